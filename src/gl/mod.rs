@@ -1,0 +1,211 @@
+//! The GL toolkit: the only module in the crate that calls `glow` directly.
+//!
+//! # Ownership model
+//! Every GL object is an RAII wrapper that holds a clone of [`Gl`], a reference-counted handle
+//! to the context. The handle owns, besides `glow::Context`, whatever keeps the native context
+//! alive (the glutin EGL display and context, or a window's surface). An object is deleted in
+//! its `Drop`, and the context can only go away after the last object that refers to it: no GL
+//! object outlives its context. `Gl` is `!Send`: one thread owns a context and all of its
+//! objects (tests that run in parallel each make their own context).
+//!
+//! # Error checking
+//! With checks on (debug builds, tests, or `GPGPU_REPRO_GL_CHECK=1`), every toolkit operation
+//! ends with `glGetError`, and a GL error becomes [`GlError::Call`] naming the operation. In
+//! release builds the checks are made only where a result is read back.
+//!
+//! # Pieces
+//! - [`context`]: headless EGL device contexts (and wrapping a windowed one);
+//! - [`program`]: programs built from `glsl/` files with one preamble function, cached;
+//! - [`texture`]: float textures (2D and rectangle, R32F and RGBA32F), render targets;
+//! - [`pingpong`]: the copy and switch methods of the 2005 papers behind one interface;
+//! - [`quad`]: quads with explicit per-vertex texture coordinates (rasterizer index mapping);
+//! - [`buffer`]: shader storage buffers, compute dispatch, memory barriers;
+//! - [`timing`]: `glFinish`-bracketed timing with warm-up, repetitions and a time budget.
+
+pub mod buffer;
+pub mod context;
+pub mod error;
+pub mod info;
+pub mod pingpong;
+pub mod program;
+pub mod quad;
+pub mod texture;
+pub mod timing;
+
+pub use buffer::Buffer;
+pub use context::{DeviceSelector, headless};
+pub use error::GlError;
+pub use info::DeviceInfo;
+pub use pingpong::{PingPong, PingPongMethod, PingPongStats};
+pub use program::{Define, Program};
+pub use quad::{Quad, QuadBatch};
+pub use texture::{Format, Rect, RenderTexture, TexTarget, Texture};
+pub use timing::{Timing, TimingPlan};
+
+use std::any::Any;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{CStr, c_void};
+use std::rc::Rc;
+
+use glow::HasContext;
+
+/// A handle to a current GL context; cheap to clone (reference counted).
+#[derive(Clone)]
+pub struct Gl(Rc<Shared>);
+
+struct Shared {
+    // Field order is drop order: the loader first, then the native context it points into.
+    raw: glow::Context,
+    checks: bool,
+    info: DeviceInfo,
+    programs: RefCell<HashMap<program::Key, Rc<Program>>>,
+    /// `glGetProgramiv`, loaded directly: glow's wrapper reads one integer, and
+    /// `GL_COMPUTE_WORK_GROUP_SIZE` writes three.
+    get_programiv: Option<GetProgramiv>,
+    _native: Box<dyn Any>,
+}
+
+type GetProgramiv = unsafe extern "system" fn(u32, u32, *mut i32);
+
+impl Gl {
+    /// Wraps a loaded glow context. `native` keeps the native context (and surface) alive for
+    /// as long as any GL object exists; it must be current on this thread.
+    ///
+    /// `loader` is the function glow was loaded with (the display's `get_proc_address`).
+    pub fn from_glow(
+        raw: glow::Context,
+        mut info: DeviceInfo,
+        native: Box<dyn Any>,
+        loader: &dyn Fn(&CStr) -> *const c_void,
+    ) -> Gl {
+        let ptr = loader(c"glGetProgramiv");
+        // SAFETY: a non-null pointer from the GL loader for glGetProgramiv has this signature.
+        let get_programiv = (!ptr.is_null())
+            .then(|| unsafe { std::mem::transmute::<*const c_void, GetProgramiv>(ptr) });
+        info::fill_limits(&raw, &mut info);
+        let checks = cfg!(debug_assertions)
+            || std::env::var("GPGPU_REPRO_GL_CHECK").is_ok_and(|v| v != "0" && !v.is_empty());
+        Gl(Rc::new(Shared {
+            raw,
+            checks,
+            info,
+            programs: RefCell::new(HashMap::new()),
+            get_programiv,
+            _native: native,
+        }))
+    }
+
+    /// The glow context, for the toolkit's own modules.
+    pub(crate) fn raw(&self) -> &glow::Context {
+        &self.0.raw
+    }
+
+    /// What this context runs on: device, driver, limits.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.0.info
+    }
+
+    /// Whether every toolkit operation is followed by a `glGetError` check.
+    pub fn checks_enabled(&self) -> bool {
+        self.0.checks
+    }
+
+    /// `glFinish`: blocks until every command issued so far has completed.
+    pub fn finish(&self) {
+        unsafe { self.raw().finish() }
+    }
+
+    /// `glFlush`.
+    pub fn flush(&self) {
+        unsafe { self.raw().flush() }
+    }
+
+    /// Checks `glGetError` when checks are on (see the module docs).
+    pub fn check(&self, what: &str) -> Result<(), GlError> {
+        if self.0.checks {
+            self.check_now(what)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Checks `glGetError` unconditionally; drains every pending error, reports the first.
+    pub fn check_now(&self, what: &str) -> Result<(), GlError> {
+        let mut first = None;
+        loop {
+            let code = unsafe { self.raw().get_error() };
+            if code == glow::NO_ERROR {
+                break;
+            }
+            first.get_or_insert(code);
+        }
+        match first {
+            None => Ok(()),
+            Some(code) => Err(GlError::Call {
+                what: what.to_string(),
+                code,
+            }),
+        }
+    }
+
+    /// `glMemoryBarrier` with the given `glow::*_BARRIER_BIT`s.
+    pub fn memory_barrier(&self, bits: u32) {
+        unsafe { self.raw().memory_barrier(bits) }
+    }
+
+    /// Barrier for SSBO writes read by later dispatches, and buffer readback.
+    pub fn storage_barrier(&self) {
+        self.memory_barrier(glow::SHADER_STORAGE_BARRIER_BIT | glow::BUFFER_UPDATE_BARRIER_BIT);
+    }
+
+    /// Binds the default framebuffer (a window's back buffer) with a viewport of `w`×`h`.
+    pub fn bind_default_framebuffer(&self, w: u32, h: u32) {
+        unsafe {
+            self.raw().bind_framebuffer(glow::FRAMEBUFFER, None);
+            self.raw().viewport(0, 0, w as i32, h as i32);
+        }
+    }
+
+    /// Clears the bound framebuffer's colour (and depth) to `rgba`.
+    pub fn clear(&self, rgba: [f32; 4]) {
+        unsafe {
+            self.raw().clear_color(rgba[0], rgba[1], rgba[2], rgba[3]);
+            self.raw()
+                .clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        }
+    }
+
+    /// Enables or disables the depth test (for 3D views such as the water surface).
+    pub fn set_depth_test(&self, on: bool) {
+        unsafe {
+            if on {
+                self.raw().enable(glow::DEPTH_TEST)
+            } else {
+                self.raw().disable(glow::DEPTH_TEST)
+            }
+        }
+    }
+
+    /// The three integers of `glGetProgramiv(program, pname)` (e.g. a compute local size).
+    pub(crate) fn program_iv3(&self, program: glow::Program, pname: u32) -> [i32; 3] {
+        let mut v = [0i32; 3];
+        if let Some(f) = self.0.get_programiv {
+            // SAFETY: v has room for the three values the query writes.
+            unsafe { f(program.0.get(), pname, v.as_mut_ptr()) };
+        }
+        v
+    }
+
+    fn programs(&self) -> &RefCell<HashMap<program::Key, Rc<Program>>> {
+        &self.0.programs
+    }
+}
+
+impl std::fmt::Debug for Gl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gl")
+            .field("renderer", &self.info().renderer)
+            .finish()
+    }
+}

@@ -1,0 +1,374 @@
+//! Float textures (2D and rectangle; R32F and RGBA32F) and render targets.
+//!
+//! All textures use `GL_NEAREST` filtering and clamp-to-edge: a fetch returns one texel
+//! exactly, as the GPGPU papers of 2005 required (no filtering of data). Rectangle textures
+//! (`sampler2DRect`) take unnormalized coordinates: texel `i` spans `[i, i+1)` and its centre
+//! is `i + 0.5`, the convention the cyclic-reduction index mapping is built on.
+
+use glow::HasContext;
+
+use super::{Gl, GlError};
+
+/// Texture target: normalized 2D or rectangle (unnormalized coordinates).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum TexTarget {
+    Tex2D,
+    Rect,
+}
+
+impl TexTarget {
+    pub(crate) fn gl(self) -> u32 {
+        match self {
+            TexTarget::Tex2D => glow::TEXTURE_2D,
+            TexTarget::Rect => glow::TEXTURE_RECTANGLE,
+        }
+    }
+}
+
+/// Texel format: one or four 32-bit floats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Format {
+    R32F,
+    RGBA32F,
+}
+
+impl Format {
+    /// Floats per texel.
+    pub fn channels(self) -> usize {
+        match self {
+            Format::R32F => 1,
+            Format::RGBA32F => 4,
+        }
+    }
+    /// Bytes per texel.
+    pub fn texel_bytes(self) -> usize {
+        4 * self.channels()
+    }
+    pub(crate) fn internal(self) -> u32 {
+        match self {
+            Format::R32F => glow::R32F,
+            Format::RGBA32F => glow::RGBA32F,
+        }
+    }
+    fn external(self) -> u32 {
+        match self {
+            Format::R32F => glow::RED,
+            Format::RGBA32F => glow::RGBA,
+        }
+    }
+}
+
+/// A rectangle of texels: origin `(x, y)` and size `w × h`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub struct Rect {
+    pub x: u32,
+    pub y: u32,
+    pub w: u32,
+    pub h: u32,
+}
+
+impl Rect {
+    pub const fn new(x: u32, y: u32, w: u32, h: u32) -> Self {
+        Rect { x, y, w, h }
+    }
+    /// The whole of a `w × h` texture.
+    pub const fn full(w: u32, h: u32) -> Self {
+        Rect { x: 0, y: 0, w, h }
+    }
+    pub fn area(&self) -> u64 {
+        self.w as u64 * self.h as u64
+    }
+    pub fn is_empty(&self) -> bool {
+        self.w == 0 || self.h == 0
+    }
+}
+
+/// A float texture owned by its context (deleted on drop).
+pub struct Texture {
+    gl: Gl,
+    id: glow::Texture,
+    target: TexTarget,
+    format: Format,
+    width: u32,
+    height: u32,
+}
+
+impl Texture {
+    /// A `width × height` texture, filled from `data` (row-major, `channels` floats per texel)
+    /// or left undefined when `data` is `None`.
+    pub fn new(
+        gl: &Gl,
+        target: TexTarget,
+        format: Format,
+        width: u32,
+        height: u32,
+        data: Option<&[f32]>,
+    ) -> Result<Texture, GlError> {
+        let max = match target {
+            TexTarget::Tex2D => gl.info().max_texture_size,
+            TexTarget::Rect => gl.info().max_rectangle_texture_size,
+        } as u32;
+        if width == 0 || height == 0 || width > max || height > max {
+            return Err(GlError::Invalid(format!(
+                "texture {width}×{height}: sizes must be 1..={max} on this device"
+            )));
+        }
+        if let Some(d) = data {
+            check_len(d.len(), width, height, format)?;
+        }
+        let raw = gl.raw();
+        let id = unsafe { raw.create_texture() }.map_err(GlError::Invalid)?;
+        let t = target.gl();
+        unsafe {
+            raw.bind_texture(t, Some(id));
+            raw.tex_parameter_i32(t, glow::TEXTURE_MIN_FILTER, glow::NEAREST as i32);
+            raw.tex_parameter_i32(t, glow::TEXTURE_MAG_FILTER, glow::NEAREST as i32);
+            raw.tex_parameter_i32(t, glow::TEXTURE_WRAP_S, glow::CLAMP_TO_EDGE as i32);
+            raw.tex_parameter_i32(t, glow::TEXTURE_WRAP_T, glow::CLAMP_TO_EDGE as i32);
+            raw.pixel_store_i32(glow::UNPACK_ALIGNMENT, 4);
+            raw.tex_image_2d(
+                t,
+                0,
+                format.internal() as i32,
+                width as i32,
+                height as i32,
+                0,
+                format.external(),
+                glow::FLOAT,
+                glow::PixelUnpackData::Slice(data.map(bytemuck::cast_slice)),
+            );
+        }
+        let tex = Texture {
+            gl: gl.clone(),
+            id,
+            target,
+            format,
+            width,
+            height,
+        };
+        gl.check_now(&format!("creating a {width}×{height} {format:?} texture"))?;
+        Ok(tex)
+    }
+
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+    pub fn format(&self) -> Format {
+        self.format
+    }
+    pub fn target(&self) -> TexTarget {
+        self.target
+    }
+    pub(crate) fn id(&self) -> glow::Texture {
+        self.id
+    }
+    /// Number of floats in the whole texture.
+    pub fn len(&self) -> usize {
+        self.width as usize * self.height as usize * self.format.channels()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Replaces the whole texture's contents.
+    pub fn upload(&self, data: &[f32]) -> Result<(), GlError> {
+        self.upload_rect(Rect::full(self.width, self.height), data)
+    }
+
+    /// Replaces the texels of `r` with `data` (row-major within `r`).
+    pub fn upload_rect(&self, r: Rect, data: &[f32]) -> Result<(), GlError> {
+        self.check_rect(r)?;
+        check_len(data.len(), r.w, r.h, self.format)?;
+        let raw = self.gl.raw();
+        unsafe {
+            raw.bind_texture(self.target.gl(), Some(self.id));
+            raw.pixel_store_i32(glow::UNPACK_ALIGNMENT, 4);
+            raw.tex_sub_image_2d(
+                self.target.gl(),
+                0,
+                r.x as i32,
+                r.y as i32,
+                r.w as i32,
+                r.h as i32,
+                self.format.external(),
+                glow::FLOAT,
+                glow::PixelUnpackData::Slice(Some(bytemuck::cast_slice(data))),
+            );
+        }
+        self.gl.check("texture upload")
+    }
+
+    /// Reads the whole texture back (row-major, `channels` floats per texel).
+    pub fn read(&self) -> Result<Vec<f32>, GlError> {
+        let mut out = vec![0f32; self.len()];
+        let raw = self.gl.raw();
+        unsafe {
+            raw.memory_barrier(glow::TEXTURE_UPDATE_BARRIER_BIT);
+            raw.bind_texture(self.target.gl(), Some(self.id));
+            raw.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+            raw.get_tex_image(
+                self.target.gl(),
+                0,
+                self.format.external(),
+                glow::FLOAT,
+                glow::PixelPackData::Slice(Some(bytemuck::cast_slice_mut(&mut out))),
+            );
+        }
+        self.gl.check_now("texture readback")?;
+        Ok(out)
+    }
+
+    /// Reads the texels of `r` back (row-major within `r`).
+    pub fn read_rect(&self, r: Rect) -> Result<Vec<f32>, GlError> {
+        self.check_rect(r)?;
+        let all = self.read()?;
+        let c = self.format.channels();
+        let mut out = Vec::with_capacity(r.area() as usize * c);
+        for y in r.y..r.y + r.h {
+            let start = (y as usize * self.width as usize + r.x as usize) * c;
+            out.extend_from_slice(&all[start..start + r.w as usize * c]);
+        }
+        Ok(out)
+    }
+
+    fn check_rect(&self, r: Rect) -> Result<(), GlError> {
+        if r.x + r.w > self.width || r.y + r.h > self.height {
+            return Err(GlError::Invalid(format!(
+                "rect {r:?} outside the {}×{} texture",
+                self.width, self.height
+            )));
+        }
+        Ok(())
+    }
+}
+
+fn check_len(len: usize, w: u32, h: u32, f: Format) -> Result<(), GlError> {
+    let want = w as usize * h as usize * f.channels();
+    if len != want {
+        return Err(GlError::Invalid(format!(
+            "{len} floats given for {w}×{h} {f:?} texels ({want} needed)"
+        )));
+    }
+    Ok(())
+}
+
+impl Drop for Texture {
+    fn drop(&mut self) {
+        unsafe { self.gl.raw().delete_texture(self.id) }
+    }
+}
+
+impl std::fmt::Debug for Texture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Texture({:?} {:?} {}×{})",
+            self.target, self.format, self.width, self.height
+        )
+    }
+}
+
+/// A texture with its own framebuffer: something to render into (a "float color buffer").
+pub struct RenderTexture {
+    tex: Texture,
+    fbo: glow::Framebuffer,
+}
+
+impl RenderTexture {
+    pub fn new(
+        gl: &Gl,
+        target: TexTarget,
+        format: Format,
+        width: u32,
+        height: u32,
+        data: Option<&[f32]>,
+    ) -> Result<RenderTexture, GlError> {
+        let tex = Texture::new(gl, target, format, width, height, data)?;
+        Self::from_texture(tex)
+    }
+
+    /// Attaches a framebuffer to an existing texture.
+    pub fn from_texture(tex: Texture) -> Result<RenderTexture, GlError> {
+        let gl = tex.gl.clone();
+        let raw = gl.raw();
+        let fbo = unsafe { raw.create_framebuffer() }.map_err(GlError::Invalid)?;
+        let rt = RenderTexture { tex, fbo };
+        unsafe {
+            raw.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
+            raw.framebuffer_texture_2d(
+                glow::FRAMEBUFFER,
+                glow::COLOR_ATTACHMENT0,
+                rt.tex.target.gl(),
+                Some(rt.tex.id),
+                0,
+            );
+            let status = raw.check_framebuffer_status(glow::FRAMEBUFFER);
+            if status != glow::FRAMEBUFFER_COMPLETE {
+                return Err(GlError::Framebuffer {
+                    what: format!("{:?}", rt.tex),
+                    status,
+                });
+            }
+        }
+        rt.tex.gl.check_now("creating a framebuffer")?;
+        Ok(rt)
+    }
+
+    pub fn texture(&self) -> &Texture {
+        &self.tex
+    }
+
+    /// Binds the framebuffer for drawing and reading, with a viewport over the whole texture
+    /// (quads are placed in texel coordinates, see [`super::Quad`]).
+    pub fn bind(&self) {
+        let raw = self.tex.gl.raw();
+        unsafe {
+            raw.bind_framebuffer(glow::FRAMEBUFFER, Some(self.fbo));
+            raw.viewport(0, 0, self.tex.width as i32, self.tex.height as i32);
+        }
+    }
+
+    /// Clears the whole texture to `rgba` (only the format's channels are stored).
+    pub fn clear(&self, rgba: [f32; 4]) {
+        self.bind();
+        unsafe {
+            self.tex
+                .gl
+                .raw()
+                .clear_buffer_f32_slice(glow::COLOR, 0, &rgba)
+        }
+    }
+
+    /// `glCopyTexSubImage2D`: copies `r` of this framebuffer into `dst` at the same place.
+    /// The copy method's transfer from the render buffer to the input texture.
+    pub fn copy_to(&self, dst: &Texture, r: Rect) -> Result<(), GlError> {
+        if dst.format != self.tex.format {
+            return Err(GlError::Invalid("copy between different formats".into()));
+        }
+        let raw = self.tex.gl.raw();
+        unsafe {
+            raw.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
+            raw.bind_texture(dst.target.gl(), Some(dst.id));
+            raw.copy_tex_sub_image_2d(
+                dst.target.gl(),
+                0,
+                r.x as i32,
+                r.y as i32,
+                r.x as i32,
+                r.y as i32,
+                r.w as i32,
+                r.h as i32,
+            );
+        }
+        self.tex.gl.check("glCopyTexSubImage2D")
+    }
+}
+
+impl Drop for RenderTexture {
+    fn drop(&mut self) {
+        unsafe { self.tex.gl.raw().delete_framebuffer(self.fbo) }
+    }
+}

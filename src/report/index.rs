@@ -1,0 +1,152 @@
+//! The per-paper record (`DIR/<paper>/paper.json`) and the `DIR/REPORT.md` index built from
+//! all of them, so that running one paper keeps the others' sections.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::files::{OutputError, write_atomic};
+use super::{Audit, Provenance};
+
+/// A table as the index lists it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableRef {
+    pub id: String,
+    pub title: String,
+    pub rows: usize,
+    pub failed: usize,
+}
+
+/// A plot as the index shows it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlotRef {
+    pub file: String,
+    pub caption: String,
+}
+
+/// Everything a paper's run produced, besides the table files themselves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PaperRecord {
+    pub key: String,
+    pub title: String,
+    pub provenance: Provenance,
+    pub tables: Vec<TableRef>,
+    pub plots: Vec<PlotRef>,
+    /// Reproduction notes: decisions, ambiguities, findings.
+    pub notes: Vec<String>,
+    /// The audit of the paper's own numbers.
+    pub audits: Vec<Audit>,
+}
+
+impl PaperRecord {
+    pub fn failed_rows(&self) -> usize {
+        self.tables.iter().map(|t| t.failed).sum()
+    }
+}
+
+/// Rewrites `dir/REPORT.md` from the records found under `dir` (papers in `order`).
+pub fn write_report(
+    dir: &Path,
+    order: &[(&str, &str)],
+    latest: &Provenance,
+) -> Result<(), OutputError> {
+    let mut s = String::from("# gpgpu-repro — reproduction report\n\n");
+    s.push_str(
+        "Every GPU number below was measured in the run named in its section and verified \
+         against a CPU reference in f64; the error is a column of each table. Columns marked \
+         `paper:` are the paper's own numbers, `audit:` recomputes them, `+` marks variants \
+         beyond the paper.\n\n",
+    );
+    s.push_str("## Provenance of the latest run\n\n");
+    s.push_str(&latest.to_markdown());
+    s.push_str("\n## Papers\n\n| paper | last run | mode | tables | rows | failed |\n|---|---|---|---:|---:|---:|\n");
+    let records: Vec<(&str, &str, Option<PaperRecord>)> = order
+        .iter()
+        .map(|&(key, title)| {
+            let rec = std::fs::read_to_string(dir.join(key).join("paper.json"))
+                .ok()
+                .and_then(|t| serde_json::from_str::<PaperRecord>(&t).ok());
+            (key, title, rec)
+        })
+        .collect();
+    for (key, title, rec) in &records {
+        match rec {
+            Some(r) => s.push_str(&format!(
+                "| [{key}](#{key}) — {title} | {} (`{}`) | {} | {} | {} | {} |\n",
+                r.provenance.date,
+                r.provenance.commit,
+                r.provenance.mode,
+                r.tables.len(),
+                r.tables.iter().map(|t| t.rows).sum::<usize>(),
+                r.failed_rows()
+            )),
+            None => s.push_str(&format!("| {key} — {title} | not run yet | | | | |\n")),
+        }
+    }
+    for (key, title, rec) in &records {
+        let Some(r) = rec else { continue };
+        s.push_str(&format!("\n<a id=\"{key}\"></a>\n## `{key}` — {title}\n\n"));
+        s.push_str(&format!(
+            "Run {} at commit `{}`, {} mode, on {} ({}); {:.0} s.\n\n",
+            r.provenance.date,
+            r.provenance.commit,
+            r.provenance.mode,
+            r.provenance.gl_renderer,
+            r.provenance.gl_version,
+            r.provenance.seconds
+        ));
+        for t in &r.tables {
+            let md = std::fs::read_to_string(dir.join(key).join(format!("{}.md", t.id)))
+                .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
+            s.push_str(&md);
+            s.push_str(&format!(
+                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json)\n\n",
+                id = t.id
+            ));
+        }
+        for p in &r.plots {
+            s.push_str(&format!(
+                "![{}]({key}/{})\n\n*{}*\n\n",
+                p.caption, p.file, p.caption
+            ));
+        }
+        if !r.notes.is_empty() {
+            s.push_str("### Reproduction notes\n\n");
+            for n in &r.notes {
+                s.push_str(&format!("- {}\n", n.replace('\n', "\n  ")));
+            }
+            s.push('\n');
+        }
+        if !r.audits.is_empty() {
+            let bad = r.audits.iter().filter(|a| !a.agrees()).count();
+            s.push_str(&format!(
+                "### Audit of the paper's own numbers\n\n{} derived values recomputed from the \
+                 paper's raw columns with its own formulas; {} disagree beyond rounding.\n\n",
+                r.audits.len(),
+                bad
+            ));
+            s.push_str("| value | paper prints | recomputed | difference | agrees |\n|---|---:|---:|---:|---|\n");
+            for a in &r.audits {
+                s.push_str(&format!(
+                    "| {} | {} | {} | {:+.2}% | {} |\n",
+                    a.what,
+                    short(a.printed),
+                    short(a.recomputed),
+                    100.0 * (a.printed - a.recomputed) / a.recomputed.abs().max(f64::MIN_POSITIVE),
+                    if a.agrees() { "yes" } else { "**no**" }
+                ));
+            }
+            s.push('\n');
+        }
+    }
+    write_atomic(&dir.join("REPORT.md"), s.as_bytes())
+}
+
+fn short(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e7 || v.abs() < 1e-3) {
+        format!("{v:.4e}")
+    } else {
+        let s = format!("{v:.4}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}

@@ -1,0 +1,13 @@
+//! Tables (Markdown, CSV, JSON), plots (PNG), provenance and the `REPORT.md` index.
+
+pub mod audit;
+pub mod files;
+pub mod index;
+pub mod plot;
+pub mod provenance;
+pub mod table;
+
+pub use audit::Audit;
+pub use plot::{BarChart, LineChart, Series};
+pub use provenance::Provenance;
+pub use table::{Column, Fmt, Row, Source, Status, Table, Value};

@@ -1,0 +1,349 @@
+//! PNG plots with `plotters`, rendered with a font compiled into the binary (Ubuntu Light from
+//! `epaint_default_fonts`), so they look the same on a machine with no system fonts.
+
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use plotters::prelude::*;
+use plotters::style::FontStyle;
+
+/// A plotting error with the file it concerns.
+#[derive(Debug, thiserror::Error)]
+#[error("plot {}: {message}", path.display())]
+pub struct PlotError {
+    pub path: PathBuf,
+    pub message: String,
+}
+
+const FONT: &str = "sans-serif";
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let bytes = epaint_default_fonts::UBUNTU_LIGHT;
+        for style in [
+            FontStyle::Normal,
+            FontStyle::Bold,
+            FontStyle::Italic,
+            FontStyle::Oblique,
+        ] {
+            // Only fails on a malformed font, and this one is compiled in.
+            let _ = plotters::style::register_font(FONT, style, bytes);
+        }
+    });
+}
+
+/// One curve.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Drawn dashed with hollow markers: the paper's numbers.
+    pub paper: bool,
+}
+
+impl Series {
+    pub fn ours(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            paper: false,
+        }
+    }
+    pub fn paper(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            paper: true,
+        }
+    }
+}
+
+/// A line chart with optional log axes.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub log_x: bool,
+    pub log_y: bool,
+    pub series: Vec<Series>,
+}
+
+impl LineChart {
+    pub fn new(title: &str, x_label: &str, y_label: &str) -> LineChart {
+        LineChart {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x: false,
+            log_y: false,
+            series: vec![],
+        }
+    }
+    pub fn log_x(mut self) -> Self {
+        self.log_x = true;
+        self
+    }
+    pub fn log_y(mut self) -> Self {
+        self.log_y = true;
+        self
+    }
+    pub fn series(mut self, s: Series) -> Self {
+        self.series.push(s);
+        self
+    }
+
+    /// Renders to a 1200×800 PNG at `path`.
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        register_font();
+        let perr = |e: String| PlotError {
+            path: path.to_path_buf(),
+            message: e,
+        };
+        let pts: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().copied())
+            .filter(|(x, y)| {
+                x.is_finite()
+                    && y.is_finite()
+                    && (!self.log_x || *x > 0.0)
+                    && (!self.log_y || *y > 0.0)
+            })
+            .collect();
+        if pts.is_empty() {
+            return Err(perr("no finite points to plot".into()));
+        }
+        let (xr, yr) = (
+            range(pts.iter().map(|p| p.0), self.log_x),
+            range(pts.iter().map(|p| p.1), self.log_y),
+        );
+        let root = BitMapBackend::new(path, (1200, 800)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let mut b = ChartBuilder::on(&root);
+        b.caption(&self.title, (FONT, 30))
+            .margin(20)
+            .x_label_area_size(60)
+            .y_label_area_size(90);
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
+                chart
+                    .configure_mesh()
+                    .x_desc(&self.x_label)
+                    .y_desc(&self.y_label)
+                    .label_style((FONT, 18))
+                    .axis_desc_style((FONT, 22))
+                    .x_label_formatter(&|v| tick(*v))
+                    .y_label_formatter(&|v| tick(*v))
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+                for (i, s) in self.series.iter().enumerate() {
+                    let color = Palette99::pick(i).to_rgba();
+                    let data: Vec<(f64, f64)> = s
+                        .points
+                        .iter()
+                        .copied()
+                        .filter(|(x, y)| {
+                            x.is_finite()
+                                && y.is_finite()
+                                && (!self.log_x || *x > 0.0)
+                                && (!self.log_y || *y > 0.0)
+                        })
+                        .collect();
+                    let style = color.stroke_width(if s.paper { 2 } else { 3 });
+                    let anno = if s.paper {
+                        chart
+                            .draw_series(DashedLineSeries::new(data.clone(), 10, 6, style))
+                            .map_err(|e| perr(e.to_string()))?
+                    } else {
+                        chart
+                            .draw_series(LineSeries::new(data.clone(), style))
+                            .map_err(|e| perr(e.to_string()))?
+                    };
+                    anno.label(&s.name).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], color.stroke_width(3))
+                    });
+                    let filled = !s.paper;
+                    chart
+                        .draw_series(data.iter().map(|&p| {
+                            Circle::new(
+                                p,
+                                5,
+                                if filled {
+                                    color.filled()
+                                } else {
+                                    color.stroke_width(2)
+                                },
+                            )
+                        }))
+                        .map_err(|e| perr(e.to_string()))?;
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .label_font((FONT, 18))
+                    .background_style(WHITE.mix(0.85))
+                    .border_style(BLACK)
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+            }};
+        }
+        match (self.log_x, self.log_y) {
+            (false, false) => draw!(b.build_cartesian_2d(xr.0..xr.1, yr.0..yr.1)),
+            (true, false) => draw!(b.build_cartesian_2d((xr.0..xr.1).log_scale(), yr.0..yr.1)),
+            (false, true) => draw!(b.build_cartesian_2d(xr.0..xr.1, (yr.0..yr.1).log_scale())),
+            (true, true) => {
+                draw!(b.build_cartesian_2d((xr.0..xr.1).log_scale(), (yr.0..yr.1).log_scale()))
+            }
+        }
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+}
+
+/// Grouped bars: one group per category, one bar per series (the paper's bar charts).
+#[derive(Clone, Debug)]
+pub struct BarChart {
+    pub title: String,
+    pub y_label: String,
+    pub log_y: bool,
+    pub categories: Vec<String>,
+    /// (series name, one value per category).
+    pub series: Vec<(String, Vec<Option<f64>>)>,
+}
+
+impl BarChart {
+    /// Renders to a 1200×800 PNG at `path`.
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        register_font();
+        let perr = |e: String| PlotError {
+            path: path.to_path_buf(),
+            message: e,
+        };
+        let vals: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|(_, v)| v.iter().flatten().copied())
+            .filter(|v| v.is_finite() && (!self.log_y || *v > 0.0))
+            .collect();
+        if vals.is_empty() || self.categories.is_empty() {
+            return Err(perr("no finite values to plot".into()));
+        }
+        let (lo, hi) = range(vals.iter().copied(), self.log_y);
+        let lo = if self.log_y { lo } else { 0f64.min(lo) };
+        let ns = self.series.len().max(1) as f64;
+        let nc = self.categories.len();
+        let root = BitMapBackend::new(path, (1200, 800)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let mut b = ChartBuilder::on(&root);
+        b.caption(&self.title, (FONT, 30))
+            .margin(20)
+            .x_label_area_size(60)
+            .y_label_area_size(90);
+        let cats = self.categories.clone();
+        let xfmt = move |v: &f64| {
+            let i = v.round();
+            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
+                cats[i as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        macro_rules! draw {
+            ($chart:expr, $base:expr) => {{
+                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
+                chart
+                    .configure_mesh()
+                    .disable_x_mesh()
+                    .x_labels(nc)
+                    .x_label_formatter(&xfmt)
+                    .y_label_formatter(&|v| tick(*v))
+                    .y_desc(&self.y_label)
+                    .label_style((FONT, 18))
+                    .axis_desc_style((FONT, 22))
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+                for (k, (name, v)) in self.series.iter().enumerate() {
+                    let color = Palette99::pick(k).to_rgba();
+                    let w = 0.8 / ns;
+                    let bars = v.iter().enumerate().filter_map(|(i, y)| {
+                        let y = (*y)?;
+                        if !y.is_finite() || (self.log_y && y <= 0.0) {
+                            return None;
+                        }
+                        let x0 = i as f64 - 0.4 + k as f64 * w;
+                        Some(Rectangle::new(
+                            [(x0, $base), (x0 + w * 0.95, y)],
+                            color.filled(),
+                        ))
+                    });
+                    chart
+                        .draw_series(bars)
+                        .map_err(|e| perr(e.to_string()))?
+                        .label(name)
+                        .legend(move |(x, y)| {
+                            Rectangle::new([(x, y - 6), (x + 16, y + 6)], color.filled())
+                        });
+                }
+                chart
+                    .configure_series_labels()
+                    .position(SeriesLabelPosition::UpperLeft)
+                    .label_font((FONT, 18))
+                    .background_style(WHITE.mix(0.85))
+                    .border_style(BLACK)
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+            }};
+        }
+        let xr = -0.5..(nc as f64 - 0.5);
+        if self.log_y {
+            draw!(b.build_cartesian_2d(xr, (lo..hi).log_scale()), lo)
+        } else {
+            draw!(b.build_cartesian_2d(xr, lo..hi), 0.0)
+        }
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+}
+
+/// The data range with a margin (multiplicative on a log axis).
+fn range(v: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
+    let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+    for x in v {
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    if log {
+        let (lo, hi) = if lo == hi {
+            (lo / 2.0, hi * 2.0)
+        } else {
+            (lo, hi)
+        };
+        (lo / 1.25, hi * 1.25)
+    } else {
+        let pad = if hi > lo {
+            0.06 * (hi - lo)
+        } else {
+            lo.abs().max(1.0) * 0.1
+        };
+        (lo - pad, hi + pad)
+    }
+}
+
+/// Tick labels: plain for moderate magnitudes, scientific otherwise.
+fn tick(v: f64) -> String {
+    let a = v.abs();
+    if v == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e6).contains(&a) {
+        format!("{v:.0e}")
+    } else if a >= 100.0 || v.fract().abs() < 1e-9 {
+        format!("{v:.0}")
+    } else if a >= 1.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.3}")
+    }
+}

@@ -1,0 +1,89 @@
+//! Where a set of results came from: date, commit, command, mode, device, CPU, OS.
+
+use serde::{Deserialize, Serialize};
+
+use crate::gl::DeviceInfo;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Provenance {
+    pub date: String,
+    pub commit: String,
+    pub command: String,
+    pub mode: String,
+    pub gl_vendor: String,
+    pub gl_renderer: String,
+    pub gl_version: String,
+    pub egl_device: String,
+    pub cpu: String,
+    pub os: String,
+    /// Wall-clock seconds the paper's experiments took.
+    #[serde(default)]
+    pub seconds: f64,
+}
+
+impl Provenance {
+    /// Provenance of the current process on `info`'s device.
+    pub fn now(info: &DeviceInfo, mode: &str) -> Provenance {
+        Provenance {
+            date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+            commit: git_commit(),
+            command: command_line(),
+            mode: mode.into(),
+            gl_vendor: info.vendor.clone(),
+            gl_renderer: info.renderer.clone(),
+            gl_version: info.version.clone(),
+            egl_device: info.egl_device.clone().unwrap_or_default(),
+            cpu: info.cpu.clone(),
+            os: info.os.clone(),
+            seconds: 0.0,
+        }
+    }
+
+    /// Markdown bullet list.
+    pub fn to_markdown(&self) -> String {
+        format!(
+            "- date: {}\n- commit: `{}`\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s\n",
+            self.date,
+            self.commit,
+            self.command,
+            self.mode,
+            self.gl_vendor,
+            self.gl_renderer,
+            self.gl_version,
+            self.egl_device,
+            self.cpu,
+            self.os,
+            self.seconds
+        )
+    }
+}
+
+/// `git describe`-like commit id of the working tree, `+dirty` when it has changes.
+pub fn git_commit() -> String {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+    };
+    match run(&["rev-parse", "--short=12", "HEAD"]) {
+        Some(c) => {
+            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
+                .is_some_and(|s| !s.is_empty());
+            if dirty { format!("{c}+dirty") } else { c }
+        }
+        None => "unknown (not a git checkout)".into(),
+    }
+}
+
+/// The command line as typed (program name reduced to `gpgpu-repro`).
+pub fn command_line() -> String {
+    let mut args: Vec<String> = std::env::args().collect();
+    if let Some(first) = args.first_mut() {
+        *first = "gpgpu-repro".into();
+    }
+    args.join(" ")
+}

@@ -1,0 +1,414 @@
+//! A result table: typed columns that say where each number comes from (our measurement, the
+//! paper, the audit of the paper, or beyond the paper), rows with a verification status, and
+//! its Markdown, CSV and JSON forms.
+
+use serde::{Deserialize, Serialize};
+
+/// Where a column's numbers come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Measured or computed by this run (the paper's technique).
+    Ours,
+    /// Copied from the paper (`experiments/<paper>.toml`).
+    Paper,
+    /// Recomputed from the paper's raw numbers.
+    Audit,
+    /// Measured by this run for a variant the paper did not have.
+    Beyond,
+    /// A parameter of the row (size, variant name).
+    Key,
+}
+
+/// How a numeric column is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fmt {
+    Int,
+    /// Fixed decimals.
+    Fixed(u8),
+    /// Scientific with this many decimals.
+    Sci(u8),
+    /// This many significant digits, fixed or scientific as fits.
+    Sig(u8),
+    Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Column {
+    pub name: String,
+    pub unit: String,
+    pub source: Source,
+    pub fmt: Fmt,
+}
+
+impl Column {
+    fn make(name: &str, source: Source, fmt: Fmt) -> Column {
+        Column {
+            name: name.to_string(),
+            unit: String::new(),
+            source,
+            fmt,
+        }
+    }
+    /// A row parameter (size, variant), printed as text or integer.
+    pub fn key(name: &str) -> Column {
+        Self::make(name, Source::Key, Fmt::Text)
+    }
+    /// Our measurement.
+    pub fn ours(name: &str) -> Column {
+        Self::make(name, Source::Ours, Fmt::Sig(4))
+    }
+    /// The paper's published number.
+    pub fn paper(name: &str) -> Column {
+        Self::make(name, Source::Paper, Fmt::Sig(4))
+    }
+    /// A number recomputed from the paper's raw columns.
+    pub fn audit(name: &str) -> Column {
+        Self::make(name, Source::Audit, Fmt::Sig(4))
+    }
+    /// A variant beyond the paper.
+    pub fn beyond(name: &str) -> Column {
+        Self::make(name, Source::Beyond, Fmt::Sig(4))
+    }
+    pub fn unit(mut self, unit: &str) -> Column {
+        self.unit = unit.to_string();
+        self
+    }
+    pub fn fmt(mut self, fmt: Fmt) -> Column {
+        self.fmt = fmt;
+        self
+    }
+    pub fn int(self) -> Column {
+        self.fmt(Fmt::Int)
+    }
+    pub fn fixed(self, d: u8) -> Column {
+        self.fmt(Fmt::Fixed(d))
+    }
+    pub fn sci(self, d: u8) -> Column {
+        self.fmt(Fmt::Sci(d))
+    }
+    pub fn text(self) -> Column {
+        self.fmt(Fmt::Text)
+    }
+
+    /// The header as printed: a marker for the paper's and beyond-the-paper columns, the unit.
+    pub fn header(&self) -> String {
+        let mark = match self.source {
+            Source::Paper => "paper: ",
+            Source::Audit => "audit: ",
+            Source::Beyond => "+ ",
+            _ => "",
+        };
+        if self.unit.is_empty() {
+            format!("{mark}{}", self.name)
+        } else {
+            format!("{mark}{} ({})", self.name, self.unit)
+        }
+    }
+}
+
+/// One cell.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Num(f64),
+    Text(String),
+    Missing,
+}
+
+impl Value {
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Num(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    /// The cell as printed with `fmt`.
+    pub fn render(&self, fmt: Fmt) -> String {
+        match self {
+            Value::Missing => "—".to_string(),
+            Value::Text(s) => s.clone(),
+            Value::Num(v) if !v.is_finite() => format!("{v}"),
+            Value::Num(v) => match fmt {
+                Fmt::Int | Fmt::Text if v.fract() == 0.0 && v.abs() < 1e15 => group(*v as i64),
+                Fmt::Int | Fmt::Text => format!("{v}"),
+                Fmt::Fixed(d) => format!("{v:.*}", d as usize),
+                Fmt::Sci(d) => format!("{v:.*e}", d as usize),
+                Fmt::Sig(d) => sig(*v, d as usize),
+            },
+        }
+    }
+}
+
+/// Thousands separators, as the papers print counts (`1,048,576`).
+fn group(v: i64) -> String {
+    let s = v.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if v < 0 { format!("-{out}") } else { out }
+}
+
+fn sig(v: f64, d: usize) -> String {
+    if v == 0.0 {
+        return "0".into();
+    }
+    let e = v.abs().log10().floor() as i32;
+    if !(-3..6).contains(&e) {
+        return format!("{v:.*e}", d.saturating_sub(1));
+    }
+    let decimals = (d as i32 - 1 - e).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+/// Whether a row's GPU result was checked against its CPU reference.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Status {
+    /// Error within tolerance.
+    Verified { error: f64, tolerance: f64 },
+    /// Error over tolerance, a non-finite result, or a failure of the run.
+    Failed { reason: String },
+    /// Nothing to verify in this row (analytic counts, the paper's numbers).
+    Unchecked { why: String },
+}
+
+impl Status {
+    pub fn failed(&self) -> bool {
+        matches!(self, Status::Failed { .. })
+    }
+    fn render(&self) -> String {
+        match self {
+            Status::Verified { tolerance, .. } => format!("ok (≤ {tolerance:.0e})"),
+            Status::Failed { reason } => format!("**FAILED**: {reason}"),
+            Status::Unchecked { why } => why.clone(),
+        }
+    }
+}
+
+/// A row: its key (unique in the table), the cells in column order, the verification status.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub key: String,
+    pub values: Vec<Value>,
+    #[serde(flatten)]
+    pub status: Status,
+    /// Hash of the configuration that produced the row (for `--resume`).
+    #[serde(default)]
+    pub fingerprint: String,
+    /// The device that produced it.
+    #[serde(default)]
+    pub device: String,
+    /// Timed runs the row's measurements had (the repetition count the table reports).
+    #[serde(default)]
+    pub runs: Option<usize>,
+}
+
+impl Row {
+    /// A new row; cells are appended in column order with [`Row::num`], [`Row::text`]….
+    pub fn new(key: impl Into<String>) -> Row {
+        Row {
+            key: key.into(),
+            values: Vec::new(),
+            status: Status::Unchecked { why: "—".into() },
+            fingerprint: String::new(),
+            device: String::new(),
+            runs: None,
+        }
+    }
+    pub fn num(mut self, v: f64) -> Row {
+        self.values.push(Value::Num(v));
+        self
+    }
+    pub fn opt(mut self, v: Option<f64>) -> Row {
+        self.values.push(v.map_or(Value::Missing, Value::Num));
+        self
+    }
+    pub fn text(mut self, s: impl Into<String>) -> Row {
+        self.values.push(Value::Text(s.into()));
+        self
+    }
+    pub fn missing(mut self) -> Row {
+        self.values.push(Value::Missing);
+        self
+    }
+    /// Records the number of timed runs behind the row's times.
+    pub fn runs(mut self, n: usize) -> Row {
+        self.runs = Some(n);
+        self
+    }
+    /// Marks the row verified if `error ≤ tolerance` (and finite), failed otherwise.
+    pub fn verify(mut self, error: f64, tolerance: f64) -> Row {
+        self.status = if error.is_finite() && error <= tolerance {
+            Status::Verified { error, tolerance }
+        } else {
+            Status::Failed {
+                reason: format!("error {error:.3e} > tolerance {tolerance:.0e}"),
+            }
+        };
+        self
+    }
+    /// Marks the row failed (the measurement could not be made or verified).
+    pub fn fail(mut self, reason: impl Into<String>) -> Row {
+        self.status = Status::Failed {
+            reason: reason.into(),
+        };
+        self
+    }
+    /// Marks the row as having nothing to verify, and why.
+    pub fn unchecked(mut self, why: impl Into<String>) -> Row {
+        self.status = Status::Unchecked { why: why.into() };
+        self
+    }
+}
+
+/// A whole table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// File stem under `DIR/<paper>/`, e.g. `table1`.
+    pub id: String,
+    pub title: String,
+    /// Text printed under the table: what the columns mean, how they were measured.
+    pub caption: Vec<String>,
+    pub columns: Vec<Column>,
+    pub rows: Vec<Row>,
+}
+
+impl Table {
+    pub fn new(id: &str, title: &str, columns: Vec<Column>) -> Table {
+        Table {
+            id: id.into(),
+            title: title.into(),
+            caption: vec![],
+            columns,
+            rows: vec![],
+        }
+    }
+
+    /// Index of the column called `name` (panics on a typo: a programming error).
+    pub fn col(&self, name: &str) -> usize {
+        self.columns
+            .iter()
+            .position(|c| c.name == name)
+            .unwrap_or_else(|| panic!("table {}: no column `{name}`", self.id))
+    }
+
+    /// The numbers of column `name`, one per row.
+    pub fn numbers(&self, name: &str) -> Vec<Option<f64>> {
+        let c = self.col(name);
+        self.rows
+            .iter()
+            .map(|r| r.values.get(c).and_then(Value::as_f64))
+            .collect()
+    }
+
+    /// `(x, y)` pairs of two numeric columns, rows where both are numbers.
+    pub fn series(&self, x: &str, y: &str) -> Vec<(f64, f64)> {
+        self.numbers(x)
+            .into_iter()
+            .zip(self.numbers(y))
+            .filter_map(|(a, b)| Some((a?, b?)))
+            .collect()
+    }
+
+    pub fn failed_rows(&self) -> impl Iterator<Item = &Row> {
+        self.rows.iter().filter(|r| r.status.failed())
+    }
+
+    /// GitHub-flavoured Markdown: title, the table with a verification column, the caption.
+    pub fn to_markdown(&self) -> String {
+        let mut s = format!("### {}\n\n", self.title);
+        let mut head: Vec<String> = self.columns.iter().map(Column::header).collect();
+        head.push("runs".into());
+        head.push("verified".into());
+        s.push_str(&format!("| {} |\n", head.join(" | ")));
+        let align: Vec<&str> = self
+            .columns
+            .iter()
+            .map(|c| if c.fmt == Fmt::Text { "---" } else { "---:" })
+            .chain(["---:", "---"])
+            .collect();
+        s.push_str(&format!("|{}|\n", align.join("|")));
+        for r in &self.rows {
+            let mut cells: Vec<String> = self
+                .columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| r.values.get(i).unwrap_or(&Value::Missing).render(c.fmt))
+                .collect();
+            cells.push(r.runs.map_or("—".into(), |n| n.to_string()));
+            cells.push(r.status.render());
+            s.push_str(&format!("| {} |\n", cells.join(" | ").replace('\n', " ")));
+        }
+        let legend = self.legend();
+        if !legend.is_empty() || !self.caption.is_empty() {
+            s.push('\n');
+        }
+        for line in self.caption.iter().chain(legend.iter()) {
+            s.push_str(&format!("{line}\n"));
+        }
+        s
+    }
+
+    fn legend(&self) -> Vec<String> {
+        let has = |src| self.columns.iter().any(|c| c.source == src);
+        let mut l = vec![];
+        if has(Source::Paper) {
+            l.push("`paper:` columns are the paper's published numbers, copied from it.".into());
+        }
+        if has(Source::Audit) {
+            l.push(
+                "`audit:` columns recompute the paper's derived numbers from its raw columns."
+                    .into(),
+            );
+        }
+        if has(Source::Beyond) {
+            l.push("`+` columns are variants beyond the paper, measured in the same run.".into());
+        }
+        l
+    }
+
+    /// CSV: a header row of column headers, then the raw values (full precision).
+    pub fn to_csv(&self) -> Result<String, csv::Error> {
+        let mut w = csv::Writer::from_writer(vec![]);
+        let mut head: Vec<String> = self.columns.iter().map(Column::header).collect();
+        head.extend([
+            "runs".into(),
+            "status".into(),
+            "error".into(),
+            "tolerance".into(),
+        ]);
+        w.write_record(&head)?;
+        for r in &self.rows {
+            let mut rec: Vec<String> = (0..self.columns.len())
+                .map(|i| match r.values.get(i) {
+                    Some(Value::Num(v)) => format!("{v}"),
+                    Some(Value::Text(t)) => t.clone(),
+                    _ => String::new(),
+                })
+                .collect();
+            rec.push(r.runs.map_or(String::new(), |n| n.to_string()));
+            match &r.status {
+                Status::Verified { error, tolerance } => rec.extend([
+                    "verified".into(),
+                    format!("{error}"),
+                    format!("{tolerance}"),
+                ]),
+                Status::Failed { reason } => {
+                    rec.extend([format!("FAILED: {reason}"), String::new(), String::new()])
+                }
+                Status::Unchecked { why } => {
+                    rec.extend([why.clone(), String::new(), String::new()])
+                }
+            }
+            w.write_record(&rec)?;
+        }
+        let bytes = w.into_inner().map_err(|e| e.into_error())?;
+        Ok(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}

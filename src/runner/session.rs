@@ -1,0 +1,370 @@
+//! What a paper's experiments see of the runner: the context, the mode, the parsed
+//! experiment file, table writers that save every row as it finishes, notes, audits, plots.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::{Mode, RunError};
+use crate::gl::Gl;
+use crate::papers::PaperEntry;
+use crate::report::files::write_atomic;
+use crate::report::index::{PaperRecord, PlotRef, TableRef};
+use crate::report::{Audit, BarChart, Column, LineChart, Provenance, Row, Table};
+
+struct State {
+    tables: Vec<TableRef>,
+    plots: Vec<PlotRef>,
+    notes: Vec<String>,
+    audits: Vec<Audit>,
+}
+
+struct Shared {
+    dir: PathBuf,
+    paper: &'static str,
+    resume: bool,
+    device: String,
+    progress: MultiProgress,
+    verbose_lines: bool,
+    interrupted: Arc<AtomicBool>,
+    state: RefCell<State>,
+}
+
+/// One paper's run.
+pub struct Session {
+    /// The GL context every experiment runs on.
+    pub gl: Gl,
+    pub mode: Mode,
+    pub paper: &'static PaperEntry,
+    file: String,
+    text: String,
+    shared: Rc<Shared>,
+}
+
+impl Session {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        gl: &Gl,
+        paper: &'static PaperEntry,
+        mode: Mode,
+        dir: PathBuf,
+        file: String,
+        text: String,
+        resume: bool,
+        progress: MultiProgress,
+        interrupted: Arc<AtomicBool>,
+    ) -> Result<Session, RunError> {
+        std::fs::create_dir_all(&dir).map_err(|e| crate::report::files::OutputError {
+            path: dir.clone(),
+            source: e,
+        })?;
+        Ok(Session {
+            gl: gl.clone(),
+            mode,
+            paper,
+            file,
+            text,
+            shared: Rc::new(Shared {
+                dir,
+                paper: paper.key,
+                resume,
+                device: gl.info().short(),
+                verbose_lines: !std::io::stderr().is_terminal(),
+                progress,
+                interrupted,
+                state: RefCell::new(State {
+                    tables: vec![],
+                    plots: vec![],
+                    notes: vec![],
+                    audits: vec![],
+                }),
+            }),
+        })
+    }
+
+    /// A session for tests and tools: writes to `dir`, full or quick mode, no progress bars.
+    pub fn for_tests(
+        gl: &Gl,
+        paper: &'static PaperEntry,
+        mode: Mode,
+        dir: &Path,
+    ) -> Result<Session, RunError> {
+        let (file, text) = super::experiment_text(paper, None)?;
+        Session::new(
+            gl,
+            paper,
+            mode,
+            dir.to_path_buf(),
+            file,
+            text,
+            false,
+            MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden()),
+            Arc::new(AtomicBool::new(false)),
+        )
+    }
+
+    /// Whether this is a quick run.
+    pub fn quick(&self) -> bool {
+        self.mode == Mode::Quick
+    }
+
+    /// The paper's experiment file parsed into `T`; errors name the file, line and problem.
+    pub fn config<T: DeserializeOwned>(&self) -> Result<T, RunError> {
+        toml::from_str(&self.text).map_err(|e| RunError::Config {
+            file: self.file.clone(),
+            message: e.to_string(),
+        })
+    }
+
+    /// The folder this paper's files go to (`DIR/<paper>/`).
+    pub fn dir(&self) -> &Path {
+        &self.shared.dir
+    }
+
+    /// Starts a table; `config` is what the rows depend on (sizes, variants, repetitions…),
+    /// hashed into each row's fingerprint for `--resume`.
+    pub fn table(
+        &self,
+        id: &str,
+        title: &str,
+        columns: Vec<Column>,
+        config: &impl Serialize,
+    ) -> Result<TableWriter, RunError> {
+        let config_json = serde_json::to_string(config).unwrap_or_default();
+        let previous = if self.shared.resume {
+            std::fs::read_to_string(self.shared.dir.join(format!("{id}.json")))
+                .ok()
+                .and_then(|t| serde_json::from_str::<Table>(&t).ok())
+                .filter(|t| t.columns == columns)
+                .map(|t| t.rows.into_iter().map(|r| (r.key.clone(), r)).collect())
+                .unwrap_or_default()
+        } else {
+            HashMap::new()
+        };
+        let bar = self.shared.progress.add(ProgressBar::new(0));
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix:>24} [{bar:30}] {pos}/{len} rows, {elapsed} elapsed, ~{eta} left: {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(format!("{}/{}", self.shared.paper, id));
+        Ok(TableWriter {
+            shared: self.shared.clone(),
+            table: Table::new(id, title, columns),
+            config_json,
+            previous,
+            bar,
+        })
+    }
+
+    /// Adds a reproduction note (a decision, an ambiguity, a finding) to the report.
+    pub fn note(&self, text: impl Into<String>) {
+        self.shared.state.borrow_mut().notes.push(text.into());
+    }
+
+    /// Records an audit of one of the paper's derived numbers; returns whether it agrees.
+    pub fn audit(&self, a: Audit) -> bool {
+        let ok = a.agrees();
+        self.shared.state.borrow_mut().audits.push(a);
+        ok
+    }
+
+    /// Saves a line chart as `DIR/<paper>/<file>` and lists it in the report.
+    pub fn line_chart(&self, file: &str, chart: &LineChart, caption: &str) -> Result<(), RunError> {
+        chart.save(&self.shared.dir.join(file))?;
+        self.add_plot(file, caption);
+        Ok(())
+    }
+
+    /// Saves a bar chart as `DIR/<paper>/<file>` and lists it in the report.
+    pub fn bar_chart(&self, file: &str, chart: &BarChart, caption: &str) -> Result<(), RunError> {
+        chart.save(&self.shared.dir.join(file))?;
+        self.add_plot(file, caption);
+        Ok(())
+    }
+
+    /// Lists a figure written by other means (e.g. a PNG frame sequence) in the report.
+    pub fn add_plot(&self, file: &str, caption: &str) {
+        let mut st = self.shared.state.borrow_mut();
+        st.plots.retain(|p| p.file != file);
+        st.plots.push(PlotRef {
+            file: file.into(),
+            caption: caption.into(),
+        });
+    }
+
+    /// `Err(Interrupted)` once Ctrl-C was pressed: call between rows.
+    pub fn check_interrupt(&self) -> Result<(), RunError> {
+        if self.shared.interrupted.load(Ordering::SeqCst) {
+            Err(RunError::Interrupted)
+        } else {
+            Ok(())
+        }
+    }
+
+    /// Writes the paper's record; returns it.
+    pub(crate) fn finish(&self, provenance: Provenance) -> Result<PaperRecord, RunError> {
+        let st = self.shared.state.borrow();
+        let record = PaperRecord {
+            key: self.paper.key.into(),
+            title: self.paper.title.into(),
+            provenance,
+            tables: st.tables.clone(),
+            plots: st.plots.clone(),
+            notes: st.notes.clone(),
+            audits: st.audits.clone(),
+        };
+        let json = serde_json::to_string_pretty(&record).expect("records serialize");
+        write_atomic(&self.shared.dir.join("paper.json"), json.as_bytes())?;
+        Ok(record)
+    }
+}
+
+/// Builds one table row by row; every pushed row is written to disk at once.
+pub struct TableWriter {
+    shared: Rc<Shared>,
+    table: Table,
+    config_json: String,
+    previous: HashMap<String, Row>,
+    bar: ProgressBar,
+}
+
+impl TableWriter {
+    /// Declares how many rows the table will have (for the progress bar's estimate).
+    pub fn expect_rows(&self, n: usize) {
+        self.bar.set_length(n as u64);
+    }
+
+    /// Adds a line of caption under the table.
+    pub fn caption(&mut self, text: impl Into<String>) {
+        self.table.caption.push(text.into());
+    }
+
+    /// Shows which row is being measured.
+    pub fn start(&self, key: &str) {
+        self.bar.set_message(key.to_string());
+    }
+
+    fn fingerprint(&self, key: &str) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325; // FNV-1a, stable across builds
+        for b in self
+            .table
+            .id
+            .bytes()
+            .chain([0])
+            .chain(key.bytes())
+            .chain([0])
+        {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        for b in self.config_json.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// With `--resume`: if a row `key` was saved before with the same configuration on the
+    /// same device (and it did not fail), adds it again and returns it; else `None`.
+    pub fn reuse(&mut self, key: &str) -> Result<Option<Row>, RunError> {
+        let fp = self.fingerprint(key);
+        let hit = self.previous.remove(key).filter(|r| {
+            r.fingerprint == fp && r.device == self.shared.device && !r.status.failed()
+        });
+        match hit {
+            Some(row) => {
+                self.push_row(row.clone(), true)?;
+                Ok(Some(row))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// Adds a measured row and rewrites the table's files (atomically).
+    pub fn push(&mut self, row: Row) -> Result<(), RunError> {
+        self.push_row(row, false)
+    }
+
+    fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {
+        assert_eq!(
+            row.values.len(),
+            self.table.columns.len(),
+            "table {}: row `{}` has {} cells for {} columns",
+            self.table.id,
+            row.key,
+            row.values.len(),
+            self.table.columns.len()
+        );
+        row.fingerprint = self.fingerprint(&row.key);
+        row.device = self.shared.device.clone();
+        if self.shared.verbose_lines {
+            let status = if row.status.failed() {
+                "FAILED"
+            } else {
+                "done"
+            };
+            let how = if reused { " (reused)" } else { "" };
+            eprintln!(
+                "{}/{} {}: {status}{how}",
+                self.shared.paper, self.table.id, row.key
+            );
+        }
+        self.table.rows.retain(|r| r.key != row.key);
+        self.table.rows.push(row);
+        self.bar.inc(1);
+        self.write()
+    }
+
+    /// The rows so far.
+    pub fn rows(&self) -> &[Row] {
+        &self.table.rows
+    }
+
+    /// The table so far.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    fn write(&self) -> Result<(), RunError> {
+        let dir = &self.shared.dir;
+        let id = &self.table.id;
+        let csv = self.table.to_csv().map_err(|e| RunError::Config {
+            file: format!("{id}.csv"),
+            message: e.to_string(),
+        })?;
+        write_atomic(&dir.join(format!("{id}.csv")), csv.as_bytes())?;
+        let json = serde_json::to_string_pretty(&self.table).expect("tables serialize");
+        write_atomic(&dir.join(format!("{id}.json")), json.as_bytes())?;
+        write_atomic(
+            &dir.join(format!("{id}.md")),
+            self.table.to_markdown().as_bytes(),
+        )?;
+        Ok(())
+    }
+
+    /// Writes the final files and lists the table in the report; returns the table.
+    pub fn finish(self) -> Result<Table, RunError> {
+        self.write()?;
+        self.bar.finish_and_clear();
+        self.shared.progress.remove(&self.bar);
+        let failed = self.table.failed_rows().count();
+        let mut st = self.shared.state.borrow_mut();
+        st.tables.retain(|t| t.id != self.table.id);
+        st.tables.push(TableRef {
+            id: self.table.id.clone(),
+            title: self.table.title.clone(),
+            rows: self.table.rows.len(),
+            failed,
+        });
+        Ok(self.table)
+    }
+}
