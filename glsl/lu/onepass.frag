@@ -1,0 +1,25 @@
+// I2 (Matsui et al. 2005, Fig. 4): one pass per step over the L column and the trailing
+// block; every fragment branches on its position (GPU branching):
+//   k == i:  A_ji = A_ji / A_ii                      (L)
+//   k >  i:  A_jk = A_jk - A_ik * (A_ji / A_ii)      (U, recomputing the L value)
+// The paper prints A_ik * A_ji / A_ii; we divide first so that the factors are bit-identical
+// to I1's (the paper reports I1–I4 identical). All four texels are fetched by every fragment
+// (the paper's Table 2 counts 4 references per element).
+uniform sampler2DRect u_a;
+uniform int u_i;
+in vec4 v_tex;
+out vec4 o_color;
+
+void main() {
+    float a = texture(u_a, v_tex.xy).r;
+    float aji = texture(u_a, vec2(float(u_i) + 0.5, v_tex.y)).r;
+    float aik = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5)).r;
+    float aii = texture(u_a, vec2(float(u_i) + 0.5)).r;
+    float l = aji / aii;
+    if (int(v_tex.x) == u_i) {
+        o_color = vec4(l, 0.0, 0.0, 0.0);
+    } else {
+        precise float prod = aik * l;
+        o_color = vec4(a - prod, 0.0, 0.0, 0.0);
+    }
+}

@@ -1,0 +1,51 @@
+// I1/I3 U pass (Matsui et al. 2005, Fig. 3 line 7): A_jk = A_jk - A_ik * A_ji for j, k > i,
+// A_ji being the L value written by the L pass. Layouts, START and EDGE_BRANCH as in l.frag.
+// FETCH_ONLY (§4.3): the same three fetches, no arithmetic (the channels are shuffled into
+// the output so that no fetch can be optimised away).
+uniform sampler2DRect u_a;
+uniform int u_i;
+#ifdef VEC4
+uniform int u_pb;
+uniform int u_c;
+#ifdef EDGE_BRANCH
+uniform int u_edge;
+uniform int u_start;
+#endif
+#endif
+in vec4 v_tex;
+out vec4 o_color;
+
+void main() {
+    vec4 a = texture(u_a, v_tex.xy);
+#ifdef VEC4
+    // Four L values of this texel's rows (column i), and U_ik of row i (channel u_c).
+    vec4 l = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5));
+    vec4 row = texture(u_a, vec2(float(u_pb) + 0.5, v_tex.y));
+#ifdef FETCH_ONLY
+    o_color = vec4(a.xy, l.z, row.w);
+#else
+    float u = row[u_c];
+    // MUL then ADD, as the paper's fragment programs: precise keeps them unfused.
+    precise vec4 prod = u * l;
+    vec4 upd = a - prod;
+#ifdef EDGE_BRANCH
+    if (int(v_tex.x) == u_edge) {
+        o_color = mix(a, upd, greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(u_start)));
+    } else {
+        o_color = upd;
+    }
+#else
+    o_color = mix(a, upd, greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(START)));
+#endif
+#endif
+#else
+    float l = texture(u_a, vec2(float(u_i) + 0.5, v_tex.y)).r;
+    float u = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5)).r;
+#ifdef FETCH_ONLY
+    o_color = vec4(a.r, l, u, 0.0);
+#else
+    precise float prod = u * l;
+    o_color = vec4(a.r - prod, 0.0, 0.0, 0.0);
+#endif
+#endif
+}

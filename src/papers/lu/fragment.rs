@@ -1,0 +1,579 @@
+//! LU without pivoting in fragment-shader passes: the paper's implementations I1–I4 (§3.3–3.5)
+//! under the copy and the switch method (§3.3), with the instrumentation of §4.1.
+//!
+//! # Layouts
+//! - **Scalar** (I1, I2): an `N × N` rectangle texture, texel `(k, j)` holding `A_jk` in its
+//!   red channel. The paper's textures were RGBA with one channel used (§3.6 counts 16 bytes
+//!   per element); [`Params::scalar_format`] picks RGBA32F (the paper) or R32F.
+//! - **Vector** (I3, I4, §3.5, Fig. 5(d)): an `N/4 × N` RGBA32F texture, texel `(b, k)`
+//!   holding rows `4b … 4b+3` of column `k`. `N` that is not a multiple of 4 is padded to
+//!   `N' = 4⌈N/4⌉` with an identity block (`diag(A, I)` factors as `diag(L, I)·diag(U, I)`).
+//!
+//! # Passes of step `i` (0-based; the paper numbers steps from 1)
+//! - I1 (Fig. 3): L pass over column `i` below the pivot (`N−i−1` texels), then U pass over
+//!   the trailing block (`(N−i−1)²` texels): two programs, chosen by the CPU.
+//! - I2 (Fig. 4): one pass over the L column and the trailing block (`(N−i)(N−i−1)`
+//!   texels); the fragment branches on `k == i`.
+//! - I3: I1 on the vector layout. The pass's left-edge texel column `b₀ = ⌊(i+1)/4⌋` holds
+//!   rows `≤ i` in its first `s = (i+1) mod 4` channels, which must not change: the CPU draws
+//!   the edge with one of four programs (RGBA, GBA, BA, A) and the rest with the RGBA one.
+//! - I4: I3 with one program per pass that branches on the fragment's position instead.
+//!
+//! The last step (`i = N−1`) has nothing to update and issues no pass: we run `2(N−1)` passes
+//! for I1, where the paper's Table 1 counts `2N` (its sums run over `i = 1 … N`).
+//!
+//! # The switch method needs carried texels
+//! Under the switch method a pass renders into the texture written *two* passes ago; texels
+//! outside its rectangle are stale. Every pass therefore also copies, through a trivial
+//! program, the texels the previous pass computed and this one does not (`carried`
+//! fragments). For I2 that is two thin strips per step; for I1/I3 the L pass must carry the
+//! whole trailing block of the previous U pass — as many fragments as the copy method's
+//! `glCopyTexSubImage2D` moves. The paper's Table 1 lists no such cost (0 copies); its
+//! render-texture implementation is not described in enough detail to say how it avoided it.
+//!
+//! # Timing (§4.1, Table 4)
+//! With [`Params::profile`] each draw and each copy is bracketed by `glFinish`: `G` is the
+//! time in the draws, `T` in `glCopyTexSubImage2D`, `A` the whole decomposition (upload and
+//! readback excluded), and `C = A − G − T` the CPU side (program and texture binds, uniform
+//! and vertex uploads).
+//!
+//! # Zero pivots
+//! Passes are not synchronised with the CPU, so a zero pivot is found after the last pass:
+//! a zero pivot at step `i` leaves `U_ii = 0` and fills the rest with ±∞/NaN, so the first
+//! zero or non-finite `U_ii` of the result names the step ([`super::cpu::first_bad_pivot`]).
+
+use std::rc::Rc;
+use std::time::Instant;
+
+use crate::gl::{
+    Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, TexTarget,
+};
+
+use super::LuError;
+
+/// The paper's four implementations (Table 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Variant {
+    I1,
+    I2,
+    I3,
+    I4,
+}
+
+impl Variant {
+    pub const ALL: [Variant; 4] = [Variant::I1, Variant::I2, Variant::I3, Variant::I4];
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::I1 => "I1",
+            Variant::I2 => "I2",
+            Variant::I3 => "I3",
+            Variant::I4 => "I4",
+        }
+    }
+    /// Whether the matrix is packed four rows per RGBA texel (I3, I4).
+    pub fn vector(self) -> bool {
+        matches!(self, Variant::I3 | Variant::I4)
+    }
+}
+
+impl std::fmt::Display for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How to run one decomposition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub variant: Variant,
+    pub method: PingPongMethod,
+    /// Texel format of the scalar layout (I1/I2): `RGBA32F` as the paper, or `R32F`.
+    pub scalar_format: Format,
+    /// §4.3: the U passes fetch as usual but do no arithmetic (the result is garbage).
+    pub fetch_only: bool,
+    /// `glFinish` around every draw and copy, to measure G and T (Table 4).
+    pub profile: bool,
+}
+
+impl Params {
+    pub fn new(variant: Variant, method: PingPongMethod) -> Params {
+        Params {
+            variant,
+            method,
+            scalar_format: Format::RGBA32F,
+            fetch_only: false,
+            profile: false,
+        }
+    }
+}
+
+/// What one decomposition did (counts are exact; times need [`Params::profile`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct LuInfo {
+    /// Matrix order and the order actually factored (padded to a multiple of 4 for I3/I4).
+    pub n: usize,
+    pub padded: usize,
+    /// Passes (render-target switches + draws into one output; the paper's "passes").
+    pub passes: u64,
+    /// Draw calls (I3 draws the edge and the rest separately; carried texels add one).
+    pub draws: u64,
+    /// `glCopyTexSubImage2D` calls and the bytes they moved (copy method).
+    pub copies: u64,
+    pub copied_bytes: u64,
+    /// Fragments computed (L and U updates).
+    pub fragments: u64,
+    /// Fragments that only carried a texel forward (switch method).
+    pub carried_fragments: u64,
+    /// Texture fetches of the computing fragments × bytes per texel (Table 2's model).
+    pub fetched_bytes: u64,
+    /// Floating-point operations of the updated channels, a division counted as 2 (§3.6).
+    pub flops: u64,
+    /// Times in milliseconds: whole (A), draws (G), copies (T), the rest (C = A − G − T).
+    pub a_ms: f64,
+    pub g_ms: f64,
+    pub t_ms: f64,
+    pub c_ms: f64,
+}
+
+/// One draw: a program variant over a rectangle.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    L,
+    U,
+    OnePass,
+}
+
+/// An LU factorization on the GPU with one of I1–I4 (see the module docs).
+pub struct FragmentLu {
+    gl: Gl,
+    params: Params,
+    n: usize,
+    np: usize,
+    pp: PingPong,
+    batch: QuadBatch,
+    carry: QuadBatch,
+    copy_prog: Rc<Program>,
+    /// Scalar: [L, U, I2]; vector: L and U with START = 0..3 (I3) or EDGE_BRANCH (I4).
+    progs_l: Vec<Rc<Program>>,
+    progs_u: Vec<Rc<Program>>,
+    prog_onepass: Option<Rc<Program>>,
+    info: LuInfo,
+}
+
+impl FragmentLu {
+    /// Uploads the row-major `n × n` matrix `a` and compiles the programs.
+    pub fn new(gl: &Gl, a: &[f32], n: usize, params: Params) -> Result<FragmentLu, LuError> {
+        if n == 0 || a.len() != n * n {
+            return Err(LuError::Size(format!(
+                "{} values for an {n} × {n} matrix",
+                a.len()
+            )));
+        }
+        let np = if params.variant.vector() {
+            n.div_ceil(4) * 4
+        } else {
+            n
+        };
+        let max = gl.info().max_rectangle_texture_size as usize;
+        if np > max {
+            return Err(LuError::Size(format!(
+                "N = {n} exceeds the device's largest rectangle texture ({max})"
+            )));
+        }
+        let (w, h, fmt) = layout(params, np);
+        let pp = PingPong::new(
+            gl,
+            params.method,
+            TexTarget::Rect,
+            fmt,
+            w,
+            h,
+            &pack(a, n, params),
+        )?;
+        let mut defines = vec![];
+        if params.variant.vector() {
+            defines.push(Define::flag("VEC4"));
+        }
+        if params.fetch_only {
+            defines.push(Define::flag("FETCH_ONLY"));
+        }
+        let with = |extra: &[Define]| {
+            let mut d = defines.clone();
+            d.extend_from_slice(extra);
+            d
+        };
+        let (mut progs_l, mut progs_u, mut prog_onepass) = (vec![], vec![], None);
+        match params.variant {
+            Variant::I1 => {
+                progs_l.push(Program::fragment(gl, "lu/l.frag", &defines)?);
+                progs_u.push(Program::fragment(gl, "lu/u.frag", &defines)?);
+            }
+            Variant::I2 => prog_onepass = Some(Program::fragment(gl, "lu/onepass.frag", &[])?),
+            Variant::I3 => {
+                for s in 0..4 {
+                    let d = with(&[Define::new("START", s)]);
+                    progs_l.push(Program::fragment(gl, "lu/l.frag", &d)?);
+                    progs_u.push(Program::fragment(gl, "lu/u.frag", &d)?);
+                }
+            }
+            Variant::I4 => {
+                let d = with(&[Define::flag("EDGE_BRANCH")]);
+                progs_l.push(Program::fragment(gl, "lu/l.frag", &d)?);
+                progs_u.push(Program::fragment(gl, "lu/u.frag", &d)?);
+            }
+        }
+        Ok(FragmentLu {
+            gl: gl.clone(),
+            params,
+            n,
+            np,
+            pp,
+            batch: QuadBatch::new(gl, &[])?,
+            carry: QuadBatch::new(gl, &[])?,
+            copy_prog: Program::fragment(gl, "lu/copy.frag", &[])?,
+            progs_l,
+            progs_u,
+            prog_onepass,
+            info: LuInfo {
+                n,
+                padded: np,
+                ..Default::default()
+            },
+        })
+    }
+
+    /// Replaces the matrix (both buffers under the switch method); counts are reset.
+    pub fn upload(&mut self, a: &[f32]) -> Result<(), LuError> {
+        if a.len() != self.n * self.n {
+            return Err(LuError::Size(format!(
+                "{} values for an {} × {} matrix",
+                a.len(),
+                self.n,
+                self.n
+            )));
+        }
+        self.pp.upload(&pack(a, self.n, self.params))?;
+        Ok(())
+    }
+
+    /// Runs the whole decomposition on the uploaded matrix; returns its counts and times.
+    /// Does not check the pivots: [`Self::factors`] does, on the result.
+    pub fn run(&mut self) -> Result<LuInfo, LuError> {
+        self.pp.reset_stats();
+        self.pp.set_profiling(self.params.profile);
+        self.info = LuInfo {
+            n: self.n,
+            padded: self.np,
+            ..Default::default()
+        };
+        self.gl.finish();
+        let t0 = Instant::now();
+        let mut prev: Vec<Rect> = vec![];
+        for i in 0..self.np {
+            for pass in self.step_passes(i) {
+                let rect = pass.rect;
+                let carry: Vec<Rect> = if self.params.method == PingPongMethod::Switch {
+                    prev.iter().flat_map(|p| rect_minus(*p, rect)).collect()
+                } else {
+                    vec![]
+                };
+                self.run_pass(&pass, &carry)?;
+                prev = vec![rect];
+            }
+        }
+        self.gl.finish();
+        let a = t0.elapsed();
+        let st = self.pp.stats();
+        let info = &mut self.info;
+        info.passes = st.passes;
+        info.copies = st.copies;
+        info.copied_bytes = st.copied_bytes;
+        if self.params.profile {
+            info.a_ms = a.as_secs_f64() * 1e3;
+            info.g_ms = (st.draw_time).as_secs_f64() * 1e3;
+            info.t_ms = st.copy_time.as_secs_f64() * 1e3;
+            info.c_ms = info.a_ms - info.g_ms - info.t_ms;
+        } else {
+            info.a_ms = a.as_secs_f64() * 1e3;
+        }
+        self.gl.check_now("LU passes")?;
+        Ok(self.info)
+    }
+
+    /// The packed factors (`L` strictly below the diagonal, `U` on and above), row-major
+    /// `n × n`; a zero or non-finite pivot becomes [`LuError::Pivot`].
+    pub fn factors(&self) -> Result<Vec<f32>, LuError> {
+        let lu = unpack(&self.pp.read()?, self.n, self.params);
+        if let Some((step, value)) = super::cpu::first_bad_pivot(&lu, self.n) {
+            return Err(LuError::Pivot {
+                step,
+                value: value as f64,
+            });
+        }
+        if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
+            return Err(LuError::NonFinite {
+                row: pos / self.n,
+                col: pos % self.n,
+            });
+        }
+        Ok(lu)
+    }
+
+    /// The factors as read back, without any check (for the fetch-only variant).
+    pub fn raw_factors(&self) -> Result<Vec<f32>, LuError> {
+        Ok(unpack(&self.pp.read()?, self.n, self.params))
+    }
+
+    /// The passes of step `i` (empty for the last step).
+    fn step_passes(&self, i: usize) -> Vec<PassPlan> {
+        let (n, i32_) = (self.np as u32, i as u32);
+        let rem = n - i32_ - 1;
+        if rem == 0 {
+            return vec![];
+        }
+        match self.params.variant {
+            Variant::I1 => vec![
+                PassPlan::single(Kind::L, i, Rect::new(i32_, i32_ + 1, 1, rem)),
+                PassPlan::single(Kind::U, i, Rect::new(i32_ + 1, i32_ + 1, rem, rem)),
+            ],
+            Variant::I2 => vec![PassPlan::single(
+                Kind::OnePass,
+                i,
+                Rect::new(i32_, i32_ + 1, rem + 1, rem),
+            )],
+            Variant::I3 | Variant::I4 => {
+                let nb = n / 4;
+                let b0 = (i32_ + 1) / 4;
+                let s = (i32_ + 1) % 4;
+                vec![
+                    PassPlan::vector(Kind::L, i, Rect::new(b0, i32_, nb - b0, 1), s),
+                    PassPlan::vector(Kind::U, i, Rect::new(b0, i32_ + 1, nb - b0, rem), s),
+                ]
+            }
+        }
+    }
+
+    /// One pass: draws (edge / rest / carried texels), then the ping-pong's copy or switch.
+    fn run_pass(&mut self, pass: &PassPlan, carry: &[Rect]) -> Result<(), LuError> {
+        let (w, h, _) = layout(self.params, self.np);
+        let texel = self.pp.input().format().texel_bytes() as u64;
+        // The draws: (program, rect, channels updated per texel) for each computing draw.
+        let mut draws: Vec<(Rc<Program>, Rect, u64)> = vec![];
+        let r = pass.rect;
+        match (self.params.variant, pass.kind) {
+            (Variant::I1, Kind::L) => draws.push((self.progs_l[0].clone(), r, 1)),
+            (Variant::I1, _) => draws.push((self.progs_u[0].clone(), r, 1)),
+            (Variant::I2, _) => draws.push((self.prog_onepass.clone().expect("I2 program"), r, 1)),
+            (Variant::I3, k) => {
+                let progs = if matches!(k, Kind::L) {
+                    &self.progs_l
+                } else {
+                    &self.progs_u
+                };
+                let s = pass.start;
+                if s == 0 {
+                    draws.push((progs[0].clone(), r, 4));
+                } else {
+                    draws.push((
+                        progs[s as usize].clone(),
+                        Rect::new(r.x, r.y, 1, r.h),
+                        4 - s as u64,
+                    ));
+                    if r.w > 1 {
+                        draws.push((progs[0].clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
+                    }
+                }
+            }
+            (Variant::I4, k) => {
+                let p = if matches!(k, Kind::L) {
+                    &self.progs_l[0]
+                } else {
+                    &self.progs_u[0]
+                };
+                // One draw; per-texel channel counts for the flop model.
+                draws.push((
+                    p.clone(),
+                    Rect::new(r.x, r.y, 1, r.h),
+                    4 - pass.start as u64,
+                ));
+                if r.w > 1 {
+                    draws.push((p.clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
+                }
+            }
+        }
+        // Counts (Tables 1 and 2 as we perform them).
+        let fetches: u64 = match pass.kind {
+            Kind::L => 2,
+            Kind::U => 3,
+            Kind::OnePass => 4,
+        };
+        for (_, d, ch) in &draws {
+            let area = d.area();
+            self.info.fragments += area;
+            self.info.fetched_bytes += area * fetches * texel;
+            self.info.flops += area
+                * ch
+                * match (pass.kind, self.params.variant) {
+                    (Kind::OnePass, _) => 0, // counted below per L / U texel
+                    _ => 2,
+                };
+        }
+        if matches!(pass.kind, Kind::OnePass) {
+            // L column: a division (2); U block: division (2), multiply, subtract.
+            self.info.flops += 2 * r.h as u64 + 4 * (r.w as u64 - 1) * r.h as u64;
+        }
+        for c in carry {
+            self.info.carried_fragments += c.area();
+        }
+        let is_i4 = self.params.variant == Variant::I4;
+        let vector = self.params.variant.vector();
+        let i = pass.step as i32;
+        let start = pass.start as i32;
+        let edge = pass.rect.x as i32;
+        let batch = &mut self.batch;
+        let carry_batch = &mut self.carry;
+        let copy_prog = &self.copy_prog;
+        let mut n_draws = 0u64;
+        let set_uniforms = |p: &Program| {
+            p.set_i32("u_i", i);
+            if vector {
+                p.set_i32("u_pb", i / 4);
+                p.set_i32("u_c", i % 4);
+                if is_i4 {
+                    p.set_i32("u_edge", edge);
+                    p.set_i32("u_start", start);
+                }
+            }
+        };
+        self.pp.pass(r, |input| {
+            if is_i4 {
+                // I4: a single draw over the whole rectangle; the shader finds the edge.
+                let p = &draws[0].0;
+                p.bind_texture(0, "u_a", input);
+                set_uniforms(p);
+                batch.set(&[Quad::identity(r)])?;
+                batch.draw(p, w, h)?;
+                n_draws += 1;
+            } else {
+                for (p, d, _) in &draws {
+                    p.bind_texture(0, "u_a", input);
+                    set_uniforms(p);
+                    batch.set(&[Quad::identity(*d)])?;
+                    batch.draw(p, w, h)?;
+                    n_draws += 1;
+                }
+            }
+            if !carry.is_empty() {
+                let quads: Vec<Quad> = carry.iter().map(|c| Quad::identity(*c)).collect();
+                copy_prog.bind_texture(0, "u_a", input);
+                carry_batch.set(&quads)?;
+                carry_batch.draw(copy_prog, w, h)?;
+                n_draws += 1;
+            }
+            Ok(())
+        })?;
+        self.info.draws += n_draws;
+        Ok(())
+    }
+}
+
+/// One pass of a step: its kind, its rectangle, and (vector) the edge's first channel.
+struct PassPlan {
+    kind: Kind,
+    step: usize,
+    rect: Rect,
+    start: u32,
+}
+
+impl PassPlan {
+    fn single(kind: Kind, step: usize, rect: Rect) -> PassPlan {
+        PassPlan {
+            kind,
+            step,
+            rect,
+            start: 0,
+        }
+    }
+    fn vector(kind: Kind, step: usize, rect: Rect, start: u32) -> PassPlan {
+        PassPlan {
+            kind,
+            step,
+            rect,
+            start,
+        }
+    }
+}
+
+/// Texture width, height and format of a layout.
+fn layout(p: Params, np: usize) -> (u32, u32, Format) {
+    if p.variant.vector() {
+        (np as u32 / 4, np as u32, Format::RGBA32F)
+    } else {
+        (np as u32, np as u32, p.scalar_format)
+    }
+}
+
+/// The texture contents of a row-major `n × n` matrix in the variant's layout.
+pub fn pack(a: &[f32], n: usize, p: Params) -> Vec<f32> {
+    if p.variant.vector() {
+        let np = n.div_ceil(4) * 4;
+        let nb = np / 4;
+        let mut t = vec![0f32; nb * np * 4];
+        for k in 0..np {
+            for row in 0..np {
+                let v = if row < n && k < n {
+                    a[row * n + k]
+                } else if row == k {
+                    1.0
+                } else {
+                    0.0
+                };
+                t[(k * nb + row / 4) * 4 + row % 4] = v;
+            }
+        }
+        t
+    } else {
+        let c = p.scalar_format.channels();
+        let mut t = vec![0f32; n * n * c];
+        for (i, &v) in a.iter().enumerate() {
+            t[i * c] = v;
+        }
+        t
+    }
+}
+
+/// The row-major `n × n` matrix held by texture contents in the variant's layout.
+pub fn unpack(t: &[f32], n: usize, p: Params) -> Vec<f32> {
+    if p.variant.vector() {
+        let np = n.div_ceil(4) * 4;
+        let nb = np / 4;
+        let mut a = vec![0f32; n * n];
+        for k in 0..n {
+            for row in 0..n {
+                a[row * n + k] = t[(k * nb + row / 4) * 4 + row % 4];
+            }
+        }
+        a
+    } else {
+        let c = p.scalar_format.channels();
+        (0..n * n).map(|i| t[i * c]).collect()
+    }
+}
+
+/// `a \ b` as up to four rectangles (above, below, left, right of the overlap).
+pub fn rect_minus(a: Rect, b: Rect) -> Vec<Rect> {
+    let (ax1, ay1, bx1, by1) = (a.x + a.w, a.y + a.h, b.x + b.w, b.y + b.h);
+    let (ix0, iy0) = (a.x.max(b.x), a.y.max(b.y));
+    let (ix1, iy1) = (ax1.min(bx1), ay1.min(by1));
+    if ix0 >= ix1 || iy0 >= iy1 {
+        return if a.is_empty() { vec![] } else { vec![a] };
+    }
+    let mut out = vec![
+        Rect::new(a.x, a.y, a.w, iy0 - a.y),
+        Rect::new(a.x, iy1, a.w, ay1 - iy1),
+        Rect::new(a.x, iy0, ix0 - a.x, iy1 - iy0),
+        Rect::new(ix1, iy0, ax1 - ix1, iy1 - iy0),
+    ];
+    out.retain(|r| !r.is_empty());
+    out
+}

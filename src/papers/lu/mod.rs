@@ -1,0 +1,60 @@
+//! Matsui, Ino & Hagihara, "Design and Implementation of LU Decomposition on the Programmable
+//! GPU", IPSJ 2005: right-looking LU without pivoting in fragment-shader passes.
+//!
+//! # The math (§3.1, Fig. 2)
+//! For `i = 0 … N−1`: `A_ji ← A_ji / A_ii` for `j > i` (a column of `L`), then
+//! `A_jk ← A_jk − A_ik · A_ji` for `j, k > i` (the trailing block, a rank-1 update).
+//! `A = L·U` with `L` unit lower triangular (stored below the diagonal) and `U` upper
+//! triangular, in place. `2N(N²−1)/3` flops with a division counted as 2 (§3.6).
+//!
+//! # What the paper built (§3.3–3.5) and where it lives here
+//! - [`fragment`]: I1 (L and U passes, CPU branching), I2 (one pass, GPU branching), I3 (I1
+//!   on four rows per RGBA texel, four edge programs), I4 (I3 with a GPU branch at the edge),
+//!   each under the copy and the switch method (the toolkit's [`crate::gl::PingPong`]), with
+//!   the counts of Tables 1–2 and the A/G/C/T times of Table 4.
+//! - [`theory`]: the paper's formulas for Tables 1 and 2.
+//! - [`cpu`]: the same loop in `f32` and `f64`, partial pivoting in `f64`, `faer`'s LU.
+//! - [`ulp`]: Table 5, the ULP error of `+ − × ÷` in fragment and compute shaders.
+//! - [`bandwidth`]: §4.3's streaming texture-read bandwidth of this device.
+//! - [`compute`]: beyond the paper — a compute-shader LU, with partial pivoting on the GPU
+//!   (argmax reduction and row swap: the paper's §5.3 open problem).
+//! - [`experiments`]: the tables and figures of `gpgpu-repro reproduce lu`.
+
+pub mod bandwidth;
+pub mod compute;
+pub mod cpu;
+pub mod experiments;
+pub mod fragment;
+pub mod theory;
+pub mod ulp;
+
+pub use fragment::{FragmentLu, LuInfo, Params, Variant};
+
+use crate::gl::GlError;
+use crate::papers::PaperEntry;
+
+/// Why a factorization could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum LuError {
+    /// The pivot of step `step` (0-based) is zero or not finite: LU without pivoting breaks
+    /// down there (use the pivoting variant).
+    #[error(
+        "zero or non-finite pivot {value} at step {step} (0-based): LU without pivoting breaks down"
+    )]
+    Pivot { step: usize, value: f64 },
+    /// The factors hold a non-finite value although every pivot is finite (overflow).
+    #[error("non-finite factor entry at row {row}, column {col}")]
+    NonFinite { row: usize, col: usize },
+    #[error("unsupported size: {0}")]
+    Size(String),
+    #[error(transparent)]
+    Gl(#[from] GlError),
+}
+
+/// The registry entry.
+pub static PAPER: PaperEntry = PaperEntry {
+    key: "lu",
+    title: "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
+    experiments: include_str!("../../../experiments/lu.toml"),
+    run: experiments::run,
+};
