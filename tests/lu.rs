@@ -174,3 +174,111 @@ fn rect_difference_covers_exactly_the_rest() {
     assert_eq!(rect_minus(a, Rect::new(20, 20, 1, 1)), vec![a]);
     assert!(rect_minus(a, a).is_empty());
 }
+
+mod compute {
+    use super::*;
+    use gpgpu_repro::papers::lu::compute::{ComputeLu, ComputeParams};
+    use gpgpu_repro::papers::lu::cpu::lu_pivot_f64;
+    use gpgpu_repro::util::{RngExt, rng};
+
+    fn run(
+        g: &gl::Gl,
+        a: &[f32],
+        n: usize,
+        p: ComputeParams,
+    ) -> Result<(Vec<f32>, Vec<usize>), LuError> {
+        let mut lu = ComputeLu::new(g, a, n, p)?;
+        lu.run()?;
+        Ok((lu.factors()?, lu.pivots()?))
+    }
+
+    #[test]
+    fn blocked_compute_lu_matches_the_f64_factors() {
+        let g = ctx();
+        // Panel widths that divide N, that do not, and N smaller than one panel.
+        for (n, block) in [(1usize, 8u32), (7, 8), (64, 16), (100, 32), (150, 32)] {
+            let a = diag_dominant(n, 900 + n as u64);
+            let want = lu_f64_of(&a, n).unwrap();
+            for pivoting in [false, true] {
+                let (got, piv) = run(&g, &a, n, ComputeParams { block, pivoting }).unwrap();
+                let e = factor_error(&got, &want);
+                assert!(e <= tol(n), "N={n} nb={block} pivoting={pivoting}: {e:.3e}");
+                assert!(
+                    piv.iter().enumerate().all(|(i, &p)| i == p),
+                    "dominant: no swaps"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn gpu_partial_pivoting_handles_a_zero_leading_entry() {
+        let g = ctx();
+        // A general random matrix with A_00 = 0: LU without pivoting fails at step 0; with
+        // pivoting the GPU must choose the same rows as the f64 reference (distinct
+        // magnitudes make the argmax unambiguous) and reproduce its factors.
+        let n = 70;
+        let mut r = rng(42);
+        let mut a: Vec<f32> = (0..n * n).map(|_| r.random_range(-1.0f32..1.0)).collect();
+        a[0] = 0.0;
+        let p = ComputeParams {
+            block: 16,
+            pivoting: false,
+        };
+        assert!(matches!(
+            run(&g, &a, n, p),
+            Err(LuError::Pivot { step: 0, .. })
+        ));
+        let (want, want_piv) = lu_pivot_f64(&a, n).unwrap();
+        let (got, piv) = run(
+            &g,
+            &a,
+            n,
+            ComputeParams {
+                block: 16,
+                pivoting: true,
+            },
+        )
+        .unwrap();
+        assert_eq!(piv, want_piv);
+        assert!(piv.iter().enumerate().filter(|&(i, &p)| i != p).count() > 10);
+        // Partial pivoting keeps |L| ≤ 1; growth of a random 70 × 70 matrix stays small.
+        let e = factor_error(&got, &want);
+        assert!(e <= 10.0 * tol(n), "pivoted factors: {e:.3e}");
+    }
+}
+
+#[test]
+fn table5_ulp_measurement_sees_ieee_rounding_on_the_cpu_side() {
+    use gpgpu_repro::papers::lu::ulp::{exact, operands, stats};
+    // The statistics themselves: correctly rounded results give |error| ≤ 0.5 and 100%.
+    let ab = operands(5000, 1);
+    let cpu: Vec<[f32; 4]> = ab
+        .iter()
+        .map(|&[a, b]| [a + b, a - b, a * b, a / b])
+        .collect();
+    for s in stats(&ab, &cpu) {
+        assert!(s.min >= -0.5 && s.max <= 0.5, "{s:?}");
+        assert_eq!(s.correctly_rounded, 1.0);
+    }
+    // A result one ULP off is measured as about ±1 ULP.
+    let off: Vec<[f32; 4]> = cpu
+        .iter()
+        .map(|r| r.map(|x| f32::from_bits(x.to_bits() + 1)))
+        .collect();
+    let s = stats(&ab, &off);
+    assert!(
+        s[2].max > 0.5 && s[2].max <= 1.5 && s[2].correctly_rounded == 0.0,
+        "{:?}",
+        s[2]
+    );
+    let _ = exact(ab[0]);
+    // And the GPU's results exist and are finite for every operand.
+    let g = ctx();
+    let frag = gpgpu_repro::papers::lu::ulp::fragment_results(&g, &ab, 64).unwrap();
+    let comp = gpgpu_repro::papers::lu::ulp::compute_results(&g, &ab).unwrap();
+    for s in stats(&ab, &frag).iter().chain(stats(&ab, &comp).iter()) {
+        assert_eq!(s.non_finite, 0);
+        assert!(s.min > -4.0 && s.max < 4.0, "{s:?}");
+    }
+}

@@ -1,1 +1,186 @@
+//! Beyond the paper: LU in OpenGL 4.3 compute shaders, blocked right-looking (LAPACK `getrf`
+//! order), with optional partial pivoting on the GPU — the data-dependent branch the paper
+//! names as open work (§5.3).
+//!
+//! The matrix lives row-major in one SSBO. For each panel of `nb` columns `[p, p+nb)`:
+//! 1. for each column `i` of the panel: (pivoting) `c_argmax` reduces `max_j≥i |A_ji|` in one
+//!    work group and records the row in `piv[i]`, `c_swap` swaps rows `i` and `piv[i]`
+//!    (whole rows); `c_panel` divides the column by the pivot and updates the panel's
+//!    remaining columns (one thread per row);
+//! 2. `c_trsm`: `U12 ← L11⁻¹·A12` (forward substitution, one thread per column);
+//! 3. `c_gemm`: `A22 ← A22 − L21·U12`, a tiled matmul (64 × 64 tiles, 4 × 4 per thread,
+//!    `L21`/`U12` tiles in shared memory).
+//!
+//! The result is the packed LU of `P·A` (`P = I` without pivoting). A zero pivot is found on
+//! the result as for the fragment variants (first zero or non-finite `U_ii`).
 
+use std::rc::Rc;
+use std::time::Instant;
+
+use crate::gl::{Buffer, Define, Gl, Program};
+
+use super::LuError;
+
+/// How to run the compute LU.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct ComputeParams {
+    /// Panel width `nb` (1 … 64).
+    pub block: u32,
+    /// Partial pivoting (argmax + row swap per column, on the GPU).
+    pub pivoting: bool,
+}
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
+pub struct ComputeInfo {
+    /// Whole decomposition, `glFinish` on both sides (upload and readback excluded), ms.
+    pub ms: f64,
+    pub dispatches: u64,
+    /// Row swaps made (pivoting), counted after the run from the pivot record.
+    pub swaps: u64,
+}
+
+/// A compute-shader LU of one matrix.
+pub struct ComputeLu {
+    gl: Gl,
+    n: usize,
+    params: ComputeParams,
+    a: Buffer<f32>,
+    piv: Buffer<i32>,
+    argmax: Rc<Program>,
+    swap: Rc<Program>,
+    panel: Rc<Program>,
+    trsm: Rc<Program>,
+    gemm: Rc<Program>,
+}
+
+impl ComputeLu {
+    pub fn new(gl: &Gl, a: &[f32], n: usize, params: ComputeParams) -> Result<ComputeLu, LuError> {
+        if n == 0 || a.len() != n * n {
+            return Err(LuError::Size(format!(
+                "{} values for an {n} × {n} matrix",
+                a.len()
+            )));
+        }
+        if !(1..=64).contains(&params.block) {
+            return Err(LuError::Size(format!(
+                "panel width {} not in 1 … 64",
+                params.block
+            )));
+        }
+        let nb = [Define::new("NB", params.block)];
+        Ok(ComputeLu {
+            gl: gl.clone(),
+            n,
+            params,
+            a: Buffer::from_slice(gl, a)?,
+            piv: Buffer::from_slice(gl, &(0..n as i32).collect::<Vec<_>>())?,
+            argmax: Program::compute(gl, "lu/c_argmax.comp", &[])?,
+            swap: Program::compute(gl, "lu/c_swap.comp", &[])?,
+            panel: Program::compute(gl, "lu/c_panel.comp", &[])?,
+            trsm: Program::compute(gl, "lu/c_trsm.comp", &[])?,
+            gemm: Program::compute(gl, "lu/c_gemm.comp", &nb)?,
+        })
+    }
+
+    /// Replaces the matrix.
+    pub fn upload(&mut self, a: &[f32]) -> Result<(), LuError> {
+        if a.len() != self.n * self.n {
+            return Err(LuError::Size(format!(
+                "{} values for an {n} × {n} matrix",
+                a.len(),
+                n = self.n
+            )));
+        }
+        self.a.upload(a)?;
+        self.piv.upload(&(0..self.n as i32).collect::<Vec<_>>())?;
+        Ok(())
+    }
+
+    /// Factors the uploaded matrix in place.
+    pub fn run(&mut self) -> Result<ComputeInfo, LuError> {
+        let n = self.n as i32;
+        let nb = self.params.block as i32;
+        let mut dispatches = 0u64;
+        self.a.bind(0);
+        self.piv.bind(1);
+        self.gl.finish();
+        let t0 = Instant::now();
+        let mut p = 0;
+        while p < n {
+            let pe = (p + nb).min(n);
+            for i in p..pe {
+                if self.params.pivoting {
+                    self.argmax.set_i32("u_n", n);
+                    self.argmax.set_i32("u_i", i);
+                    self.argmax.dispatch([1, 1, 1])?;
+                    self.gl.storage_barrier();
+                    self.swap.set_i32("u_n", n);
+                    self.swap.set_i32("u_i", i);
+                    self.swap.dispatch_1d(n as u32)?;
+                    self.gl.storage_barrier();
+                    dispatches += 2;
+                }
+                if i + 1 < n {
+                    self.panel.set_i32("u_n", n);
+                    self.panel.set_i32("u_i", i);
+                    self.panel.set_i32("u_pe", pe);
+                    self.panel.dispatch_1d((n - i - 1) as u32)?;
+                    self.gl.storage_barrier();
+                    dispatches += 1;
+                }
+            }
+            if pe < n {
+                for prog in [&self.trsm, &self.gemm] {
+                    prog.set_i32("u_n", n);
+                    prog.set_i32("u_p", p);
+                    prog.set_i32("u_pe", pe);
+                }
+                self.trsm.dispatch_1d((n - pe) as u32)?;
+                self.gl.storage_barrier();
+                let tiles = ((n - pe) as u32).div_ceil(64);
+                self.gemm.dispatch([tiles, tiles, 1])?;
+                self.gl.storage_barrier();
+                dispatches += 2;
+            }
+            p = pe;
+        }
+        self.gl.finish();
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        let swaps = self
+            .piv
+            .read()?
+            .iter()
+            .enumerate()
+            .filter(|&(i, &p)| p as usize != i)
+            .count() as u64;
+        Ok(ComputeInfo {
+            ms,
+            dispatches,
+            swaps,
+        })
+    }
+
+    /// The packed factors of `P·A`; a zero or non-finite pivot becomes [`LuError::Pivot`].
+    pub fn factors(&self) -> Result<Vec<f32>, LuError> {
+        let lu = self.a.read()?;
+        if let Some((step, value)) = super::cpu::first_bad_pivot(&lu, self.n) {
+            return Err(LuError::Pivot {
+                step,
+                value: value as f64,
+            });
+        }
+        if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
+            return Err(LuError::NonFinite {
+                row: pos / self.n,
+                col: pos % self.n,
+            });
+        }
+        Ok(lu)
+    }
+
+    /// The pivot rows chosen (`piv[i]` = row swapped with row `i` at step `i`).
+    pub fn pivots(&self) -> Result<Vec<usize>, LuError> {
+        Ok(self.piv.read()?.into_iter().map(|p| p as usize).collect())
+    }
+}

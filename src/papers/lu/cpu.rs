@@ -40,10 +40,12 @@ pub fn lu_f32(a: &mut [f32], n: usize) -> Result<(), LuError> {
         for j in i + 1..n {
             a[j * n + i] /= p;
             let l = a[j * n + i];
-            for k in i + 1..n {
-                // Two roundings, like the GPU's MUL then ADD (std::hint keeps them separate).
-                let prod = std::hint::black_box(a[i * n + k] * l);
-                a[j * n + k] -= prod;
+            let (top, rest) = a.split_at_mut(j * n);
+            let row_i = &top[i * n + i + 1..i * n + n];
+            // Two roundings, like the GPU's MUL then ADD: Rust never contracts `x - u * l`
+            // into a fused multiply-add.
+            for (x, &u) in rest[i + 1..n].iter_mut().zip(row_i) {
+                *x -= u * l;
             }
         }
     }
