@@ -33,6 +33,8 @@ struct Table4Cfg {
     sizes: Sizes,
     repeat: Repeat,
     single_run_from: u32,
+    /// Largest order for the scalar variants I1/I2 in a full run (the time budget).
+    scalar_max_n: u32,
     scalar_format: String,
     seed: u64,
     paper: PaperTable4,
@@ -210,6 +212,30 @@ fn measure_config(
     Ok((runs[count / 2], factors, count))
 }
 
+/// [`measure_config`] for the fetch-only variant (its result is garbage, not checked).
+fn measure_fetch_only(
+    gl: &Gl,
+    a: &[f32],
+    n: usize,
+    params: Params,
+    plan: TimingPlan,
+) -> Result<(LuInfo, (), usize), LuError> {
+    let mut lu = FragmentLu::new(gl, a, n, params)?;
+    let mut runs: Vec<LuInfo> = vec![];
+    let mut spent = 0.0;
+    while runs.len() < plan.repetitions.max(1)
+        && (runs.is_empty() || spent < plan.budget.as_secs_f64() * 1e3)
+    {
+        lu.upload(a)?;
+        let info = lu.run()?;
+        spent += info.a_ms;
+        runs.push(info);
+    }
+    let count = runs.len();
+    runs.sort_by(|x, y| x.g_ms.total_cmp(&y.g_ms));
+    Ok((runs[count / 2], (), count))
+}
+
 fn table4(
     s: &Session,
     cfg: &Config,
@@ -242,12 +268,19 @@ fn table4(
     )?;
     t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). Every pass is bracketed by glFinish to split A into G, C and T, as the paper did; upload and readback are excluded.");
     t.caption("error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance 8·N·u (f32 LU of a diagonally dominant matrix).");
-    t.expect_rows(sizes.len() * 8);
+    let scalar_rows = sizes.iter().filter(|&&n| n <= c.scalar_max_n).count();
+    t.expect_rows(sizes.len() * 4 + scalar_rows * 4);
+    if sizes.iter().any(|&n| n > c.scalar_max_n) {
+        t.caption(format!("I1 and I2 (scalar layout, 4× the fragments of I3/I4) run up to N = {} only, to keep the full run within its time budget.", c.scalar_max_n));
+    }
     let mut out = HashMap::new();
     for &n in sizes {
         let r = &refs[&n];
         for (v, m) in configs() {
             s.check_interrupt()?;
+            if !v.vector() && n > c.scalar_max_n {
+                continue;
+            }
             let k = key(n, v, m);
             if t.reuse(&k)?.is_some() {
                 continue;
@@ -360,7 +393,12 @@ fn compute_rows(
                 let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
                 let plan = cfg.compute.repeat.plan();
                 let mut times = vec![];
-                let mut info = lu.run()?; // warm-up (compiles, faults pages)
+                // Warm-up (driver caches, page faults) where it is cheap.
+                let mut info = if (n as u32) < cfg.table4.single_run_from {
+                    lu.run()?
+                } else {
+                    Default::default()
+                };
                 let mut spent = 0.0;
                 while times.len() < plan.repetitions.max(1)
                     && (times.is_empty() || spent < plan.budget.as_secs_f64() * 1e3)
@@ -674,8 +712,13 @@ fn sec43(
     p.profile = true;
     p.fetch_only = true;
     let r = &refs[&n];
-    let mut lu = FragmentLu::new(&s.gl, &r.a, n as usize, p).map_err(RunError::algorithm)?;
-    let info = lu.run().map_err(RunError::algorithm)?;
+    let plan = if n >= cfg.table4.single_run_from {
+        TimingPlan::once()
+    } else {
+        cfg.table4.repeat.plan()
+    };
+    let (info, _, runs) =
+        measure_fetch_only(&s.gl, &r.a, n as usize, p, plan).map_err(RunError::algorithm)?;
     let bytes = theory::table2(v, n as f64).1;
     let gbps = bytes / (info.g_ms * 1e-3) / 1e9;
     t.push(
@@ -689,6 +732,7 @@ fn sec43(
             .num(b.paper_gbps)
             .num(b.paper_cache_gbps)
             .num(b.paper_fraction)
+            .runs(runs)
             .unchecked("fetch-only: its result is not a factorization"),
     )?;
     t.finish()?;
@@ -835,12 +879,12 @@ fn audits(s: &Session, cfg: &Config) {
     for (v, m) in configs() {
         for &n in &p.sizes {
             if let Some([a, g, c, t]) = p.get(v, m, n) {
+                // Whole milliseconds: A − G − T of rounded numbers may be off by 1.5 ms.
                 let ok = s.audit(Audit::new(
                     format!("Table 4 C = A − G − T, {v} {m}, N = {n}"),
                     c,
                     a - g - t,
-                    // The table prints whole milliseconds: allow ±1 ms of rounding.
-                    1.0 / c.abs().max(1.0) + 1e-9,
+                    1.5 / c.abs().min((a - g - t).abs()).max(1.0),
                 ));
                 if !ok {
                     bad.push(format!("{v} {m} N={n}: C = {c}, A − G − T = {}", a - g - t));
@@ -999,7 +1043,13 @@ fn findings(
             "Finding 3 (cache-bandwidth bound, ~73–75% of the texture-cache bandwidth): the fetch-only variant of the best configuration takes {:.0}% of the full program's G, streaming {gbps:.2} GB/s = {:.0}% of the {dev:.1} GB/s this device's texture reads reach. {}",
             100.0 * fetch_over_full,
             100.0 * gbps / dev,
-            if fetch_over_full > 0.7 { "HELD: removing the arithmetic barely changes the time; the passes are bound by texture fetches (and per-fragment overhead), not by flops." } else { "NOT HELD: removing the arithmetic changes the time substantially; the passes are not fetch-bound here." }
+            if fetch_over_full > 0.7 && gbps / dev >= 0.5 {
+                "HELD: removing the arithmetic barely changes the time and the fetches run near the device's texture bandwidth."
+            } else if fetch_over_full > 0.7 {
+                "NOT HELD as stated: removing the arithmetic barely changes the time (the flops are not the limit), but the fetches reach only a small part of the texture bandwidth — the limit here is the per-pass and per-fragment cost of a software rasterizer, not the texture cache."
+            } else {
+                "NOT HELD: removing the arithmetic changes the time substantially; the passes are not fetch-bound here."
+            }
         ));
     }
     // (4) GPU != CPU, mainly division.
