@@ -876,23 +876,31 @@ fn sec51(
 fn audits(s: &Session, cfg: &Config) {
     let p = &cfg.table4.paper;
     let mut bad = vec![];
+    let mut off_by_one = 0;
     for (v, m) in configs() {
         for &n in &p.sizes {
             if let Some([a, g, c, t]) = p.get(v, m, n) {
                 // Whole milliseconds: A − G − T of rounded numbers may be off by 1.5 ms.
-                let ok = s.audit(Audit::new(
-                    format!("Table 4 C = A − G − T, {v} {m}, N = {n}"),
-                    c,
-                    a - g - t,
-                    1.5 / c.abs().min((a - g - t).abs()).max(1.0),
-                ));
-                if !ok {
-                    bad.push(format!("{v} {m} N={n}: C = {c}, A − G − T = {}", a - g - t));
+                let r = a - g - t;
+                if r != 0.0 {
+                    s.audit(Audit::new(
+                        format!("Table 4 C = A − G − T, {v} {m}, N = {n}"),
+                        c,
+                        r,
+                        1.5 / r.abs(),
+                    ));
+                }
+                if (c - r).abs() > 1.5 {
+                    bad.push(format!("{v} {m} N={n}: C = {c}, A − G − T = {r}"));
+                } else if c != r {
+                    off_by_one += 1;
                 }
             }
         }
     }
-    if !bad.is_empty() {
+    if bad.is_empty() {
+        s.note(format!("Paper's Table 4: C = A − G − T holds for all 56 entries within the ±1.5 ms that printing whole milliseconds allows ({off_by_one} entries differ by 1 ms)."));
+    } else {
         s.note(format!(
             "Paper's Table 4: C ≠ A − G − T beyond rounding in {} entries: {}.",
             bad.len(),
