@@ -394,7 +394,7 @@ fn compute_rows(
                 let plan = cfg.compute.repeat.plan();
                 let mut times = vec![];
                 // Warm-up (driver caches, page faults) where it is cheap.
-                let mut info = if (n as u32) < cfg.table4.single_run_from {
+                let mut info = if n < cfg.table4.single_run_from {
                     lu.run()?
                 } else {
                     Default::default()
