@@ -14,7 +14,7 @@ use crate::runner::{Repeat, RunError, Session, Sizes};
 use super::compute::{ComputeLu, ComputeParams};
 use super::cpu::{diag_dominant, factor_error, faer_lu_f32, lu_f32, lu_f64_of};
 use super::fragment::{FragmentLu, LuInfo, Params, Variant};
-use super::{LuError, bandwidth, theory, ulp};
+use super::{LuError, theory, ulp};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -71,7 +71,6 @@ struct CpuCfg {
 #[serde(deny_unknown_fields)]
 struct BandwidthCfg {
     texture_size: u32,
-    repeat: Repeat,
     paper_gbps: f64,
     paper_cache_gbps: f64,
     paper_fraction: f64,
@@ -702,11 +701,10 @@ fn sec43(
         ],
         &(b, n, v, m),
     )?;
-    t.caption("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers). Device texture read: a streaming shader, 16 fetches of a 4-wide neighbourhood per fragment (GPUBench-like). Paper: I3 + switch, N = 2048, Quadro FX 3400.");
+    t.caption("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers). Device texture read: `gpgpu_repro::bench::texture_read_bandwidth` (a fragment pass reading 8 consecutive RGBA32F texels per fragment, verified). Paper: I3 + switch, N = 2048, Quadro FX 3400.");
     let k = format!("N={n} {v} {m}");
     t.start(&k);
-    let (dev, _) = bandwidth::texture_read_bandwidth(&s.gl, b.texture_size, b.repeat.plan())
-        .map_err(RunError::algorithm)?;
+    let dev = crate::bench::texture_read_bandwidth(&s.gl, b.texture_size)?.gb_per_s;
     let mut p = Params::new(v, m);
     p.scalar_format = scalar_format(cfg)?;
     p.profile = true;

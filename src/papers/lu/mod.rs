@@ -15,12 +15,10 @@
 //! - [`theory`]: the paper's formulas for Tables 1 and 2.
 //! - [`cpu`]: the same loop in `f32` and `f64`, partial pivoting in `f64`, `faer`'s LU.
 //! - [`ulp`]: Table 5, the ULP error of `+ − × ÷` in fragment and compute shaders.
-//! - [`bandwidth`]: §4.3's streaming texture-read bandwidth of this device.
 //! - [`compute`]: beyond the paper — a compute-shader LU, with partial pivoting on the GPU
 //!   (argmax reduction and row swap: the paper's §5.3 open problem).
 //! - [`experiments`]: the tables and figures of `gpgpu-repro reproduce lu`.
 
-pub mod bandwidth;
 pub mod compute;
 pub mod cpu;
 pub mod experiments;
