@@ -281,9 +281,8 @@ fn table4(
                 continue;
             }
             let k = key(n, v, m);
-            if t.reuse(&k)?.is_some() {
-                continue;
-            }
+            // No `--resume` reuse here: Tables 1, 2, Fig. 6, §4.3 and §5.1 need each run's
+            // counts and factors, which a saved row does not hold.
             t.start(&k);
             let mut p = Params::new(v, m);
             p.scalar_format = fmt;
@@ -377,7 +376,10 @@ fn compute_rows(
         for pivot in [false, true] {
             s.check_interrupt()?;
             let k = format!("N={n} {}", if pivot { "partial" } else { "none" });
-            if t.reuse(&k)?.is_some() {
+            if let Some(row) = t.reuse(&k)? {
+                if let (Some(ms), Some(gf)) = (row.values[2].as_f64(), row.values[3].as_f64()) {
+                    out.insert(k, (ms, gf));
+                }
                 continue;
             }
             t.start(&k);
@@ -991,9 +993,16 @@ fn findings(
     ulps: &[[ulp::UlpStats; 4]; 2],
     first_diff: Option<usize>,
 ) {
-    let n = *sizes.last().expect("sizes");
     let a =
         |v: Variant, m: PingPongMethod, n: u32| measured.get(&key(n, v, m)).map(|x| x.info.a_ms);
+    let top = *sizes.last().expect("sizes");
+    // Findings 1 and 2 compare all eight configurations: the largest order where all ran.
+    let n = sizes
+        .iter()
+        .copied()
+        .filter(|&n| configs().iter().all(|&(v, m)| a(v, m, n).is_some()))
+        .max()
+        .unwrap_or(top);
     // (1) switch vs copy.
     let ratios: Vec<String> = Variant::ALL
         .iter()
@@ -1087,6 +1096,7 @@ fn findings(
             if i3 <= 4477.0 { "met" } else { "not met" }
         ));
     }
+    let n = top;
     let best = configs()
         .into_iter()
         .filter_map(|(v, m)| {
