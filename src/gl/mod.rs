@@ -209,3 +209,16 @@ impl std::fmt::Debug for Gl {
             .finish()
     }
 }
+
+impl Gl {
+    /// Barrier for image stores (compute shaders) read later by texture fetches, image loads,
+    /// framebuffer operations or `glGetTexImage`.
+    pub fn image_barrier(&self) {
+        self.memory_barrier(
+            glow::SHADER_IMAGE_ACCESS_BARRIER_BIT
+                | glow::TEXTURE_FETCH_BARRIER_BIT
+                | glow::TEXTURE_UPDATE_BARRIER_BIT
+                | glow::FRAMEBUFFER_BARRIER_BIT,
+        );
+    }
+}
