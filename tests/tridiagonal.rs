@@ -186,3 +186,40 @@ fn fragment_and_compute_cr_agree_closely() {
     let want: Vec<f64> = a.iter().map(|&v| v as f64).collect();
     assert!(max_rel_error_f32(&b, &want) < 1e-6);
 }
+
+#[test]
+fn fragment_cg_converges_scalar_and_packed() {
+    let gl = ctx();
+    // Symmetric, strictly diagonally dominant: SPD with condition number below ~5, so CG
+    // reaches 1e-5 in a few dozen iterations; n = 50 is not a multiple of 4 (packed padding).
+    let (n, batch) = (50, 6);
+    let s = Systems::random(n, batch, true, 31);
+    let want = thomas_batch_f64(&s).unwrap();
+    for packing in [Packing::Scalar, Packing::Rgba] {
+        let mut cg =
+            FragmentCg::with_params(&gl, n, batch, CgParams::converge(packing, 1e-5, 200)).unwrap();
+        let got = solve(&gl, &mut cg, &s);
+        let info = cg.info();
+        // Residual 1e-5 with κ < 5: forward error below ~5e-5 (plus f32 rounding).
+        let e = max_rel_error_f32(&got, &want);
+        assert!(
+            e < 1e-4,
+            "{packing:?}: {e:e} after {} iterations",
+            info.iterations
+        );
+        assert!(info.iterations > 1 && info.iterations < 200, "{info:?}");
+        // A fixed single iteration is far from the solution (the test can fail).
+        let mut one = FragmentCg::new(&gl, n, batch, packing, 1).unwrap();
+        let e1 = max_rel_error_f32(&solve(&gl, &mut one, &s), &want);
+        assert!(e1 > 1e-3, "{packing:?}: one CG iteration already at {e1:e}");
+    }
+    // Too few iterations to reach the tolerance: a typed error.
+    let mut cg =
+        FragmentCg::with_params(&gl, n, batch, CgParams::converge(Packing::Scalar, 1e-6, 2))
+            .unwrap();
+    let t = upload(&gl, &s);
+    assert!(matches!(
+        cg.solve(&t),
+        Err(TridiagonalError::NotConverged { .. })
+    ));
+}

@@ -56,12 +56,14 @@
 //! with identity rows). A zero pivot gives [`TridiagonalError::ZeroPivot`] (CPU) or, for the
 //! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
 
+pub mod cg;
 pub mod compute;
 pub mod cpu;
 pub mod experiment;
 pub mod fragment_cr;
 pub mod layout;
 
+pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
 pub use compute::{ComputeCr, ComputePcr, Memory};
 pub use cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
 pub use fragment_cr::{CrParams, FragmentCr};
