@@ -27,8 +27,11 @@ pub enum Memory {
     Global,
 }
 
-/// Invocations per work group.
-const LOCAL: usize = 256;
+/// Default invocations per work group (CR, PCR). Small groups suit a CPU rasterizer
+/// (llvmpipe runs a group's invocations as SIMD lanes and switches coroutines at every
+/// barrier: at 1024 × 1023 CR took ~330 ms with 8 invocations and ~500 ms with 32–128 on
+/// the loaded development machine); a GPU wants more (see [`ComputeCr::with_options`]).
+pub const DEFAULT_LOCAL: [usize; 2] = [8, 32];
 
 struct ComputeSolver {
     gl: Gl,
@@ -49,7 +52,14 @@ impl ComputeSolver {
         batch: usize,
         pcr: bool,
         force: Option<Memory>,
+        local_size: usize,
     ) -> Result<ComputeSolver, TridiagonalError> {
+        let max_local = gl.info().max_work_group_invocations as usize;
+        if local_size == 0 || local_size > max_local {
+            return Err(TridiagonalError::Unsupported(format!(
+                "work-group size {local_size}: must be 1..={max_local}"
+            )));
+        }
         if n == 0 || batch == 0 {
             return Err(TridiagonalError::Shape(format!(
                 "{n} unknowns × {batch} systems: both must be at least 1"
@@ -63,7 +73,7 @@ impl ComputeSolver {
         }
         let shared_bytes = gl.info().max_shared_memory_bytes as usize;
         let (file, defines, need_shared, scratch_floats) = if pcr {
-            let local = LOCAL.min(n.next_power_of_two());
+            let local = local_size.min(n.next_power_of_two());
             let elems = n.div_ceil(local);
             (
                 "tridiagonal/pcr.comp",
@@ -73,7 +83,7 @@ impl ComputeSolver {
             )
         } else {
             let np = 1usize << levels_for(n);
-            let local = LOCAL.min(np / 2).max(1);
+            let local = local_size.min(np / 2).max(1);
             (
                 "tridiagonal/cr.comp",
                 vec![Define::new("LOCAL", local), Define::new("NP", np)],
@@ -157,7 +167,26 @@ macro_rules! compute_solver {
         impl $name {
             /// A solver for `batch` systems of `n` unknowns; shared memory when they fit.
             pub fn new(gl: &Gl, n: usize, batch: usize) -> Result<Self, TridiagonalError> {
-                Ok($name(ComputeSolver::new(gl, n, batch, $pcr, None)?))
+                Ok($name(ComputeSolver::new(
+                    gl,
+                    n,
+                    batch,
+                    $pcr,
+                    None,
+                    DEFAULT_LOCAL[$pcr as usize],
+                )?))
+            }
+            /// With a chosen path (`None`: shared when it fits) and work-group size.
+            pub fn with_options(
+                gl: &Gl,
+                n: usize,
+                batch: usize,
+                memory: Option<Memory>,
+                local_size: usize,
+            ) -> Result<Self, TridiagonalError> {
+                Ok($name(ComputeSolver::new(
+                    gl, n, batch, $pcr, memory, local_size,
+                )?))
             }
             /// Forces the shared or the global-memory path (an error if shared does not fit).
             pub fn with_memory(
@@ -166,7 +195,14 @@ macro_rules! compute_solver {
                 batch: usize,
                 memory: Memory,
             ) -> Result<Self, TridiagonalError> {
-                Ok($name(ComputeSolver::new(gl, n, batch, $pcr, Some(memory))?))
+                Ok($name(ComputeSolver::new(
+                    gl,
+                    n,
+                    batch,
+                    $pcr,
+                    Some(memory),
+                    DEFAULT_LOCAL[$pcr as usize],
+                )?))
             }
             /// The path in use.
             pub fn memory(&self) -> Memory {
