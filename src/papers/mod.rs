@@ -3,8 +3,11 @@
 //! Adding a paper = one module under `src/papers/<paper>/` that exports a `PAPER` entry,
 //! one line in [`PAPERS`], and `experiments/<paper>.toml`.
 
+pub mod bicg;
+pub mod fem_storage;
 pub mod lu;
 pub mod matmul;
+pub mod tridiagonal;
 
 use crate::runner::{RunError, Session};
 
@@ -27,7 +30,13 @@ impl std::fmt::Debug for PaperEntry {
 }
 
 /// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[&matmul::PAPER, &lu::PAPER];
+pub static PAPERS: &[&PaperEntry] = &[
+    &tridiagonal::PAPER,
+    &matmul::PAPER,
+    &lu::PAPER,
+    &bicg::PAPER,
+    &fem_storage::PAPER,
+];
 
 /// The paper with this key.
 pub fn find(key: &str) -> Option<&'static PaperEntry> {
