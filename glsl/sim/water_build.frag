@@ -12,7 +12,7 @@ uniform int u_dir;
 uniform int u_n;
 uniform float u_kappa;
 uniform float u_damp;         // 1 - τ
-uniform vec4 u_push;          // disturbance: (centre x, centre y, radius, depth rate · Δt)
+uniform vec4 u_push[3];       // disturbance: (centre x, centre y, radius, weight) at steps n, n-1, n-2
 uniform vec4 u_bottom;        // bottom: (base, slope along x+y, hill height, hill radius)
 out vec4 o_sys;
 
@@ -50,9 +50,12 @@ void main() {
     if (u_dir == 0) {
         float h1 = fetch1(g);
         k = h1 + u_damp * (h1 - fetch2(g));
+        // A moving depression imposed as a displacement: its second difference in time.
         vec2 x = vec2(g) + 0.5;
-        float r2 = dot(x - u_push.xy, x - u_push.xy) / (u_push.z * u_push.z);
-        k -= u_push.w * exp(-r2);
+        for (int m = 0; m < 3; ++m) {
+            vec2 d = (x - u_push[m].xy) / u_push[m].z;
+            k += u_push[m].w * exp(-dot(d, d));
+        }
     } else {
         k = fetch2(g);
     }

@@ -9,6 +9,7 @@ uniform float u_scale;  // vertical exaggeration, grid cells per height unit
 uniform mat4 u_mvp;
 out vec3 v_normal;
 out float v_height;
+out float v_depth;
 
 void main() {
     int q = gl_VertexID / 6;
@@ -22,8 +23,9 @@ void main() {
     ivec2 v = ivec2(col, row) + offs[corner];
     vec2 grid = vec2(v) * float(u_n - 1) / float(cells);
     vec4 nh = texelFetch(u_nh, ivec2(grid + 0.5));
-    v_normal = nh.xyz;
-    v_height = nh.w;
-    vec3 p = vec3(grid / float(u_n - 1) - 0.5, nh.w * u_scale / float(u_n));
+    v_normal = vec3(nh.xy, sqrt(max(1.0 - dot(nh.xy, nh.xy), 0.0)));
+    v_height = nh.z;
+    v_depth = nh.w;
+    vec3 p = vec3(grid / float(u_n - 1) - 0.5, nh.z * u_scale / float(u_n));
     gl_Position = u_mvp * vec4(p, 1.0);
 }

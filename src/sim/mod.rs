@@ -119,6 +119,11 @@ pub trait Simulation {
         false
     }
 
+    /// For a surface: the bottom relief's shader uniform (base, slope, hill, radius).
+    fn bottom_uniform(&self) -> [f32; 4] {
+        [-1.0, 0.0, 0.0, 1.0]
+    }
+
     /// Adds a disturbance at `at` (grid units).
     fn disturb(&mut self, at: [f32; 2]) -> Result<(), SimError> {
         let bump = self.disturbance(at);
@@ -226,10 +231,11 @@ pub fn run_headless(
         sim_time: Duration::ZERO,
         frames: 0,
     };
-    let write = |sim: &dyn Simulation, stats: &mut RunStats| -> Result<(), SimError> {
+    let mut renderer = None;
+    let mut write = |sim: &dyn Simulation, stats: &mut RunStats| -> Result<(), SimError> {
         if let Some(dir) = frames {
             let path = dir.join(format!("{}_{:05}.png", sim.name(), sim.steps()));
-            frames::write_frame(sim, &path)?;
+            write_frame(sim, &path, &mut renderer)?;
             stats.frames += 1;
         }
         Ok(())
@@ -251,6 +257,28 @@ pub fn run_headless(
         write(sim, &mut stats)?;
     }
     Ok(stats)
+}
+
+/// Writes the frame of `sim` at `path`: the colour-mapped field with its colour bar, or for a
+/// surface the lit 3D view (and the field beside it as `…_field.png`).
+pub fn write_frame(
+    sim: &dyn Simulation,
+    path: &std::path::Path,
+    renderer: &mut Option<render::Renderer>,
+) -> Result<(), SimError> {
+    if sim.is_surface() {
+        if renderer.is_none() {
+            *renderer = Some(render::Renderer::new(sim.adi().gl())?);
+        }
+        render::save_view(renderer.as_mut().unwrap(), sim, 800, 600, path)?;
+        let field = path.with_file_name(format!(
+            "{}_field.png",
+            path.file_stem().unwrap_or_default().to_string_lossy()
+        ));
+        frames::write_frame(sim, &field)
+    } else {
+        frames::write_frame(sim, path)
+    }
 }
 
 fn run_cli(kind: Kind, a: &SimArgs) -> anyhow::Result<()> {

@@ -129,6 +129,7 @@ impl Renderer {
         p.set_i32("u_h_t", f.flag());
         p.set_i32("u_n", n as i32);
         p.set_f32("u_scale", scale);
+        p.set_vec4("u_bottom", sim.bottom_uniform());
         nh_quad.draw(p, n, n)?;
         // Pass 2: the lit mesh into the caller's framebuffer (rebind it: pass 1 changed it).
         target.bind(&self.gl, w, h);
@@ -139,9 +140,10 @@ impl Renderer {
         s.set_i32("u_m", m as i32);
         s.set_f32("u_scale", scale);
         s.set_mat4("u_mvp", &camera(w as f32 / h as f32));
-        s.set_vec3("u_light", [-0.4, -0.5, 0.75]);
+        s.set_vec3("u_light", [-0.5, 0.4, 0.45]);
         s.set_vec3("u_eye", [0.0, -1.3, 0.9]);
         s.set_f32("u_range", hi);
+        s.set_f32("u_deep", -sim.bottom_uniform()[0]);
         self.gl
             .draw_procedural_triangles(s, 6 * (m - 1) * (m - 1))?;
         Ok(())

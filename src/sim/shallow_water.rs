@@ -52,7 +52,11 @@ impl Bottom {
     }
 }
 
-/// A disturbance pushing the surface down, moving in a straight line.
+/// A disturbance pushing the surface down, moving in a straight line: a Gaussian depression
+/// D_n = depth · exp(-|x - p_n|²/radius²) whose centre p_n moves from `from` to `to`. It is
+/// imposed as a displacement: the x sweep's right-hand side gets -(D_n - 2 D_{n-1} + D_{n-2})
+/// (zero outside the push's steps), so the surface follows the object and the net volume
+/// added over the whole push is zero.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Push {
     /// Start and end centres (grid units).
@@ -61,7 +65,7 @@ pub struct Push {
     /// Steps to go from `from` to `to`; the push stops there.
     pub steps: u64,
     pub radius: f32,
-    /// Height removed at the centre per step.
+    /// Depth of the depression at its centre.
     pub depth: f32,
 }
 
@@ -104,11 +108,11 @@ impl WaterParams {
                 from: [0.12 * nf, 0.12 * nf],
                 to: [0.88 * nf, 0.88 * nf],
                 steps: 300,
-                radius: 0.02 * nf,
-                depth: 0.002,
+                radius: 0.03 * nf,
+                depth: 0.05,
             }),
             initial: None,
-            display: 0.02,
+            display: 0.01,
         }
     }
 
@@ -138,20 +142,26 @@ impl WaterParams {
         Ok(())
     }
 
-    /// The push as (centre x, centre y, radius, depth) during step `step` (depth 0: off).
-    pub fn push_at(&self, step: u64) -> [f32; 4] {
-        match self.push {
-            Some(p) if step < p.steps => {
-                let f = step as f32 / p.steps as f32;
-                [
-                    p.from[0] + f * (p.to[0] - p.from[0]),
-                    p.from[1] + f * (p.to[1] - p.from[1]),
-                    p.radius,
-                    p.depth,
-                ]
+    /// The depression's terms in step `step`: (centre x, centre y, radius, weight) for the
+    /// positions at steps `step`, `step - 1`, `step - 2` with weights -depth · (1, -2, 1)
+    /// (weight 0 where the push is not on).
+    pub fn push_terms(&self, step: u64) -> [[f32; 4]; 3] {
+        let mut out = [[0.0, 0.0, 1.0, 0.0]; 3];
+        let Some(p) = self.push else { return out };
+        for (m, w) in [(0u64, 1.0f32), (1, -2.0), (2, 1.0)] {
+            let Some(s) = step.checked_sub(m) else { continue };
+            if s >= p.steps {
+                continue;
             }
-            _ => [0.0, 0.0, 1.0, 0.0],
+            let f = s as f32 / p.steps as f32;
+            out[m as usize] = [
+                p.from[0] + f * (p.to[0] - p.from[0]),
+                p.from[1] + f * (p.to[1] - p.from[1]),
+                p.radius,
+                -p.depth * w,
+            ];
         }
+        out
     }
 }
 
@@ -198,7 +208,9 @@ impl ShallowWater {
     fn bind_common(&self, p: &Program) {
         p.set_f32("u_kappa", self.params.kappa() as f32);
         p.set_f32("u_damp", 1.0 - self.params.damping);
-        p.set_vec4("u_push", self.params.push_at(self.steps));
+        for (m, t) in self.params.push_terms(self.steps).iter().enumerate() {
+            p.set_vec4(&format!("u_push[{m}]"), *t);
+        }
         p.set_vec4("u_bottom", self.params.bottom.uniform());
     }
 }
@@ -258,6 +270,9 @@ impl Simulation for ShallowWater {
     fn is_surface(&self) -> bool {
         true
     }
+    fn bottom_uniform(&self) -> [f32; 4] {
+        self.params.bottom.uniform()
+    }
     fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {
         [at[0], at[1], 0.03 * self.params.n as f32, -0.02]
     }
@@ -300,7 +315,7 @@ impl WaterCpu {
         let n = p.n as usize;
         let kappa = p.kappa();
         let damp = 1.0 - p.damping as f64;
-        let push = p.push_at(self.steps);
+        let push = p.push_terms(self.steps);
         let depth: Vec<f64> = self
             .h
             .iter()
@@ -311,12 +326,12 @@ impl WaterCpu {
         for j in 0..n {
             for i in 0..n {
                 let k = j * n + i;
-                let (dx, dy) = (
-                    (i as f32 + 0.5 - push[0]) as f64,
-                    (j as f32 + 0.5 - push[1]) as f64,
-                );
-                let r2 = (dx * dx + dy * dy) / (push[2] as f64).powi(2);
-                rhs[k] = self.h[k] + damp * (self.h[k] - self.prev[k]) - push[3] as f64 * (-r2).exp();
+                rhs[k] = self.h[k] + damp * (self.h[k] - self.prev[k]);
+                for t in &push {
+                    let dx = (i as f32 + 0.5 - t[0]) as f64 / t[2] as f64;
+                    let dy = (j as f32 + 0.5 - t[1]) as f64 / t[2] as f64;
+                    rhs[k] += t[3] as f64 * (-(dx * dx + dy * dy)).exp();
+                }
             }
         }
         let hs = sweep(&rhs, &depth, n, kappa, Sweep::X);
