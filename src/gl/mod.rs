@@ -228,4 +228,22 @@ impl Gl {
         }
         self.check("procedural triangle draw")
     }
+
+    /// Barrier for image stores (compute shaders) read later by texture fetches, image loads,
+    /// framebuffer operations or `glGetTexImage`.
+    pub fn image_barrier(&self) {
+        self.memory_barrier(
+            glow::SHADER_IMAGE_ACCESS_BARRIER_BIT
+                | glow::TEXTURE_FETCH_BARRIER_BIT
+                | glow::TEXTURE_UPDATE_BARRIER_BIT
+                | glow::FRAMEBUFFER_BARRIER_BIT,
+        );
+    }
+}
+
+/// The `access` values of [`Program::bind_image`], so that callers need not name `glow`.
+pub mod image_access {
+    pub const READ_ONLY: u32 = glow::READ_ONLY;
+    pub const WRITE_ONLY: u32 = glow::WRITE_ONLY;
+    pub const READ_WRITE: u32 = glow::READ_WRITE;
 }

@@ -1,0 +1,41 @@
+// CG: y + SIGN alpha z with alpha = rho / (p.q): x += alpha p (SIGN +1), r -= alpha q
+// (SIGN -1); eq. (17) and Fig. 10 of the paper. Table 1: 2 fetches.
+// Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
+// counts every texel fetched and every float it carries (Table 1, measured).
+#ifdef COUNT_FETCHES
+layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
+#define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
+#define FETCH_OFF(s, c, o, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), textureOffset(s, c, o))
+#else
+#define FETCH(s, c, nf) texture(s, c)
+#define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
+#endif
+// LANES = 1: scalar textures (one unknown per R32F texel); LANES = 4: RGBA-packed vector
+// textures (unknowns 4c .. 4c+3 in texel c), as Table 1 compares.
+#if LANES == 4
+#define VEC vec4
+#define GET(s, c) FETCH(s, c, 4u)
+#define GET_OFF(s, c, o) FETCH_OFF(s, c, o, 4u)
+#else
+#define VEC float
+#define GET(s, c) FETCH(s, c, 1u).x
+#define GET_OFF(s, c, o) FETCH_OFF(s, c, o, 1u).x
+#endif
+// Scalars (dot products) live in 1x1 textures; a packed dot is the sum of its 4 lanes.
+#if LANES == 4
+#define SCALAR(s) dot(FETCH(s, vec2(0.5), 4u), vec4(1.0))
+#else
+#define SCALAR(s) FETCH(s, vec2(0.5), 1u).x
+#endif
+
+uniform sampler2DRect u_y;
+uniform sampler2DRect u_z;
+uniform sampler2DRect u_rho;
+uniform sampler2DRect u_pq;
+in vec4 v_tex;
+out vec4 o_v;
+
+void main() {
+    float alpha = SCALAR(u_rho) / SCALAR(u_pq);
+    o_v = vec4(GET(u_y, v_tex.xy) + SIGN * alpha * GET(u_z, v_tex.xy));
+}

@@ -1,0 +1,30 @@
+// Cyclic reduction, one level s of eq. (15) (Kim & Lee 2005 §3.1–3.2, Fig. 2 and 4).
+// The quad's .xy coordinate lands on the centre of equation i of level s-1 (position 2j+1 of
+// its run); its neighbours i -/+ 2^(s-1) are the adjacent texels: constant offsets, no index
+// arithmetic (see src/papers/tridiagonal/layout.rs for the half-texel convention).
+// Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
+// counts every texel fetched and every float it carries (Table 1, measured).
+#ifdef COUNT_FETCHES
+layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
+#define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
+#define FETCH_OFF(s, c, o, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), textureOffset(s, c, o))
+#else
+#define FETCH(s, c, nf) texture(s, c)
+#define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
+#endif
+
+uniform sampler2DRect u_p; // level s-1: texel = P = (a, b, c, k)
+in vec4 v_tex;
+out vec4 o_p;
+
+void main() {
+    vec4 p = FETCH(u_p, v_tex.xy, 4u);
+    vec4 pl = FETCH_OFF(u_p, v_tex.xy, ivec2(-1, 0), 4u);
+    vec4 pr = FETCH_OFF(u_p, v_tex.xy, ivec2(1, 0), 4u);
+    float alpha = -p.x / pl.y; // alpha_i = -a_i / b_{i-d}
+    float gamma = -p.z / pr.y; // gamma_i = -c_i / b_{i+d} (the text's beta)
+    o_p = vec4(alpha * pl.x,
+               p.y + alpha * pl.z + gamma * pr.x,
+               gamma * pr.z,
+               p.w + alpha * pl.w + gamma * pr.w);
+}

@@ -1,0 +1,481 @@
+//! The paper's GPU baseline: conjugate gradient in fragment shaders (Krüger & Westermann
+//! 2003, Bolz et al. 2003), as Table 1 lists its passes, per iteration:
+//!
+//! ```text
+//! ρ = r·r            multiply pass + ⌈log₂⌉ 2×2 reduction passes   (Table 1: 1 + 4·N/3)
+//! p = r + (ρ/ρ_old) p                                              (2)
+//! q = M p            3-point stencil                               (6)
+//! α = ρ / p·q        multiply pass + reduction passes              (1 + 4·N/3)
+//! x = x + α p                                                      (2)
+//! r = r − α q                                                      (2)
+//! ```
+//!
+//! with `r = k − M x` (7) once before the loop. The batch of `batch` systems is treated as
+//! one block-diagonal system of `n·batch` unknowns (one global dot product per reduction, as
+//! the paper's CG on an `N×N` grid), so CG needs every system symmetric positive definite.
+//! Scalars never leave the GPU: the reductions end in 1×1 textures that the next passes
+//! fetch. Vectors are scalar R32F textures (`n × batch`) or RGBA-packed ones
+//! (`⌈n/4⌉ × batch`, four consecutive unknowns per texel: [`Packing`]).
+
+use std::rc::Rc;
+
+use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
+use crate::gl::{
+    Buffer, Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+};
+
+/// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Packing {
+    Scalar,
+    Rgba,
+}
+
+impl Packing {
+    pub fn lanes(self) -> u32 {
+        match self {
+            Packing::Scalar => 1,
+            Packing::Rgba => 4,
+        }
+    }
+    fn format(self) -> Format {
+        match self {
+            Packing::Scalar => Format::R32F,
+            Packing::Rgba => Format::RGBA32F,
+        }
+    }
+}
+
+/// Options of [`FragmentCg`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CgParams {
+    pub packing: Packing,
+    /// Iterations run by a solve (a fixed count, as Fig. 11's "CG n = 1, 2, …").
+    pub iterations: usize,
+    /// `Some(tol)`: stop once `‖r‖₂ / ‖k‖₂ ≤ tol` (checked by reading ρ back every
+    /// `check_every` iterations) and fail with [`TridiagonalError::NotConverged`] if
+    /// `iterations` (then the cap) pass first. `None`: run exactly `iterations`.
+    pub tolerance: Option<f64>,
+    pub check_every: usize,
+    /// Instrumented shaders that count texture fetches (Table 1, measured).
+    pub count_fetches: bool,
+    /// Read the result back and fail on non-finite values (on by default).
+    pub check_finite: bool,
+}
+
+impl CgParams {
+    pub fn fixed(packing: Packing, iterations: usize) -> CgParams {
+        CgParams {
+            packing,
+            iterations,
+            tolerance: None,
+            check_every: 8,
+            count_fetches: false,
+            check_finite: true,
+        }
+    }
+    pub fn converge(packing: Packing, tolerance: f64, max_iterations: usize) -> CgParams {
+        CgParams {
+            tolerance: Some(tolerance),
+            ..CgParams::fixed(packing, max_iterations)
+        }
+    }
+}
+
+/// What the last solve did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct CgInfo {
+    pub iterations: usize,
+    /// `‖r‖₂/‖k‖₂` at the end (only measured when converging to a tolerance).
+    pub residual: Option<f64>,
+    /// Texel and float fetches of the set-up (`r = k − Mx`) and of all iterations
+    /// (instrumented builds only).
+    pub setup_fetches: [u64; 2],
+    pub iteration_fetches: [u64; 2],
+}
+
+struct Programs {
+    /// One per coefficient channel a, b, c, k.
+    pack: Vec<Rc<Program>>,
+    unpack: Rc<Program>,
+    residual: Rc<Program>,
+    matvec: Rc<Program>,
+    square: Rc<Program>,
+    mul: Rc<Program>,
+    reduce: Rc<Program>,
+    direction: Rc<Program>,
+    add: Rc<Program>,
+    sub: Rc<Program>,
+}
+
+/// CG on the GPU in fragment shaders (module docs).
+pub struct FragmentCg {
+    gl: Gl,
+    n: usize,
+    batch: usize,
+    w: u32,
+    params: CgParams,
+    name: String,
+    prog: Programs,
+    /// a, b, c, k as scalar or packed textures.
+    coef: [RenderTexture; 4],
+    x: [RenderTexture; 2],
+    r: [RenderTexture; 2],
+    p: [RenderTexture; 2],
+    q: RenderTexture,
+    prod: RenderTexture,
+    /// Reduction chain, ending in a 1×1 texture.
+    chain: Vec<RenderTexture>,
+    rho: [RenderTexture; 2],
+    pq: RenderTexture,
+    knorm: RenderTexture,
+    out: RenderTexture,
+    full: QuadBatch,
+    chain_quads: Vec<QuadBatch>,
+    out_quad: QuadBatch,
+    counter: Option<Buffer<u32>>,
+    info: CgInfo,
+}
+
+impl FragmentCg {
+    /// CG with a fixed number of iterations.
+    pub fn new(
+        gl: &Gl,
+        n: usize,
+        batch: usize,
+        packing: Packing,
+        iterations: usize,
+    ) -> Result<FragmentCg, TridiagonalError> {
+        Self::with_params(gl, n, batch, CgParams::fixed(packing, iterations))
+    }
+
+    pub fn with_params(
+        gl: &Gl,
+        n: usize,
+        batch: usize,
+        params: CgParams,
+    ) -> Result<FragmentCg, TridiagonalError> {
+        if n == 0 || batch == 0 {
+            return Err(TridiagonalError::Shape(format!(
+                "{n} unknowns × {batch} systems: both must be at least 1"
+            )));
+        }
+        let lanes = params.packing.lanes();
+        let w = (n as u32).div_ceil(lanes);
+        let b = batch as u32;
+        let mut defs = vec![Define::new("LANES", lanes)];
+        if params.count_fetches {
+            defs.push(Define::flag("COUNT_FETCHES"));
+        }
+        let with = |extra: &[Define]| {
+            let mut d = defs.clone();
+            d.extend_from_slice(extra);
+            d
+        };
+        let frag = |f: &str, extra: &[Define]| Program::fragment(gl, f, &with(extra));
+        let prog = Programs {
+            pack: (0..4)
+                .map(|ch| frag("tridiagonal/cg_pack.frag", &[Define::new("CHANNEL", ch)]))
+                .collect::<Result<Vec<_>, _>>()?,
+            unpack: frag("tridiagonal/cg_unpack.frag", &[])?,
+            residual: frag("tridiagonal/cg_matvec.frag", &[Define::flag("RESIDUAL")])?,
+            matvec: frag("tridiagonal/cg_matvec.frag", &[])?,
+            square: frag("tridiagonal/cg_mul.frag", &[Define::flag("SQUARE")])?,
+            mul: frag("tridiagonal/cg_mul.frag", &[])?,
+            reduce: frag("tridiagonal/cg_reduce.frag", &[])?,
+            direction: frag("tridiagonal/cg_direction.frag", &[])?,
+            add: frag("tridiagonal/cg_axpy.frag", &[Define::new("SIGN", "1.0")])?,
+            sub: frag("tridiagonal/cg_axpy.frag", &[Define::new("SIGN", "-1.0")])?,
+        };
+        let fmt = params.packing.format();
+        let vec = || RenderTexture::new(gl, TexTarget::Rect, fmt, w, b, None);
+        let one = || RenderTexture::new(gl, TexTarget::Rect, fmt, 1, 1, None);
+        let mut chain = vec![];
+        let mut chain_quads = vec![];
+        let (mut cw, mut ch) = (w, b);
+        while cw > 1 || ch > 1 {
+            let (nw, nh) = (cw.div_ceil(2), ch.div_ceil(2));
+            chain.push(RenderTexture::new(gl, TexTarget::Rect, fmt, nw, nh, None)?);
+            // Output texel (x, y) reads source texels (2x, 2y) + {0,1}²: centre 2·(x+½) − ½.
+            chain_quads.push(QuadBatch::new(
+                gl,
+                &[Quad::mapped(
+                    Rect::full(nw, nh),
+                    [-0.5, -0.5, 2.0 * nw as f32 - 0.5, 2.0 * nh as f32 - 0.5],
+                )],
+            )?);
+            (cw, ch) = (nw, nh);
+        }
+        let counter = if params.count_fetches {
+            Some(Buffer::<u32>::zeroed(gl, 2)?)
+        } else {
+            None
+        };
+        let name = match params.tolerance {
+            None => format!(
+                "CG fragment {} n={}",
+                params.packing.lanes_name(),
+                params.iterations
+            ),
+            Some(_) => format!("CG fragment {} converged", params.packing.lanes_name()),
+        };
+        Ok(FragmentCg {
+            gl: gl.clone(),
+            n,
+            batch,
+            w,
+            params,
+            name,
+            prog,
+            coef: [vec()?, vec()?, vec()?, vec()?],
+            x: [vec()?, vec()?],
+            r: [vec()?, vec()?],
+            p: [vec()?, vec()?],
+            q: vec()?,
+            prod: vec()?,
+            chain,
+            rho: [one()?, one()?],
+            pq: one()?,
+            knorm: one()?,
+            out: RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n as u32, b, None)?,
+            full: QuadBatch::new(gl, &[Quad::identity(Rect::full(w, b))])?,
+            chain_quads,
+            out_quad: QuadBatch::new(gl, &[Quad::identity(Rect::full(n as u32, b))])?,
+            counter,
+            info: CgInfo::default(),
+        })
+    }
+
+    pub fn info(&self) -> CgInfo {
+        self.info
+    }
+    pub fn params(&self) -> &CgParams {
+        &self.params
+    }
+
+    /// A full-size pass of `prog` into `dst` with `textures` bound in order.
+    fn pass(
+        &self,
+        prog: &Program,
+        dst: &RenderTexture,
+        textures: &[(&str, &Texture)],
+    ) -> Result<(), TridiagonalError> {
+        dst.bind();
+        for (unit, (name, t)) in textures.iter().enumerate() {
+            prog.bind_texture(unit as u32, name, t);
+        }
+        self.full.draw(prog, self.w, self.batch as u32)?;
+        Ok(())
+    }
+
+    /// `dst = Σ prod` through the reduction chain (the last step renders into `dst`).
+    fn reduce_into(&self, dst: &RenderTexture) -> Result<(), TridiagonalError> {
+        let mut src = self.prod.texture();
+        let mut size = [self.w as f32, self.batch as f32];
+        for (i, (t, quad)) in self.chain.iter().zip(&self.chain_quads).enumerate() {
+            let target = if i + 1 == self.chain.len() { dst } else { t };
+            target.bind();
+            self.prog.reduce.bind_texture(0, "u_src", src);
+            self.prog.reduce.set_vec2("u_size", size);
+            let tw = t.texture().width();
+            let th = t.texture().height();
+            quad.draw(&self.prog.reduce, tw, th)?;
+            src = target.texture();
+            size = [tw as f32, th as f32];
+        }
+        if self.chain.is_empty() {
+            // One texel in all: copy it.
+            dst.bind();
+            self.prog.reduce.bind_texture(0, "u_src", src);
+            self.prog.reduce.set_vec2("u_size", size);
+            QuadBatch::new(
+                &self.gl,
+                &[Quad::mapped(Rect::full(1, 1), [-0.5, -0.5, 1.5, 1.5])],
+            )?
+            .draw(&self.prog.reduce, 1, 1)?;
+        }
+        Ok(())
+    }
+
+    fn counted(&self, acc: &mut [u64; 2]) -> Result<(), TridiagonalError> {
+        if let Some(c) = &self.counter {
+            self.gl.storage_barrier();
+            let v = c.read()?;
+            acc[0] += v[0] as u64;
+            acc[1] += v[1] as u64;
+            c.upload(&[0, 0])?;
+        }
+        Ok(())
+    }
+
+    fn read_scalar(&self, t: &RenderTexture) -> Result<f64, TridiagonalError> {
+        Ok(t.texture().read()?.iter().map(|&v| v as f64).sum())
+    }
+
+    fn run(&mut self, systems: &Texture) -> Result<(), TridiagonalError> {
+        let b = self.batch as u32;
+        let mut info = CgInfo::default();
+        if let Some(c) = &self.counter {
+            c.upload(&[0, 0])?;
+            c.bind(7);
+        }
+        // Set-up: coefficients into scalar/packed textures (not counted in Table 1).
+        for (t, p) in self.coef.iter().zip(&self.prog.pack) {
+            t.bind();
+            p.bind_texture(0, "u_sys", systems);
+            p.set_i32("u_n", self.n as i32);
+            self.full.draw(p, self.w, b)?;
+        }
+        for t in self.x.iter().chain(&self.p) {
+            t.clear([0.0; 4]);
+        }
+        self.rho[1].clear([1.0, 0.0, 0.0, 0.0]); // ρ_old before the first iteration
+        if self.counter.is_some() {
+            self.counted(&mut [0, 0])?; // drop the set-up's fetches
+        }
+        let [ta, tb, tc, tk] = [0, 1, 2, 3].map(|i| self.coef[i].texture());
+        // r = k − M x  (Table 1: 7 fetches)
+        self.pass(
+            &self.prog.residual,
+            &self.r[0],
+            &[
+                ("u_v", self.x[0].texture()),
+                ("u_a", ta),
+                ("u_b", tb),
+                ("u_c", tc),
+                ("u_k", tk),
+            ],
+        )?;
+        self.counted(&mut info.setup_fetches)?;
+        let knorm = if self.params.tolerance.is_some() {
+            self.pass(&self.prog.square, &self.prod, &[("u_u", tk)])?;
+            self.reduce_into(&self.knorm)?;
+            self.read_scalar(&self.knorm)?.sqrt().max(f64::MIN_POSITIVE)
+        } else {
+            1.0
+        };
+        let (mut xi, mut ri, mut pi) = (0usize, 0usize, 0usize);
+        let mut it = 0;
+        while it < self.params.iterations {
+            let (rho, rho_old) = (&self.rho[it % 2], &self.rho[(it + 1) % 2]);
+            // ρ = r·r
+            self.pass(
+                &self.prog.square,
+                &self.prod,
+                &[("u_u", self.r[ri].texture())],
+            )?;
+            self.reduce_into(rho)?;
+            if let Some(tol) = self.params.tolerance
+                && it % self.params.check_every.max(1) == 0
+            {
+                let res = self.read_scalar(rho)?.sqrt() / knorm;
+                info.residual = Some(res);
+                if res <= tol {
+                    break;
+                }
+            }
+            // p = r + (ρ/ρ_old) p
+            self.pass(
+                &self.prog.direction,
+                &self.p[1 - pi],
+                &[
+                    ("u_r", self.r[ri].texture()),
+                    ("u_p", self.p[pi].texture()),
+                    ("u_rho", rho.texture()),
+                    ("u_rho_old", rho_old.texture()),
+                ],
+            )?;
+            pi = 1 - pi;
+            // q = M p
+            let pt = self.p[pi].texture();
+            self.pass(
+                &self.prog.matvec,
+                &self.q,
+                &[("u_v", pt), ("u_a", ta), ("u_b", tb), ("u_c", tc)],
+            )?;
+            // α = ρ / p·q
+            self.pass(
+                &self.prog.mul,
+                &self.prod,
+                &[("u_u", pt), ("u_v", self.q.texture())],
+            )?;
+            self.reduce_into(&self.pq)?;
+            let scal = [("u_rho", rho.texture()), ("u_pq", self.pq.texture())];
+            // x = x + α p, r = r − α q
+            self.pass(
+                &self.prog.add,
+                &self.x[1 - xi],
+                &[("u_y", self.x[xi].texture()), ("u_z", pt), scal[0], scal[1]],
+            )?;
+            xi = 1 - xi;
+            self.pass(
+                &self.prog.sub,
+                &self.r[1 - ri],
+                &[
+                    ("u_y", self.r[ri].texture()),
+                    ("u_z", self.q.texture()),
+                    scal[0],
+                    scal[1],
+                ],
+            )?;
+            ri = 1 - ri;
+            it += 1;
+        }
+        self.counted(&mut info.iteration_fetches)?;
+        info.iterations = it;
+        if let Some(tol) = self.params.tolerance {
+            let rho = &self.rho[it % 2];
+            self.pass(
+                &self.prog.square,
+                &self.prod,
+                &[("u_u", self.r[ri].texture())],
+            )?;
+            self.reduce_into(rho)?;
+            let res = self.read_scalar(rho)?.sqrt() / knorm;
+            info.residual = Some(res);
+            if !(res <= tol) {
+                self.info = info;
+                return Err(TridiagonalError::NotConverged {
+                    iterations: it,
+                    residual: res,
+                });
+            }
+        }
+        // x → the R32F result.
+        self.out.bind();
+        self.prog
+            .unpack
+            .bind_texture(0, "u_x", self.x[xi].texture());
+        self.out_quad.draw(&self.prog.unpack, self.n as u32, b)?;
+        self.info = info;
+        Ok(())
+    }
+}
+
+impl Packing {
+    fn lanes_name(self) -> &'static str {
+        match self {
+            Packing::Scalar => "scalar",
+            Packing::Rgba => "RGBA",
+        }
+    }
+}
+
+impl BatchSolver for FragmentCg {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.n, self.batch)
+    }
+    fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
+        check_systems(systems, self.n, self.batch)?;
+        self.run(systems)?;
+        self.gl.check("conjugate gradient")?;
+        if self.params.check_finite {
+            find_non_finite(self.out.texture(), self.n)?;
+        }
+        Ok(self.out.texture())
+    }
+}

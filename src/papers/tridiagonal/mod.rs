@@ -1,0 +1,194 @@
+//! Kim & Lee, "Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
+//! KIISE 2005: serial cyclic reduction in fragment shaders, against CPU Thomas and GPU CG.
+//!
+//! # The math (§3.1)
+//! A system `a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i`, `i = 1 … N` with `N = N' - 1`,
+//! `N' = 2^q` and `x_0 = x_{N'} = 0`. Reduction level `s = 1 … q-1` (eq. 15) keeps the
+//! equations `i = 2^s, 2·2^s, …, N' - 2^s` and eliminates their neighbours `i ∓ d`,
+//! `d = 2^{s-1}`:
+//!
+//! ```text
+//! α_i = -a_i/b_{i-d},  γ_i = -c_i/b_{i+d}
+//! a_i' = α_i a_{i-d},  c_i' = γ_i c_{i+d}
+//! b_i' = b_i + α_i c_{i-d} + γ_i a_{i+d},  k_i' = k_i + α_i k_{i-d} + γ_i k_{i+d}
+//! ```
+//!
+//! (the text introduces the second multiplier as β and then uses γ). Filling (eq. 13, 14, 16),
+//! `s = q … 1`: `x_i = (k_i - a_i x_{i-d} - c_i x_{i+d}) / b_i` with the level-`s-1`
+//! coefficients, for `i = d, 3d, 5d, …` (eq. 16 prints step `2^{s-1}`, which would recompute
+//! known unknowns from unknown neighbours; the step is `2^s`).
+//!
+//! # What is here
+//! - [`layout`]: §3.2's `PC_s, PS_s, TW_s, TS_s` and the exact half-texel convention.
+//! - [`fragment_cr`]: the paper's solver — RGBA `P` texels, `P0` + P1/P2 ping-pong (copy or
+//!   switch), one quad per level, rasterizer index mapping, X1/X2 fill, batched rows.
+//! - [`cg`]: the conjugate-gradient baseline in fragment shaders (Krüger & Westermann style),
+//!   scalar and RGBA-packed.
+//! - [`compute`]: beyond the paper, CR and PCR in GL 4.3 compute shaders (shared memory,
+//!   one work group per system; a global-memory path for systems too big for it).
+//! - [`cpu`]: batched systems, Thomas (f32, f64) and a CPU cyclic reduction.
+//! - [`experiment`]: Table 1 and Fig. 11.
+//!
+//! # The batched solver API (used by the ADI simulations)
+//! Every solver implements [`BatchSolver`]: `solve(&mut self, systems)` takes an RGBA32F
+//! **rectangle** texture of width `n` (unknowns along x) and height `batch` (one system per
+//! row) whose texel `(i, j)` is `(a, b, c, k)` of equation `i` of system `j`
+//! (`a` sub-diagonal, `b` diagonal, `c` super-diagonal, `k` right-hand side; `a` of the first
+//! and `c` of the last equation multiply zero boundary values), and returns an R32F rectangle
+//! texture `n × batch` holding `x`, owned by the solver (valid until the next `solve`).
+//!
+//! ```no_run
+//! # use gpgpu_repro::gl::{self, DeviceSelector, PingPongMethod, Texture, TexTarget, Format};
+//! # use gpgpu_repro::papers::tridiagonal::*;
+//! let gl = gl::headless(&DeviceSelector::Auto)?;
+//! let sys = Systems::heat(1023, 1024, 0.5, 1);
+//! let tex = Texture::new(&gl, TexTarget::Rect, Format::RGBA32F, 1023, 1024, Some(&sys.data))?;
+//! let mut solver: Box<dyn BatchSolver> =
+//!     Box::new(FragmentCr::new(&gl, 1023, 1024, PingPongMethod::Switch)?);
+//! let x: Vec<f32> = solver.solve(&tex)?.read()?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Constructors: [`FragmentCr::new`] (`method: PingPongMethod`), [`FragmentCg::new`] (fixed
+//! iterations; symmetric positive-definite systems), [`ComputeCr::new`], [`ComputePcr::new`],
+//! [`CpuThomas::new`] (reads back, solves in f32 on one thread, uploads — as the paper's CPU
+//! baseline). Fragment CR and the compute solvers accept any `n ≥ 1` (CR pads to `2^q - 1`
+//! with identity rows). A zero pivot gives [`TridiagonalError::ZeroPivot`] (CPU) or, for the
+//! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
+
+pub mod cg;
+pub mod compute;
+pub mod cpu;
+pub mod experiment;
+pub mod fragment_cr;
+pub mod layout;
+
+pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
+pub use compute::{ComputeCr, ComputePcr, Memory};
+pub use cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+pub use fragment_cr::{CrParams, FragmentCr};
+pub use layout::CrLayout;
+
+use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
+use crate::papers::PaperEntry;
+
+/// The paper's registry entry.
+pub static PAPER: PaperEntry = PaperEntry {
+    key: "tridiagonal",
+    title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
+    experiments: include_str!("../../../experiments/tridiagonal.toml"),
+    run: experiment::run,
+};
+
+/// What can go wrong in a tridiagonal solve.
+#[derive(Debug, thiserror::Error)]
+pub enum TridiagonalError {
+    #[error(transparent)]
+    Gl(#[from] GlError),
+    #[error("zero pivot in system {system}, row {row}: the system is singular or needs pivoting")]
+    ZeroPivot { system: usize, row: usize },
+    #[error(
+        "non-finite solution in system {system} at unknown {index}: a zero pivot (singular system or one that needs pivoting)"
+    )]
+    NonFinite { system: usize, index: usize },
+    #[error("bad systems texture: {0}")]
+    Shape(String),
+    #[error("not supported: {0}")]
+    Unsupported(String),
+    #[error("CG did not converge in {iterations} iterations (relative residual {residual:.3e})")]
+    NotConverged { iterations: usize, residual: f64 },
+}
+
+/// A solver for a batch of tridiagonal systems held in a texture (see the module docs).
+pub trait BatchSolver {
+    /// A short label for tables ("CR fragment (switch)", "Thomas CPU f32", …).
+    fn name(&self) -> &str;
+    /// `(n, batch)`: the unknowns per system and the number of systems it was built for.
+    fn shape(&self) -> (usize, usize);
+    /// Solves the systems of an RGBA32F rectangle texture `n × batch` (texel = `(a, b, c, k)`)
+    /// and returns the R32F rectangle texture `n × batch` of `x`.
+    fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError>;
+}
+
+/// Checks that `t` is an RGBA32F rectangle texture of `n × batch`.
+pub(crate) fn check_systems(t: &Texture, n: usize, batch: usize) -> Result<(), TridiagonalError> {
+    if t.format() != Format::RGBA32F
+        || t.target() != TexTarget::Rect
+        || t.width() as usize != n
+        || t.height() as usize != batch
+    {
+        return Err(TridiagonalError::Shape(format!(
+            "expected an RGBA32F rectangle texture {n}×{batch}, got {:?} {:?} {}×{}",
+            t.target(),
+            t.format(),
+            t.width(),
+            t.height()
+        )));
+    }
+    Ok(())
+}
+
+/// Reads `x` back and reports the first non-finite value.
+pub(crate) fn find_non_finite(x: &Texture, n: usize) -> Result<(), TridiagonalError> {
+    let v = x.read()?;
+    match v.iter().position(|v| !v.is_finite()) {
+        Some(p) => Err(TridiagonalError::NonFinite {
+            system: p / n,
+            index: p % n,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The paper's CPU baseline behind the GPU interface: reads the systems back, runs Thomas
+/// in f32 on one thread, uploads `x` (the transfers are part of its time, as in Fig. 11).
+pub struct CpuThomas {
+    n: usize,
+    batch: usize,
+    host: Vec<f32>,
+    x: Vec<f32>,
+    out: Texture,
+}
+
+impl CpuThomas {
+    pub fn new(gl: &Gl, n: usize, batch: usize) -> Result<CpuThomas, TridiagonalError> {
+        let out = Texture::new(
+            gl,
+            TexTarget::Rect,
+            Format::R32F,
+            n as u32,
+            batch as u32,
+            None,
+        )?;
+        Ok(CpuThomas {
+            n,
+            batch,
+            host: vec![],
+            x: vec![0.0; n * batch],
+            out,
+        })
+    }
+}
+
+impl BatchSolver for CpuThomas {
+    fn name(&self) -> &str {
+        "Thomas CPU f32"
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.n, self.batch)
+    }
+    fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
+        check_systems(systems, self.n, self.batch)?;
+        self.host = systems.read()?;
+        let sys = Systems {
+            n: self.n,
+            batch: self.batch,
+            data: std::mem::take(&mut self.host),
+        };
+        let r = thomas_batch_f32(&sys, &mut self.x);
+        self.host = sys.data;
+        r?;
+        self.out.upload(&self.x)?;
+        Ok(&self.out)
+    }
+}
