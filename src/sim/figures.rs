@@ -178,7 +178,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
             Column::key("solver").text(),
             Column::ours("step").unit("ms").fixed(2),
             Column::ours("FPS").fixed(1),
-            Column::audit("solve share").unit("%").fixed(0),
+            Column::ours("solve share").unit("%").fixed(0),
             Column::ours("error vs CPU f64").sci(1),
         ],
         c,
@@ -187,7 +187,8 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
         "One frame = one ADI time step (x and y half-steps: two build passes and two batched \
          solves of N systems of N unknowns), median of timed runs with glFinish at both ends. \
          `solve share`: the time of the two solves alone (same solver on the step's systems, \
-         including the adapter's R32F copy) over the step's time: what bounds the step. \
+         including the adapter's R32F copy) over the step's time: what bounds the step (timed \
+         separately, so on a loaded machine it can exceed 100 %). \
          cr = the paper's fragment CR (switch method), cr-copy = copy method, cgN = fragment CG \
          with N fixed iterations, thomas = CPU Thomas with readback and upload (the paper's \
          baseline); compute-cr, compute-pcr, gpu-thomas are beyond the paper.",
