@@ -3,6 +3,7 @@
 //! Adding a paper = one module under `src/papers/<paper>/` that exports a `PAPER` entry,
 //! one line in [`PAPERS`], and `experiments/<paper>.toml`.
 
+pub mod matmul;
 pub mod tridiagonal;
 
 use crate::runner::{RunError, Session};
@@ -26,7 +27,7 @@ impl std::fmt::Debug for PaperEntry {
 }
 
 /// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[&tridiagonal::PAPER];
+pub static PAPERS: &[&PaperEntry] = &[&tridiagonal::PAPER, &matmul::PAPER];
 
 /// The paper with this key.
 pub fn find(key: &str) -> Option<&'static PaperEntry> {
