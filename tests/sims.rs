@@ -12,7 +12,14 @@ fn ctx() -> Gl {
 }
 
 /// The solvers every GPU-vs-CPU comparison runs with.
-const SOLVERS: &[&str] = &["cr", "cr-copy", "compute-cr", "compute-pcr", "thomas", "gpu-thomas"];
+const SOLVERS: &[&str] = &[
+    "cr",
+    "cr-copy",
+    "compute-cr",
+    "compute-pcr",
+    "thomas",
+    "gpu-thomas",
+];
 
 /// max |gpu - cpu| / max |cpu|.
 fn rel_err(gpu: &[f32], cpu: &[f64]) -> f64 {
@@ -54,7 +61,10 @@ fn heat_gpu_matches_cpu_over_100_steps() {
         let e = rel_err(&gpu.read().unwrap(), &cpu.t);
         assert!(e < STEP_TOL, "{name}: relative error {e:.2e}");
         let hot = cpu.t.iter().filter(|&&t| t > 0.1).count();
-        assert!(hot > 100, "heat spread from the sources to {hot} cells only");
+        assert!(
+            hot > 100,
+            "heat spread from the sources to {hot} cells only"
+        );
     }
 }
 
@@ -104,7 +114,10 @@ fn heat_gaussian_diffuses_as_the_analytic_solution() {
     let e = rel_err(&sim.read().unwrap(), &exact);
     // Second order in space and time: (Δh/σ)² / 12 ≈ 0.3 % and (cΔt)²-terms of similar size;
     // the walls (6 σ away) are negligible.
-    assert!(e < 1e-2, "relative error against the analytic Gaussian: {e:.2e}");
+    assert!(
+        e < 1e-2,
+        "relative error against the analytic Gaussian: {e:.2e}"
+    );
 }
 
 #[test]
@@ -120,7 +133,11 @@ fn pollutant_gpu_matches_cpu_over_100_steps() {
                 cpu.step();
             }
             let e = rel_err(&gpu.read().unwrap(), &cpu.c);
-            assert!(e < STEP_TOL, "{name} {}: relative error {e:.2e}", gpu.name());
+            assert!(
+                e < STEP_TOL,
+                "{name} {}: relative error {e:.2e}",
+                gpu.name()
+            );
         }
     }
 }
@@ -174,7 +191,13 @@ fn pollutant_is_advected_at_the_flow_speed_and_stays_non_negative() {
 /// steps and returns max |C|.
 fn explicit_max(p: &PollutantParams) -> f64 {
     let nn = p.n as usize;
-    let mut e: Vec<f64> = p.initial.as_ref().unwrap().iter().map(|&v| v as f64).collect();
+    let mut e: Vec<f64> = p
+        .initial
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|&v| v as f64)
+        .collect();
     let dt = p.dt as f64;
     for _ in 0..100 {
         let at = |e: &[f64], i: isize, j: isize| {
@@ -186,10 +209,17 @@ fn explicit_max(p: &PollutantParams) -> f64 {
             for i in 0..nn as isize {
                 let v = p.flow.at([i as f64 + 0.5, j as f64 + 0.5], p.n);
                 let c0 = at(&e, i, j);
-                let dx = if v[0] > 0.0 { c0 - at(&e, i - 1, j) } else { at(&e, i + 1, j) - c0 };
-                let dy = if v[1] > 0.0 { c0 - at(&e, i, j - 1) } else { at(&e, i, j + 1) - c0 };
-                let lap = at(&e, i + 1, j) + at(&e, i - 1, j) + at(&e, i, j + 1)
-                    + at(&e, i, j - 1)
+                let dx = if v[0] > 0.0 {
+                    c0 - at(&e, i - 1, j)
+                } else {
+                    at(&e, i + 1, j) - c0
+                };
+                let dy = if v[1] > 0.0 {
+                    c0 - at(&e, i, j - 1)
+                } else {
+                    at(&e, i, j + 1) - c0
+                };
+                let lap = at(&e, i + 1, j) + at(&e, i - 1, j) + at(&e, i, j + 1) + at(&e, i, j - 1)
                     - 4.0 * c0;
                 next[j as usize * nn + i as usize] =
                     c0 + dt * (-v[0] * dx - v[1] * dy + p.diffusion as f64 * lap);
@@ -197,7 +227,13 @@ fn explicit_max(p: &PollutantParams) -> f64 {
         }
         e = next;
     }
-    e.iter().fold(0.0f64, |m, &v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY })
+    e.iter().fold(0.0f64, |m, &v| {
+        if v.is_finite() {
+            m.max(v.abs())
+        } else {
+            f64::INFINITY
+        }
+    })
 }
 
 #[test]
@@ -224,7 +260,10 @@ fn pollutant_stays_bounded_far_above_the_explicit_time_step_limit() {
         let c = sim.read().unwrap();
         let max = c.iter().fold(0.0f32, |m, &v| m.max(v.abs()));
         assert!(c.iter().all(|v| v.is_finite()));
-        assert!(max <= 1.0, "{flow:?}: max |C| = {max} at Δt = {mult} × explicit limit");
+        assert!(
+            max <= 1.0,
+            "{flow:?}: max |C| = {max} at Δt = {mult} × explicit limit"
+        );
         let emax = explicit_max(&p);
         assert!(
             emax > 1e3,
@@ -281,8 +320,7 @@ fn water_volume_is_conserved() {
         .map(|k| -p.bottom.at(k % n as usize, k / n as usize, n) as f64)
         .sum();
     let v0: f64 = p.initial.as_ref().unwrap().iter().map(|&v| v as f64).sum();
-    let mut sim =
-        ShallowWater::new(&g, p, solver::make(&g, "gpu-thomas", n, n).unwrap()).unwrap();
+    let mut sim = ShallowWater::new(&g, p, solver::make(&g, "gpu-thomas", n, n).unwrap()).unwrap();
     for _ in 0..150 {
         sim.step().unwrap();
     }
@@ -291,7 +329,10 @@ fn water_volume_is_conserved() {
     // Relative to the water volume (Σ depth): exact in exact arithmetic; f32 rounding.
     let drift = (v1 - v0).abs() / depth0;
     assert!(drift < 1e-5, "volume changed by {drift:.2e} of the total");
-    assert!(h.iter().fold(0.0f32, |m, &v| m.max(v)) < 0.04, "the bump did not spread");
+    assert!(
+        h.iter().fold(0.0f32, |m, &v| m.max(v)) < 0.04,
+        "the bump did not spread"
+    );
 }
 
 #[test]
@@ -305,8 +346,7 @@ fn water_waves_travel_at_sqrt_g_d() {
     p.damping = 0.0;
     let centre = [64.0, 64.0];
     p.initial = Some(gaussian(n, centre, 2.5, 0.01));
-    let mut sim =
-        ShallowWater::new(&g, p, solver::make(&g, "gpu-thomas", n, n).unwrap()).unwrap();
+    let mut sim = ShallowWater::new(&g, p, solver::make(&g, "gpu-thomas", n, n).unwrap()).unwrap();
     let steps = 160;
     for _ in 0..steps {
         sim.step().unwrap();
@@ -335,7 +375,8 @@ fn water_waves_travel_at_sqrt_g_d() {
 fn frame_png_has_a_colour_bar() {
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let mut sim = gpgpu_repro::sim::make(&g, gpgpu_repro::sim::Kind::Heat, 32, "gpu-thomas").unwrap();
+    let mut sim =
+        gpgpu_repro::sim::make(&g, gpgpu_repro::sim::Kind::Heat, 32, "gpu-thomas").unwrap();
     sim.step().unwrap();
     let path = dir.path().join("f.png");
     gpgpu_repro::sim::frames::write_frame(sim.as_ref(), &path).unwrap();

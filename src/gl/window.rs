@@ -37,7 +37,10 @@ pub struct GlWindow {
 impl GlWindow {
     /// Opens a window with `attributes` and makes a core 4.5 (else 4.3) context current on it,
     /// with a depth buffer and vsync off (the viewer measures frames per second).
-    pub fn new(event_loop: &ActiveEventLoop, attributes: WindowAttributes) -> Result<Self, GlError> {
+    pub fn new(
+        event_loop: &ActiveEventLoop,
+        attributes: WindowAttributes,
+    ) -> Result<Self, GlError> {
         let egl = |what: &str, e: &dyn std::fmt::Display| GlError::Egl(format!("{what}: {e}"));
         let template = ConfigTemplateBuilder::new().with_depth_size(24);
         let (window, config) = DisplayBuilder::new()

@@ -11,9 +11,7 @@
 //! transposition — and after a y sweep the state stays transposed in the solver's output
 //! until the next build pass (or [`Adi::resolve_into`], for display and readback) reads it.
 
-use crate::gl::{
-    Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
-};
+use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture};
 
 use super::SimError;
 use super::solver::LineSolver;
@@ -183,7 +181,14 @@ impl Adi {
         // The grid texture cannot be read and written by one pass: go through a scratch copy
         // when the state is already there.
         if self.current == Current::Grid {
-            let tmp = RenderTexture::new(&self.gl, TexTarget::Rect, Format::R32F, self.n, self.n, None)?;
+            let tmp = RenderTexture::new(
+                &self.gl,
+                TexTarget::Rect,
+                Format::R32F,
+                self.n,
+                self.n,
+                None,
+            )?;
             self.resolve_into(self.state(), &tmp, [0.0; 4])?;
             let f = FieldRef {
                 tex: tmp.texture(),

@@ -239,8 +239,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
 fn heat_row(gl: &Gl, n: u32, name: &str, c: &HeatFps) -> Result<(f64, f64, f64, usize), RunError> {
     let plan: TimingPlan = c.repeat.plan();
     let mut sim = make(gl, Kind::Heat, n, name).map_err(RunError::algorithm)?;
-    let step = measure_gpu(gl, plan, || sim.step())
-        .map_err(RunError::algorithm)?;
+    let step = measure_gpu(gl, plan, || sim.step()).map_err(RunError::algorithm)?;
     // The solve alone, on the systems the last half-step built.
     let mut solver = solver::make(gl, name, n, n).map_err(RunError::algorithm)?;
     let systems = sim.adi().systems();
@@ -413,7 +412,11 @@ fn montage(paths: &[std::path::PathBuf], out: &std::path::Path) -> Result<(), su
     };
     let imgs: Vec<image::RgbImage> = paths
         .iter()
-        .map(|p| image::open(p).map(|i| i.to_rgb8()).map_err(|e| err(e.to_string())))
+        .map(|p| {
+            image::open(p)
+                .map(|i| i.to_rgb8())
+                .map_err(|e| err(e.to_string()))
+        })
         .collect::<Result<_, _>>()?;
     let h = imgs.iter().map(|i| i.height()).min().unwrap_or(1).min(400);
     let scaled: Vec<image::RgbImage> = imgs

@@ -83,7 +83,10 @@ pub fn save_field(
     let scale = 512usize.div_ceil(n).max(1);
     let side = n * scale;
     let (top, margin, bar_w, label_w) = (28usize, 12usize, 24usize, 90usize);
-    let (w, h) = (margin + side + margin + bar_w + label_w, top + side + margin);
+    let (w, h) = (
+        margin + side + margin + bar_w + label_w,
+        top + side + margin,
+    );
     let mut buf = vec![255u8; w * h * 3];
     let put = |buf: &mut [u8], x: usize, y: usize, c: [u8; 3]| {
         let o = (y * w + x) * 3;
@@ -124,11 +127,22 @@ pub fn save_field(
         for k in 0..=4 {
             let f = k as f32 / 4.0;
             let y = top + ((1.0 - f) * (side - 1) as f32) as usize;
-            text(&format!("{:.3}", lo + f * span), lx, y.saturating_sub(7), &small)?;
+            text(
+                &format!("{:.3}", lo + f * span),
+                lx,
+                y.saturating_sub(7),
+                &small,
+            )?;
         }
         text(quantity, lx, top + side / 2 + 14, &small)?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    image::save_buffer(path, &buf, w as u32, h as u32, image::ExtendedColorType::Rgb8)
-        .map_err(|e| err(e.to_string()))
+    image::save_buffer(
+        path,
+        &buf,
+        w as u32,
+        h as u32,
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| err(e.to_string()))
 }

@@ -106,9 +106,7 @@ impl HeatParams {
 
 pub(crate) fn check_grid(n: u32) -> Result<(), SimError> {
     if !(4..=8192).contains(&n) {
-        return Err(SimError::Params(format!(
-            "grid size {n}: must be 4..=8192"
-        )));
+        return Err(SimError::Params(format!("grid size {n}: must be 4..=8192")));
     }
     Ok(())
 }

@@ -124,11 +124,21 @@ impl PollutantParams {
     pub fn explicit_limit(&self) -> f64 {
         let n = self.n;
         let mut vmax = 0.0f64;
-        for (i, j) in [(0, 0), (n - 1, 0), (0, n - 1), (n - 1, n - 1), (n / 2, n / 2)] {
+        for (i, j) in [
+            (0, 0),
+            (n - 1, 0),
+            (0, n - 1),
+            (n - 1, n - 1),
+            (n / 2, n / 2),
+        ] {
             let v = self.flow.at([i as f64 + 0.5, j as f64 + 0.5], n);
             vmax = vmax.max(v[0].abs() + v[1].abs());
         }
-        let adv = if vmax > 0.0 { 1.0 / vmax } else { f64::INFINITY };
+        let adv = if vmax > 0.0 {
+            1.0 / vmax
+        } else {
+            f64::INFINITY
+        };
         let dif = if self.diffusion > 0.0 {
             0.25 / self.diffusion as f64
         } else {
@@ -267,7 +277,12 @@ impl Simulation for Pollutant {
         "concentration"
     }
     fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {
-        [at[0], at[1], 0.03 * self.params.n as f32, self.params.display_max]
+        [
+            at[0],
+            at[1],
+            0.03 * self.params.n as f32,
+            self.params.display_max,
+        ]
     }
 }
 
@@ -315,9 +330,7 @@ impl PollutantCpu {
                     Sweep::X => (i, line),
                     Sweep::Y => (line, i),
                 };
-                let vel = p
-                    .flow
-                    .at([gi as f64 + 0.5, gj as f64 + 0.5], p.n);
+                let vel = p.flow.at([gi as f64 + 0.5, gj as f64 + 0.5], p.n);
                 let (w, wt) = match sweep {
                     Sweep::X => (vel[0], vel[1]),
                     Sweep::Y => (vel[1], vel[0]),

@@ -118,7 +118,10 @@ impl Renderer {
                 n,
                 None,
             )?);
-            self.nh_quad = Some(QuadBatch::new(&self.gl, &[Quad::identity(Rect::full(n, n))])?);
+            self.nh_quad = Some(QuadBatch::new(
+                &self.gl,
+                &[Quad::identity(Rect::full(n, n))],
+            )?);
         }
         let (nh, nh_quad) = (self.nh.as_ref().unwrap(), self.nh_quad.as_ref().unwrap());
         // Pass 1: normals and heights.

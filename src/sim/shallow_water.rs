@@ -149,7 +149,9 @@ impl WaterParams {
         let mut out = [[0.0, 0.0, 1.0, 0.0]; 3];
         let Some(p) = self.push else { return out };
         for (m, w) in [(0u64, 1.0f32), (1, -2.0), (2, 1.0)] {
-            let Some(s) = step.checked_sub(m) else { continue };
+            let Some(s) = step.checked_sub(m) else {
+                continue;
+            };
             if s >= p.steps {
                 continue;
             }

@@ -34,9 +34,8 @@ pub fn run(kind: Kind, n: u32, solver_name: &str) -> anyhow::Result<()> {
             kind.name()
         );
     }
-    let event_loop = EventLoop::new().context(
-        "--window: cannot connect to the display (is the X or Wayland server running?)",
-    )?;
+    let event_loop = EventLoop::new()
+        .context("--window: cannot connect to the display (is the X or Wayland server running?)")?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
         kind,
@@ -123,8 +122,8 @@ impl App {
             Key::Character("s") => {
                 let names = solver::SOLVER_NAMES;
                 let now = live.sim.adi().solver_name().to_string();
-                let next = names[(names.iter().position(|&s| s == now).unwrap_or(0) + 1)
-                    % names.len()];
+                let next =
+                    names[(names.iter().position(|&s| s == now).unwrap_or(0) + 1) % names.len()];
                 let n = live.sim.adi().n();
                 let s = solver::make(live.win.gl(), next, n, n)?;
                 live.sim.set_solver(s)?;
@@ -176,7 +175,8 @@ impl App {
         gl.bind_default_framebuffer(w, h);
         gl.set_depth_test(live.sim.is_surface());
         gl.clear([0.08, 0.08, 0.1, 1.0]);
-        live.renderer.draw(live.sim.as_ref(), Target::Window, w, h)?;
+        live.renderer
+            .draw(live.sim.as_ref(), Target::Window, w, h)?;
         gl.set_depth_test(false);
         live.win.swap_buffers()?;
         live.frames += 1;
