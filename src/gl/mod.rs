@@ -31,6 +31,7 @@ pub mod program;
 pub mod quad;
 pub mod texture;
 pub mod timing;
+pub mod window;
 
 pub use buffer::Buffer;
 pub use context::{DeviceSelector, headless};
@@ -211,6 +212,23 @@ impl std::fmt::Debug for Gl {
 }
 
 impl Gl {
+    /// Draws `count` vertices as triangles with no vertex attributes bound: the vertex shader
+    /// derives each vertex from `gl_VertexID` (procedural meshes such as a height field whose
+    /// heights come from a texture). `program` is used as it is (uniforms already set).
+    pub fn draw_procedural_triangles(&self, program: &Program, count: u32) -> Result<(), GlError> {
+        let raw = self.raw();
+        program.bind();
+        unsafe {
+            // A core profile needs a vertex array object bound even with no attributes.
+            let vao = raw.create_vertex_array().map_err(GlError::Invalid)?;
+            raw.bind_vertex_array(Some(vao));
+            raw.draw_arrays(glow::TRIANGLES, 0, count as i32);
+            raw.bind_vertex_array(None);
+            raw.delete_vertex_array(vao);
+        }
+        self.check("procedural triangle draw")
+    }
+
     /// Barrier for image stores (compute shaders) read later by texture fetches, image loads,
     /// framebuffer operations or `glGetTexImage`.
     pub fn image_barrier(&self) {

@@ -77,7 +77,7 @@ pub static PAPER: PaperEntry = PaperEntry {
     key: "tridiagonal",
     title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
     experiments: include_str!("../../../experiments/tridiagonal.toml"),
-    run: experiment::run,
+    run: |s| experiment::run(s).and_then(|()| crate::sim::figures::run(s)),
 };
 
 /// What can go wrong in a tridiagonal solve.

@@ -1,0 +1,63 @@
+// Shallow water after Kass & Miller 1990 (Kim & Lee 2005 §4, simulation 3, eq. 18):
+// ∂²h/∂t² = g d ∇²h with depth d = h - b. Per sweep a symmetric tridiagonal system whose
+// coefficients follow the depth of the previous step, so they are rebuilt every step:
+//   e_i = 1 + κ (d_{i-1} + 2 d_i + d_{i+1}),  f_i = -κ (d_i + d_{i+1}),  κ = g Δt² / (2 Δh²)
+// (end rows have one neighbour; every column sums to one, so the volume is conserved).
+// Sweep x: k = h1 + (1 - τ)(h1 - h2) + disturbance; sweep y: k = the x sweep's result.
+uniform sampler2DRect u_h1;   // h^{n-1}
+uniform int u_h1_t;
+uniform sampler2DRect u_h2;   // h^{n-2} (x sweep) or the x sweep's result (y sweep)
+uniform int u_h2_t;
+uniform int u_dir;
+uniform int u_n;
+uniform float u_kappa;
+uniform float u_damp;         // 1 - τ
+uniform vec4 u_push[3];       // disturbance: (centre x, centre y, radius, weight) at steps n, n-1, n-2
+uniform vec4 u_bottom;        // bottom: (base, slope along x+y, hill height, hill radius)
+out vec4 o_sys;
+
+float fetch1(ivec2 g) {
+    g = clamp(g, ivec2(0), ivec2(u_n - 1));
+    return texelFetch(u_h1, u_h1_t == 1 ? g.yx : g).r;
+}
+float fetch2(ivec2 g) {
+    return texelFetch(u_h2, u_h2_t == 1 ? g.yx : g).r;
+}
+
+// The bottom relief: a slope rising towards (n, n) and a round hill; the CPU reference
+// (src/sim/shallow_water.rs, `bottom`) computes the same function.
+float bottom(ivec2 g) {
+    vec2 x = (vec2(g) + 0.5) / float(u_n);
+    vec2 c = vec2(0.62, 0.38);
+    float hill = u_bottom.z * exp(-dot(x - c, x - c) / (u_bottom.w * u_bottom.w));
+    return u_bottom.x + u_bottom.y * (x.x + x.y) + hill;
+}
+
+float depth(ivec2 g) {
+    g = clamp(g, ivec2(0), ivec2(u_n - 1));
+    return max(fetch1(g) - bottom(g), 0.0);
+}
+
+void main() {
+    ivec2 p = ivec2(gl_FragCoord.xy);
+    int i = p.x;
+    ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
+    ivec2 g = u_dir == 0 ? p : p.yx;
+    float d0 = depth(g);
+    float a = i == 0 ? 0.0 : -u_kappa * (depth(g - along) + d0);
+    float c = i == u_n - 1 ? 0.0 : -u_kappa * (d0 + depth(g + along));
+    float k;
+    if (u_dir == 0) {
+        float h1 = fetch1(g);
+        k = h1 + u_damp * (h1 - fetch2(g));
+        // A moving depression imposed as a displacement: its second difference in time.
+        vec2 x = vec2(g) + 0.5;
+        for (int m = 0; m < 3; ++m) {
+            vec2 d = (x - u_push[m].xy) / u_push[m].z;
+            k += u_push[m].w * exp(-dot(d, d));
+        }
+    } else {
+        k = fetch2(g);
+    }
+    o_sys = vec4(a, 1.0 - a - c, c, k);
+}

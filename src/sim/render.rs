@@ -1,0 +1,234 @@
+//! GPU visualisation of a running simulation, for the live viewer and for the timings that
+//! include visualisation (Fig. 14's 35/17 FPS): a 2D field through viridis, or the water
+//! surface as a lit 3D height field whose normals are computed on the GPU
+//! (`glsl/sim/water_normals.frag`) and whose mesh is drawn without vertex attributes — each
+//! vertex fetches its height and normal from the texture (the paper used a VBO filled through a
+//! PBO; fetching in the vertex shader is the modern equivalent, with no copy at all).
+
+use std::path::Path;
+use std::rc::Rc;
+
+use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget};
+
+use super::{SimError, Simulation};
+
+/// Mesh vertices per side at most (the surface of a larger grid is drawn at this resolution).
+pub const MAX_MESH: u32 = 512;
+
+/// Where a view is drawn.
+#[derive(Clone, Copy)]
+pub enum Target<'a> {
+    /// The window's back buffer.
+    Window,
+    /// An offscreen colour buffer.
+    Texture(&'a RenderTexture),
+}
+
+impl Target<'_> {
+    fn bind(&self, gl: &Gl, w: u32, h: u32) {
+        match self {
+            Target::Window => gl.bind_default_framebuffer(w, h),
+            Target::Texture(t) => t.bind(),
+        }
+    }
+}
+
+/// Draws simulations into a window or an offscreen buffer.
+pub struct Renderer {
+    gl: Gl,
+    colormap: Rc<Program>,
+    normals: Rc<Program>,
+    surface: Rc<Program>,
+    quad: QuadBatch,
+    nh: Option<RenderTexture>,
+    nh_quad: Option<QuadBatch>,
+}
+
+impl Renderer {
+    pub fn new(gl: &Gl) -> Result<Renderer, SimError> {
+        Ok(Renderer {
+            gl: gl.clone(),
+            colormap: Program::fragment(gl, "sim/colormap.frag", &[])?,
+            normals: Program::fragment(gl, "sim/water_normals.frag", &[])?,
+            surface: Program::get(
+                gl,
+                &["sim/water_surface.vert", "sim/water_surface.frag"],
+                &[],
+            )?,
+            quad: QuadBatch::new(gl, &[])?,
+            nh: None,
+            nh_quad: None,
+        })
+    }
+
+    /// Draws `sim` into `target` of `w × h` pixels.
+    pub fn draw(
+        &mut self,
+        sim: &dyn Simulation,
+        target: Target<'_>,
+        w: u32,
+        h: u32,
+    ) -> Result<(), SimError> {
+        if sim.is_surface() {
+            self.draw_surface(sim, target, w, h)
+        } else {
+            target.bind(&self.gl, w, h);
+            self.draw_field(sim, w, h)
+        }
+    }
+
+    /// The square the 2D field occupies in a `w × h` view (centred).
+    pub fn field_rect(w: u32, h: u32) -> Rect {
+        let side = w.min(h);
+        Rect::new((w - side) / 2, (h - side) / 2, side, side)
+    }
+
+    fn draw_field(&mut self, sim: &dyn Simulation, w: u32, h: u32) -> Result<(), SimError> {
+        let n = sim.adi().n();
+        let (lo, hi) = sim.range();
+        let r = Self::field_rect(w, h);
+        self.quad
+            .set(&[Quad::mapped(r, [0.0, 0.0, n as f32, n as f32])])?;
+        let f = sim.adi().state();
+        let p = &self.colormap;
+        p.bind_texture(0, "u_field", f.tex);
+        p.set_i32("u_field_t", f.flag());
+        p.set_i32("u_n", n as i32);
+        p.set_vec2("u_range", [lo, hi]);
+        self.quad.draw(p, w, h)?;
+        Ok(())
+    }
+
+    fn draw_surface(
+        &mut self,
+        sim: &dyn Simulation,
+        target: Target<'_>,
+        w: u32,
+        h: u32,
+    ) -> Result<(), SimError> {
+        let n = sim.adi().n();
+        let (_, hi) = sim.range();
+        let scale = 0.06 * n as f32 / hi;
+        if self.nh.as_ref().is_none_or(|t| t.texture().width() != n) {
+            self.nh = Some(RenderTexture::new(
+                &self.gl,
+                TexTarget::Rect,
+                Format::RGBA32F,
+                n,
+                n,
+                None,
+            )?);
+            self.nh_quad = Some(QuadBatch::new(
+                &self.gl,
+                &[Quad::identity(Rect::full(n, n))],
+            )?);
+        }
+        let (nh, nh_quad) = (self.nh.as_ref().unwrap(), self.nh_quad.as_ref().unwrap());
+        // Pass 1: normals and heights.
+        nh.bind();
+        let f = sim.adi().state();
+        let p = &self.normals;
+        p.bind_texture(0, "u_h", f.tex);
+        p.set_i32("u_h_t", f.flag());
+        p.set_i32("u_n", n as i32);
+        p.set_f32("u_scale", scale);
+        p.set_vec4("u_bottom", sim.bottom_uniform());
+        nh_quad.draw(p, n, n)?;
+        // Pass 2: the lit mesh into the caller's framebuffer (rebind it: pass 1 changed it).
+        target.bind(&self.gl, w, h);
+        let m = n.min(MAX_MESH);
+        let s = &self.surface;
+        s.bind_texture(0, "u_nh", nh.texture());
+        s.set_i32("u_n", n as i32);
+        s.set_i32("u_m", m as i32);
+        s.set_f32("u_scale", scale);
+        s.set_mat4("u_mvp", &camera(w as f32 / h as f32));
+        s.set_vec3("u_light", [-0.5, 0.4, 0.45]);
+        s.set_vec3("u_eye", [0.0, -1.3, 0.9]);
+        s.set_f32("u_range", hi);
+        s.set_f32("u_deep", -sim.bottom_uniform()[0]);
+        self.gl
+            .draw_procedural_triangles(s, 6 * (m - 1) * (m - 1))?;
+        Ok(())
+    }
+}
+
+/// Perspective × look-at for a camera south of the pond, looking down at its centre
+/// (column-major, as GL takes it).
+fn camera(aspect: f32) -> [f32; 16] {
+    let eye = [0.0f32, -1.25, 0.85];
+    let at = [0.0f32, 0.05, -0.05];
+    let up = [0.0f32, 0.0, 1.0];
+    let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let cross = |a: [f32; 3], b: [f32; 3]| {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    };
+    let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    let norm = |a: [f32; 3]| {
+        let l = dot(a, a).sqrt();
+        [a[0] / l, a[1] / l, a[2] / l]
+    };
+    let f = norm(sub(at, eye));
+    let s = norm(cross(f, up));
+    let u = cross(s, f);
+    // View matrix rows: s, u, -f; translation -R·eye.
+    let view = [
+        [s[0], u[0], -f[0], 0.0],
+        [s[1], u[1], -f[1], 0.0],
+        [s[2], u[2], -f[2], 0.0],
+        [-dot(s, eye), -dot(u, eye), dot(f, eye), 1.0],
+    ];
+    let fovy = 40f32.to_radians();
+    let t = 1.0 / (fovy / 2.0).tan();
+    let (near, far) = (0.1f32, 10.0f32);
+    let proj = [
+        [t / aspect, 0.0, 0.0, 0.0],
+        [0.0, t, 0.0, 0.0],
+        [0.0, 0.0, (far + near) / (near - far), -1.0],
+        [0.0, 0.0, 2.0 * far * near / (near - far), 0.0],
+    ];
+    // Column-major product proj · view.
+    let mut out = [0f32; 16];
+    for c in 0..4 {
+        for r in 0..4 {
+            out[c * 4 + r] = (0..4).map(|k| proj[k][r] * view[c][k]).sum();
+        }
+    }
+    out
+}
+
+/// Renders `sim` offscreen into a `w × h` image (the 3D view of the water surface, or the
+/// coloured field) and saves it as a PNG.
+pub fn save_view(
+    renderer: &mut Renderer,
+    sim: &dyn Simulation,
+    w: u32,
+    h: u32,
+    path: &Path,
+) -> Result<(), SimError> {
+    let gl = sim.adi().gl().clone();
+    let target = RenderTexture::new(&gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
+    target.clear([1.0, 1.0, 1.0, 1.0]);
+    renderer.draw(sim, Target::Texture(&target), w, h)?;
+    let px = target.texture().read()?;
+    let mut rgb = vec![0u8; (w * h * 3) as usize];
+    for y in 0..h as usize {
+        // GL's row 0 is the bottom.
+        let src = &px[(h as usize - 1 - y) * w as usize * 4..][..w as usize * 4];
+        for x in 0..w as usize {
+            for c in 0..3 {
+                rgb[(y * w as usize + x) * 3 + c] = (src[4 * x + c].clamp(0.0, 1.0) * 255.0) as u8;
+            }
+        }
+    }
+    image::save_buffer(path, &rgb, w, h, image::ExtendedColorType::Rgb8).map_err(|e| {
+        SimError::Frame {
+            path: path.to_path_buf(),
+            message: e.to_string(),
+        }
+    })
+}
