@@ -1,0 +1,1 @@
+//! BioFET placeholder (replaced below).
