@@ -1,8 +1,10 @@
 //! The BioFET electrolyte simulation (paper §V.1, eqs. 6–7): `gpgpu-repro sim biofet`.
 //!
-//! Positive and negative monovalent ions in an electrolyte box with blocking walls; a step
-//! voltage V is applied at t = 0 to the electrode on the face z = 0 against the grounded
-//! electrode at z = L. Poisson (eq. 6) is solved by the GL fp64 Bi-CG of [`super::gpu`]
+//! Positive and negative monovalent ions in an electrolyte box of n_xy × n_xy × n nodes
+//! (`--size` sets n, along z; default 8 × 8 × 21 over 10 Debye lengths) with blocking walls;
+//! a step voltage V is applied at t = 0 to the electrode covering the face z = 0 against the
+//! grounded electrode covering z = L (whole faces, so the steady state is one-dimensional
+//! and has an analytic form). Poisson (eq. 6) is solved by the GL fp64 Bi-CG of [`super::gpu`]
 //! every step (matrix on the device for the whole run, warm start from the last
 //! potential); the ions follow the drift–diffusion continuity equations (eq. 7), alternated
 //! with Poisson until the steady state, which is the electric double layer.
@@ -41,8 +43,10 @@ const THERMAL_VOLTAGE: f64 = 0.025_852;
 /// The simulation's parameters.
 #[derive(Clone, Debug)]
 pub struct BiofetParams {
-    /// Mesh nodes per side (the box is n × n × n).
+    /// Mesh nodes along z (electrode to electrode); the box is n_xy × n_xy × n.
     pub n: usize,
+    /// Mesh nodes along x and y.
+    pub n_xy: usize,
     /// Box length in Debye lengths.
     pub length: f64,
     /// Electrode step in volts.
@@ -58,13 +62,14 @@ pub struct BiofetParams {
 impl Default for BiofetParams {
     fn default() -> Self {
         BiofetParams {
-            n: 24,
-            length: 12.0,
+            n: 21,
+            n_xy: 8,
+            length: 10.0,
             volts: 0.010,
-            max_steps: 6000,
-            steady_tol: 1e-5,
+            max_steps: 4000,
+            steady_tol: 1e-4,
             solver: BicgParams {
-                tol: 1e-10,
+                tol: 1e-9,
                 max_iter: 2000,
             },
         }
@@ -105,12 +110,12 @@ impl Biofet {
         if n < 4 {
             bail!("biofet needs at least 4 nodes per side (got {n})");
         }
-        let mesh = Mesh::cube(n);
+        let mesh = Mesh::new(params.n_xy.max(2), params.n_xy.max(2), n);
         let h = params.length / (n - 1) as f64;
         let v_hat = params.volts / THERMAL_VOLTAGE;
         let mut dirichlet = vec![None; mesh.nodes()];
-        for y in 0..n {
-            for x in 0..n {
+        for y in 0..mesh.ny {
+            for x in 0..mesh.nx {
                 dirichlet[mesh.index(x, y, 0)] = Some(v_hat);
                 dirichlet[mesh.index(x, y, n - 1)] = Some(0.0);
             }
@@ -120,7 +125,7 @@ impl Biofet {
         let solver = GpuBicg::<f64>::new(gl, &sys.a, true, GpuOptions::default())?;
         // Explicit SG stability: dt·Σ B / h² ≤ 1 with Σ B ≈ 6 near equilibrium; margin for
         // the fields of the double layer.
-        let dt = 0.1 * h * h;
+        let dt = 0.12 * h * h;
         Ok(Biofet {
             mesh,
             h,
@@ -141,18 +146,22 @@ impl Biofet {
     /// Solves Poisson for the current ions (GL Bi-CG, warm start).
     pub fn solve_poisson(&mut self) -> anyhow::Result<()> {
         let h2 = self.h * self.h;
-        let b: Vec<f64> = (0..self.mesh.nodes())
-            .map(|i| match self.dirichlet[i] {
-                Some(v) => v,
-                None => 0.0,
-            })
-            .collect();
         // b = Dirichlet part (as assembled) + h²(n⁺ − n⁻)/2 on free nodes.
         let rhs: Vec<f64> = (0..self.mesh.nodes())
-            .map(|i| if self.dirichlet[i].is_some() { 0.0 } else { 0.5 * h2 * (self.np[i] - self.nm[i]) })
+            .map(|i| {
+                if self.dirichlet[i].is_some() {
+                    0.0
+                } else {
+                    0.5 * h2 * (self.np[i] - self.nm[i])
+                }
+            })
             .collect();
-        let sys = poisson::assemble(&self.mesh, &vec![1.0; self.mesh.nodes()], &rhs, &self.dirichlet);
-        let _ = b;
+        let sys = poisson::assemble(
+            &self.mesh,
+            &vec![1.0; self.mesh.nodes()],
+            &rhs,
+            &self.dirichlet,
+        );
         let (x, info) = self.solver.solve(&sys.b, &self.psi, &self.params.solver)?;
         self.poisson_iterations += info.iterations;
         if info.stop != Stop::Converged {
@@ -216,10 +225,10 @@ impl Biofet {
 
     /// (z in λ_D, ψ̂, n̂⁺, n̂⁻) along the box axis.
     pub fn axis_profile(&self) -> Vec<(f64, f64, f64, f64)> {
-        let c = self.mesh.nx / 2;
+        let (cx, cy) = (self.mesh.nx / 2, self.mesh.ny / 2);
         (0..self.mesh.nz)
             .map(|z| {
-                let i = self.mesh.index(c, c, z);
+                let i = self.mesh.index(cx, cy, z);
                 (z as f64 * self.h, self.psi[i], self.np[i], self.nm[i])
             })
             .collect()
@@ -243,7 +252,9 @@ impl Biofet {
             .collect();
         let m = pts.len() as f64;
         let (sx, sy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
-        let (sxx, sxy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0 * p.0, a.1 + p.0 * p.1));
+        let (sxx, sxy) = pts
+            .iter()
+            .fold((0.0, 0.0), |a, p| (a.0 + p.0 * p.0, a.1 + p.0 * p.1));
         let slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
         -1.0 / slope
     }
@@ -251,7 +262,7 @@ impl Biofet {
     /// A y–z slice through the middle of x of a field, as an RGB image (blue–white–red).
     pub fn slice_png(&self, field: &[f64], lo: f64, hi: f64, path: &Path) -> anyhow::Result<()> {
         let Mesh { nx, ny, nz } = self.mesh;
-        let scale = (256 / ny.max(nz)).max(1) as u32;
+        let scale = (384 / ny.max(nz)).max(1) as u32;
         let mut img = image::RgbImage::new(ny as u32 * scale, nz as u32 * scale);
         for (px, py, p) in img.enumerate_pixels_mut() {
             let y = (px / scale) as usize;
@@ -267,7 +278,8 @@ impl Biofet {
             };
             *p = image::Rgb([(r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8]);
         }
-        img.save(path).with_context(|| format!("writing {}", path.display()))?;
+        img.save(path)
+            .with_context(|| format!("writing {}", path.display()))?;
         Ok(())
     }
 }
@@ -302,8 +314,13 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
     let mut sim = Biofet::new(&gl, params.clone())?;
     let (p0, m0) = sim.totals();
     eprintln!(
-        "biofet: {}³ nodes, box {} λ_D, step {} mV (V̂ = {:.3}), dt = {:.4} λ_D²/D",
-        params.n, params.length, params.volts * 1e3, sim.v_hat, sim.dt
+        "biofet: {} nodes, box length {} λ_D (h = {:.3} λ_D), step {} mV (V̂ = {:.3}), dt = {:.4} λ_D²/D",
+        sim.mesh.label(),
+        params.length,
+        sim.h,
+        params.volts * 1e3,
+        sim.v_hat,
+        sim.dt
     );
     let started = Instant::now();
     let mut snapshots: Vec<(f64, Vec<(f64, f64, f64, f64)>)> = Vec::new();
@@ -335,14 +352,20 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         "biofet: {} steps, t = {:.2} λ_D²/D, {} (max |dn/dt| = {rate:.2e}), {:.1} s, {:.1} steps/s, {} Bi-CG iterations ({:.1} per step)",
         sim.steps,
         sim.time,
-        if steady { "steady state reached" } else { "step cap reached before steady state" },
+        if steady {
+            "steady state reached"
+        } else {
+            "step cap reached before steady state"
+        },
         secs,
         sim.steps as f64 / secs,
         sim.poisson_iterations,
         sim.poisson_iterations as f64 / (sim.steps + 1) as f64
     );
     let cons = ((p1 - p0) / p0).abs().max(((m1 - m0) / m0).abs());
-    println!("conservation: Σn⁺ {p0:.6} → {p1:.6}, Σn⁻ {m0:.6} → {m1:.6}, max relative change {cons:.2e}");
+    println!(
+        "conservation: Σn⁺ {p0:.6} → {p1:.6}, Σn⁻ {m0:.6} → {m1:.6}, max relative change {cons:.2e}"
+    );
     let prof = sim.axis_profile();
     let dh_err = prof
         .iter()
@@ -357,25 +380,38 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
     if let Some(f) = &args.frames {
         write_frames(&sim, f, sim.steps)?;
     }
-    sim.slice_png(&sim.psi, 0.0, sim.v_hat, &out.join("biofet_potential_slice.png"))?;
+    sim.slice_png(
+        &sim.psi,
+        0.0,
+        sim.v_hat,
+        &out.join("biofet_potential_slice.png"),
+    )?;
     let rho: Vec<f64> = sim.np.iter().zip(&sim.nm).map(|(p, m)| p - m).collect();
     let rmax = rho.iter().fold(1e-12f64, |a, v| a.max(v.abs()));
     sim.slice_png(&rho, -rmax, rmax, &out.join("biofet_charge_slice.png"))?;
     snapshots.push((sim.time, prof.clone()));
     let mut chart = LineChart::new(
-        &format!("BioFET double layer: potential along the axis after a {} mV step", params.volts * 1e3),
+        &format!(
+            "BioFET double layer: potential along the axis after a {} mV step",
+            params.volts * 1e3
+        ),
         "distance from the driven electrode z (Debye lengths)",
         "qψ/kT",
     );
     for (t, p) in &snapshots {
-        chart = chart.series(Series::ours(format!("t = {t:.1} λ²/D"), p.iter().map(|q| (q.0, q.1)).collect()));
+        chart = chart.series(Series::ours(
+            format!("t = {t:.1} λ²/D"),
+            p.iter().map(|q| (q.0, q.1)).collect(),
+        ));
     }
     chart = chart.series(Series::paper(
         "steady state, linear Debye–Hückel (analytic)",
-        (0..=200).map(|k| {
-            let z = params.length * k as f64 / 200.0;
-            (z, sim.analytic_potential(z))
-        }).collect(),
+        (0..=200)
+            .map(|k| {
+                let z = params.length * k as f64 / 200.0;
+                (z, sim.analytic_potential(z))
+            })
+            .collect(),
     ));
     chart.save(&out.join("biofet_double_layer.png"))?;
     let ions = LineChart::new(
@@ -383,14 +419,25 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         "z (Debye lengths)",
         "n / c₀",
     )
-    .series(Series::ours("cations n⁺", prof.iter().map(|q| (q.0, q.2)).collect()))
-    .series(Series::ours("anions n⁻", prof.iter().map(|q| (q.0, q.3)).collect()))
+    .series(Series::ours(
+        "cations n⁺",
+        prof.iter().map(|q| (q.0, q.2)).collect(),
+    ))
+    .series(Series::ours(
+        "anions n⁻",
+        prof.iter().map(|q| (q.0, q.3)).collect(),
+    ))
     .series(Series::paper(
         "Boltzmann exp(∓ψ) of the computed ψ",
-        prof.iter().map(|q| (q.0, (-(q.1 - 0.5 * sim.v_hat)).exp())).collect(),
+        prof.iter()
+            .map(|q| (q.0, (-(q.1 - 0.5 * sim.v_hat)).exp()))
+            .collect(),
     ));
     ions.save(&out.join("biofet_ions.png"))?;
-    println!("wrote {}/biofet_double_layer.png, biofet_ions.png, biofet_potential_slice.png, biofet_charge_slice.png", out.display());
+    println!(
+        "wrote {}/biofet_double_layer.png, biofet_ions.png, biofet_potential_slice.png, biofet_charge_slice.png",
+        out.display()
+    );
     if cons > 1e-10 {
         bail!("ion count not conserved: relative change {cons:.2e}");
     }
@@ -398,10 +445,25 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
 }
 
 fn write_frames(sim: &Biofet, dir: &Path, step: usize) -> anyhow::Result<()> {
-    sim.slice_png(&sim.psi, 0.0, sim.v_hat, &dir.join(format!("psi_{step:06}.png")))?;
+    sim.slice_png(
+        &sim.psi,
+        0.0,
+        sim.v_hat,
+        &dir.join(format!("psi_{step:06}.png")),
+    )?;
     let lo = 1.0 - 0.5 * sim.v_hat;
     let hi = 1.0 + 0.5 * sim.v_hat;
-    sim.slice_png(&sim.np, lo.min(0.0), hi.max(2.0), &dir.join(format!("nplus_{step:06}.png")))?;
-    sim.slice_png(&sim.nm, lo.min(0.0), hi.max(2.0), &dir.join(format!("nminus_{step:06}.png")))?;
+    sim.slice_png(
+        &sim.np,
+        lo.min(0.0),
+        hi.max(2.0),
+        &dir.join(format!("nplus_{step:06}.png")),
+    )?;
+    sim.slice_png(
+        &sim.nm,
+        lo.min(0.0),
+        hi.max(2.0),
+        &dir.join(format!("nminus_{step:06}.png")),
+    )?;
     Ok(())
 }

@@ -224,6 +224,9 @@ pub fn solve(
 pub fn true_residual(a: &EllpackR<f64>, b: &[f64], x: &[f64]) -> f64 {
     let mut ax = vec![0.0; a.n];
     a.spmv(x, &mut ax);
-    let r = ax.iter().zip(b).fold(0.0f64, |m, (p, q)| m.max((q - p).abs()));
+    let r = ax
+        .iter()
+        .zip(b)
+        .fold(0.0f64, |m, (p, q)| m.max((q - p).abs()));
     r / max_abs(b).max(f64::MIN_POSITIVE)
 }

@@ -63,18 +63,13 @@ impl<T: Pod + Copy + Default + Into<f64>> EllpackR<T> {
                 col[k * n + i] = c as u32;
             }
         }
-        Ok(EllpackR {
-            n,
-            m,
-            val,
-            col,
-            rl,
-        })
+        Ok(EllpackR { n, m, val, col, rl })
     }
 
     /// The non-zeros of row `i` as `(column, value)`.
     pub fn row(&self, i: usize) -> impl Iterator<Item = (usize, T)> + '_ {
-        (0..self.rl[i] as usize).map(move |k| (self.col[k * self.n + i] as usize, self.val[k * self.n + i]))
+        (0..self.rl[i] as usize)
+            .map(move |k| (self.col[k * self.n + i] as usize, self.val[k * self.n + i]))
     }
 
     /// Stored non-zeros Σ rl\[i\].

@@ -101,7 +101,9 @@ pub struct Profile {
 
 impl Profile {
     pub fn seconds(&self, k: Kernel) -> f64 {
-        self.watches.get(&k).map_or(0.0, |w| w.total().as_secs_f64())
+        self.watches
+            .get(&k)
+            .map_or(0.0, |w| w.total().as_secs_f64())
     }
     pub fn calls(&self, k: Kernel) -> u64 {
         self.watches.get(&k).map_or(0, |w| w.count())
@@ -178,7 +180,10 @@ struct Programs {
 
 impl Programs {
     fn new(gl: &Gl, real: &str, local: u32) -> Result<Programs, GlError> {
-        let base = vec![Define::new("REAL", real), Define::new("LOCAL_SIZE", format!("{local}u"))];
+        let base = vec![
+            Define::new("REAL", real),
+            Define::new("LOCAL_SIZE", format!("{local}u")),
+        ];
         let with = |flag: &str| {
             let mut d = base.clone();
             d.push(Define::flag(flag));
@@ -264,13 +269,19 @@ impl<T: Real> GpuBicg<T> {
         let prog = Programs::new(gl, T::GLSL, l)?;
         let groups = (n as u32).div_ceil(l).clamp(1, 65_535);
         let red_groups = (n as u32).div_ceil(2 * l).clamp(1, 1024);
-        let vecs = (0..9).map(|_| Buffer::zeroed(gl, n)).collect::<Result<Vec<_>, _>>()?;
+        let vecs = (0..9)
+            .map(|_| Buffer::zeroed(gl, n))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(GpuBicg {
             gl: gl.clone(),
             n,
             opts,
             a: DeviceMatrix::new(gl, a)?,
-            at: if symmetric { None } else { Some(DeviceMatrix::new(gl, &a.transpose())?) },
+            at: if symmetric {
+                None
+            } else {
+                Some(DeviceMatrix::new(gl, &a.transpose())?)
+            },
             diag: Buffer::from_slice(gl, &diag)?,
             vecs,
             partial: Buffer::zeroed(gl, red_groups as usize)?,
@@ -318,7 +329,11 @@ impl<T: Real> GpuBicg<T> {
 
     fn spmv(&mut self, transpose: bool, x: V, y: V) -> Result<(), GlError> {
         self.run(Kernel::SpMV, |s| {
-            let m = if transpose { s.at.as_ref().unwrap_or(&s.a) } else { &s.a };
+            let m = if transpose {
+                s.at.as_ref().unwrap_or(&s.a)
+            } else {
+                &s.a
+            };
             m.val.bind(0);
             m.col.bind(1);
             m.rl.bind(2);
@@ -440,7 +455,11 @@ impl<T: Real> GpuBicg<T> {
 
     fn read_results(&mut self, first: usize, count: usize) -> Result<Vec<f64>, GlError> {
         self.run(Kernel::DtoH, |s| {
-            Ok(s.results.read_range(first, count)?.into_iter().map(Into::into).collect())
+            Ok(s.results
+                .read_range(first, count)?
+                .into_iter()
+                .map(Into::into)
+                .collect())
         })
     }
 
@@ -500,11 +519,21 @@ impl<T: Real> GpuBicg<T> {
             self.dot(V::Z, V::Rr, RHO)?;
             let bknum = self.read_results(RHO, 1)?[0];
             if !bknum.is_finite() {
-                info = Some(stop(iter, err, std::mem::take(&mut history), Stop::NonFinite));
+                info = Some(stop(
+                    iter,
+                    err,
+                    std::mem::take(&mut history),
+                    Stop::NonFinite,
+                ));
                 break;
             }
             if bknum == 0.0 {
-                info = Some(stop(iter, err, std::mem::take(&mut history), Stop::BreakdownRho));
+                info = Some(stop(
+                    iter,
+                    err,
+                    std::mem::take(&mut history),
+                    Stop::BreakdownRho,
+                ));
                 break;
             }
             if iter == 1 {
@@ -520,7 +549,11 @@ impl<T: Real> GpuBicg<T> {
             self.dot(V::Z, V::Pp, AKDEN)?;
             let akden = self.read_results(AKDEN, 1)?[0];
             if akden == 0.0 || !akden.is_finite() {
-                let why = if akden == 0.0 { Stop::BreakdownAlpha } else { Stop::NonFinite };
+                let why = if akden == 0.0 {
+                    Stop::BreakdownAlpha
+                } else {
+                    Stop::NonFinite
+                };
                 info = Some(stop(iter, err, std::mem::take(&mut history), why));
                 break;
             }
@@ -541,11 +574,21 @@ impl<T: Real> GpuBicg<T> {
             (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, s[1], s[2], bnrm);
             history.push(err);
             if !err.is_finite() {
-                info = Some(stop(iter, err, std::mem::take(&mut history), Stop::NonFinite));
+                info = Some(stop(
+                    iter,
+                    err,
+                    std::mem::take(&mut history),
+                    Stop::NonFinite,
+                ));
                 break;
             }
             if testable && err <= params.tol {
-                info = Some(stop(iter, err, std::mem::take(&mut history), Stop::Converged));
+                info = Some(stop(
+                    iter,
+                    err,
+                    std::mem::take(&mut history),
+                    Stop::Converged,
+                ));
                 break;
             }
         }
@@ -560,7 +603,10 @@ impl<T: Real> GpuBicg<T> {
     /// y = A x through the SpMV kernel (x uploaded, y read back): the test of the kernel.
     pub fn apply(&mut self, x: &[f64], transpose: bool) -> Result<Vec<f64>, GpuBicgError> {
         if x.len() != self.n {
-            return Err(GpuBicgError::Length { got: x.len(), n: self.n });
+            return Err(GpuBicgError::Length {
+                got: x.len(),
+                n: self.n,
+            });
         }
         let xt: Vec<T> = x.iter().map(|&v| T::from_f64(v)).collect();
         self.v(V::X).upload(&xt)?;

@@ -61,7 +61,10 @@ pub fn fig3_electrodes(mesh: &Mesh) -> Dirichlet {
             for x in 0..nx {
                 let v = if z == 0 {
                     Some(0.0)
-                } else if z == nz - 1 && (nx / 4..nx - nx / 4).contains(&x) && (ny / 4..ny - ny / 4).contains(&y) {
+                } else if z == nz - 1
+                    && (nx / 4..nx - nx / 4).contains(&x)
+                    && (ny / 4..ny - ny / 4).contains(&y)
+                {
                     Some(0.5)
                 } else if x == 0 {
                     Some(0.25)
@@ -87,7 +90,10 @@ pub struct PoissonSystem {
 /// already scaled) and Dirichlet values `dirichlet`.
 pub fn assemble(mesh: &Mesh, eps: &[f64], rhs: &[f64], dirichlet: &[Option<f64>]) -> PoissonSystem {
     let n = mesh.nodes();
-    assert!(eps.len() == n && rhs.len() == n && dirichlet.len() == n, "field sizes match the mesh");
+    assert!(
+        eps.len() == n && rhs.len() == n && dirichlet.len() == n,
+        "field sizes match the mesh"
+    );
     let Mesh { nx, ny, nz } = *mesh;
     let mut rows: Vec<Vec<(usize, f64)>> = Vec::with_capacity(n);
     let mut b = vec![0.0; n];
