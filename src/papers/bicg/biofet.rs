@@ -40,6 +40,9 @@ use crate::sim::SimArgs;
 /// kT/q at 300 K, volts.
 const THERMAL_VOLTAGE: f64 = 0.025_852;
 
+/// One node of the axis profile: (z in λ_D, ψ̂, n̂⁺, n̂⁻).
+pub type AxisPoint = (f64, f64, f64, f64);
+
 /// The simulation's parameters.
 #[derive(Clone, Debug)]
 pub struct BiofetParams {
@@ -224,7 +227,7 @@ impl Biofet {
     }
 
     /// (z in λ_D, ψ̂, n̂⁺, n̂⁻) along the box axis.
-    pub fn axis_profile(&self) -> Vec<(f64, f64, f64, f64)> {
+    pub fn axis_profile(&self) -> Vec<AxisPoint> {
         let (cx, cy) = (self.mesh.nx / 2, self.mesh.ny / 2);
         (0..self.mesh.nz)
             .map(|z| {
@@ -323,7 +326,7 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         sim.dt
     );
     let started = Instant::now();
-    let mut snapshots: Vec<(f64, Vec<(f64, f64, f64, f64)>)> = Vec::new();
+    let mut snapshots: Vec<(f64, Vec<AxisPoint>)> = Vec::new();
     let snap_times = [0.5, 2.0, 8.0];
     let mut rate = f64::INFINITY;
     let every = args.every.max(1) as usize;

@@ -619,7 +619,7 @@ impl<T: Real> GpuBicg<T> {
         self.spmv(false, V::P, V::Z)
     }
 
-    /// One `copy.comp` pass on resident vectors: 2·n·size_of::<T>() bytes streamed, the
+    /// One `copy.comp` pass on resident vectors: `2·n·size_of::<T>()` bytes streamed, the
     /// device's streaming bandwidth that SpMV is compared with.
     pub fn copy_resident(&mut self) -> Result<(), GlError> {
         self.copy(V::P, V::Z)
