@@ -245,7 +245,7 @@ fn per_iteration(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunE
     )?;
     t.expect_rows(1);
     t.caption(
-        "Both solvers run exactly this many iterations (tolerance 0) from x₀ = 0; GPU time: b          and x₀ upload, the iterations, the solution readback (the matrix is already resident);          one run each. Verified: GPU vs CPU iterate after the last iteration.",
+        "Both solvers run exactly this many iterations (tolerance 0) from x₀ = 0; GPU time: b and x₀ upload, the iterations, the solution readback (the matrix is already resident); one run each. Verified: GPU vs CPU iterate after the last iteration.",
     );
     let key = mesh.label();
     if t.reuse(&key)?.is_none() {
@@ -286,7 +286,7 @@ fn per_iteration(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunE
             .verify(rel_diff(&gx, &cx), 1e-10);
         t.push(row)?;
         s.note(format!(
-            "Performance target (issue): GL fp64 Bi-CG time / single-thread CPU time at {key} =              {ratio:.2} per iteration ({:.0} ms vs {:.0} ms per iteration; target ≤ 0.5: {}). The              paper's 128³ whole-solve ratio is {:.3} (GTX 285 vs Core 2 Duo).",
+            "Performance target (issue): GL fp64 Bi-CG time / single-thread CPU time at {key} = {ratio:.2} per iteration ({:.0} ms vs {:.0} ms per iteration; target ≤ 0.5: {}). The paper's 128³ whole-solve ratio is {:.3} (GTX 285 vs Core 2 Duo).",
             tg.median_ms / k as f64,
             tc.median_ms / k as f64,
             if ratio <= 0.5 { "met" } else { "not met" },
