@@ -11,6 +11,7 @@
 //!   finish, resumes.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
 
+pub mod bench;
 pub mod gl;
 pub mod papers;
 pub mod report;

@@ -261,3 +261,12 @@ fn timing_respects_repetitions_and_budget() {
     assert_eq!(t.runs, 1, "a spent budget still gives one run");
     assert!(t.min_ms >= 2.0 && t.median_ms >= t.min_ms && t.max_ms >= t.median_ms);
 }
+
+#[test]
+fn streaming_bandwidths_are_measured_and_verified() {
+    let g = ctx();
+    let s = gpgpu_repro::bench::ssbo_stream_bandwidth(&g, 4).unwrap();
+    assert!(s.gb_per_s > 0.0 && s.gb_per_s.is_finite(), "{s:?}");
+    let t = gpgpu_repro::bench::texture_read_bandwidth(&g, 256).unwrap();
+    assert!(t.gb_per_s > 0.0 && t.gb_per_s.is_finite(), "{t:?}");
+}

@@ -4,6 +4,7 @@
 //! one line in [`PAPERS`], and `experiments/<paper>.toml`.
 
 pub mod bicg;
+pub mod matmul;
 
 use crate::runner::{RunError, Session};
 
@@ -26,7 +27,7 @@ impl std::fmt::Debug for PaperEntry {
 }
 
 /// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[&bicg::PAPER];
+pub static PAPERS: &[&PaperEntry] = &[&matmul::PAPER, &bicg::PAPER];
 
 /// The paper with this key.
 pub fn find(key: &str) -> Option<&'static PaperEntry> {
