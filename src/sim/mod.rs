@@ -50,7 +50,15 @@ pub struct SimEntry {
 }
 
 /// Every simulation the `sim` command knows.
-pub static SIMS: &[&SimEntry] = &[&HEAT, &POLLUTANT_STREAM, &POLLUTANT_VORTEX, &SHALLOW_WATER];
+pub static SIMS: &[&SimEntry] =
+    &[&HEAT, &POLLUTANT_STREAM, &POLLUTANT_VORTEX, &SHALLOW_WATER, &BIOFET];
+
+/// The BioFET ion simulation of the `bicg` paper.
+pub static BIOFET: SimEntry = SimEntry {
+    name: "biofet",
+    about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",
+    run: crate::papers::bicg::biofet::run_sim,
+};
 
 /// The simulation with this name.
 pub fn find(name: &str) -> Option<&'static SimEntry> {

@@ -1,0 +1,37 @@
+// Stage 2 of the two-stage reduction ("reduction #5": the first combine during the load,
+// then the tree): one work group folds the stage-1 partials into result[u_slot], which the
+// host reads back (the paper's memcpyDtoH). OP_MAX: max (MaxreduceKernel5), else Σ
+// (reduceKernel5). The partials of a max are already absolute values.
+layout(local_size_x = LOCAL_SIZE) in;
+layout(std430, binding = 0) readonly buffer Partial { REAL partial[]; };
+layout(std430, binding = 1) buffer Result { REAL result[]; };
+#ifdef OP_MAX
+#define COMBINE(p, q) max(p, q)
+#else
+#define COMBINE(p, q) ((p) + (q))
+#endif
+uniform uint u_count;
+uniform uint u_slot;
+shared REAL sdata[LOCAL_SIZE];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    REAL acc = REAL(0);
+    for (uint i = tid; i < u_count; i += 2u * LOCAL_SIZE) {
+        acc = COMBINE(acc, partial[i]);
+        if (i + LOCAL_SIZE < u_count) {
+            acc = COMBINE(acc, partial[i + LOCAL_SIZE]);
+        }
+    }
+    sdata[tid] = acc;
+    barrier();
+    for (uint s = LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {
+        if (tid < s) {
+            sdata[tid] = COMBINE(sdata[tid], sdata[tid + s]);
+        }
+        barrier();
+    }
+    if (tid == 0u) {
+        result[u_slot] = sdata[0];
+    }
+}

@@ -1,0 +1,51 @@
+// Stage 1 of the two-stage reduction (paper §IV.2, Fig. 2; "reduction #6" of the CUDA SDK
+// white paper): each group strides over the vector, every invocation combining many
+// elements (two per step, the first combine during the load), then a tree in shared memory;
+// the group's result goes to partial[group]. OP_MAX: max |a_i| (MaxreduceKernel6), else Σ a_i
+// (reduceKernel6). FUSED_DOT (a variant beyond the paper): Σ a_i b_i without V_mul_U.
+// GLSL has no warp-synchronous unrolling, so every tree level ends with barrier().
+layout(local_size_x = LOCAL_SIZE) in;
+layout(std430, binding = 0) readonly buffer A { REAL a[]; };
+layout(std430, binding = 1) writeonly buffer Partial { REAL partial[]; };
+#ifdef FUSED_DOT
+layout(std430, binding = 2) readonly buffer B { REAL bv[]; };
+#define LOAD(i) (a[i] * bv[i])
+#else
+#ifdef OP_MAX
+#define LOAD(i) abs(a[i])
+#else
+#define LOAD(i) a[i]
+#endif
+#endif
+#ifdef OP_MAX
+#define COMBINE(p, q) max(p, q)
+#else
+#define COMBINE(p, q) ((p) + (q))
+#endif
+uniform uint u_n;
+shared REAL sdata[LOCAL_SIZE];
+
+void main() {
+    uint tid = gl_LocalInvocationID.x;
+    uint i = gl_WorkGroupID.x * (2u * LOCAL_SIZE) + tid;
+    uint grid = 2u * LOCAL_SIZE * gl_NumWorkGroups.x;
+    REAL acc = REAL(0);
+    while (i < u_n) {
+        acc = COMBINE(acc, LOAD(i));
+        if (i + LOCAL_SIZE < u_n) {
+            acc = COMBINE(acc, LOAD(i + LOCAL_SIZE));
+        }
+        i += grid;
+    }
+    sdata[tid] = acc;
+    barrier();
+    for (uint s = LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {
+        if (tid < s) {
+            sdata[tid] = COMBINE(sdata[tid], sdata[tid + s]);
+        }
+        barrier();
+    }
+    if (tid == 0u) {
+        partial[gl_WorkGroupID.x] = sdata[0];
+    }
+}

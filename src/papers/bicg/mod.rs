@@ -1,0 +1,44 @@
+//! Park, Woo & Kim, "CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation",
+//! IEIE 2011 — re-created on OpenGL 4.3 compute shaders in double precision.
+//!
+//! The paper solves the BioFET's Poisson equation ∇·ε(−∇ψ) = q(\[n⁺\] − \[n⁻\]) (eq. 6) on a
+//! 3D finite-difference mesh with a preconditioned bi-conjugate gradient (§II.2) whose
+//! matrix is kept in ELLPACK-R (§IV.1, Fig. 1, eq. 5) and whose dot products and max-norms
+//! are two-stage shared-memory tree reductions (§IV.2, Fig. 2). Its kernel names (Table 2:
+//! asolveKernel, MaxreduceKernel) are those of Numerical Recipes' `linbcg` with a diagonal
+//! preconditioner and the max-norm stopping test, which is what we build:
+//!
+//! * [`ellpack`] — the ELLPACK-R format and its CPU SpMV;
+//! * [`poisson`] — the 7-point operator with Fig. 3's Dirichlet electrodes;
+//! * [`cpu`] — the single-threaded f64 Bi-CG (the paper's CPU side and our reference),
+//!   with the `BicgParams` / `BicgInfo` / `BicgError` trio;
+//! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
+//!   in an f32 build;
+//! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver);
+//! * [`experiments`] — Fig. 4, Fig. 6, Table 2, the precision comparison, SpMV bandwidth;
+//! * [`biofet`] — the ion-transport simulation (`gpgpu-repro sim biofet`).
+//!
+//! Fig. 5 (one GPU behind two different CPUs) needs two host machines and is skipped.
+
+pub mod anchor;
+pub mod biofet;
+pub mod cpu;
+pub mod ellpack;
+pub mod experiments;
+pub mod gpu;
+pub mod poisson;
+
+pub use cpu::{BicgError, BicgInfo, BicgParams, Stop};
+pub use ellpack::{EllpackError, EllpackR};
+pub use gpu::{GpuBicg, GpuBicgError, GpuOptions, Kernel, Profile, Real};
+pub use poisson::{Mesh, PoissonSystem};
+
+use crate::papers::PaperEntry;
+
+/// The registry entry.
+pub static PAPER: PaperEntry = PaperEntry {
+    key: "bicg",
+    title: "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
+    experiments: include_str!("../../../experiments/bicg.toml"),
+    run: experiments::run,
+};

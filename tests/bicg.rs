@@ -1,0 +1,389 @@
+//! The `bicg` paper: ELLPACK-R SpMV, the reductions, the CPU and GPU Bi-CG, and their errors,
+//! on a real context (llvmpipe).
+
+use gpgpu_repro::gl::{self, DeviceSelector};
+use gpgpu_repro::papers::bicg::cpu::{self, BicgParams, Stop};
+use gpgpu_repro::papers::bicg::experiments::{parse_mesh, rel_diff};
+use gpgpu_repro::papers::bicg::poisson::{self, Mesh};
+use gpgpu_repro::papers::bicg::{EllpackError, EllpackR, GpuBicg, GpuBicgError, GpuOptions};
+use gpgpu_repro::util::{RngExt, rng};
+
+fn ctx() -> gl::Gl {
+    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
+}
+
+/// A random sparse matrix with 1..=max_len entries per row (diagonal first, made dominant).
+fn random_matrix(n: usize, max_len: usize, seed: u64, dominant: bool) -> EllpackR<f64> {
+    let mut r = rng(seed);
+    let rows: Vec<Vec<(usize, f64)>> = (0..n)
+        .map(|i| {
+            let len = r.random_range(1..=max_len);
+            let mut row = vec![(i, 0.0)];
+            let mut off = 0.0;
+            while row.len() < len {
+                let j = r.random_range(0..n);
+                if row.iter().all(|&(c, _)| c != j) {
+                    let v: f64 = r.random_range(-1.0..1.0);
+                    off += v.abs();
+                    row.push((j, v));
+                }
+            }
+            row[0].1 = if dominant {
+                off + r.random_range(0.5..1.5)
+            } else {
+                r.random_range(0.5..2.0)
+            };
+            row
+        })
+        .collect();
+    EllpackR::from_rows(&rows).unwrap()
+}
+
+fn random_vec(n: usize, seed: u64) -> Vec<f64> {
+    let mut r = rng(seed);
+    (0..n).map(|_| r.random_range(-1.0..1.0)).collect()
+}
+
+#[test]
+fn ellpack_layout_is_slot_major_with_row_lengths() {
+    let a = EllpackR::from_rows(&[
+        vec![(0, 1.0), (2, 2.0)],
+        vec![(1, 3.0)],
+        vec![(0, 4.0), (1, 5.0), (2, 6.0)],
+    ])
+    .unwrap();
+    assert_eq!((a.n, a.m), (3, 3));
+    assert_eq!(a.rl, vec![2, 1, 3]);
+    // Slot 0 of rows 0, 1, 2 is contiguous, then slot 1, then slot 2.
+    assert_eq!(&a.val[0..3], &[1.0, 3.0, 4.0]);
+    assert_eq!(&a.val[3..6], &[2.0, 0.0, 5.0]);
+    // Padding points at the row itself (an in-range read of x).
+    assert_eq!(&a.col[6..9], &[0, 1, 2]);
+    assert_eq!(a.nnz(), 6);
+    let t = a.transpose();
+    assert_eq!(t.row(0).collect::<Vec<_>>(), vec![(0, 1.0), (2, 4.0)]);
+    assert_eq!(
+        EllpackR::from_rows(&[vec![(3, 1.0)]]).unwrap_err(),
+        EllpackError::ColumnOutOfRange {
+            row: 0,
+            col: 3,
+            n: 1
+        }
+    );
+    let z = EllpackR::from_rows(&[vec![(0, 0.0)], vec![(1, 1.0)]]).unwrap();
+    assert_eq!(
+        z.diagonal().unwrap_err(),
+        EllpackError::ZeroDiagonal { row: 0 }
+    );
+}
+
+#[test]
+fn gpu_spmv_equals_cpu_spmv_exactly_in_fp64() {
+    let g = ctx();
+    for (n, max_len, seed) in [(1000, 9, 1), (4099, 3, 2), (1, 1, 3)] {
+        let a = random_matrix(n, max_len, seed, false);
+        let x = random_vec(n, seed + 10);
+        let mut want = vec![0.0; n];
+        a.spmv(&x, &mut want);
+        let mut gpu = GpuBicg::<f64>::new(&g, &a, false, GpuOptions::default()).unwrap();
+        // Same products summed in the same order, `precise` forbids FMA: bitwise equal.
+        assert_eq!(gpu.apply(&x, false).unwrap(), want, "n = {n}");
+        let mut want_t = vec![0.0; n];
+        a.transpose().spmv(&x, &mut want_t);
+        assert_eq!(gpu.apply(&x, true).unwrap(), want_t, "Aᵀ, n = {n}");
+    }
+}
+
+#[test]
+fn two_stage_reductions_match_the_cpu() {
+    let g = ctx();
+    for (n, local) in [(100_003, 256), (777, 32), (5, 1024)] {
+        let a = random_matrix(n, 1, 5, false);
+        let opts = GpuOptions {
+            local_size: local,
+            ..GpuOptions::default()
+        };
+        let mut gpu = GpuBicg::<f64>::new(&g, &a, true, opts).unwrap();
+        let (x, y) = (random_vec(n, 6), random_vec(n, 7));
+        let (dot, max) = gpu.reductions(&x, &y).unwrap();
+        let want: f64 = x.iter().zip(&y).map(|(p, q)| p * q).sum();
+        let wmax = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        // Tree vs sequential summation of n terms of size ≤ 1: |error| ≲ n·ε·max|xᵢyᵢ|.
+        assert!(
+            (dot - want).abs() <= n as f64 * 1.2e-16,
+            "dot {dot} vs {want}, n = {n}"
+        );
+        assert_eq!(max, wmax, "max-norm is exact, n = {n}");
+    }
+}
+
+#[test]
+fn bicg_solves_random_nonsymmetric_diagonally_dominant_systems() {
+    let g = ctx();
+    let params = BicgParams {
+        tol: 1e-12,
+        max_iter: 500,
+    };
+    for (n, seed) in [(600, 11), (2000, 12)] {
+        let a = random_matrix(n, 7, seed, true);
+        let xs = random_vec(n, seed + 1);
+        let mut b = vec![0.0; n];
+        a.spmv(&xs, &mut b);
+        let at = a.transpose();
+        let mut x = vec![0.0; n];
+        let info = cpu::solve(&a, Some(&at), &b, &mut x, &params).unwrap();
+        assert_eq!(info.stop, Stop::Converged, "{info:?}");
+        // Diagonally dominant: well conditioned, the error is a small multiple of tol.
+        assert!(rel_diff(&x, &xs) < 1e-10, "CPU error {}", rel_diff(&x, &xs));
+        let mut gpu = GpuBicg::<f64>::new(&g, &a, false, GpuOptions::default()).unwrap();
+        let (gx, ginfo) = gpu.solve(&b, &vec![0.0; n], &params).unwrap();
+        assert_eq!(ginfo.stop, Stop::Converged);
+        assert!(
+            rel_diff(&gx, &xs) < 1e-10,
+            "GPU error {}",
+            rel_diff(&gx, &xs)
+        );
+        assert!(ginfo.iterations.abs_diff(info.iterations) <= 1);
+    }
+}
+
+/// −Δu = f on the unit cube with u = sin(πx) sin(πy) sin(πz) + x + 2y: Dirichlet on the
+/// whole boundary. Returns the max-norm error of the discrete solution.
+fn manufactured_error(m: usize) -> f64 {
+    let mesh = Mesh::cube(m);
+    let h = 1.0 / (m - 1) as f64;
+    let pi = std::f64::consts::PI;
+    let u = |x: f64, y: f64, z: f64| (pi * x).sin() * (pi * y).sin() * (pi * z).sin() + x + 2.0 * y;
+    let n = mesh.nodes();
+    let (mut rhs, mut dir, mut exact) = (vec![0.0; n], vec![None; n], vec![0.0; n]);
+    for k in 0..m {
+        for j in 0..m {
+            for i in 0..m {
+                let (x, y, z) = (i as f64 * h, j as f64 * h, k as f64 * h);
+                let idx = mesh.index(i, j, k);
+                exact[idx] = u(x, y, z);
+                rhs[idx] = h * h * 3.0 * pi * pi * (pi * x).sin() * (pi * y).sin() * (pi * z).sin();
+                if [i, j, k].iter().any(|&c| c == 0 || c == m - 1) {
+                    dir[idx] = Some(exact[idx]);
+                }
+            }
+        }
+    }
+    let sys = poisson::assemble(&mesh, &vec![1.0; n], &rhs, &dir);
+    let mut x = vec![0.0; n];
+    let info = cpu::solve(
+        &sys.a,
+        None,
+        &sys.b,
+        &mut x,
+        &BicgParams {
+            tol: 1e-13,
+            max_iter: 2000,
+        },
+    )
+    .unwrap();
+    assert_eq!(info.stop, Stop::Converged);
+    x.iter()
+        .zip(&exact)
+        .fold(0.0f64, |e, (p, q)| e.max((p - q).abs()))
+}
+
+#[test]
+fn poisson_error_falls_with_h_squared() {
+    let (e1, e2) = (manufactured_error(9), manufactured_error(17));
+    // Second-order stencil: halving h divides the error by ≈ 4 (3.5..4.5 allows the
+    // higher-order terms at these coarse meshes).
+    let ratio = e1 / e2;
+    assert!(
+        (3.5..4.5).contains(&ratio),
+        "errors {e1:.3e}, {e2:.3e}, ratio {ratio:.2}"
+    );
+}
+
+#[test]
+fn poisson_matrix_is_symmetric_and_fig3_problem_converges_on_the_gpu() {
+    let g = ctx();
+    let mesh = parse_mesh("12x16x10").unwrap();
+    let sys = poisson::fig4_problem(&mesh);
+    assert_eq!(
+        sys.a.transpose(),
+        sys.a,
+        "Dirichlet elimination keeps A symmetric"
+    );
+    assert_eq!(sys.a.m, 7);
+    let params = BicgParams {
+        tol: 1e-10,
+        max_iter: 1000,
+    };
+    let mut cx = vec![0.0; mesh.nodes()];
+    let cinfo = cpu::solve(&sys.a, None, &sys.b, &mut cx, &params).unwrap();
+    let mut gpu = GpuBicg::<f64>::new(
+        &g,
+        &sys.a,
+        true,
+        GpuOptions {
+            local_size: 64,
+            ..GpuOptions::default()
+        },
+    )
+    .unwrap();
+    let (gx, ginfo) = gpu
+        .solve(&sys.b, &vec![0.0; mesh.nodes()], &params)
+        .unwrap();
+    assert_eq!((cinfo.stop, ginfo.stop), (Stop::Converged, Stop::Converged));
+    assert!(cpu::true_residual(&sys.a, &sys.b, &gx) < 1e-8);
+    // The potential stays between the electrode values (maximum principle).
+    assert!(gx.iter().all(|&v| (-1e-9..=0.5 + 1e-9).contains(&v)));
+    assert!(rel_diff(&gx, &cx) < 1e-8);
+}
+
+#[test]
+fn gpu_and_cpu_iterates_agree_for_the_first_iterations() {
+    let g = ctx();
+    let sys = poisson::fig4_problem(&Mesh::new(20, 18, 16));
+    let n = sys.mesh.nodes();
+    let params = BicgParams {
+        tol: 0.0,
+        max_iter: 8,
+    };
+    let mut cx = vec![0.0; n];
+    let cinfo = cpu::solve(&sys.a, None, &sys.b, &mut cx, &params).unwrap();
+    let mut gpu = GpuBicg::<f64>::new(&g, &sys.a, true, GpuOptions::default()).unwrap();
+    let (gx, ginfo) = gpu.solve(&sys.b, &vec![0.0; n], &params).unwrap();
+    assert_eq!(
+        (cinfo.stop, ginfo.stop),
+        (Stop::IterationCap, Stop::IterationCap)
+    );
+    // Only the dot products' summation order differs: relative drift ~1e-15 per iteration.
+    for (k, (c, g)) in cinfo.history.iter().zip(&ginfo.history).enumerate() {
+        assert!(
+            (c - g).abs() <= 1e-11 * c.abs(),
+            "iteration {}: {c} vs {g}",
+            k + 1
+        );
+    }
+    assert!(rel_diff(&gx, &cx) < 1e-12, "{}", rel_diff(&gx, &cx));
+}
+
+#[test]
+fn breakdown_cap_and_non_finite_are_reported() {
+    let g = ctx();
+    // diag(1, −1), b = (1, 1): z·r̄ = 1 − 1 = 0 at the first iteration.
+    let a = EllpackR::from_rows(&[vec![(0, 1.0)], vec![(1, -1.0)]]).unwrap();
+    let params = BicgParams {
+        tol: 1e-10,
+        max_iter: 50,
+    };
+    let mut x = vec![0.0; 2];
+    let info = cpu::solve(&a, None, &[1.0, 1.0], &mut x, &params).unwrap();
+    assert_eq!(info.stop, Stop::BreakdownRho);
+    let mut gpu = GpuBicg::<f64>::new(
+        &g,
+        &a,
+        true,
+        GpuOptions {
+            local_size: 32,
+            ..GpuOptions::default()
+        },
+    )
+    .unwrap();
+    let (gx, ginfo) = gpu.solve(&[1.0, 1.0], &[0.0, 0.0], &params).unwrap();
+    assert_eq!(ginfo.stop, Stop::BreakdownRho);
+    let err = ginfo.into_result(gx).unwrap_err();
+    assert!(err.to_string().contains("breakdown"), "{err}");
+
+    // The iteration cap.
+    let sys = poisson::fig4_problem(&Mesh::cube(10));
+    let capped = BicgParams {
+        tol: 1e-12,
+        max_iter: 3,
+    };
+    let mut gpu = GpuBicg::<f64>::new(&g, &sys.a, true, GpuOptions::default()).unwrap();
+    let (_, info) = gpu.solve(&sys.b, &vec![0.0; 1000], &capped).unwrap();
+    assert_eq!((info.stop, info.iterations), (Stop::IterationCap, 3));
+
+    // A NaN in b.
+    let mut b = sys.b.clone();
+    b[500] = f64::NAN;
+    let (_, info) = gpu.solve(&b, &vec![0.0; 1000], &params).unwrap();
+    assert_eq!(info.stop, Stop::NonFinite);
+    let mut x = vec![0.0; 1000];
+    assert_eq!(
+        cpu::solve(&sys.a, None, &b, &mut x, &params).unwrap().stop,
+        Stop::NonFinite
+    );
+
+    // Bad input: a local size that is no power of two, a vector of the wrong length.
+    let bad = GpuBicg::<f64>::new(
+        &g,
+        &sys.a,
+        true,
+        GpuOptions {
+            local_size: 48,
+            ..GpuOptions::default()
+        },
+    );
+    assert!(matches!(bad, Err(GpuBicgError::LocalSize(48, _))));
+    assert!(matches!(
+        gpu.solve(&[1.0], &[0.0], &params),
+        Err(GpuBicgError::Length { got: 1, n: 1000 })
+    ));
+    assert!(parse_mesh("64x64").is_err());
+}
+
+#[test]
+fn fp32_build_runs_the_same_iteration() {
+    let g = ctx();
+    let sys = poisson::fig4_problem(&Mesh::cube(16));
+    let n = sys.mesh.nodes();
+    let a32 = sys.a.map(|v| v as f32);
+    let params = BicgParams {
+        tol: 1e-4,
+        max_iter: 400,
+    };
+    let mut gpu = GpuBicg::<f32>::new(&g, &a32, true, GpuOptions::default()).unwrap();
+    let (x, info) = gpu.solve(&sys.b, &vec![0.0; n], &params).unwrap();
+    // A loose tolerance is within fp32's reach.
+    assert_eq!(info.stop, Stop::Converged, "{info:?}");
+    let mut cx = vec![0.0; n];
+    cpu::solve(
+        &sys.a,
+        None,
+        &sys.b,
+        &mut cx,
+        &BicgParams {
+            tol: 1e-12,
+            max_iter: 1000,
+        },
+    )
+    .unwrap();
+    assert!(rel_diff(&x, &cx) < 1e-3, "{}", rel_diff(&x, &cx));
+}
+
+#[test]
+fn biofet_conserves_ions_and_builds_a_double_layer() {
+    use gpgpu_repro::papers::bicg::biofet::{Biofet, BiofetParams};
+    let g = ctx();
+    let params = BiofetParams {
+        n: 11,
+        n_xy: 4,
+        length: 5.0,
+        ..BiofetParams::default()
+    };
+    let mut sim = Biofet::new(&g, params).unwrap();
+    let (p0, m0) = sim.totals();
+    for _ in 0..30 {
+        sim.solve_poisson().unwrap();
+        sim.continuity_step();
+    }
+    let (p1, m1) = sim.totals();
+    // Antisymmetric fluxes and blocking walls: only rounding changes the totals.
+    assert!(((p1 - p0) / p0).abs() < 1e-12 && ((m1 - m0) / m0).abs() < 1e-12);
+    assert!(
+        sim.np.iter().chain(&sim.nm).all(|&v| v > 0.0),
+        "densities stay positive"
+    );
+    // At the driven (positive) electrode anions gather and cations are pushed away.
+    let prof = sim.axis_profile();
+    assert!(prof[1].3 > 1.0 && prof[1].2 < 1.0, "{:?}", prof[1]);
+}
