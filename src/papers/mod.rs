@@ -3,6 +3,8 @@
 //! Adding a paper = one module under `src/papers/<paper>/` that exports a `PAPER` entry,
 //! one line in [`PAPERS`], and `experiments/<paper>.toml`.
 
+pub mod fem_storage;
+
 use crate::runner::{RunError, Session};
 
 /// One paper: its key, what it is, its experiment file, and the function that runs it.
@@ -24,7 +26,7 @@ impl std::fmt::Debug for PaperEntry {
 }
 
 /// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[];
+pub static PAPERS: &[&PaperEntry] = &[&fem_storage::PAPER];
 
 /// The paper with this key.
 pub fn find(key: &str) -> Option<&'static PaperEntry> {
