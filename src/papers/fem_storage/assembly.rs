@@ -148,7 +148,7 @@ impl System {
     /// Assembles `grid` and `problem` into the proposed format (Fig. 2) and applies the
     /// boundary conditions.
     pub fn assemble(grid: Grid, problem: &Problem) -> Result<System, FemError> {
-        if !(problem.chi > 0.0) {
+        if problem.chi.is_nan() || problem.chi <= 0.0 {
             return Err(FemError::InvalidProblem(format!(
                 "conductivity χ = {} must be positive",
                 problem.chi

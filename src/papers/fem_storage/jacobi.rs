@@ -105,7 +105,7 @@ impl JacobiInfo {
             .find(|(k, _)| *k >= k1 / 2)
             .filter(|(k, _)| *k < k1)?;
         let rho = (d1 / d0).powf(1.0 / (k1 - k0) as f64);
-        if !(rho < 1.0 && rho > 0.0) {
+        if rho.is_nan() || rho <= 0.0 || rho >= 1.0 {
             return None;
         }
         Some(Extrapolation {
