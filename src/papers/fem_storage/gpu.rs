@@ -1,10 +1,11 @@
 //! Jacobi on a GL 4.3 compute shader, in the paper's layout (§IV, Fig. 4 and Fig. 5).
 //!
 //! The arrays of [`FlatMatrix`] go to read-only SSBOs (the GL counterpart of the paper's
-//! `tex1Dfetch` textures); each iteration is one dispatch of `fem-storage/jacobi.comp` (one
-//! invocation per row, per-group partial norms) and one of `fem-storage/reduce.comp` (one
-//! group sums the partials), after which the two norms (8 bytes) are read back for the
-//! stopping test — the paper reads its two `thrust::reduce` sums back every iteration too.
+//! `tex1Dfetch` textures); each iteration is one dispatch of `fem-storage/jacobi.comp` (rows
+//! in a grid-stride loop as in Fig. 5, one row per invocation up to [`MAX_GROUPS`] groups,
+//! per-invocation partial norms) and one of `fem-storage/reduce.comp` (one group sums the
+//! partials), after which the two norms (8 bytes) are read back for the stopping test — the
+//! paper reads its two `thrust::reduce` sums back every iteration too.
 //! x⁽ᵏ⁾ and x⁽ᵏ⁺¹⁾ are two buffers whose bindings swap every iteration.
 
 use crate::gl::{Buffer, Define, Gl, Program};
@@ -16,6 +17,8 @@ use super::jacobi::{JacobiInfo, JacobiParams, drive};
 
 /// Invocations per work group of both kernels.
 pub const WORK_GROUP: u32 = 256;
+/// The most work groups of a sweep; beyond, invocations loop over rows (grid stride).
+pub const MAX_GROUPS: u32 = 1024;
 
 /// The GPU Jacobi solver holding the matrix on the device.
 pub struct GpuJacobi {
@@ -40,7 +43,7 @@ impl GpuJacobi {
         let n = u32::try_from(m.n())
             .map_err(|_| FemError::InvalidGrid(format!("{} rows exceed u32", m.n())))?;
         let defines = [Define::new("WG", WORK_GROUP)];
-        let groups = n.div_ceil(WORK_GROUP).max(1);
+        let groups = n.div_ceil(WORK_GROUP).clamp(1, MAX_GROUPS);
         Ok(GpuJacobi {
             gl: gl.clone(),
             n,
@@ -52,7 +55,7 @@ impl GpuJacobi {
             accm: Buffer::from_slice(gl, &m.accm_size)?,
             rhs: Buffer::from_slice(gl, &m.rhs)?,
             x: [Buffer::zeroed(gl, m.n())?, Buffer::zeroed(gl, m.n())?],
-            partial: Buffer::zeroed(gl, groups as usize)?,
+            partial: Buffer::zeroed(gl, (groups * WORK_GROUP) as usize)?,
             norms: Buffer::zeroed(gl, 1)?,
             cur: 0,
         })
@@ -88,7 +91,7 @@ impl GpuJacobi {
         self.gl.storage_barrier();
         self.norms.bind(7);
         self.reduce.bind();
-        self.reduce.set_u32("count", self.groups);
+        self.reduce.set_u32("count", self.groups * WORK_GROUP);
         self.reduce.dispatch([1, 1, 1])?;
         let [d2, x2] = self.norms.read_range(0, 1)?[0];
         Ok(Some((d2 as f64, x2 as f64)))

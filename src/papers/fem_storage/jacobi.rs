@@ -91,6 +91,18 @@ impl JacobiInfo {
         1e3 * self.seconds / self.iterations.max(1) as f64
     }
 
+    /// Extrapolates the iterations still needed to reach `tol` from the last relative change
+    /// δ_k, assuming it shrinks by the factor `rho` per iteration: ln(tol/δ_k) / ln ρ.
+    pub fn extrapolate_with(&self, tol: f64, rho: f64) -> Option<Extrapolation> {
+        if self.stop == Stop::Converged || !(0.0..1.0).contains(&rho) || rho == 0.0 {
+            return None;
+        }
+        Some(Extrapolation {
+            rho,
+            more_iterations: ((tol / self.rel_change).ln() / rho.ln()).max(0.0),
+        })
+    }
+
     /// Fits ρ to the relative change over the second half of the run,
     /// ρ = (δ_k / δ_{k/2})^{1/(k − k/2)}, and extrapolates the iterations still needed to
     /// reach `tol` (ln(tol/δ_k) / ln ρ). `None` when the run converged or ρ ≥ 1.
