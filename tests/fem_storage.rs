@@ -1,6 +1,9 @@
 //! fem-storage: element matrices, the paper's worked storage examples (eq. 3, Table 1),
 //! Table 2's counts, the flattened GPU layout, and Jacobi on GL compute vs the CPU.
 
+// Matrix tests index rows and columns by number, as the paper does.
+#![allow(clippy::needless_range_loop)]
+
 use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{count_formats, stencil_counts};
@@ -108,11 +111,18 @@ fn table2_counts_from_assembled_structures() {
     // The paper's Table 2 (values, incl. indices, skyline) for the grids it printed right.
     for (n, prop, sky) in [(6, 146, 246), (32, 4930, 33760), (64, 20098, 266176)] {
         let c = count_formats(Grid::cube(2, n).unwrap(), &p, 1 << 21, 1 << 22);
-        assert_eq!((c.proposed, c.with_indices, c.skyline), (prop, 2 * prop, sky));
+        assert_eq!(
+            (c.proposed, c.with_indices, c.skyline),
+            (prop, 2 * prop, sky)
+        );
         assert_eq!(c.dense, n.pow(4));
         assert_eq!(c.max_per_node, 5);
         assert_eq!(c.csr_upper, c.proposed);
-        assert!(c.value_mismatch < 1e-14, "formats disagree: {}", c.value_mismatch);
+        assert!(
+            c.value_mismatch < 1e-14,
+            "formats disagree: {}",
+            c.value_mismatch
+        );
     }
     // 16×16: the paper prints 402 and 4,337; the structures hold 1,186 and 4,336.
     let c = count_formats(Grid::cube(2, 16).unwrap(), &p, 1 << 17, 1 << 22);
@@ -131,7 +141,11 @@ fn table2_counts_from_assembled_structures() {
 fn flattened_layout_matches_fig4() {
     let sys = System::assemble(Grid::new_2d(5, 4).unwrap(), &Problem::default()).unwrap();
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
-    assert_eq!(flat.max_off_diagonal(), 8, "a thread loops over at most 8 entries in 2D");
+    assert_eq!(
+        flat.max_off_diagonal(),
+        8,
+        "a thread loops over at most 8 entries in 2D"
+    );
     assert_eq!(flat.entries(), 2 * sys.k.stored_values() - sys.k.n());
     // Row r: diagonal first; the row's entries are the full symmetric row of K.
     let x: Vec<f64> = (0..flat.n()).map(|i| (i as f64 * 0.37).sin()).collect();
@@ -143,7 +157,11 @@ fn flattened_layout_matches_fig4() {
             .map(|k| flat.val[k] as f64 * x[flat.idx[k] as usize])
             .sum();
         // f32 values: 9 products of magnitude ≤ 3 → rounding ≤ ~1e-6.
-        assert!((got - want[r]).abs() < 1e-5, "row {r}: {got} vs {}", want[r]);
+        assert!(
+            (got - want[r]).abs() < 1e-5,
+            "row {r}: {got} vs {}",
+            want[r]
+        );
     }
     let sys3 = System::assemble(Grid::new_3d(4, 4, 4).unwrap(), &Problem::default()).unwrap();
     let flat3 = FlatMatrix::from_varvec(&sys3.k, &sys3.f).unwrap();
@@ -167,7 +185,11 @@ fn direct_solve_reproduces_a_linear_temperature() {
         for (i, xi) in x.iter().enumerate() {
             let (gx, _, _) = g.coords(i);
             let want = gx as f64 / (g.nx - 1) as f64;
-            assert!((xi - want).abs() < 1e-12, "{} node {i}: {xi} vs {want}", g.label());
+            assert!(
+                (xi - want).abs() < 1e-12,
+                "{} node {i}: {xi} vs {want}",
+                g.label()
+            );
         }
         assert!(sys.relative_residual(&x) < 1e-14);
     }
@@ -212,7 +234,9 @@ fn gpu_sweep_equals_cpu_sweep() {
     let gl = ctx();
     let sys = System::assemble(Grid::new_3d(9, 8, 7).unwrap(), &Problem::default()).unwrap();
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
-    let x0: Vec<f32> = (0..flat.n()).map(|i| ((i * 7919) % 101) as f32 / 50.0).collect();
+    let x0: Vec<f32> = (0..flat.n())
+        .map(|i| ((i * 7919) % 101) as f32 / 50.0)
+        .collect();
     let mut gpu = GpuJacobi::new(&gl, &flat).unwrap();
     gpu.set_x(&x0).unwrap();
     let (gd, gx) = gpu.step(true).unwrap().unwrap();
@@ -222,7 +246,10 @@ fn gpu_sweep_equals_cpu_sweep() {
     let xg = gpu.x().unwrap();
     for (i, (a, b)) in xg.iter().zip(cpu.x()).enumerate() {
         // 26 f32 products of magnitude ≤ 2: order/fma differences ≤ ~1e-6 absolute.
-        assert!((a - b).abs() <= 1e-5 * b.abs().max(1.0), "row {i}: {a} vs {b}");
+        assert!(
+            (a - b).abs() <= 1e-5 * b.abs().max(1.0),
+            "row {i}: {a} vs {b}"
+        );
     }
     // Norms reduced on the GPU in f32 vs the CPU's f64 sums: agree to ~1e-5 relative.
     assert!((gd - cd).abs() <= 1e-4 * cd, "diff² {gd} vs {cd}");
@@ -244,7 +271,10 @@ fn jacobi_never_hangs() {
     let params = JacobiParams::default();
     let e = CpuJacobi::new(&flat, 1).solve(&params).unwrap_err();
     assert!(matches!(e, FemError::Diverged { .. }), "{e}");
-    let e = GpuJacobi::new(&gl, &flat).unwrap().solve(&params).unwrap_err();
+    let e = GpuJacobi::new(&gl, &flat)
+        .unwrap()
+        .solve(&params)
+        .unwrap_err();
     assert!(matches!(e, FemError::Diverged { .. }), "{e}");
     // A convergent system stopped by the cap says so.
     let sys = System::assemble(Grid::new_2d(30, 30).unwrap(), &Problem::default()).unwrap();
@@ -256,8 +286,13 @@ fn jacobi_never_hangs() {
     let info = GpuJacobi::new(&gl, &flat).unwrap().solve(&capped).unwrap();
     assert_eq!((info.stop, info.iterations), (Stop::IterationCap, 50));
     assert!(info.rel_change > 1e-8);
-    let ex = info.extrapolate(1e-8).expect("a contracting run extrapolates");
-    assert!(ex.rho > 0.9 && ex.rho < 1.0 && ex.more_iterations > 100.0, "{ex:?}");
+    let ex = info
+        .extrapolate(1e-8)
+        .expect("a contracting run extrapolates");
+    assert!(
+        ex.rho > 0.9 && ex.rho < 1.0 && ex.more_iterations > 100.0,
+        "{ex:?}"
+    );
     // A zero diagonal is a typed error, not a division by zero.
     let mut z = VarVec::new(2);
     z.add(0, 0, 0.0);
@@ -299,9 +334,17 @@ fn jacobi_spectral_radius_is_exact() {
         for i in 0..g.nodes() {
             let d = sys.k.get(i, i).unwrap();
             let jv = v[i] - kv[i] / d;
-            let want = if g.coords(i).0 == 0 || g.coords(i).0 == g.nx - 1 { 0.0 } else { rho * v[i] };
+            let want = if g.coords(i).0 == 0 || g.coords(i).0 == g.nx - 1 {
+                0.0
+            } else {
+                rho * v[i]
+            };
             // Sums of ≤ 27 terms of size ≤ 1: rounding ≤ 1e-14.
-            assert!((jv - want).abs() < 1e-13, "{} node {i}: {jv} vs {want}", g.label());
+            assert!(
+                (jv - want).abs() < 1e-13,
+                "{} node {i}: {jv} vs {want}",
+                g.label()
+            );
         }
     }
 }

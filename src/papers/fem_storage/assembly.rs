@@ -165,12 +165,7 @@ impl System {
     /// ‖f − K x‖₂ / ‖f‖₂ in f64.
     pub fn relative_residual(&self, x: &[f64]) -> f64 {
         let kx = self.k.mul_sym(x);
-        let r: f64 = self
-            .f
-            .iter()
-            .zip(&kx)
-            .map(|(a, b)| (a - b) * (a - b))
-            .sum();
+        let r: f64 = self.f.iter().zip(&kx).map(|(a, b)| (a - b) * (a - b)).sum();
         let n: f64 = self.f.iter().map(|a| a * a).sum();
         (r / n.max(f64::MIN_POSITIVE)).sqrt()
     }

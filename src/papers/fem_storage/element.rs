@@ -87,9 +87,7 @@ pub fn hand_derived_k(dim: usize, h: f64, chi: f64) -> [[f64; 8]; 8] {
     let mut k = [[0.0; 8]; 8];
     for a in 0..n {
         for b in 0..n {
-            let differ = (0..dim)
-                .filter(|&d| CORNERS[a][d] != CORNERS[b][d])
-                .count();
+            let differ = (0..dim).filter(|&d| CORNERS[a][d] != CORNERS[b][d]).count();
             k[a][b] = if dim == 2 {
                 chi / 6.0 * [4.0, -1.0, -2.0][differ]
             } else {

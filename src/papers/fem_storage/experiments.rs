@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+use super::FemError;
 use super::assembly::{Problem, System, assemble, grid_element, jacobi_spectral_radius};
 use super::direct::cholesky_solve;
 use super::flat::FlatMatrix;
@@ -13,7 +14,6 @@ use super::formats::{Both, Csr, CsrPattern, Dense, Skyline, SkylineProfile, VarV
 use super::gpu::GpuJacobi;
 use super::jacobi::{CpuJacobi, JacobiParams, Stop};
 use super::mesh::Grid;
-use super::FemError;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::report::{Audit, Column, LineChart, Row, Series};
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
@@ -140,7 +140,11 @@ pub fn stencil_counts(g: &Grid) -> (usize, usize) {
             0
         };
         proposed += 1 + right + next_row + next_layer;
-        let lowest = g.node(x.saturating_sub(1), y.saturating_sub(1), z.saturating_sub(1));
+        let lowest = g.node(
+            x.saturating_sub(1),
+            y.saturating_sub(1),
+            z.saturating_sub(1),
+        );
         skyline += i - lowest + 1;
     }
     (proposed, skyline)
@@ -194,7 +198,9 @@ pub fn count_formats(
                 mismatch = mismatch.max((sky.get(i, j) - v).abs());
             }
             if let Some(d) = &dense {
-                mismatch = mismatch.max((d.at(i, j) - v).abs()).max((d.at(j, i) - v).abs());
+                mismatch = mismatch
+                    .max((d.at(i, j) - v).abs())
+                    .max((d.at(j, i) - v).abs());
             }
         }
     }
@@ -258,15 +264,27 @@ fn table2(s: &Session, cfg: &Config) -> Result<Vec<Counts>, RunError> {
         // Verification: the counts equal the stencil geometry's, the per-node maximum is the
         // paper's 5 / 14 (grids of 3+ nodes per side), and all formats hold the same values.
         let (want_prop, want_sky) = stencil_counts(&grid);
-        let want_max = if n >= 3 { [0, 0, 5, 14][dim] } else { c.max_per_node };
+        let want_max = if n >= 3 {
+            [0, 0, 5, 14][dim]
+        } else {
+            c.max_per_node
+        };
         let count_err = (c.proposed.abs_diff(want_prop) + c.skyline.abs_diff(want_sky)) as f64
             + c.max_per_node.abs_diff(want_max) as f64
             + (c.with_indices.abs_diff(2 * c.proposed)) as f64;
         let err = count_err + c.value_mismatch;
         let how = format!(
             "assembled: proposed, CSR{}{}",
-            if c.skyline_filled { ", skyline" } else { "; skyline from its profile" },
-            if c.dense_filled { ", dense" } else { "; dense = N²" }
+            if c.skyline_filled {
+                ", skyline"
+            } else {
+                "; skyline from its profile"
+            },
+            if c.dense_filled {
+                ", dense"
+            } else {
+                "; dense = N²"
+            }
         );
         t.push(
             Row::new(&key)
@@ -340,7 +358,10 @@ fn figure3(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunE
     .series(Series::ours("2D grids", series(2, &ratio)))
     .series(Series::ours("3D grids", series(3, &ratio)))
     .series(Series::paper("paper, 2D (Table 2)", paper))
-    .series(Series::paper("paper, 2D, proposed incl. indices", paper_idx));
+    .series(Series::paper(
+        "paper, 2D, proposed incl. indices",
+        paper_idx,
+    ));
     s.line_chart(
         "fig3.png",
         &chart,
@@ -422,9 +443,16 @@ fn audit_paper(s: &Session, t2: &Table2Config) {
             ("skyline", p.skyline, sky as f64),
         ];
         for (what, printed, recomputed) in checks {
-            let a = Audit::new(format!("Table 2, {n}×{n}: {what}"), printed, recomputed, 0.0);
+            let a = Audit::new(
+                format!("Table 2, {n}×{n}: {what}"),
+                printed,
+                recomputed,
+                0.0,
+            );
             if !s.audit(a) {
-                wrong.push(format!("{n}×{n} {what}: printed {printed}, recomputed {recomputed}"));
+                wrong.push(format!(
+                    "{n}×{n} {what}: printed {printed}, recomputed {recomputed}"
+                ));
             }
         }
     }
@@ -517,7 +545,9 @@ fn table4(s: &Session, cfg: &Config) -> Result<(), RunError> {
             Column::beyond("ρ exact").fixed(7),
             Column::beyond("ρ fitted").fixed(7),
             Column::beyond("iterations to 1e-8 (extrap.)").sci(2),
-            Column::beyond("time to 1e-8 here (extrap.)").unit("s").sci(2),
+            Column::beyond("time to 1e-8 here (extrap.)")
+                .unit("s")
+                .sci(2),
             Column::beyond("paper-implied µs/iter").fixed(3),
             Column::beyond("C1060 bound µs/iter").fixed(1),
         ],
@@ -771,7 +801,11 @@ fn perf(s: &Session, cfg: &Config) -> Result<(), RunError> {
         t.push(
             Row::new(&key)
                 .num(grid.nodes() as f64)
-                .text(format!("GL compute, {} ({})", grid.label(), s.gl.info().short()))
+                .text(format!(
+                    "GL compute, {} ({})",
+                    grid.label(),
+                    s.gl.info().short()
+                ))
                 .num(gl_ms)
                 .num(bytes / (gl_ms * 1e-3) / 1e9)
                 .num(bytes / (gl_ms * 1e-3) / 1e9 / stream.gb_per_s)

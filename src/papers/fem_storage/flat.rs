@@ -42,8 +42,8 @@ impl FlatMatrix {
         }
         let mut accm_size = Vec::with_capacity(n);
         let mut total = 0u64;
-        for i in 0..n {
-            total += k.idx[i].len() as u64 + lower[i] as u64;
+        for (cols, &low) in k.idx.iter().zip(&lower) {
+            total += cols.len() as u64 + low as u64;
             accm_size.push(u32::try_from(total).map_err(|_| {
                 FemError::InvalidGrid(format!("{total} entries exceed 32-bit offsets"))
             })?);
@@ -92,7 +92,10 @@ impl FlatMatrix {
     }
     /// The most off-diagonal entries of a row (the paper's 8 in 2D, 26 in 3D).
     pub fn max_off_diagonal(&self) -> usize {
-        (0..self.n()).map(|i| self.row(i).len() - 1).max().unwrap_or(0)
+        (0..self.n())
+            .map(|i| self.row(i).len() - 1)
+            .max()
+            .unwrap_or(0)
     }
     /// Bytes a Jacobi sweep must move at least once: idx, val, accmSize, rhs, x_old, x_new.
     pub fn sweep_bytes(&self) -> usize {

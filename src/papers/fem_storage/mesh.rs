@@ -91,7 +91,11 @@ impl Grid {
 
     /// `(x, y, z)` grid coordinates of node `i`.
     pub fn coords(&self, i: usize) -> (usize, usize, usize) {
-        (i % self.nx, (i / self.nx) % self.ny, i / (self.nx * self.ny))
+        (
+            i % self.nx,
+            (i / self.nx) % self.ny,
+            i / (self.nx * self.ny),
+        )
     }
 
     /// The global nodes of element `(ex, ey, ez)`, in the local order of
@@ -176,9 +180,8 @@ impl Grid {
                 }
             }
         }
-        let (_, _, s) = best.ok_or_else(|| {
-            FemError::InvalidGrid(format!("no {dim}D grid near {target} nodes"))
-        })?;
+        let (_, _, s) = best
+            .ok_or_else(|| FemError::InvalidGrid(format!("no {dim}D grid near {target} nodes")))?;
         if dim == 2 {
             Self::new_2d(s[0], s[1])
         } else {
