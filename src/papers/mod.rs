@@ -4,6 +4,7 @@
 //! one line in [`PAPERS`], and `experiments/<paper>.toml`.
 
 pub mod fem_storage;
+pub mod matmul;
 
 use crate::runner::{RunError, Session};
 
@@ -26,7 +27,7 @@ impl std::fmt::Debug for PaperEntry {
 }
 
 /// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[&fem_storage::PAPER];
+pub static PAPERS: &[&PaperEntry] = &[&matmul::PAPER, &fem_storage::PAPER];
 
 /// The paper with this key.
 pub fn find(key: &str) -> Option<&'static PaperEntry> {

@@ -8,6 +8,6 @@ pub mod provenance;
 pub mod table;
 
 pub use audit::Audit;
-pub use plot::{BarChart, LineChart, Series};
+pub use plot::{BarChart, Legend, LineChart, Series};
 pub use provenance::Provenance;
 pub use table::{Column, Fmt, Row, Source, Status, Table, Value};

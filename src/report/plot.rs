@@ -59,6 +59,27 @@ impl Series {
     }
 }
 
+/// Where the legend box goes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Legend {
+    #[default]
+    UpperLeft,
+    UpperRight,
+    LowerLeft,
+    LowerRight,
+}
+
+impl Legend {
+    fn position(self) -> SeriesLabelPosition {
+        match self {
+            Legend::UpperLeft => SeriesLabelPosition::UpperLeft,
+            Legend::UpperRight => SeriesLabelPosition::UpperRight,
+            Legend::LowerLeft => SeriesLabelPosition::LowerLeft,
+            Legend::LowerRight => SeriesLabelPosition::LowerRight,
+        }
+    }
+}
+
 /// A line chart with optional log axes.
 #[derive(Clone, Debug)]
 pub struct LineChart {
@@ -67,6 +88,7 @@ pub struct LineChart {
     pub y_label: String,
     pub log_x: bool,
     pub log_y: bool,
+    pub legend: Legend,
     pub series: Vec<Series>,
 }
 
@@ -78,8 +100,13 @@ impl LineChart {
             y_label: y_label.into(),
             log_x: false,
             log_y: false,
+            legend: Legend::default(),
             series: vec![],
         }
+    }
+    pub fn legend(mut self, at: Legend) -> Self {
+        self.legend = at;
+        self
     }
     pub fn log_x(mut self) -> Self {
         self.log_x = true;
@@ -182,7 +209,7 @@ impl LineChart {
                 }
                 chart
                     .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
+                    .position(self.legend.position())
                     .label_font((FONT, 18))
                     .background_style(WHITE.mix(0.85))
                     .border_style(BLACK)

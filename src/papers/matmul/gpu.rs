@@ -1,0 +1,390 @@
+//! The GPU multiplications: the paper's (Algorithms 1 + 2) and two beyond it.
+//!
+//! Each has the same three steps, so that the experiment can time the compute alone as the
+//! paper did: `upload` (the paper's `glOpenBuffer` + `glWriteBuffer`), `run` (the dispatch
+//! loop, the timed region), `read` (`glReadBuffer`).
+//!
+//! The paper's wrapper calls, mapped onto real GL (Algorithm 1):
+//! - `glOpenBuffer(ssbo)` = `glGenBuffers` — [`Buffer`] creation;
+//! - `glWriteBuffer(ssbo, 0, bytes, data, binding, usage)` = `glBindBuffer(GL_SHADER_STORAGE_
+//!   BUFFER)` + `glBufferData(bytes, data, usage)` + `glBindBufferBase(binding)` —
+//!   [`Buffer::from_slice`] / [`Buffer::zeroed`] then [`Buffer::bind`] (R is written with
+//!   `NULL` data in the paper; we zero it so that an unwritten element cannot pass as right);
+//! - `glReadBuffer(ssbo, 0, bytes, dst)` = `glGetBufferSubData` — [`Buffer::read`] (not the
+//!   GL function `glReadBuffer`, which selects a framebuffer colour buffer);
+//! - `glCloseBuffer(ssbo, binding)` = `glBindBufferBase(binding, 0)` + `glDeleteBuffers` — the
+//!   buffers' `Drop`.
+
+use std::rc::Rc;
+
+use super::{MatmulError, Matrix, dims};
+use crate::gl::{
+    Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
+    TexTarget, Texture,
+};
+
+/// Parameters of Algorithm 1/2.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Park2019Params {
+    /// Tile edge and work-group edge (32 in the paper: 32×32 = 1024 invocations).
+    pub block: u32,
+    /// Most work groups per dispatch along x and y (64×64 in the paper, for Windows TDR).
+    pub max_groups: u32,
+    /// Dispatch `max_groups`² groups every time, as Algorithm 1 is printed (`true`), or only
+    /// as many as the matrix needs (`false`, beyond the paper).
+    pub full_grid: bool,
+}
+
+impl Default for Park2019Params {
+    fn default() -> Self {
+        Park2019Params {
+            block: 32,
+            max_groups: 64,
+            full_grid: true,
+        }
+    }
+}
+
+/// Operands resident on the GPU.
+pub struct Operands {
+    m: usize,
+    n: usize,
+    l: usize,
+    a: Buffer<f32>,
+    b: Buffer<f32>,
+    r: Buffer<f32>,
+}
+
+/// What a run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Info {
+    /// `glDispatchCompute` calls (one per sub-matrix).
+    pub dispatches: u32,
+    /// Work groups launched in all.
+    pub groups: u64,
+}
+
+/// Algorithms 1 and 2.
+pub struct Park2019 {
+    gl: Gl,
+    prog: Rc<Program>,
+    params: Park2019Params,
+}
+
+impl Park2019 {
+    pub fn new(gl: &Gl, params: Park2019Params) -> Result<Park2019, MatmulError> {
+        let prog = Program::compute(
+            gl,
+            "matmul/park2019.comp",
+            &[Define::new("BLOCK_SIZE", params.block)],
+        )?;
+        Ok(Park2019 {
+            gl: gl.clone(),
+            prog,
+            params,
+        })
+    }
+
+    /// `glOpenBuffer` + `glWriteBuffer` for A, B and R.
+    pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<Operands, MatmulError> {
+        let (m, n, l) = dims(a, b)?;
+        Ok(Operands {
+            m,
+            n,
+            l,
+            a: Buffer::from_slice(&self.gl, &a.data)?,
+            b: Buffer::from_slice(&self.gl, &b.data)?,
+            r: Buffer::zeroed(&self.gl, m * l)?,
+        })
+    }
+
+    /// The dispatch loop of Algorithm 1 (the timed region).
+    pub fn run(&self, ops: &Operands) -> Result<Info, MatmulError> {
+        let p = &self.prog;
+        let (bs, gs) = (self.params.block as usize, self.params.max_groups as usize);
+        // wcnt: work groups the matrix needs; gcnt: sub-matrices; nelem: elements per dispatch.
+        let wcnt = [ops.l.div_ceil(bs), ops.m.div_ceil(bs)];
+        let gcnt = [wcnt[0].div_ceil(gs), wcnt[1].div_ceil(gs)];
+        let nelem = bs * gs;
+        ops.a.bind(0);
+        ops.b.bind(1);
+        ops.r.bind(2);
+        p.set_u32("m", ops.m as u32);
+        p.set_u32("n", ops.n as u32);
+        p.set_u32("l", ops.l as u32);
+        let mut info = Info::default();
+        for yi in 0..gcnt[1] {
+            let y0 = nelem * yi;
+            for xi in 0..gcnt[0] {
+                let x0 = nelem * xi;
+                p.set_u32("x0", x0 as u32);
+                p.set_u32("y0", y0 as u32);
+                let groups = if self.params.full_grid {
+                    [gs, gs]
+                } else {
+                    [(wcnt[0] - xi * gs).min(gs), (wcnt[1] - yi * gs).min(gs)]
+                };
+                p.dispatch([groups[0] as u32, groups[1] as u32, 1])?;
+                info.dispatches += 1;
+                info.groups += (groups[0] * groups[1]) as u64;
+            }
+        }
+        Ok(info)
+    }
+
+    /// `glReadBuffer`: R back to the CPU.
+    pub fn read(&self, ops: &Operands) -> Result<Matrix, MatmulError> {
+        Ok(Matrix {
+            rows: ops.m,
+            cols: ops.l,
+            data: ops.r.read()?,
+        })
+    }
+
+    /// Upload, run, read.
+    pub fn multiply(&self, a: &Matrix, b: &Matrix) -> Result<Matrix, MatmulError> {
+        let ops = self.upload(a, b)?;
+        self.run(&ops)?;
+        self.read(&ops)
+    }
+}
+
+/// Parameters of the register-blocked kernel.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BlockedParams {
+    /// Rows of R per invocation.
+    pub tm: u32,
+    /// vec4 columns of R per invocation.
+    pub tn: u32,
+    /// Work-group shape.
+    pub wg_x: u32,
+    pub wg_y: u32,
+}
+
+impl Default for BlockedParams {
+    fn default() -> Self {
+        BlockedParams {
+            tm: 4,
+            tn: 1,
+            wg_x: 8,
+            wg_y: 8,
+        }
+    }
+}
+
+/// Beyond the paper: register blocking, vec4 loads, no shared memory (`blocked.comp`).
+/// Columns are padded to a multiple of 4 on upload when needed.
+pub struct Blocked {
+    gl: Gl,
+    prog: Rc<Program>,
+    params: BlockedParams,
+}
+
+/// Operands of [`Blocked`]: B and R with l padded to a multiple of 4.
+pub struct BlockedOperands {
+    m: usize,
+    n: usize,
+    l: usize,
+    l4: usize,
+    a: Buffer<f32>,
+    b: Buffer<[f32; 4]>,
+    r: Buffer<[f32; 4]>,
+}
+
+impl Blocked {
+    pub fn new(gl: &Gl, params: BlockedParams) -> Result<Blocked, MatmulError> {
+        let defs = [
+            Define::new("TM", format!("{}u", params.tm)),
+            Define::new("TN", format!("{}u", params.tn)),
+            Define::new("WG_X", params.wg_x),
+            Define::new("WG_Y", params.wg_y),
+        ];
+        let prog = Program::compute(gl, "matmul/blocked.comp", &defs)?;
+        Ok(Blocked {
+            gl: gl.clone(),
+            prog,
+            params,
+        })
+    }
+
+    pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<BlockedOperands, MatmulError> {
+        let (m, n, l) = dims(a, b)?;
+        let l4 = l.div_ceil(4);
+        Ok(BlockedOperands {
+            m,
+            n,
+            l,
+            l4,
+            a: Buffer::from_slice(&self.gl, &a.data)?,
+            b: Buffer::from_slice(&self.gl, &pack4(&b.data, n, l))?,
+            r: Buffer::zeroed(&self.gl, m * l4)?,
+        })
+    }
+
+    pub fn run(&self, ops: &BlockedOperands) -> Result<(), MatmulError> {
+        let p = &self.params;
+        ops.a.bind(0);
+        ops.b.bind(1);
+        ops.r.bind(2);
+        self.prog.set_u32("m", ops.m as u32);
+        self.prog.set_u32("n", ops.n as u32);
+        self.prog.set_u32("l4", ops.l4 as u32);
+        let gx = ops.l4.div_ceil((p.tn * p.wg_x) as usize) as u32;
+        let gy = ops.m.div_ceil((p.tm * p.wg_y) as usize) as u32;
+        self.prog.dispatch([gx, gy, 1])?;
+        Ok(())
+    }
+
+    pub fn read(&self, ops: &BlockedOperands) -> Result<Matrix, MatmulError> {
+        Ok(Matrix {
+            rows: ops.m,
+            cols: ops.l,
+            data: unpack4(&ops.r.read()?, ops.m, ops.l),
+        })
+    }
+
+    pub fn multiply(&self, a: &Matrix, b: &Matrix) -> Result<Matrix, MatmulError> {
+        let ops = self.upload(a, b)?;
+        self.run(&ops)?;
+        self.read(&ops)
+    }
+}
+
+/// Rows of `cols` floats → rows of ⌈cols/4⌉ vec4s, zero-padded.
+fn pack4(data: &[f32], rows: usize, cols: usize) -> Vec<[f32; 4]> {
+    let c4 = cols.div_ceil(4);
+    let mut out = vec![[0f32; 4]; rows * c4];
+    for i in 0..rows {
+        for j in 0..cols {
+            out[i * c4 + j / 4][j % 4] = data[i * cols + j];
+        }
+    }
+    out
+}
+
+fn unpack4(data: &[[f32; 4]], rows: usize, cols: usize) -> Vec<f32> {
+    let c4 = cols.div_ceil(4);
+    (0..rows)
+        .flat_map(|i| (0..cols).map(move |j| data[i * c4 + j / 4][j % 4]))
+        .collect()
+}
+
+/// Beyond the paper, legacy pipeline: the multipass fragment-shader matmul
+/// (`multipass.frag`): matrices in RGBA32F rectangle textures, four columns per texel,
+/// `⌈n / k_chunk⌉` passes ping-ponged with the switch method (render-to-texture).
+pub struct Multipass {
+    gl: Gl,
+    prog: Rc<Program>,
+    k_chunk: u32,
+}
+
+/// Operands of [`Multipass`]: textures with every dimension padded to a multiple of 4.
+pub struct TextureOperands {
+    m: usize,
+    l: usize,
+    n4: usize,
+    l4: usize,
+    a: Texture,
+    b: Texture,
+    acc: PingPong,
+}
+
+impl Multipass {
+    pub fn new(gl: &Gl, k_chunk: u32) -> Result<Multipass, MatmulError> {
+        let k_chunk = k_chunk.max(4).next_multiple_of(4);
+        let prog = Program::fragment(
+            gl,
+            "matmul/multipass.frag",
+            &[Define::new("K_CHUNK", k_chunk)],
+        )?;
+        Ok(Multipass {
+            gl: gl.clone(),
+            prog,
+            k_chunk,
+        })
+    }
+
+    pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<TextureOperands, MatmulError> {
+        let (m, n, l) = dims(a, b)?;
+        let (n4, l4) = (n.div_ceil(4), l.div_ceil(4));
+        let flat = |v: Vec<[f32; 4]>| v.into_iter().flatten().collect::<Vec<f32>>();
+        let at = flat(pack4(&a.data, m, n));
+        // B padded to 4·n4 rows so that the last k-group reads zeros.
+        let mut bt = flat(pack4(&b.data, n, l));
+        bt.resize(4 * n4 * l4 * 4, 0.0);
+        let g = &self.gl;
+        Ok(TextureOperands {
+            m,
+            l,
+            n4,
+            l4,
+            a: Texture::new(
+                g,
+                TexTarget::Rect,
+                Format::RGBA32F,
+                n4 as u32,
+                m as u32,
+                Some(&at),
+            )?,
+            b: Texture::new(
+                g,
+                TexTarget::Rect,
+                Format::RGBA32F,
+                l4 as u32,
+                4 * n4 as u32,
+                Some(&bt),
+            )?,
+            acc: PingPong::new(
+                g,
+                PingPongMethod::Switch,
+                TexTarget::Rect,
+                Format::RGBA32F,
+                l4 as u32,
+                m as u32,
+                &vec![0.0; l4 * m * 4],
+            )?,
+        })
+    }
+
+    /// The passes (the timed region). Resets the accumulator first.
+    pub fn run(&self, ops: &mut TextureOperands) -> Result<u32, MatmulError> {
+        let (w, h) = (ops.l4 as u32, ops.m as u32);
+        let full = Rect::full(w, h);
+        let quad = QuadBatch::new(&self.gl, &[Quad::identity(full)])?;
+        ops.acc.upload(&vec![0.0; ops.l4 * ops.m * 4])?;
+        let n_pad = 4 * ops.n4 as i32;
+        let mut passes = 0;
+        let p = &self.prog;
+        for k0 in (0..n_pad).step_by(self.k_chunk as usize) {
+            ops.acc.pass(full, |acc| {
+                p.bind_texture(0, "u_acc", acc);
+                p.bind_texture(1, "u_a", &ops.a);
+                p.bind_texture(2, "u_b", &ops.b);
+                p.set_i32("u_k0", k0);
+                p.set_i32("u_n", n_pad);
+                quad.draw(p, w, h)
+            })?;
+            passes += 1;
+        }
+        Ok(passes)
+    }
+
+    pub fn read(&self, ops: &TextureOperands) -> Result<Matrix, MatmulError> {
+        let t = ops.acc.read()?;
+        let v: Vec<[f32; 4]> = t
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect();
+        Ok(Matrix {
+            rows: ops.m,
+            cols: ops.l,
+            data: unpack4(&v, ops.m, ops.l),
+        })
+    }
+
+    pub fn multiply(&self, a: &Matrix, b: &Matrix) -> Result<Matrix, MatmulError> {
+        let mut ops = self.upload(a, b)?;
+        self.run(&mut ops)?;
+        self.read(&ops)
+    }
+}
