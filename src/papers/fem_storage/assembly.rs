@@ -1,4 +1,4 @@
-//! The global system [K]{Φ} = {F} (eq. 2): one element loop feeds any storage format, then
+//! The global system \[K\]{Φ} = {F} (eq. 2): one element loop feeds any storage format, then
 //! the load vector and the boundary conditions.
 //!
 //! The loop visits the elements in node order and, for every local node a, adds Kᵉ_aa to the

@@ -129,7 +129,7 @@ impl SkylineProfile {
             first_row: (0..n).collect(),
         }
     }
-    /// Values the skyline stores: Σ_j (j − first_row[j] + 1).
+    /// Values the skyline stores: Σ_j (j − `first_row[j]` + 1).
     pub fn stored_values(&self) -> usize {
         self.first_row
             .iter()

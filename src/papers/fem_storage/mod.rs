@@ -2,7 +2,7 @@
 //! storage of sparse matrix in the finite element method" (J. KSCI 17(9)).
 //!
 //! Steady heat conduction χ∇²T + Q = 0 (eq. 1), discretized by Galerkin finite elements
-//! into [K]{Φ} = {F} (eq. 2) with K symmetric positive definite. The paper compares ways to
+//! into \[K\]{Φ} = {F} (eq. 2) with K symmetric positive definite. The paper compares ways to
 //! store K:
 //!
 //! * dense N×N; skyline (eq. 3: columns of the upper triangle from the first non-zero to the
