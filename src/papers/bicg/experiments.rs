@@ -191,6 +191,41 @@ pub fn run(s: &Session) -> Result<(), RunError> {
          machines, and on llvmpipe the 'GPU' is the host CPU itself, so the question it asks \
          (does the host CPU matter?) has no meaning here.",
     );
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        s.note(format!(
+            "Load average (1, 5, 15 min) when the experiments started: {}. On a shared machine \
+             the absolute times are inflated and noisy; rows reused with --resume keep the load \
+             of their own run.",
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    for (file, caption) in [
+        (
+            "biofet_double_layer.png",
+            "BioFET (`gpgpu-repro sim biofet`): potential along the axis after a 10 mV step, \
+             forming the double layer, against the linear Debye–Hückel steady state.",
+        ),
+        (
+            "biofet_ions.png",
+            "BioFET: ion densities at the steady state, cations against the Boltzmann factor of \
+             the computed potential.",
+        ),
+        (
+            "biofet_potential_slice.png",
+            "BioFET: steady potential on the y–z mid-slice (blue 0, red V).",
+        ),
+        (
+            "biofet_charge_slice.png",
+            "BioFET: steady charge n⁺ − n⁻ on the y–z mid-slice (blue negative, red positive).",
+        ),
+    ] {
+        if s.dir().join(file).exists() {
+            s.add_plot(file, caption);
+        }
+    }
     // Compile every kernel once, outside any timed region.
     warm_up(s, opts)?;
     let fig4_rows = fig4(s, &cfg, &params, opts)?;
