@@ -114,6 +114,13 @@ fn two_stage_reductions_match_the_cpu() {
             "dot {dot} vs {want}, n = {n}"
         );
         assert_eq!(max, wmax, "max-norm is exact, n = {n}");
+        // The fused variant (beyond the paper) sums the same products in the same tree.
+        let fused = GpuOptions {
+            local_size: local,
+            fused_dot: true,
+        };
+        let mut gpu = GpuBicg::<f64>::new(&g, &a, true, fused).unwrap();
+        assert_eq!(gpu.reductions(&x, &y).unwrap().0, dot, "fused dot, n = {n}");
     }
 }
 

@@ -420,7 +420,7 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
     let ions = LineChart::new(
         "BioFET double layer: ion densities along the axis at the end",
         "z (Debye lengths)",
-        "n / c₀",
+        "n / c0",
     )
     .series(Series::ours(
         "cations n⁺",
@@ -431,7 +431,7 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         prof.iter().map(|q| (q.0, q.3)).collect(),
     ))
     .series(Series::paper(
-        "Boltzmann exp(∓ψ) of the computed ψ",
+        "cations: Boltzmann exp(-(ψ - ψ_mid)) of the computed ψ",
         prof.iter()
             .map(|q| (q.0, (-(q.1 - 0.5 * sim.v_hat)).exp()))
             .collect(),
