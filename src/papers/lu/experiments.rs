@@ -147,6 +147,9 @@ fn key(n: u32, v: Variant, m: PingPongMethod) -> String {
 pub fn run(s: &Session) -> Result<(), RunError> {
     let cfg: Config = s.config()?;
     let sizes = cfg.table4.sizes.pick(s.mode).to_vec();
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        s.note(format!("Machine load average (1, 5, 15 min) when the LU experiments started: {}. llvmpipe's threads share the CPU with whatever else runs: on a busy machine every time here is inflated and noisy.", load.split_whitespace().take(3).collect::<Vec<_>>().join(", ")));
+    }
     let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
     for &n in &sizes {
         let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
@@ -664,7 +667,7 @@ fn tables_1_2(
     }
     t1.finish()?;
     t2.finish()?;
-    s.note("Table 1, I1 copied bytes: the paper's 32N(N²−1)/3 is twice the bytes of the L and U regions (16·(S_L + S_U) = 16N(N²−1)/3, eqs. 1–2), and its measured T for I1 is twice I2's. It matches copying the whole active block (L column + trailing block) after *both* passes of a step; we copy exactly what each pass rendered, so our I1 copies half the paper's bytes (ratio 0.5 in table1).");
+    s.note("Table 1, I1 copied bytes: the paper's 32N(N²−1)/3 is twice the bytes of the L and U regions (16·(S_L + S_U) = 16N(N²−1)/3, eqs. 1–2), and its measured T for I1 is twice I2's. It matches copying the whole active block (L column + trailing block) after *both* passes of a step; we copy exactly what each pass rendered, so our I1 copies half the paper's bytes (ratio 0.5 in table1). The I3/I4 formula 2N(4N²+3N−4)/3 ≈ 8N³/3 has the same factor of 2 over the texels our passes render (≈ 4N³/3 bytes; ratio ≈ 0.51 in table1).");
     s.note("Table 1, passes: we count one pass per render-target use (I1 and I3: 2 per step; I2 and I4: 1 and 2). The paper's 8N (I3) and 4N (I4), 'weighted 1/4', are twice our 4 draws (I3: edge + rest for L and for U) and 2 draws (I4) per step; the I3:I4 ratio agrees. The weight 1/4 reflects the N/4-wide texture.");
     Ok(())
 }
