@@ -434,7 +434,7 @@ impl FragmentCg {
             self.reduce_into(rho)?;
             let res = self.read_scalar(rho)?.sqrt() / knorm;
             info.residual = Some(res);
-            if !(res <= tol) {
+            if res.is_nan() || res > tol {
                 self.info = info;
                 return Err(TridiagonalError::NotConverged {
                     iterations: it,

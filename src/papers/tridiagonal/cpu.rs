@@ -184,8 +184,8 @@ pub fn cyclic_reduction_f64(sys: &Systems, j: usize) -> Result<Vec<f64>, Tridiag
     let np = 1usize << q; // N'
     // p[s][i] for i = 0..=N' (0 and N' are the boundary, never read as equations).
     let mut p = vec![vec![[0f64, 1.0, 0.0, 0.0]; np + 1]; q];
-    for i in 1..=sys.n {
-        p[0][i] = sys.eq(j, i - 1).map(f64::from);
+    for (i, eq) in p[0][1..=sys.n].iter_mut().enumerate() {
+        *eq = sys.eq(j, i).map(f64::from);
     }
     for s in 1..q {
         let d = 1 << (s - 1);
