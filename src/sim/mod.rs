@@ -50,8 +50,13 @@ pub struct SimEntry {
 }
 
 /// Every simulation the `sim` command knows.
-pub static SIMS: &[&SimEntry] =
-    &[&HEAT, &POLLUTANT_STREAM, &POLLUTANT_VORTEX, &SHALLOW_WATER, &BIOFET];
+pub static SIMS: &[&SimEntry] = &[
+    &HEAT,
+    &POLLUTANT_STREAM,
+    &POLLUTANT_VORTEX,
+    &SHALLOW_WATER,
+    &BIOFET,
+];
 
 /// The BioFET ion simulation of the `bicg` paper.
 pub static BIOFET: SimEntry = SimEntry {
