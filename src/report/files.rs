@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// An output error with the path it happened at.
 #[derive(Debug, thiserror::Error)]
-#[error("{}: {source}", path.display())]
+#[error("cannot write {}", path.display())]
 pub struct OutputError {
     pub path: PathBuf,
     #[source]

@@ -44,8 +44,8 @@ pub enum RunError {
     Algorithm(Box<dyn std::error::Error + Send + Sync + 'static>),
     #[error("interrupted (Ctrl-C): the rows finished so far are saved; rerun with --resume")]
     Interrupted,
-    /// Some rows failed verification (the other rows ran and were saved).
-    #[error("{} row(s) failed verification:\n  {}", .0.len(), .0.join("\n  "))]
+    /// Rows failed verification or a paper stopped on an error (the rest ran and was saved).
+    #[error("the run had {} failure(s):\n  {}", .0.len(), .0.join("\n  "))]
     Failed(Vec<String>),
 }
 
@@ -190,6 +190,8 @@ pub fn reproduce(gl: &Gl, opts: &Options) -> Result<(), RunError> {
         match result {
             Ok(()) => {}
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
+            // A malformed experiment file is the user's input, not a measurement: stop.
+            Err(e @ RunError::Config { .. }) => return Err(e),
             Err(e) => failures.push(format!("{}: stopped by an error: {e}", paper.key)),
         }
         if interrupted.load(Ordering::SeqCst) {

@@ -90,12 +90,14 @@ impl Session {
         })
     }
 
-    /// A session for tests and tools: writes to `dir`, full or quick mode, no progress bars.
+    /// A session for tests and tools: writes to `dir`, full or quick mode, no progress bars;
+    /// `resume` as with `--resume`.
     pub fn for_tests(
         gl: &Gl,
         paper: &'static PaperEntry,
         mode: Mode,
         dir: &Path,
+        resume: bool,
     ) -> Result<Session, RunError> {
         let (file, text) = super::experiment_text(paper, None)?;
         Session::new(
@@ -105,7 +107,7 @@ impl Session {
             dir.to_path_buf(),
             file,
             text,
-            false,
+            resume,
             MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden()),
             Arc::new(AtomicBool::new(false)),
         )
