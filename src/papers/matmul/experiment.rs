@@ -144,12 +144,10 @@ fn table1(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         cfg.blocked.tm, cfg.blocked.tn, cfg.blocked.wg_x, cfg.blocked.wg_y, cfg.multipass_k_chunk
     ));
     t.expect_rows(sizes.len());
-    let mut rows_done: Vec<Row> = Vec::new();
     for &n in &sizes {
         s.check_interrupt()?;
         let key = format!("{n}");
-        if let Some(r) = t.reuse(&key)? {
-            rows_done.push(r);
+        if t.reuse(&key)?.is_some() {
             continue;
         }
         t.start(&format!("N = {n}"));
@@ -162,17 +160,13 @@ fn table1(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
             (&faithful, &trimmed, &blocked, &multipass),
         ) {
             Ok(r) => r,
-            Err(e) => Row::new(&key).num(n as f64).fail(format!("{e}")),
+            Err(e) => {
+                // A failed measurement: the size, then empty cells, and the reason.
+                let mut r = Row::new(&key).num(n as f64).fail(format!("{e}"));
+                r.values.resize(cols().len(), crate::report::Value::Missing);
+                r
+            }
         };
-        let row = if row.values.len() == 1 {
-            // A failed measurement: fill the remaining cells.
-            let mut r = row;
-            r.values.resize(cols().len(), crate::report::Value::Missing);
-            r
-        } else {
-            row
-        };
-        rows_done.push(row.clone());
         t.push(row)?;
     }
     let table = t.finish()?;
