@@ -15,27 +15,23 @@ pub fn uniform_f32(seed: u64, n: usize, lo: f32, hi: f32) -> Vec<f32> {
     (0..n).map(|_| r.random_range(lo..hi)).collect()
 }
 
-/// max_i |got_i - want_i| / max(max_i |want_i|, tiny): the relative error of a whole vector
-/// (normwise, in the max norm), so that entries near zero do not blow it up.
-pub fn max_rel_error(got: &[f64], want: &[f64]) -> f64 {
+/// max_i |got_i − want_i| / max(max_i |want_i|, tiny): the relative error of a whole vector
+/// (normwise, in the max norm), so that entries near zero do not blow it up. `got` may be
+/// `f32` (a GPU result) or `f64`; the reference is `f64`. The project's one error measure of a
+/// result against its CPU reference; any non-finite difference gives infinity.
+pub fn max_rel_error<G: Copy + Into<f64>>(got: &[G], want: &[f64]) -> f64 {
     assert_eq!(got.len(), want.len(), "max_rel_error: length mismatch");
     let scale = want
         .iter()
         .fold(0f64, |m, w| m.max(w.abs()))
         .max(f64::MIN_POSITIVE);
     let mut e = 0f64;
-    for (g, w) in got.iter().zip(want) {
-        let d = (g - w).abs();
+    for (&g, w) in got.iter().zip(want) {
+        let d = (g.into() - w).abs();
         if !d.is_finite() {
             return f64::INFINITY;
         }
         e = e.max(d);
     }
     e / scale
-}
-
-/// [`max_rel_error`] for an `f32` result against an `f64` reference.
-pub fn max_rel_error_f32(got: &[f32], want: &[f64]) -> f64 {
-    let g: Vec<f64> = got.iter().map(|&x| x as f64).collect();
-    max_rel_error(&g, want)
 }

@@ -5,7 +5,7 @@ use gpgpu_repro::papers::matmul::gpu::{
     Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
 };
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
-use gpgpu_repro::util::max_rel_error_f32;
+use gpgpu_repro::util::max_rel_error;
 
 fn ctx() -> gl::Gl {
     gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context")
@@ -29,7 +29,7 @@ const SHAPES: [(usize, usize, usize); 7] = [
 fn check(name: &str, a: &Matrix, b: &Matrix, r: &Matrix) {
     let want = cpu::reference_f64(a, b);
     assert_eq!((r.rows, r.cols), (a.rows, b.cols), "{name}: shape");
-    let e = max_rel_error_f32(&r.data, &want);
+    let e = max_rel_error(&r.data, &want);
     assert!(
         e <= TOL,
         "{name} {}×{}×{}: error {e:e}",

@@ -3,7 +3,7 @@
 use gpgpu_repro::gl::{self, DeviceSelector, Format, Gl, PingPongMethod, TexTarget, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
-use gpgpu_repro::util::max_rel_error_f32;
+use gpgpu_repro::util::max_rel_error;
 
 fn ctx() -> Gl {
     gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
@@ -54,7 +54,7 @@ fn fragment_cr_every_q_1_to_12_matches_thomas() {
         let want = thomas_batch_f64(&s).unwrap();
         let mut cr = FragmentCr::new(&gl, n, batch, PingPongMethod::Switch).unwrap();
         let got = solve(&gl, &mut cr, &s);
-        let e = max_rel_error_f32(&got, &want);
+        let e = max_rel_error(&got, &want);
         assert!(e < TOL, "q = {q}: max rel error {e:e}");
     }
 }
@@ -78,7 +78,7 @@ fn fragment_cr_batched_and_any_size_both_methods_bit_identical() {
         for m in PingPongMethod::ALL {
             let mut cr = FragmentCr::new(&gl, n, batch, m).unwrap();
             let got = solve(&gl, &mut cr, &s);
-            let e = max_rel_error_f32(&got, &want);
+            let e = max_rel_error(&got, &want);
             assert!(e < TOL, "n = {n}, batch = {batch}, {m}: {e:e}");
             // A second solve on the same solver (stale buffers must not leak in).
             let again = solve(&gl, &mut cr, &s);
@@ -139,7 +139,7 @@ fn cpu_thomas_solver_matches_f64() {
     let want = thomas_batch_f64(&s).unwrap();
     let mut th = CpuThomas::new(&gl, 100, 10).unwrap();
     let got = solve(&gl, &mut th, &s);
-    assert!(max_rel_error_f32(&got, &want) < 1e-5);
+    assert!(max_rel_error(&got, &want) < 1e-5);
 }
 
 #[test]
@@ -157,7 +157,7 @@ fn compute_cr_and_pcr_agree_with_thomas_shared_and_global() {
         let mut first: Option<Vec<f32>> = None;
         for solver in &mut solvers {
             let got = solve(&gl, solver.as_mut(), &s);
-            let e = max_rel_error_f32(&got, &want);
+            let e = max_rel_error(&got, &want);
             assert!(e < TOL, "{} n = {n}: {e:e}", solver.name());
             // CR in shared and in global memory run the same arithmetic: bit-identical.
             if solver.name().starts_with("CR") {
@@ -184,7 +184,7 @@ fn fragment_and_compute_cr_agree_closely() {
     let a = solve(&gl, &mut f, &s);
     let b = solve(&gl, &mut c, &s);
     let want: Vec<f64> = a.iter().map(|&v| v as f64).collect();
-    assert!(max_rel_error_f32(&b, &want) < 1e-6);
+    assert!(max_rel_error(&b, &want) < 1e-6);
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn fragment_cg_converges_scalar_and_packed() {
         let got = solve(&gl, &mut cg, &s);
         let info = cg.info();
         // Residual 1e-5 with κ < 5: forward error below ~5e-5 (plus f32 rounding).
-        let e = max_rel_error_f32(&got, &want);
+        let e = max_rel_error(&got, &want);
         assert!(
             e < 1e-4,
             "{packing:?}: {e:e} after {} iterations",
@@ -210,7 +210,7 @@ fn fragment_cg_converges_scalar_and_packed() {
         assert!(info.iterations > 1 && info.iterations < 200, "{info:?}");
         // A fixed single iteration is far from the solution (the test can fail).
         let mut one = FragmentCg::new(&gl, n, batch, packing, 1).unwrap();
-        let e1 = max_rel_error_f32(&solve(&gl, &mut one, &s), &want);
+        let e1 = max_rel_error(&solve(&gl, &mut one, &s), &want);
         assert!(e1 > 1e-3, "{packing:?}: one CG iteration already at {e1:e}");
     }
     // Too few iterations to reach the tolerance: a typed error.

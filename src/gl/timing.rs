@@ -49,7 +49,8 @@ pub struct Timing {
 }
 
 impl Timing {
-    /// Statistics of `samples` (milliseconds); empty gives all zeros.
+    /// Statistics of `samples` (milliseconds); empty gives all zeros. The median is the
+    /// lower median, `sorted[(n − 1) / 2]`: always one of the measured times (see [`median_index`]).
     pub fn from_samples(samples: &[f64]) -> Timing {
         if samples.is_empty() {
             return Timing::default();
@@ -57,19 +58,66 @@ impl Timing {
         let mut s = samples.to_vec();
         s.sort_by(f64::total_cmp);
         let n = s.len();
-        let median = if n % 2 == 1 {
-            s[n / 2]
-        } else {
-            0.5 * (s[n / 2 - 1] + s[n / 2])
-        };
         Timing {
             runs: n,
-            median_ms: median,
+            median_ms: s[median_index(n)],
             mean_ms: s.iter().sum::<f64>() / n as f64,
             min_ms: s[0],
             max_ms: s[n - 1],
         }
     }
+}
+
+/// The project's one median definition: the index of the median in `n ≥ 1` sorted samples,
+/// `(n − 1) / 2` (the lower median, a time that was measured rather than an average of two).
+pub fn median_index(n: usize) -> usize {
+    n.saturating_sub(1) / 2
+}
+
+/// The samples of a repeated measurement: each run's result and its time in ms.
+#[derive(Clone, Debug)]
+pub struct Samples<S> {
+    pub runs: Vec<(S, f64)>,
+}
+
+impl<S> Samples<S> {
+    /// Median, mean, min and max of the times.
+    pub fn timing(&self) -> Timing {
+        Timing::from_samples(&self.runs.iter().map(|r| r.1).collect::<Vec<_>>())
+    }
+    /// The run whose time is the median ([`median_index`]).
+    pub fn median(&self) -> &S {
+        let mut idx: Vec<usize> = (0..self.runs.len()).collect();
+        idx.sort_by(|&a, &b| self.runs[a].1.total_cmp(&self.runs[b].1));
+        &self.runs[idx[median_index(idx.len())]].0
+    }
+    /// The last run's result.
+    pub fn last(&self) -> &S {
+        &self.runs.last().expect("at least one run").0
+    }
+}
+
+/// The one repetition loop behind every timed number: `plan.warmup` untimed runs, then timed
+/// runs until `plan.repetitions` are made or `plan.budget` is spent (at least one). `run` does
+/// one run and returns its result and its time in ms — measured by the caller, so that a run
+/// can time only its own region (e.g. an LU whose upload is excluded) and report parts.
+pub fn repeat<S, E>(
+    plan: TimingPlan,
+    mut run: impl FnMut() -> Result<(S, f64), E>,
+) -> Result<Samples<S>, E> {
+    for _ in 0..plan.warmup {
+        run()?;
+    }
+    let mut runs = Vec::with_capacity(plan.repetitions);
+    let mut spent_ms = 0.0;
+    while runs.len() < plan.repetitions.max(1)
+        && (runs.is_empty() || spent_ms < plan.budget.as_secs_f64() * 1e3)
+    {
+        let (out, ms) = run()?;
+        spent_ms += ms;
+        runs.push((out, ms));
+    }
+    Ok(Samples { runs })
 }
 
 /// Times `f` on the GPU: `glFinish` before the clock starts and before it stops.
@@ -78,35 +126,25 @@ pub fn measure_gpu<E>(
     plan: TimingPlan,
     mut f: impl FnMut() -> Result<(), E>,
 ) -> Result<Timing, E> {
-    measure(plan, || gl.finish(), &mut f)
+    gl.finish();
+    let samples = repeat(plan, || {
+        gl.finish();
+        let t0 = Instant::now();
+        f()?;
+        gl.finish();
+        Ok(((), t0.elapsed().as_secs_f64() * 1e3))
+    })?;
+    Ok(samples.timing())
 }
 
 /// Times `f` on the CPU alone.
 pub fn measure_cpu<E>(plan: TimingPlan, mut f: impl FnMut() -> Result<(), E>) -> Result<Timing, E> {
-    measure(plan, || {}, &mut f)
-}
-
-fn measure<E>(
-    plan: TimingPlan,
-    sync: impl Fn(),
-    f: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Timing, E> {
-    for _ in 0..plan.warmup {
-        f()?;
-    }
-    sync();
-    let mut samples = Vec::with_capacity(plan.repetitions);
-    let mut spent = Duration::ZERO;
-    while samples.len() < plan.repetitions.max(1) && (samples.is_empty() || spent < plan.budget) {
-        sync();
+    let samples = repeat(plan, || {
         let t0 = Instant::now();
         f()?;
-        sync();
-        let dt = t0.elapsed();
-        spent += dt;
-        samples.push(dt.as_secs_f64() * 1e3);
-    }
-    Ok(Timing::from_samples(&samples))
+        Ok(((), t0.elapsed().as_secs_f64() * 1e3))
+    })?;
+    Ok(samples.timing())
 }
 
 /// Accumulates `glFinish`-bracketed time over several regions (a profile of kernel types).

@@ -10,4 +10,4 @@ pub mod table;
 pub use audit::Audit;
 pub use plot::{BarChart, Legend, LineChart, Series};
 pub use provenance::Provenance;
-pub use table::{Column, Fmt, Row, Source, Status, Table, Value};
+pub use table::{Column, Fmt, Row, RowBuilder, Source, Status, Table, Value};

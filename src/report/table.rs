@@ -267,6 +267,83 @@ impl Row {
     }
 }
 
+/// A row filled by column name: `t.row("N=256").num("GPU", ms).text("impl", "I2")`. Cells
+/// left unset are missing (`—`); a name that is not a column panics (a programming error
+/// that every test run of the table catches).
+#[derive(Clone, Debug)]
+pub struct RowBuilder {
+    table: String,
+    names: std::rc::Rc<[String]>,
+    row: Row,
+}
+
+impl RowBuilder {
+    /// A row of `columns` with every cell missing.
+    pub fn new(table: &str, columns: &[Column], key: impl Into<String>) -> RowBuilder {
+        let mut row = Row::new(key);
+        row.values = vec![Value::Missing; columns.len()];
+        RowBuilder {
+            table: table.into(),
+            names: columns.iter().map(|c| c.name.clone()).collect(),
+            row,
+        }
+    }
+    fn index(&self, name: &str) -> usize {
+        self.names
+            .iter()
+            .position(|c| c == name)
+            .unwrap_or_else(|| panic!("table {}: no column `{name}`", self.table))
+    }
+    /// Sets a cell by column name (later calls overwrite).
+    pub fn set(mut self, name: &str, v: Value) -> RowBuilder {
+        let i = self.index(name);
+        self.row.values[i] = v;
+        self
+    }
+    pub fn num(self, name: &str, v: f64) -> RowBuilder {
+        self.set(name, Value::Num(v))
+    }
+    pub fn opt(self, name: &str, v: Option<f64>) -> RowBuilder {
+        self.set(name, v.map_or(Value::Missing, Value::Num))
+    }
+    pub fn text(self, name: &str, v: impl Into<String>) -> RowBuilder {
+        self.set(name, Value::Text(v.into()))
+    }
+    /// See [`Row::runs`].
+    pub fn runs(mut self, n: usize) -> RowBuilder {
+        self.row = self.row.runs(n);
+        self
+    }
+    /// See [`Row::verify`].
+    pub fn verify(mut self, error: f64, tolerance: f64) -> RowBuilder {
+        self.row = self.row.verify(error, tolerance);
+        self
+    }
+    /// See [`Row::fail`].
+    pub fn fail(mut self, reason: impl Into<String>) -> RowBuilder {
+        self.row = self.row.fail(reason);
+        self
+    }
+    /// See [`Row::unchecked`].
+    pub fn unchecked(mut self, why: impl Into<String>) -> RowBuilder {
+        self.row = self.row.unchecked(why);
+        self
+    }
+    /// The row so far (its key, cells and status).
+    pub fn row(&self) -> &Row {
+        &self.row
+    }
+    pub fn build(self) -> Row {
+        self.row
+    }
+}
+
+impl From<RowBuilder> for Row {
+    fn from(b: RowBuilder) -> Row {
+        b.row
+    }
+}
+
 /// A whole table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Table {
@@ -288,6 +365,11 @@ impl Table {
             columns,
             rows: vec![],
         }
+    }
+
+    /// A new row of this table, filled by column name ([`RowBuilder`]).
+    pub fn row(&self, key: impl Into<String>) -> RowBuilder {
+        RowBuilder::new(&self.id, &self.columns, key)
     }
 
     /// Index of the column called `name` (panics on a typo: a programming error).

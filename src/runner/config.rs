@@ -12,22 +12,26 @@ use serde::{Deserialize, Serialize};
 use super::Mode;
 use crate::gl::TimingPlan;
 
-/// Sizes for a full and for a quick run.
+/// A value for a full and for a quick run (`full = …`, `quick = …` in the TOML).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Sizes {
-    pub full: Vec<u32>,
-    pub quick: Vec<u32>,
+pub struct PerMode<T> {
+    pub full: T,
+    pub quick: T,
 }
 
-impl Sizes {
-    pub fn pick(&self, mode: Mode) -> &[u32] {
+impl<T> PerMode<T> {
+    /// The value for `mode`.
+    pub fn pick(&self, mode: Mode) -> &T {
         match mode {
             Mode::Quick => &self.quick,
             Mode::Full => &self.full,
         }
     }
 }
+
+/// Sizes for a full and for a quick run.
+pub type Sizes = PerMode<Vec<u32>>;
 
 /// Repetitions of a timed measurement.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]

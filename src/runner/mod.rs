@@ -10,7 +10,7 @@
 pub mod config;
 pub mod session;
 
-pub use config::{Repeat, Sizes};
+pub use config::{PerMode, Repeat, Sizes};
 pub use session::{Session, TableWriter};
 
 use std::path::{Path, PathBuf};

@@ -18,7 +18,7 @@ use crate::gl::Gl;
 use crate::papers::PaperEntry;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
-use crate::report::{Audit, BarChart, Column, LineChart, Provenance, Row, Table};
+use crate::report::{Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Table};
 
 struct State {
     tables: Vec<TableRef>,
@@ -291,9 +291,15 @@ impl TableWriter {
         }
     }
 
-    /// Adds a measured row and rewrites the table's files (atomically).
-    pub fn push(&mut self, row: Row) -> Result<(), RunError> {
-        self.push_row(row, false)
+    /// A new row of this table, filled by column name ([`RowBuilder`]).
+    pub fn row(&self, key: impl Into<String>) -> RowBuilder {
+        self.table.row(key)
+    }
+
+    /// Adds a measured row (a [`Row`] or a [`RowBuilder`]) and rewrites the table's files
+    /// (atomically).
+    pub fn push(&mut self, row: impl Into<Row>) -> Result<(), RunError> {
+        self.push_row(row.into(), false)
     }
 
     fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {

@@ -139,7 +139,7 @@ pub fn faer_lu_f32_timed(m: &faer::Mat<f32>) -> usize {
 /// Normwise relative difference between packed factors, in the max norm:
 /// `max |got − want| / max |want|` (see [`crate::util::max_rel_error`]).
 pub fn factor_error(got: &[f32], want: &[f64]) -> f64 {
-    crate::util::max_rel_error_f32(got, want)
+    crate::util::max_rel_error(got, want)
 }
 
 /// The first step whose pivot `U_ii` of packed factors is zero or not finite: where a

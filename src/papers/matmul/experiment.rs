@@ -189,7 +189,7 @@ fn measure_row(
     let a = Matrix::random(n, n, cfg.seed ^ (n as u64) << 1);
     let b = Matrix::random(n, n, cfg.seed ^ ((n as u64) << 1 | 1));
     let reference = cpu::reference_f64(&a, &b);
-    let err = |m: &Matrix| crate::util::max_rel_error_f32(&m.data, &reference);
+    let err = |m: &Matrix| crate::util::max_rel_error(&m.data, &reference);
 
     // Algorithm 3 on the CPU (possibly a subset of rows, scaled).
     let rows = n.min(cfg.cpu_rows_max.max(1));

@@ -17,7 +17,7 @@ use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Format, Gl, PingPongMethod, TexTarget, Texture};
 use crate::report::{Audit, BarChart, Column, LineChart, Row, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes};
-use crate::util::max_rel_error_f32;
+use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -182,7 +182,7 @@ fn table1(s: &Session, c: &Table1Config) -> Result<(), RunError> {
         params.count_fetches = true;
         let mut cr = FragmentCr::with_params(gl, c.n, c.batch, params).map_err(alg)?;
         let x = cr.solve(&tex).map_err(alg)?.read()?;
-        let err = max_rel_error_f32(&x, &want);
+        let err = max_rel_error(&x, &want);
         let f = cr.fetch_counts();
         let st = cr_static(cr.layout(), method);
         let phases = [
@@ -340,7 +340,7 @@ fn time_solver(
 ) -> Result<Measured, RunError> {
     // The verified run (finite check on where the solver has one).
     let err = match solver.solve(tex) {
-        Ok(x) => Ok(max_rel_error_f32(&x.read()?, want)),
+        Ok(x) => Ok(max_rel_error(&x.read()?, want)),
         Err(e) => Err(e.to_string()),
     };
     if err.is_err() {
@@ -449,7 +449,7 @@ fn fig11(s: &Session, c: &Fig11Config) -> Result<Option<(usize, f64, String, f64
         // Pure CPU Thomas f32 (the performance target's denominator).
         let mut x = vec![0f32; n * batch];
         thomas_batch_f32(&sys, &mut x).map_err(alg)?;
-        let err = max_rel_error_f32(&x, &want);
+        let err = max_rel_error(&x, &want);
         let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
         let thomas_ms = th.median_ms;
         let key = format!("{grid} Thomas CPU f32");
@@ -592,7 +592,7 @@ fn sweep(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
         let tex = upload(gl, &sys)?;
         let mut x = vec![0f32; n * batch];
         thomas_batch_f32(&sys, &mut x).map_err(alg)?;
-        let th_err = max_rel_error_f32(&x, &want);
+        let th_err = max_rel_error(&x, &want);
         let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
         let mut results = vec![(th.median_ms, th.runs, Ok(th_err))];
         let dummy = Fig11Config {
@@ -680,7 +680,7 @@ fn passes(s: &Session, c: &PassesConfig) -> Result<(), RunError> {
             p.profile = true;
             let mut cr = FragmentCr::with_params(gl, n, batch, p).map_err(alg)?;
             let x = cr.solve(&tex).map_err(alg)?.read()?;
-            let err = max_rel_error_f32(&x, &want);
+            let err = max_rel_error(&x, &want);
             cr.set_check_finite(false);
             let plan = c.repeat.plan();
             let mut acc = [Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()];
