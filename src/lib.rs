@@ -6,14 +6,21 @@
 //! - [`gl`]: the GL toolkit (headless EGL contexts, programs, float textures, the copy and
 //!   switch ping-pong methods, quads that map indices through the rasterizer, SSBOs, timing);
 //!   the only module that calls `glow`.
-//! - [`papers`]: one module per paper and the registry the CLI and the runner share.
-//! - [`runner`]: runs a paper's experiments, verifies every GPU result, saves rows as they
-//!   finish, resumes.
+//! - [`registry`]: every paper and simulation, the table the CLI and the runner share; the
+//!   only module that imports the papers and the simulations together.
+//! - [`papers`]: one folder per paper (GPU implementations, CPU references, experiments).
+//! - [`sim`]: the ADI simulations on the tridiagonal solvers.
+//! - [`runner`]: checks every experiment file before any work, runs a paper's experiments,
+//!   saves rows as they finish, resumes.
+//!
+//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`],
+//! [`report`] → [`gl`].
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
 
 pub mod bench;
 pub mod gl;
 pub mod papers;
+pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod sim;

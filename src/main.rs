@@ -5,10 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
+use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 use gpgpu_repro::gl::{self, DeviceSelector};
+use gpgpu_repro::registry;
 use gpgpu_repro::runner::{self, Mode, Options};
-use gpgpu_repro::{papers, sim};
+
+mod cli;
 
 #[derive(Parser)]
 #[command(
@@ -46,21 +49,39 @@ enum Command {
         /// Keep rows already measured with the same configuration on the same device.
         #[arg(long)]
         resume: bool,
-        /// Read <paper>.toml from this folder instead of the built-in experiments/.
+        /// Read every experiment file (<paper>.toml, sims.toml) from this folder instead of the
+        /// built-in experiments/.
         #[arg(long)]
         experiments: Option<PathBuf>,
+        /// Only read and check the experiment files (types, ranges, device limits); run
+        /// nothing and write nothing.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Two runs side by side (e.g. two devices): every measured value of both, the ratio B / A,
+    /// and the verdicts that change.
+    Compare {
+        /// The first run's output folder (e.g. figures/llvmpipe).
+        a: PathBuf,
+        /// The second run's output folder.
+        b: PathBuf,
+        /// Write the Markdown report here (default: print it).
+        #[arg(long)]
+        out: Option<PathBuf>,
     },
     /// Run a simulation headless (PNG frames, FPS) or live in a window.
+    #[command(after_help = registry::sims_help())]
     Sim {
-        /// The simulation (see `gpgpu-repro sim --help`).
+        /// The simulation (listed below with its defaults).
+        #[arg(value_parser = PossibleValuesParser::new(registry::SIMS.iter().map(|s| s.name)))]
         name: String,
-        /// Grid size N (N×N, or N³ in 3D).
+        /// Size N: an N × N grid (biofet: an 8 × 8 × N mesh). Default: the simulation's.
         #[arg(long)]
         size: Option<u32>,
-        /// Time steps.
+        /// Time steps. Default: the simulation's.
         #[arg(long)]
         steps: Option<u32>,
-        /// Solver (cr, cg, thomas, …; the simulation lists its own).
+        /// Solver (cr, cgN, thomas, …; listed below per simulation). Default: the first.
         #[arg(long)]
         solver: Option<String>,
         /// Write PNG frames into this folder.
@@ -98,7 +119,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             println!(
                 "\nPapers: {}",
-                papers::PAPERS
+                registry::PAPERS
                     .iter()
                     .map(|p| p.key)
                     .collect::<Vec<_>>()
@@ -112,6 +133,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out,
             resume,
             experiments,
+            check,
         } => {
             let opts = Options {
                 papers,
@@ -119,12 +141,28 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 out,
                 resume,
                 experiments,
+                check_only: check,
             };
-            runner::select(&opts.papers)?;
+            runner::select(registry::PAPERS, &opts.papers)?;
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;
             eprintln!("device: {}", g.info().short());
-            runner::reproduce(&g, &opts)?;
-            eprintln!("report: {}", opts.out_dir().join("REPORT.md").display());
+            runner::reproduce(&g, registry::PAPERS, &opts)?;
+            if check {
+                eprintln!("experiment files: ok");
+            } else {
+                eprintln!("report: {}", opts.out_dir().join("REPORT.md").display());
+            }
+            Ok(())
+        }
+        Command::Compare { a, b, out } => {
+            let report = gpgpu_repro::report::compare::compare(&a, &b)?;
+            match out {
+                Some(path) => {
+                    gpgpu_repro::report::files::write_atomic(&path, report.as_bytes())?;
+                    eprintln!("comparison: {}", path.display());
+                }
+                None => print!("{report}"),
+            }
             Ok(())
         }
         Command::Sim {
@@ -136,14 +174,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             every,
             window,
         } => {
-            let Some(entry) = sim::find(&name) else {
-                let known: Vec<&str> = sim::SIMS.iter().map(|s| s.name).collect();
+            let Some(entry) = registry::simulation(&name) else {
+                let known: Vec<&str> = registry::SIMS.iter().map(|s| s.name).collect();
                 bail!("unknown simulation `{name}`; known: {}", known.join(", "));
             };
             if every == 0 {
                 bail!("--every must be at least 1");
             }
-            let args = sim::SimArgs {
+            let args = gpgpu_repro::sim::SimArgs {
                 size,
                 steps,
                 solver,
@@ -152,7 +190,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 window,
                 device: cli.device,
             };
-            (entry.run)(&args)
+            cli::run_sim(entry, &args)
         }
     }
 }

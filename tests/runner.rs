@@ -2,7 +2,7 @@
 //! malformed experiment files and unwritable output folders.
 
 use gpgpu_repro::gl::{self, DeviceSelector};
-use gpgpu_repro::papers::{self, PAPERS};
+use gpgpu_repro::registry::{self, PAPERS};
 use gpgpu_repro::report::{Column, Row, Table};
 use gpgpu_repro::runner::{self, Mode, Options, RunError, Session};
 
@@ -22,7 +22,7 @@ fn columns() -> Vec<Column> {
 fn rows_are_written_at_once_and_failures_are_marked() {
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let paper = papers::find("matmul").unwrap();
+    let paper = registry::paper("matmul").unwrap();
     let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
     let mut t = s
         .table("demo", "Demo table", columns(), &("config", 1))
@@ -58,7 +58,7 @@ fn rows_are_written_at_once_and_failures_are_marked() {
 fn resume_reuses_rows_with_the_same_configuration_only() {
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let paper = papers::find("matmul").unwrap();
+    let paper = registry::paper("matmul").unwrap();
     {
         let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
         let mut t = s.table("demo", "Demo", columns(), &"config A").unwrap();
@@ -98,8 +98,9 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
         out: Some(out.path().to_path_buf()),
         resume: false,
         experiments: Some(exp.path().to_path_buf()),
+        check_only: false,
     };
-    let err = runner::reproduce(&g, &opts).unwrap_err();
+    let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     let msg = err.to_string();
     assert!(matches!(err, RunError::Config { .. }), "{msg}");
     assert!(
@@ -112,7 +113,7 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
     );
 
     std::fs::write(exp.path().join("matmul.toml"), "[table1\n").unwrap();
-    let msg = runner::reproduce(&g, &opts).unwrap_err().to_string();
+    let msg = runner::reproduce(&g, PAPERS, &opts).unwrap_err().to_string();
     assert!(msg.contains("line 1"), "{msg}");
 }
 
@@ -126,8 +127,9 @@ fn unwritable_output_is_an_error_before_any_work() {
         out: Some(file.path().join("under-a-file")),
         resume: false,
         experiments: None,
+        check_only: false,
     };
-    let err = runner::reproduce(&g, &opts).unwrap_err();
+    let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     assert!(matches!(err, RunError::Output(_)), "{err}");
 }
 
@@ -136,10 +138,12 @@ fn every_built_in_experiment_file_parses_and_papers_are_unique() {
     let keys: Vec<&str> = PAPERS.iter().map(|p| p.key).collect();
     assert_eq!(keys, ["tridiagonal", "matmul", "lu", "bicg", "fem-storage"]);
     for p in PAPERS {
-        p.experiments
-            .parse::<toml::Table>()
-            .unwrap_or_else(|e| panic!("{}: {e}", p.key));
+        for f in p.files {
+            f.builtin
+                .parse::<toml::Table>()
+                .unwrap_or_else(|e| panic!("{}: {e}", f.name));
+        }
     }
-    assert!(runner::select(&["nope".into()]).is_err());
-    assert_eq!(runner::select(&["all".into()]).unwrap().len(), 5);
+    assert!(runner::select(PAPERS, &["nope".into()]).is_err());
+    assert_eq!(runner::select(PAPERS, &["all".into()]).unwrap().len(), 5);
 }

@@ -1,44 +1,13 @@
-//! The registry of papers: one entry per paper, shared by the CLI and the runner.
+//! The five papers, one folder each: the GPU implementations, the CPU references they are
+//! checked against, and the paper's experiments (`<paper>/experiments/`, one file per table
+//! or figure).
 //!
-//! Adding a paper = one module under `src/papers/<paper>/` that exports a `PAPER` entry,
-//! one line in [`PAPERS`], and `experiments/<paper>.toml`.
+//! A paper imports the runner (its [`crate::runner::Session`], rows, timing) and the GL
+//! toolkit, never the registry or the command line: the registry
+//! ([`crate::registry`]) lists the papers and says what each one's run composes.
 
 pub mod bicg;
 pub mod fem_storage;
 pub mod lu;
 pub mod matmul;
 pub mod tridiagonal;
-
-use crate::runner::{RunError, Session};
-
-/// One paper: its key, what it is, its experiment file, and the function that runs it.
-pub struct PaperEntry {
-    /// The key used on the command line and for folders (`glsl/`, `figures/`, …).
-    pub key: &'static str,
-    /// Authors, year and title, as the report's section heading.
-    pub title: &'static str,
-    /// The built-in copy of `experiments/<key>.toml`.
-    pub experiments: &'static str,
-    /// Runs the paper's experiments (tables, plots, notes) in a session.
-    pub run: fn(&Session) -> Result<(), RunError>,
-}
-
-impl std::fmt::Debug for PaperEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PaperEntry({})", self.key)
-    }
-}
-
-/// Every paper, in the order of the report.
-pub static PAPERS: &[&PaperEntry] = &[
-    &tridiagonal::PAPER,
-    &matmul::PAPER,
-    &lu::PAPER,
-    &bicg::PAPER,
-    &fem_storage::PAPER,
-];
-
-/// The paper with this key.
-pub fn find(key: &str) -> Option<&'static PaperEntry> {
-    PAPERS.iter().copied().find(|p| p.key == key)
-}

@@ -1,5 +1,6 @@
 //! The audit of a paper's own numbers: every derived value the paper prints is recomputed
-//! from its raw values with its own formula, and every disagreement becomes a note.
+//! from its raw values with its own formula. `REPORT.md` lists every audit in a table and
+//! describes every disagreement ([`Audit::describe`]) under it.
 
 use serde::{Deserialize, Serialize};
 

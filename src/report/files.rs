@@ -1,5 +1,7 @@
-//! Atomic file output: a temp file in the same folder, then a rename. A reader (or Ctrl-C)
-//! sees either the old file or the new one, never half of one.
+//! Atomic file output: a temp file in the same folder, then a rename. A reader (or Ctrl-C, or
+//! a full disk) sees either the old file or the new one, never half of one. The temp file is
+//! created with mode 0666 less the process's umask, as `File::create` would (tempfile's own
+//! default is 0600), so the files written honour the umask. Every error names its path.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -22,17 +24,34 @@ pub(crate) fn err(path: &Path, source: std::io::Error) -> OutputError {
 
 /// Writes `bytes` to `path` atomically, creating the parent folder.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), OutputError> {
+    write_atomic_with(path, |w| w.write_all(bytes))
+}
+
+/// Writes what `fill` writes to `path` atomically (temp file, then rename), creating the
+/// parent folder; nothing replaces `path` unless `fill` and the flush succeed.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), OutputError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(|e| err(dir, e))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| err(dir, e))?;
-    tmp.write_all(bytes).map_err(|e| err(path, e))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // The umask applies to this mode at creation, as for `File::create`.
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(|e| err(path, e))?;
+    {
+        let mut w = std::io::BufWriter::new(tmp.as_file_mut());
+        fill(&mut w).map_err(|e| err(path, e))?;
+        w.flush().map_err(|e| err(path, e))?;
+    }
     tmp.as_file().sync_data().map_err(|e| err(path, e))?;
     tmp.persist(path).map_err(|e| err(path, e.error))?;
     Ok(())

@@ -137,6 +137,12 @@ pub fn write_report(
                 ));
             }
             s.push('\n');
+            for a in r.audits.iter().filter(|a| !a.agrees()) {
+                s.push_str(&format!("- {}\n", a.describe()));
+            }
+            if bad > 0 {
+                s.push('\n');
+            }
         }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())

@@ -1,6 +1,8 @@
-//! Tables (Markdown, CSV, JSON), plots (PNG), provenance and the `REPORT.md` index.
+//! Tables (Markdown, CSV, JSON), plots (PNG), provenance, the `REPORT.md` index, and the
+//! comparison of two runs.
 
 pub mod audit;
+pub mod compare;
 pub mod files;
 pub mod index;
 pub mod plot;

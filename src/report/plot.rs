@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 use plotters::prelude::*;
+
+use super::files::{OutputError, write_atomic_with};
 use plotters::style::FontStyle;
 
 /// A plotting error with the file it concerns.
@@ -16,6 +18,35 @@ pub struct PlotError {
 }
 
 const FONT: &str = "sans-serif";
+
+/// Every chart's size in pixels.
+const SIZE: (u32, u32) = (1200, 800);
+
+/// Encodes an RGB buffer of [`SIZE`] as a PNG at `path`, atomically.
+fn save_png(path: &Path, rgb: &[u8]) -> Result<(), PlotError> {
+    write_png(path, rgb, SIZE.0, SIZE.1, image::ExtendedColorType::Rgb8).map_err(|e| PlotError {
+        path: path.to_path_buf(),
+        message: format!("{}", e.source),
+    })
+}
+
+/// Writes pixels as a PNG at `path` atomically (temp file, then rename): a full disk or an
+/// interrupt leaves the old file or none, never a truncated one. For every PNG the program
+/// writes (charts, simulation frames, montages).
+pub fn write_png(
+    path: &Path,
+    pixels: &[u8],
+    width: u32,
+    height: u32,
+    color: image::ExtendedColorType,
+) -> Result<(), OutputError> {
+    use image::ImageEncoder;
+    write_atomic_with(path, |w| {
+        image::codecs::png::PngEncoder::new(w)
+            .write_image(pixels, width, height, color)
+            .map_err(std::io::Error::other)
+    })
+}
 
 fn register_font() {
     static ONCE: Once = Once::new();
@@ -121,8 +152,15 @@ impl LineChart {
         self
     }
 
-    /// Renders to a 1200×800 PNG at `path`.
+    /// Renders to a 1200×800 PNG at `path` (atomically: the old file stays until the new
+    /// one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        let mut buf = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+        self.render(path, &mut buf)?;
+        save_png(path, &buf)
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
         register_font();
         let perr = |e: String| PlotError {
             path: path.to_path_buf(),
@@ -146,7 +184,7 @@ impl LineChart {
             range(pts.iter().map(|p| p.0), self.log_x),
             range(pts.iter().map(|p| p.1), self.log_y),
         );
-        let root = BitMapBackend::new(path, (1200, 800)).into_drawing_area();
+        let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
         b.caption(&self.title, (FONT, 30))
@@ -242,8 +280,15 @@ pub struct BarChart {
 }
 
 impl BarChart {
-    /// Renders to a 1200×800 PNG at `path`.
+    /// Renders to a 1200×800 PNG at `path` (atomically: the old file stays until the new
+    /// one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        let mut buf = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+        self.render(path, &mut buf)?;
+        save_png(path, &buf)
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
         register_font();
         let perr = |e: String| PlotError {
             path: path.to_path_buf(),
@@ -262,7 +307,7 @@ impl BarChart {
         let lo = if self.log_y { lo } else { 0f64.min(lo) };
         let ns = self.series.len().max(1) as f64;
         let nc = self.categories.len();
-        let root = BitMapBackend::new(path, (1200, 800)).into_drawing_area();
+        let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
         b.caption(&self.title, (FONT, 30))

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gl::DeviceInfo;
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {
     pub date: String,
     pub commit: String,

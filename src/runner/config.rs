@@ -33,9 +33,10 @@ impl<T> PerMode<T> {
 /// Sizes for a full and for a quick run.
 pub type Sizes = PerMode<Vec<u32>>;
 
-/// Repetitions of a timed measurement.
+/// Repetitions of a timed measurement. Checked on load: `repetitions` ≥ 1, `budget_s`
+/// finite and > 0 (the error names the key's line).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(try_from = "RepeatToml")]
 pub struct Repeat {
     /// The paper's repetition count (at most this many timed runs).
     pub repetitions: usize,
@@ -50,12 +51,59 @@ fn one() -> usize {
     1
 }
 
+/// [`Repeat`] as written in the file, before its ranges are checked.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RepeatToml {
+    repetitions: usize,
+    #[serde(default = "one")]
+    warmup: usize,
+    budget_s: f64,
+}
+
+impl TryFrom<RepeatToml> for Repeat {
+    type Error = String;
+    fn try_from(r: RepeatToml) -> Result<Repeat, String> {
+        let repeat = Repeat {
+            repetitions: r.repetitions,
+            warmup: r.warmup,
+            budget_s: r.budget_s,
+        };
+        repeat.validate()?;
+        Ok(repeat)
+    }
+}
+
+/// The longest budget accepted: a week per row.
+const MAX_BUDGET_S: f64 = 7.0 * 24.0 * 3600.0;
+
 impl Repeat {
+    /// `repetitions` ≥ 1 and `budget_s` finite, > 0 and at most a week.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.repetitions == 0 {
+            return Err("repeat: repetitions must be at least 1".into());
+        }
+        if !(self.budget_s.is_finite() && self.budget_s > 0.0 && self.budget_s <= MAX_BUDGET_S) {
+            return Err(format!(
+                "repeat: budget_s = {} must be a finite number of seconds > 0 and at most {MAX_BUDGET_S}",
+                self.budget_s
+            ));
+        }
+        Ok(())
+    }
+
+    /// The timing plan; a budget out of range (only possible for a `Repeat` built in code,
+    /// not loaded) is clamped to (0, a week] instead of panicking.
     pub fn plan(&self) -> TimingPlan {
+        let budget = if self.budget_s.is_finite() {
+            self.budget_s.clamp(0.0, MAX_BUDGET_S)
+        } else {
+            MAX_BUDGET_S
+        };
         TimingPlan::new(
             self.warmup,
             self.repetitions,
-            Duration::from_secs_f64(self.budget_s),
+            Duration::from_secs_f64(budget),
         )
     }
 }

@@ -1,25 +1,31 @@
 //! The experiment runner behind `gpgpu-repro reproduce`.
 //!
-//! For each paper of the registry ([`crate::papers::PAPERS`]) it parses the paper's
-//! `experiments/<paper>.toml`, hands the paper a [`Session`] (the GL context, the mode, table
-//! writers, notes, audits, plots), and after the paper's experiments rewrites the paper's
-//! record and `REPORT.md`. Rows are saved as they finish (atomically), `--resume` reuses rows
-//! measured with the same configuration on the same device, a row whose verification failed
-//! is marked FAILED and makes the run end with an error after all the other rows ran.
+//! It is handed the papers' entries ([`PaperEntry`], defined here, listed by the registry
+//! above it). Before any work starts it reads every experiment file of the selected papers
+//! (`--experiments DIR` or the built-in copies) and checks each completely: syntax, finite
+//! numbers, the typed configuration and the paper's own [`Experiments::validate`] (see
+//! [`entry`]). Then, paper by paper, it hands the paper a [`Session`] (the GL context, the
+//! mode, table writers, notes, audits, plots), and after the paper's experiments rewrites the
+//! paper's record and `REPORT.md`. Rows are saved as they finish (atomically), `--resume`
+//! reuses rows measured with the same configuration on the same device, a row whose
+//! verification failed is marked FAILED and makes the run end with an error after all the
+//! other rows ran. Ctrl-C and SIGTERM finish (or abandon) the current row, write the
+//! records and end the run with [`RunError::Interrupted`].
 
 pub mod config;
+pub mod entry;
 pub mod session;
 
 pub use config::{PerMode, Repeat, Sizes};
+pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, check};
 pub use session::{Session, TableWriter};
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use crate::gl::{Gl, GlError};
-use crate::papers::{PAPERS, PaperEntry};
 use crate::report::Provenance;
 use crate::report::files::{OutputError, ensure_writable};
 use crate::report::index::write_report;
@@ -42,7 +48,7 @@ pub enum RunError {
     /// An algorithm's own error (zero pivot, breakdown, unsupported size…).
     #[error(transparent)]
     Algorithm(Box<dyn std::error::Error + Send + Sync + 'static>),
-    #[error("interrupted (Ctrl-C): the rows finished so far are saved; rerun with --resume")]
+    #[error("interrupted (Ctrl-C or SIGTERM): the rows finished so far are saved; rerun with --resume")]
     Interrupted,
     /// Rows failed verification or a paper stopped on an error (the rest ran and was saved).
     #[error("the run had {} failure(s):\n  {}", .0.len(), .0.join("\n  "))]
@@ -81,8 +87,10 @@ pub struct Options {
     /// Output folder; default `figures/` (full) or `figures/quick/` (quick).
     pub out: Option<PathBuf>,
     pub resume: bool,
-    /// Read `experiments/<paper>.toml` from this folder instead of the copy built in.
+    /// Read `experiments/<name>.toml` from this folder instead of the copies built in.
     pub experiments: Option<PathBuf>,
+    /// Only read and check the experiment files (`--check`): no output, no measurement.
+    pub check_only: bool,
 }
 
 impl Options {
@@ -94,62 +102,66 @@ impl Options {
     }
 }
 
-/// Resolves paper keys against the registry (`all` or nothing: every paper).
-pub fn select(keys: &[String]) -> Result<Vec<&'static PaperEntry>, RunError> {
+/// Resolves paper keys against `all` (`all` or nothing: every paper), in the order given,
+/// each paper once.
+pub fn select(
+    all: &[&'static PaperEntry],
+    keys: &[String],
+) -> Result<Vec<&'static PaperEntry>, RunError> {
     if keys.is_empty() || keys.iter().any(|k| k == "all") {
-        return Ok(PAPERS.to_vec());
+        return Ok(all.to_vec());
     }
-    keys.iter()
-        .map(|k| {
-            crate::papers::find(k).ok_or_else(|| {
-                RunError::UnknownPaper(
-                    k.clone(),
-                    PAPERS.iter().map(|p| p.key).collect::<Vec<_>>().join(", "),
-                )
-            })
-        })
+    let mut chosen: Vec<&'static PaperEntry> = Vec::new();
+    for k in keys {
+        let p = all.iter().copied().find(|p| p.key == k).ok_or_else(|| {
+            RunError::UnknownPaper(
+                k.clone(),
+                all.iter().map(|p| p.key).collect::<Vec<_>>().join(", "),
+            )
+        })?;
+        if !chosen.iter().any(|c| c.key == p.key) {
+            chosen.push(p);
+        }
+    }
+    Ok(chosen)
+}
+
+/// Reads and checks every experiment file of `papers` (see [`entry::load`]); the first
+/// error names the file read. Nothing is written.
+pub fn check_all(
+    gl: &Gl,
+    papers: &[&'static PaperEntry],
+    opts: &Options,
+) -> Result<Vec<(&'static PaperEntry, Vec<LoadedFile>)>, RunError> {
+    let check = Check {
+        mode: opts.mode,
+        device: gl.info(),
+    };
+    papers
+        .iter()
+        .map(|&p| Ok((p, entry::load(p, opts.experiments.as_deref(), &check)?)))
         .collect()
 }
 
-/// The text of a paper's experiment file: from `dir` if given, else the built-in copy.
-pub fn experiment_text(
-    paper: &PaperEntry,
-    dir: Option<&Path>,
-) -> Result<(String, String), RunError> {
-    let name = format!("experiments/{}.toml", paper.key);
-    match dir {
-        None => Ok((name, paper.experiments.to_string())),
-        Some(d) => {
-            let path = d.join(format!("{}.toml", paper.key));
-            let text = std::fs::read_to_string(&path).map_err(|e| RunError::Config {
-                file: path.display().to_string(),
-                message: e.to_string(),
-            })?;
-            Ok((path.display().to_string(), text))
-        }
+/// Runs the experiments of the papers of `all` that `opts.papers` selects; `all` (the
+/// registry's list, in report order) also orders `REPORT.md`. With `opts.check_only`, stops
+/// after checking the experiment files.
+pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result<(), RunError> {
+    let papers = select(all, &opts.papers)?;
+    // Every experiment file is checked before any output is touched: a typo or a value out
+    // of range fails in a second and leaves the last run's records as they were.
+    let loaded = check_all(gl, &papers, opts)?;
+    if opts.check_only {
+        return Ok(());
     }
-}
-
-/// Runs the selected papers' experiments; returns the number of rows measured.
-pub fn reproduce(gl: &Gl, opts: &Options) -> Result<(), RunError> {
-    let papers = select(&opts.papers)?;
     let dir = opts.out_dir();
     ensure_writable(&dir)?;
-    // Parse every experiment file before any work starts: a typo fails in a second.
-    let mut parsed = Vec::new();
-    for p in &papers {
-        let (file, text) = experiment_text(p, opts.experiments.as_deref())?;
-        let table = text.parse::<toml::Table>().map_err(|e| RunError::Config {
-            file: file.clone(),
-            message: e.to_string(),
-        })?;
-        parsed.push((p, file, text, table));
-    }
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupted.clone();
         // A second handler cannot be installed (e.g. in tests): then Ctrl-C just kills us, and
-        // the atomic writes still leave complete files only.
+        // the atomic writes still leave complete files only. With the `termination` feature
+        // the handler also catches SIGTERM (and SIGHUP).
         let _ = ctrlc::set_handler(move || {
             if flag.swap(true, Ordering::SeqCst) {
                 std::process::exit(130);
@@ -157,18 +169,18 @@ pub fn reproduce(gl: &Gl, opts: &Options) -> Result<(), RunError> {
             eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
         });
     }
+    let order: Vec<(&str, &str)> = all.iter().map(|p| (p.key, p.title)).collect();
     let progress = indicatif::MultiProgress::new();
     let mut failures = Vec::new();
     let mut last_prov = Provenance::now(gl.info(), opts.mode.name());
-    for (paper, file, text, _) in parsed {
+    for (paper, files) in loaded {
         let started = Instant::now();
         let session = Session::new(
             gl,
             paper,
             opts.mode,
             dir.join(paper.key),
-            file,
-            text,
+            files,
             opts.resume,
             progress.clone(),
             interrupted.clone(),
@@ -178,7 +190,7 @@ pub fn reproduce(gl: &Gl, opts: &Options) -> Result<(), RunError> {
         prov.seconds = started.elapsed().as_secs_f64();
         let record = session.finish(prov.clone())?;
         last_prov = prov;
-        write_report(&dir, &order(), &last_prov)?;
+        write_report(&dir, &order, &last_prov)?;
         for t in &record.tables {
             if t.failed > 0 {
                 failures.push(format!(
@@ -198,14 +210,10 @@ pub fn reproduce(gl: &Gl, opts: &Options) -> Result<(), RunError> {
             return Err(RunError::Interrupted);
         }
     }
-    write_report(&dir, &order(), &last_prov)?;
+    write_report(&dir, &order, &last_prov)?;
     if failures.is_empty() {
         Ok(())
     } else {
         Err(RunError::Failed(failures))
     }
-}
-
-fn order() -> Vec<(&'static str, &'static str)> {
-    PAPERS.iter().map(|p| (p.key, p.title)).collect()
 }

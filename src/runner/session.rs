@@ -13,9 +13,9 @@ use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::entry::{LoadedFile, PaperEntry};
 use super::{Mode, RunError};
 use crate::gl::Gl;
-use crate::papers::PaperEntry;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Table};
@@ -44,8 +44,7 @@ pub struct Session {
     pub gl: Gl,
     pub mode: Mode,
     pub paper: &'static PaperEntry,
-    file: String,
-    text: String,
+    files: Vec<LoadedFile>,
     shared: Rc<Shared>,
 }
 
@@ -56,8 +55,7 @@ impl Session {
         paper: &'static PaperEntry,
         mode: Mode,
         dir: PathBuf,
-        file: String,
-        text: String,
+        files: Vec<LoadedFile>,
         resume: bool,
         progress: MultiProgress,
         interrupted: Arc<AtomicBool>,
@@ -70,8 +68,7 @@ impl Session {
             gl: gl.clone(),
             mode,
             paper,
-            file,
-            text,
+            files,
             shared: Rc::new(Shared {
                 dir,
                 paper: paper.key,
@@ -91,7 +88,7 @@ impl Session {
     }
 
     /// A session for tests and tools: writes to `dir`, full or quick mode, no progress bars;
-    /// `resume` as with `--resume`.
+    /// `resume` as with `--resume`; the paper's built-in experiment files, checked.
     pub fn for_tests(
         gl: &Gl,
         paper: &'static PaperEntry,
@@ -99,14 +96,17 @@ impl Session {
         dir: &Path,
         resume: bool,
     ) -> Result<Session, RunError> {
-        let (file, text) = super::experiment_text(paper, None)?;
+        let check = super::Check {
+            mode,
+            device: gl.info(),
+        };
+        let files = super::entry::load(paper, None, &check)?;
         Session::new(
             gl,
             paper,
             mode,
             dir.to_path_buf(),
-            file,
-            text,
+            files,
             resume,
             MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden()),
             Arc::new(AtomicBool::new(false)),
@@ -118,10 +118,31 @@ impl Session {
         self.mode == Mode::Quick
     }
 
-    /// The paper's experiment file parsed into `T`; errors name the file, line and problem.
+    /// The paper's own experiment file (`<key>.toml`) parsed into `T`; errors name the file
+    /// read, the line and the problem.
     pub fn config<T: DeserializeOwned>(&self) -> Result<T, RunError> {
-        toml::from_str(&self.text).map_err(|e| RunError::Config {
-            file: self.file.clone(),
+        self.parse(&self.files[0])
+    }
+
+    /// Another experiment file of the paper's entry (e.g. `"sims"` for `sims.toml`), read
+    /// from the same place as the paper's own (`--experiments DIR` or built in).
+    pub fn config_of<T: DeserializeOwned>(&self, name: &str) -> Result<T, RunError> {
+        let file = self.files.iter().find(|f| f.name == name).ok_or_else(|| {
+            RunError::Config {
+                file: format!("{name}.toml"),
+                message: format!(
+                    "not an experiment file of the paper `{}` (its registry entry lists: {})",
+                    self.paper.key,
+                    self.files.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                ),
+            }
+        })?;
+        self.parse(file)
+    }
+
+    fn parse<T: DeserializeOwned>(&self, file: &LoadedFile) -> Result<T, RunError> {
+        toml::from_str(&file.text).map_err(|e| RunError::Config {
+            file: file.source.clone(),
             message: e.to_string(),
         })
     }
@@ -214,7 +235,8 @@ impl Session {
         }
     }
 
-    /// Writes the paper's record; returns it.
+    /// Writes the paper's record; returns it. A run that produced no table and no figure
+    /// (it stopped on its first error) does not replace a record already on disk.
     pub(crate) fn finish(&self, provenance: Provenance) -> Result<PaperRecord, RunError> {
         let st = self.shared.state.borrow();
         let record = PaperRecord {
@@ -226,8 +248,12 @@ impl Session {
             notes: st.notes.clone(),
             audits: st.audits.clone(),
         };
+        let path = self.shared.dir.join("paper.json");
+        if record.tables.is_empty() && record.plots.is_empty() && path.exists() {
+            return Ok(record);
+        }
         let json = serde_json::to_string_pretty(&record).expect("records serialize");
-        write_atomic(&self.shared.dir.join("paper.json"), json.as_bytes())?;
+        write_atomic(&path, json.as_bytes())?;
         Ok(record)
     }
 }

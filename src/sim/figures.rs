@@ -23,11 +23,9 @@ use super::render::{Renderer, Target};
 use super::shallow_water::{WaterCpu, WaterParams};
 use super::{Kind, make, solver};
 
-/// `experiments/sims.toml`.
-pub const EXPERIMENTS: &str = include_str!("../../experiments/sims.toml");
-
+/// `experiments/sims.toml` (read through the tridiagonal paper's registry entry).
 #[derive(Debug, Deserialize, Serialize)]
-struct Config {
+pub struct Config {
     fig14_heat: HeatFps,
     fig14_all: AllFps,
     frames: Frames,
@@ -61,11 +59,10 @@ struct Frames {
     fig19: Vec<u64>,
 }
 
-fn config() -> Result<Config, RunError> {
-    toml::from_str(EXPERIMENTS).map_err(|e| RunError::Config {
-        file: "experiments/sims.toml".into(),
-        message: e.to_string(),
-    })
+impl crate::runner::Experiments for Config {}
+
+fn config(s: &Session) -> Result<Config, RunError> {
+    s.config_of("sims")
 }
 
 fn gl_of(s: &Session) -> Gl {
@@ -161,7 +158,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
 /// Fig. 14: FPS of the heat simulation per solver and size (visualisation excluded), and of
 /// all four simulations at the largest size with visualisation included.
 pub fn fig14(s: &Session) -> Result<(), RunError> {
-    let cfg = config()?;
+    let cfg = config(s)?;
     let gl = gl_of(s);
     notes(s);
     heat_table(s, &gl, &cfg.fig14_heat)?;
@@ -333,7 +330,7 @@ fn all_row(gl: &Gl, kind: Kind, n: u32, c: &AllFps) -> Result<(f64, f64, f64, us
 
 /// Figs. 13, 16, 18, 19: frame sequences, one montage PNG per figure.
 pub fn frame_figures(s: &Session) -> Result<(), RunError> {
-    let cfg = config()?.frames;
+    let cfg = config(s)?.frames;
     let gl = gl_of(s);
     let n = *cfg.size.pick(s.mode).first().unwrap_or(&255);
     let figs: [(&str, Kind, &[u64], &str); 4] = [
@@ -433,5 +430,7 @@ fn montage(paths: &[std::path::PathBuf], out: &std::path::Path) -> Result<(), su
         image::imageops::replace(&mut canvas, i, x as i64, 0);
         x += i.width() + 8;
     }
-    canvas.save(out).map_err(|e| err(e.to_string()))
+    let (w, h) = canvas.dimensions();
+    crate::report::plot::write_png(out, canvas.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+        .map_err(|e| err(format!("{e}: {}", e.source)))
 }

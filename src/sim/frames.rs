@@ -137,12 +137,12 @@ pub fn save_field(
         text(quantity, lx, top + side / 2 + 14, &small)?;
         root.present().map_err(|e| err(e.to_string()))?;
     }
-    image::save_buffer(
+    crate::report::plot::write_png(
         path,
         &buf,
         w as u32,
         h as u32,
         image::ExtendedColorType::Rgb8,
     )
-    .map_err(|e| err(e.to_string()))
+    .map_err(|e| err(format!("{e}: {}", e.source)))
 }

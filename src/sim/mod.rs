@@ -1,4 +1,5 @@
-//! Simulations built on the papers' solvers (`gpgpu-repro sim NAME`), and their registry.
+//! Simulations built on the papers' solvers (`gpgpu-repro sim NAME`; listed in
+//! `crate::registry`).
 //!
 //! The ADI simulations of Kim & Lee 2005 (§2 and §4): [`heat`] (simulation 1), [`pollutant`]
 //! (simulation 2, two scenarios) and [`shallow_water`] (simulation 3). Every half-step is a
@@ -19,11 +20,10 @@ pub mod viewer;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use crate::gl::{DeviceSelector, Gl, GlError};
 
-use crate::gl::{self, DeviceSelector, Gl, GlError};
-
-/// The command-line options every simulation takes.
+/// The command-line options every simulation takes (the `sim` command's dispatch and the
+/// simulations' list live in `main`'s `cli` and `crate::registry`).
 #[derive(Clone, Debug)]
 pub struct SimArgs {
     /// Grid size (N × N, or N³ for 3D simulations); `None`: the simulation's default.
@@ -41,55 +41,6 @@ pub struct SimArgs {
     /// The EGL device for headless runs.
     pub device: DeviceSelector,
 }
-
-/// One simulation: its name, a line about it, and its entry point.
-pub struct SimEntry {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub run: fn(&SimArgs) -> anyhow::Result<()>,
-}
-
-/// Every simulation the `sim` command knows.
-pub static SIMS: &[&SimEntry] = &[
-    &HEAT,
-    &POLLUTANT_STREAM,
-    &POLLUTANT_VORTEX,
-    &SHALLOW_WATER,
-    &BIOFET,
-];
-
-/// The BioFET ion simulation of the `bicg` paper.
-pub static BIOFET: SimEntry = SimEntry {
-    name: "biofet",
-    about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",
-    run: crate::papers::bicg::biofet::run_sim,
-};
-
-/// The simulation with this name.
-pub fn find(name: &str) -> Option<&'static SimEntry> {
-    SIMS.iter().copied().find(|s| s.name == name)
-}
-
-static HEAT: SimEntry = SimEntry {
-    name: "heat",
-    about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
-    run: |a| run_cli(Kind::Heat, a),
-};
-static POLLUTANT_STREAM: SimEntry = SimEntry {
-    name: "pollutant-stream",
-    about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
-    run: |a| run_cli(Kind::PollutantStream, a),
-};
-static POLLUTANT_VORTEX: SimEntry = SimEntry {
-    name: "pollutant-vortex",
-    about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
-    run: |a| run_cli(Kind::PollutantVortex, a),
-};
-static SHALLOW_WATER: SimEntry = SimEntry {
-    name: "shallow-water",
-    about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
-    run: |a| run_cli(Kind::ShallowWater, a),
-};
 
 /// What can go wrong in a simulation.
 #[derive(Debug, thiserror::Error)]
@@ -155,7 +106,7 @@ pub trait Simulation {
 pub use adi::Adi;
 pub use solver::LineSolver;
 
-/// The simulations by kind (the registry's entries map onto these).
+/// The simulations by kind (`crate::registry::SIMS` maps names onto these).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
     Heat,
@@ -292,35 +243,4 @@ pub fn write_frame(
     } else {
         frames::write_frame(sim, path)
     }
-}
-
-fn run_cli(kind: Kind, a: &SimArgs) -> anyhow::Result<()> {
-    let n = a.size.unwrap_or(kind.default_size());
-    let steps = a.steps.unwrap_or(kind.default_steps());
-    let solver = a.solver.clone().unwrap_or(solver::DEFAULT.to_string());
-    if a.window {
-        return viewer::run(kind, n, &solver);
-    }
-    let g = gl::headless(&a.device).context("creating a headless GL context")?;
-    eprintln!("device: {}", g.info().short());
-    let mut sim = make(&g, kind, n, &solver)?;
-    if let Some(dir) = &a.frames {
-        std::fs::create_dir_all(dir)
-            .with_context(|| format!("creating the frame folder {}", dir.display()))?;
-    }
-    let stats = run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
-    println!(
-        "{} {n}×{n}, solver {}: {} steps in {:.3} s = {:.1} FPS (steps per second; frame \
-         output excluded){}",
-        kind.name(),
-        sim.adi().solver_name(),
-        stats.steps,
-        stats.sim_time.as_secs_f64(),
-        stats.fps(),
-        match &a.frames {
-            Some(d) => format!("; {} frames in {}", stats.frames, d.display()),
-            None => String::new(),
-        }
-    );
-    Ok(())
 }

@@ -16,7 +16,7 @@ use crate::runner::{Mode, Repeat, RunError, Session};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Config {
+pub struct Config {
     solver: SolverCfg,
     fig4: Fig4Cfg,
     periter: PerIterCfg,
@@ -1044,3 +1044,6 @@ fn anchor_table(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), Ru
     t.finish()?;
     Ok(())
 }
+
+/// Checked by the runner before any work starts (the paper's own ranges go here).
+impl crate::runner::Experiments for Config {}

@@ -33,12 +33,4 @@ pub use ellpack::{EllpackError, EllpackR};
 pub use gpu::{GpuBicg, GpuBicgError, GpuOptions, Kernel, Profile, Real};
 pub use poisson::{Mesh, PoissonSystem};
 
-use crate::papers::PaperEntry;
 
-/// The registry entry.
-pub static PAPER: PaperEntry = PaperEntry {
-    key: "bicg",
-    title: "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
-    experiments: include_str!("../../../experiments/bicg.toml"),
-    run: experiments::run,
-};

@@ -20,7 +20,7 @@ use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Config {
+pub struct Config {
     problem: Problem,
     table2: Table2Config,
     table4: Table4Config,
@@ -844,3 +844,6 @@ fn perf(s: &Session, cfg: &Config) -> Result<(), RunError> {
     t.finish()?;
     Ok(())
 }
+
+/// Checked by the runner before any work starts (the paper's own ranges go here).
+impl crate::runner::Experiments for Config {}

@@ -41,7 +41,6 @@ pub use jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 pub use mesh::Grid;
 
 use crate::gl::GlError;
-use crate::papers::PaperEntry;
 
 /// Errors of the FEM pipeline.
 #[derive(Debug, thiserror::Error)]
@@ -62,9 +61,3 @@ pub enum FemError {
     Gl(#[from] GlError),
 }
 
-pub static PAPER: PaperEntry = PaperEntry {
-    key: "fem-storage",
-    title: "Boo & Kim 2012 — two-dimensional variable-length vector storage for FEM matrices",
-    experiments: include_str!("../../../experiments/fem-storage.toml"),
-    run: experiments::run,
-};

@@ -18,7 +18,7 @@ use super::{LuError, theory, ulp};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct Config {
+pub struct Config {
     table4: Table4Cfg,
     cpu: CpuCfg,
     bandwidth: BandwidthCfg,
@@ -1117,3 +1117,6 @@ fn findings(
         ));
     }
 }
+
+/// Checked by the runner before any work starts (the paper's own ranges go here).
+impl crate::runner::Experiments for Config {}

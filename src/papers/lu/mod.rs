@@ -29,7 +29,6 @@ pub mod ulp;
 pub use fragment::{FragmentLu, LuInfo, Params, Variant};
 
 use crate::gl::GlError;
-use crate::papers::PaperEntry;
 
 /// Why a factorization could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -49,10 +48,3 @@ pub enum LuError {
     Gl(#[from] GlError),
 }
 
-/// The registry entry.
-pub static PAPER: PaperEntry = PaperEntry {
-    key: "lu",
-    title: "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
-    experiments: include_str!("../../../experiments/lu.toml"),
-    run: experiments::run,
-};

@@ -459,3 +459,6 @@ fn notes(s: &Session, t: &crate::report::Table, cfg: &Table1Config) {
         ));
     }
 }
+
+/// Checked by the runner before any work starts (the paper's own ranges go here).
+impl crate::runner::Experiments for Config {}

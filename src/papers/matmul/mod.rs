@@ -23,15 +23,7 @@ pub mod experiment;
 pub mod gpu;
 
 use crate::gl::GlError;
-use crate::papers::PaperEntry;
 
-/// The registry entry.
-pub static PAPER: PaperEntry = PaperEntry {
-    key: "matmul",
-    title: "Park 2019 — Parallel Algorithm for Matrix-Matrix Multiplication on the GPU",
-    experiments: include_str!("../../../experiments/matmul.toml"),
-    run: experiment::run,
-};
 
 /// A dense row-major f32 matrix.
 #[derive(Clone, Debug, PartialEq)]

@@ -21,7 +21,7 @@ use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct Config {
+pub struct Config {
     table1: Table1Config,
     fig11: Fig11Config,
     sweep: SweepConfig,
@@ -784,3 +784,6 @@ fn notes(s: &Session, ratio: Option<(usize, f64, String, f64)>) {
         None => s.note("No verified GL solver at the largest grid: no performance ratio."),
     }
 }
+
+/// Checked by the runner before any work starts (the paper's own ranges go here).
+impl crate::runner::Experiments for Config {}

@@ -70,15 +70,7 @@ pub use fragment_cr::{CrParams, FragmentCr};
 pub use layout::CrLayout;
 
 use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
-use crate::papers::PaperEntry;
 
-/// The paper's registry entry.
-pub static PAPER: PaperEntry = PaperEntry {
-    key: "tridiagonal",
-    title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
-    experiments: include_str!("../../../experiments/tridiagonal.toml"),
-    run: |s| experiment::run(s).and_then(|()| crate::sim::figures::run(s)),
-};
 
 /// What can go wrong in a tridiagonal solve.
 #[derive(Debug, thiserror::Error)]

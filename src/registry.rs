@@ -1,0 +1,192 @@
+//! The registry: every paper and every simulation, the one table that the command line and
+//! the runner share (wgpu's examples table; ripgrep's flags table).
+//!
+//! It sits on top of the library: it imports the papers and the simulations and says what
+//! each paper's run composes (tridiagonal's tables, then its simulation figures). Nothing
+//! below imports it: the runner is handed [`PAPERS`], the papers and simulations never see
+//! it.
+//!
+//! Adding a paper = a folder under `src/papers/<paper>/` whose `experiments::Config`
+//! implements [`crate::runner::Experiments`], `experiments/<paper>.toml`, and one entry here.
+
+use crate::papers::{bicg, fem_storage, lu, matmul, tridiagonal};
+use crate::runner::{ExperimentFile, PaperEntry, check};
+use crate::sim;
+
+/// `experiments/sims.toml`: the simulation figures of `reproduce tridiagonal` (Fig. 13–19).
+pub const SIMS_FILE: ExperimentFile = ExperimentFile {
+    name: "sims",
+    builtin: include_str!("../experiments/sims.toml"),
+    check: check::<sim::figures::Config>,
+};
+
+pub static TRIDIAGONAL: PaperEntry = PaperEntry {
+    key: "tridiagonal",
+    title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
+    files: &[
+        ExperimentFile {
+            name: "tridiagonal",
+            builtin: include_str!("../experiments/tridiagonal.toml"),
+            check: check::<tridiagonal::experiment::Config>,
+        },
+        SIMS_FILE,
+    ],
+    // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
+    run: |s| tridiagonal::experiment::run(s).and_then(|()| sim::figures::run(s)),
+};
+
+pub static MATMUL: PaperEntry = PaperEntry {
+    key: "matmul",
+    title: "Park 2019 — Parallel Algorithm for Matrix-Matrix Multiplication on the GPU",
+    files: &[ExperimentFile {
+        name: "matmul",
+        builtin: include_str!("../experiments/matmul.toml"),
+        check: check::<matmul::experiment::Config>,
+    }],
+    run: matmul::experiment::run,
+};
+
+pub static LU: PaperEntry = PaperEntry {
+    key: "lu",
+    title: "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
+    files: &[ExperimentFile {
+        name: "lu",
+        builtin: include_str!("../experiments/lu.toml"),
+        check: check::<lu::experiments::Config>,
+    }],
+    run: lu::experiments::run,
+};
+
+pub static BICG: PaperEntry = PaperEntry {
+    key: "bicg",
+    title: "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
+    files: &[ExperimentFile {
+        name: "bicg",
+        builtin: include_str!("../experiments/bicg.toml"),
+        check: check::<bicg::experiments::Config>,
+    }],
+    run: bicg::experiments::run,
+};
+
+pub static FEM_STORAGE: PaperEntry = PaperEntry {
+    key: "fem-storage",
+    title: "Boo & Kim 2012 — two-dimensional variable-length vector storage for FEM matrices",
+    files: &[ExperimentFile {
+        name: "fem-storage",
+        builtin: include_str!("../experiments/fem-storage.toml"),
+        check: check::<fem_storage::experiments::Config>,
+    }],
+    run: fem_storage::experiments::run,
+};
+
+/// Every paper, in the order of the report.
+pub static PAPERS: &[&PaperEntry] = &[&TRIDIAGONAL, &MATMUL, &LU, &BICG, &FEM_STORAGE];
+
+/// The paper with this key.
+pub fn paper(key: &str) -> Option<&'static PaperEntry> {
+    PAPERS.iter().copied().find(|p| p.key == key)
+}
+
+/// What runs behind a simulation's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SimKind {
+    /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver.
+    Adi(sim::Kind),
+    /// The BioFET ion transport of the `bicg` paper (Poisson by the GL fp64 Bi-CG).
+    Biofet,
+}
+
+/// One simulation of `gpgpu-repro sim NAME`.
+#[derive(Debug)]
+pub struct SimEntry {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub kind: SimKind,
+}
+
+impl SimEntry {
+    /// `--size` when not given.
+    pub fn default_size(&self) -> u32 {
+        match self.kind {
+            SimKind::Adi(k) => k.default_size(),
+            SimKind::Biofet => bicg::biofet::BiofetParams::default().n as u32,
+        }
+    }
+
+    /// `--steps` when not given (BioFET: at most this many; it stops at steady state).
+    pub fn default_steps(&self) -> u32 {
+        match self.kind {
+            SimKind::Adi(k) => k.default_steps(),
+            SimKind::Biofet => bicg::biofet::BiofetParams::default().max_steps as u32,
+        }
+    }
+
+    /// What `--size N` means for this simulation.
+    pub fn size_meaning(&self) -> &'static str {
+        match self.kind {
+            SimKind::Adi(_) => "N × N grid",
+            SimKind::Biofet => "8 × 8 × N mesh",
+        }
+    }
+
+    /// The solvers `--solver` accepts, the default first.
+    pub fn solvers(&self) -> &'static [&'static str] {
+        match self.kind {
+            SimKind::Adi(_) => sim::solver::SOLVER_NAMES,
+            SimKind::Biofet => &["bicg"],
+        }
+    }
+}
+
+/// Every simulation, in the order `sim --help` lists them.
+pub static SIMS: &[SimEntry] = &[
+    SimEntry {
+        name: "heat",
+        about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
+        kind: SimKind::Adi(sim::Kind::Heat),
+    },
+    SimEntry {
+        name: "pollutant-stream",
+        about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
+        kind: SimKind::Adi(sim::Kind::PollutantStream),
+    },
+    SimEntry {
+        name: "pollutant-vortex",
+        about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
+        kind: SimKind::Adi(sim::Kind::PollutantVortex),
+    },
+    SimEntry {
+        name: "shallow-water",
+        about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
+        kind: SimKind::Adi(sim::Kind::ShallowWater),
+    },
+    SimEntry {
+        name: "biofet",
+        about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",
+        kind: SimKind::Biofet,
+    },
+];
+
+/// The simulation with this name.
+pub fn simulation(name: &str) -> Option<&'static SimEntry> {
+    SIMS.iter().find(|s| s.name == name)
+}
+
+/// The `sim --help` text listing every simulation with its defaults.
+pub fn sims_help() -> String {
+    let mut s = String::from("Simulations (NAME):\n");
+    for e in SIMS {
+        s.push_str(&format!(
+            "  {:<17} {}\n  {:<17} --size {} ({}), --steps {}, --solver {} (of: {})\n",
+            e.name,
+            e.about,
+            "",
+            e.default_size(),
+            e.size_meaning(),
+            e.default_steps(),
+            e.solvers()[0],
+            e.solvers().join(", ")
+        ));
+    }
+    s
+}

@@ -1,0 +1,207 @@
+//! `gpgpu-repro compare DIR_A DIR_B`: two runs (two devices, or one device twice) side by
+//! side. For every paper and table both runs have, every row and every measured column
+//! (ours and beyond the paper): both values and their ratio B / A; then the verdicts that
+//! change between the runs (a row verified in one and FAILED in the other, a text cell such
+//! as a finding's verdict that differs), and what only one run has.
+//!
+//! Read from the runs' files (`<paper>/paper.json`, `<paper>/<table>.json`); nothing is
+//! measured, every number is copied from them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::index::PaperRecord;
+use super::table::{Source, Status, Table, Value};
+
+/// A run folder that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum CompareError {
+    #[error("{}: not a results folder (no <paper>/paper.json in it)", .0.display())]
+    Empty(PathBuf),
+    #[error("cannot read {}: {message}", path.display())]
+    Read { path: PathBuf, message: String },
+}
+
+/// One run's papers and tables.
+struct Run {
+    dir: PathBuf,
+    papers: BTreeMap<String, (PaperRecord, Vec<Table>)>,
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, CompareError> {
+    let err = |message: String| CompareError::Read {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| err(e.to_string()))?;
+    serde_json::from_str(&text).map_err(|e| err(e.to_string()))
+}
+
+fn load(dir: &Path) -> Result<Run, CompareError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| CompareError::Read {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let mut papers = BTreeMap::new();
+    for e in entries.flatten() {
+        let record_path = e.path().join("paper.json");
+        if !record_path.is_file() {
+            continue;
+        }
+        let record: PaperRecord = read_json(&record_path)?;
+        let tables = record
+            .tables
+            .iter()
+            .map(|t| read_json::<Table>(&e.path().join(format!("{}.json", t.id))))
+            .collect::<Result<Vec<_>, _>>()?;
+        papers.insert(record.key.clone(), (record, tables));
+    }
+    if papers.is_empty() {
+        return Err(CompareError::Empty(dir.to_path_buf()));
+    }
+    Ok(Run {
+        dir: dir.to_path_buf(),
+        papers,
+    })
+}
+
+fn cell(v: &Value) -> String {
+    match v {
+        Value::Num(x) => format!("{x:.4e}")
+            .parse::<f64>()
+            .map(|r| format!("{r}"))
+            .unwrap_or_default(),
+        Value::Text(s) => s.clone(),
+        Value::Missing => "—".into(),
+    }
+}
+
+fn status(s: &Status) -> &'static str {
+    match s {
+        Status::Verified { .. } => "verified",
+        Status::Failed { .. } => "FAILED",
+        Status::Unchecked { .. } => "unchecked",
+    }
+}
+
+/// The side-by-side report of the runs in `a` and `b` (Markdown).
+pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
+    let (ra, rb) = (load(a)?, load(b)?);
+    let mut s = String::from("# gpgpu-repro — two runs side by side\n\n");
+    s.push_str("| | run A | run B |\n|---|---|---|\n");
+    s.push_str(&format!(
+        "| folder | `{}` | `{}` |\n",
+        ra.dir.display(),
+        rb.dir.display()
+    ));
+    let prov = |r: &Run, f: &dyn Fn(&PaperRecord) -> String| {
+        let mut v: Vec<String> = r.papers.values().map(|(p, _)| f(p)).collect();
+        v.dedup();
+        v.join("; ")
+    };
+    for (name, f) in [
+        (
+            "GL renderer",
+            &(|p: &PaperRecord| p.provenance.gl_renderer.clone()) as &dyn Fn(&PaperRecord) -> String,
+        ),
+        ("GL version", &|p: &PaperRecord| p.provenance.gl_version.clone()),
+        ("mode", &|p: &PaperRecord| p.provenance.mode.clone()),
+        ("commit", &|p: &PaperRecord| p.provenance.commit.clone()),
+    ] {
+        s.push_str(&format!("| {name} | {} | {} |\n", prov(&ra, f), prov(&rb, f)));
+    }
+    s.push_str(
+        "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \
+         have: both values and B / A. Numbers copied from the runs' table files.\n",
+    );
+    let mut changes = Vec::new();
+    let mut only = Vec::new();
+    for (key, (_, tables_a)) in &ra.papers {
+        let Some((_, tables_b)) = rb.papers.get(key) else {
+            only.push(format!("paper `{key}`: only in A"));
+            continue;
+        };
+        for ta in tables_a {
+            let Some(tb) = tables_b.iter().find(|t| t.id == ta.id) else {
+                only.push(format!("`{key}/{}`: only in A", ta.id));
+                continue;
+            };
+            s.push_str(&format!("\n## `{key}` — {}\n\n", ta.title));
+            s.push_str("| row | column | A | B | B / A |\n|---|---|---:|---:|---:|\n");
+            for row_a in &ta.rows {
+                let Some(row_b) = tb.rows.iter().find(|r| r.key == row_a.key) else {
+                    only.push(format!("`{key}/{}` row `{}`: only in A", ta.id, row_a.key));
+                    continue;
+                };
+                let (sa, sb) = (status(&row_a.status), status(&row_b.status));
+                if sa != sb {
+                    changes.push(format!(
+                        "`{key}/{}` row `{}`: {sa} → {sb}",
+                        ta.id, row_a.key
+                    ));
+                }
+                for (i, col) in ta.columns.iter().enumerate() {
+                    let Some(j) = tb.columns.iter().position(|c| c.name == col.name) else {
+                        continue;
+                    };
+                    let (va, vb) = (&row_a.values[i], &row_b.values[j]);
+                    match (va, vb) {
+                        (Value::Text(x), Value::Text(y)) if x != y && col.source != Source::Key => {
+                            changes.push(format!(
+                                "`{key}/{}` row `{}`, {}: {x} → {y}",
+                                ta.id, row_a.key, col.name
+                            ))
+                        }
+                        _ => {}
+                    }
+                    if !matches!(col.source, Source::Ours | Source::Beyond) {
+                        continue;
+                    }
+                    let ratio = match (va.as_f64(), vb.as_f64()) {
+                        (Some(x), Some(y)) if x != 0.0 => format!("{:.3}", y / x),
+                        _ => "—".into(),
+                    };
+                    if va.as_f64().is_none() && vb.as_f64().is_none() {
+                        continue;
+                    }
+                    s.push_str(&format!(
+                        "| {} | {} | {} | {} | {ratio} |\n",
+                        row_a.key,
+                        col.header(),
+                        cell(va),
+                        cell(vb)
+                    ));
+                }
+            }
+            for row_b in &tb.rows {
+                if !ta.rows.iter().any(|r| r.key == row_b.key) {
+                    only.push(format!("`{key}/{}` row `{}`: only in B", ta.id, row_b.key));
+                }
+            }
+        }
+        for tb in tables_b {
+            if !tables_a.iter().any(|t| t.id == tb.id) {
+                only.push(format!("`{key}/{}`: only in B", tb.id));
+            }
+        }
+    }
+    for key in rb.papers.keys() {
+        if !ra.papers.contains_key(key) {
+            only.push(format!("paper `{key}`: only in B"));
+        }
+    }
+    s.push_str("\n## Verdicts that change between the runs\n\n");
+    if changes.is_empty() {
+        s.push_str("None: every row has the same verification status and text cells.\n");
+    }
+    for c in &changes {
+        s.push_str(&format!("- {c}\n"));
+    }
+    if !only.is_empty() {
+        s.push_str("\n## In one run only\n\n");
+        for o in &only {
+            s.push_str(&format!("- {o}\n"));
+        }
+    }
+    Ok(s)
+}

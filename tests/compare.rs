@@ -1,0 +1,83 @@
+//! `gpgpu-repro compare`: two result folders side by side.
+
+use std::path::Path;
+
+use gpgpu_repro::report::compare::compare;
+use gpgpu_repro::report::index::{PaperRecord, TableRef};
+use gpgpu_repro::report::{Column, Provenance, Row, Table};
+
+/// A result folder with one paper and one table whose `time` column is `times` and whose
+/// second row verifies with `error2`.
+fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
+    let mut t = Table::new(
+        "table1",
+        "Table 1",
+        vec![
+            Column::key("N").int(),
+            Column::ours("time").unit("ms"),
+            Column::paper("paper time").unit("ms"),
+        ],
+    );
+    t.rows.push(
+        Row::new("128")
+            .num(128.0)
+            .num(times[0])
+            .num(0.31)
+            .verify(1e-7, 1e-5),
+    );
+    t.rows.push(
+        Row::new("256")
+            .num(256.0)
+            .num(times[1])
+            .num(0.72)
+            .verify(error2, 1e-5),
+    );
+    let mut prov = Provenance::default();
+    prov.gl_renderer = renderer.into();
+    prov.mode = "quick".into();
+    let record = PaperRecord {
+        key: "matmul".into(),
+        title: "Park 2019".into(),
+        provenance: prov,
+        tables: vec![TableRef {
+            id: "table1".into(),
+            title: "Table 1".into(),
+            rows: 2,
+            failed: 0,
+        }],
+        plots: vec![],
+        notes: vec![],
+        audits: vec![],
+    };
+    let p = dir.join("matmul");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(
+        p.join("paper.json"),
+        serde_json::to_string(&record).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(p.join("table1.json"), serde_json::to_string(&t).unwrap()).unwrap();
+}
+
+#[test]
+fn compare_shows_both_values_their_ratio_and_changed_verdicts() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run(a.path(), "llvmpipe", [2.0, 8.0], 1e-7);
+    run(b.path(), "softpipe", [4.0, 2.0], 1.0);
+    let md = compare(a.path(), b.path()).unwrap();
+    assert!(md.contains("llvmpipe") && md.contains("softpipe"), "{md}");
+    // B / A per measured cell; the paper's column is not compared.
+    assert!(md.contains("| 128 | time (ms) | 2 | 4 | 2.000 |"), "{md}");
+    assert!(md.contains("| 256 | time (ms) | 8 | 2 | 0.250 |"), "{md}");
+    assert!(!md.contains("paper time"), "{md}");
+    assert!(md.contains("row `256`: verified → FAILED"), "{md}");
+    assert!(!md.contains("row `128`: verified"), "{md}");
+}
+
+#[test]
+fn compare_refuses_a_folder_without_results() {
+    let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    run(a.path(), "llvmpipe", [2.0, 8.0], 1e-7);
+    let err = compare(a.path(), b.path()).unwrap_err();
+    assert!(err.to_string().contains("not a results folder"), "{err}");
+}

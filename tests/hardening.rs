@@ -1,0 +1,436 @@
+//! Regression tests of issue 14 (bad input, full disks, signals), one per case, named after
+//! it. Experiment files are checked parse-and-plan only (`--check`): nothing is measured.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::Command;
+
+use gpgpu_repro::gl::{self, DeviceSelector};
+use gpgpu_repro::registry::{self, PAPERS};
+use gpgpu_repro::report::files::{write_atomic, write_atomic_with};
+use gpgpu_repro::report::{LineChart, Series};
+use gpgpu_repro::runner::{
+    self, Check, ExperimentFile, Mode, Options, PaperEntry, RunError, Session,
+};
+
+fn ctx() -> gl::Gl {
+    gl::headless(&DeviceSelector::Auto).expect("a headless GL context")
+}
+
+const BIN: &str = env!("CARGO_BIN_EXE_gpgpu-repro");
+
+/// A copy of every built-in experiment file in a temp folder (`--experiments DIR`).
+fn experiments_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for p in PAPERS {
+        for f in p.files {
+            std::fs::write(dir.path().join(format!("{}.toml", f.name)), f.builtin).unwrap();
+        }
+    }
+    dir
+}
+
+fn options(papers: &[&str], exp: Option<&Path>, out: &Path, check_only: bool) -> Options {
+    Options {
+        papers: papers.iter().map(|s| s.to_string()).collect(),
+        mode: Mode::Quick,
+        out: Some(out.to_path_buf()),
+        resume: false,
+        experiments: exp.map(Path::to_path_buf),
+        check_only,
+    }
+}
+
+/// `text` with the value at the dotted `path` replaced by `value` (parsed as TOML).
+fn set_key(text: &str, path: &str, value: &str) -> String {
+    let mut v: toml::Value = toml::from_str(text).unwrap();
+    let new: toml::Table = format!("x = {value}").parse().unwrap();
+    let keys: Vec<String> = path.split('.').map(String::from).collect();
+    *at_mut(&mut v, &keys) = new["x"].clone();
+    toml::to_string(&v).unwrap()
+}
+
+// ---- 14.1: every number validated on load, named with its file, table and key ----------
+
+#[test]
+fn budget_s_nan_inf_or_negative_is_refused_on_load_naming_file_and_key() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    for bad in ["nan", "inf", "-inf", "-1.0", "0.0"] {
+        let exp = experiments_copy();
+        let path = exp.path().join("matmul.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = set_key(&text, "table1.repeat.budget_s", bad);
+        std::fs::write(&path, text).unwrap();
+        let opts = options(&["matmul"], Some(exp.path()), out.path(), false);
+        let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
+        let msg = err.to_string();
+        assert!(matches!(err, RunError::Config { .. }), "{bad}: {msg}");
+        assert!(msg.contains(&path.display().to_string()), "{bad}: {msg}");
+        assert!(msg.contains("budget_s"), "{bad}: {msg}");
+        assert!(
+            std::fs::read_dir(out.path()).unwrap().next().is_none(),
+            "{bad}: nothing written"
+        );
+    }
+}
+
+#[test]
+fn repetitions_zero_is_refused_on_load() {
+    let text = registry::MATMUL.files[0].builtin;
+    let text = set_key(text, "table1.repeat.repetitions", "0");
+    let g = ctx();
+    let check = Check {
+        mode: Mode::Quick,
+        device: g.info(),
+    };
+    let err = (registry::MATMUL.files[0].check)(&text, &check).unwrap_err();
+    assert!(err.contains("repetitions"), "{err}");
+}
+
+#[test]
+fn non_finite_number_anywhere_is_refused_naming_its_key() {
+    let t: toml::Table = "[a.b]\nx = [1.0, 2.0, nan]\n".parse().unwrap();
+    let err = runner::entry::reject_non_finite(&t).unwrap_err();
+    assert!(err.contains("a.b.x[2]"), "{err}");
+    let t: toml::Table = "[a]\ny = -inf\n".parse().unwrap();
+    assert!(runner::entry::reject_non_finite(&t).is_err());
+    let t: toml::Table = "[a]\ny = 1e300\nz = 3\n".parse().unwrap();
+    assert!(runner::entry::reject_non_finite(&t).is_ok());
+}
+
+// ---- 14.4: validate every file before touching any output; never an empty record ---------
+
+#[test]
+fn type_error_keeps_the_previous_record_and_report() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let record = out.path().join("matmul/paper.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    std::fs::write(&record, "{\"previous\": true}").unwrap();
+    std::fs::write(out.path().join("REPORT.md"), "previous report").unwrap();
+    let exp = experiments_copy();
+    let path = exp.path().join("matmul.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, set_key(&text, "table1.sizes.quick", "\"big\"")).unwrap();
+    // A type error in any selected paper stops the run before any paper starts.
+    let opts = options(&["tridiagonal", "matmul"], Some(exp.path()), out.path(), false);
+    let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
+    assert!(matches!(err, RunError::Config { .. }), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "{\"previous\": true}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.path().join("REPORT.md")).unwrap(),
+        "previous report"
+    );
+    assert!(!out.path().join("tridiagonal").exists(), "no paper started");
+}
+
+static FAILS_AT_ONCE: PaperEntry = PaperEntry {
+    key: "fails-at-once",
+    title: "A paper that stops on its first error",
+    files: &[ExperimentFile {
+        name: "fails-at-once",
+        builtin: "[x]\ny = 1\n",
+        check: |_, _| Ok(()),
+    }],
+    run: |_| Err(RunError::algorithm(std::io::Error::other("broken"))),
+};
+
+#[test]
+fn a_run_that_stops_at_once_never_replaces_a_record_with_an_empty_one() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let record = out.path().join("fails-at-once/paper.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    std::fs::write(&record, "{\"previous\": true}").unwrap();
+    let opts = options(&["fails-at-once"], None, out.path(), false);
+    let err = runner::reproduce(&g, &[&FAILS_AT_ONCE], &opts).unwrap_err();
+    assert!(err.to_string().contains("broken"), "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&record).unwrap(),
+        "{\"previous\": true}"
+    );
+}
+
+// ---- 14.5: atomic writes, every error names its path ------------------------------------
+
+#[test]
+fn png_and_table_writes_are_atomic_when_the_write_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fig.png");
+    write_atomic(&path, b"the old complete file").unwrap();
+    // A full disk fails the write half-way: the old file stays whole, no temp file remains,
+    // and the error names the path.
+    let err = write_atomic_with(&path, |w| {
+        w.write_all(&[0u8; 4096])?;
+        Err(std::io::Error::from_raw_os_error(28)) // ENOSPC
+    })
+    .unwrap_err();
+    assert!(err.to_string().contains("fig.png"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"the old complete file");
+    let names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["fig.png"]);
+    // A chart goes through the same path and is a complete PNG.
+    LineChart::new("t", "x", "y")
+        .series(Series::ours("s", vec![(1.0, 1.0), (2.0, 3.0)]))
+        .save(&path)
+        .unwrap();
+    let png = std::fs::read(&path).unwrap();
+    assert_eq!(&png[1..4], b"PNG");
+    image::load_from_memory(&png).expect("a complete PNG");
+    // An unwritable place: the error names the chart's path.
+    let blocked = dir.path().join("fig.png/under-a-file.png");
+    let err = LineChart::new("t", "x", "y")
+        .series(Series::ours("s", vec![(1.0, 1.0), (2.0, 3.0)]))
+        .save(&blocked)
+        .unwrap_err();
+    assert!(err.to_string().contains("under-a-file.png"), "{err}");
+}
+
+// ---- 14.6: sims.toml read through --experiments -----------------------------------------
+
+#[test]
+fn sims_toml_is_read_from_the_experiments_dir() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let exp = experiments_copy();
+    let path = exp.path().join("sims.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, set_key(&text, "fig14_heat.verify_steps", "\"ten\"")).unwrap();
+    let opts = options(&["tridiagonal"], Some(exp.path()), out.path(), true);
+    let msg = runner::reproduce(&g, PAPERS, &opts)
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains(&path.display().to_string()), "{msg}");
+    // Without the folder, the built-in copy is used and is fine.
+    let opts = options(&["tridiagonal"], None, out.path(), true);
+    runner::reproduce(&g, PAPERS, &opts).unwrap();
+}
+
+// ---- 14.7: --resume, the runner's mechanism ---------------------------------------------
+
+#[test]
+fn resume_reuses_every_row_of_a_table_measured_before() {
+    let g = ctx();
+    let dir = tempfile::tempdir().unwrap();
+    let paper = registry::paper("matmul").unwrap();
+    let cols = || {
+        vec![
+            gpgpu_repro::report::Column::key("N").int(),
+            gpgpu_repro::report::Column::ours("time").unit("ms"),
+        ]
+    };
+    let mut measured = 0;
+    for resume in [false, true] {
+        let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), resume).unwrap();
+        let mut t = s.table("t", "T", cols(), &"config").unwrap();
+        for n in [8, 16, 32] {
+            let key = n.to_string();
+            if t.reuse(&key).unwrap().is_some() {
+                continue;
+            }
+            measured += 1;
+            let row = t.row(key).num("N", n as f64).num("time", 1.0);
+            t.push(row).unwrap();
+        }
+        let table = t.finish().unwrap();
+        assert_eq!(table.rows.len(), 3);
+    }
+    assert_eq!(measured, 3, "the second run measured nothing again");
+}
+
+// ---- 14.8: files honour the umask -------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn files_written_honour_the_umask_like_file_create() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("plain");
+    std::fs::File::create(&plain).unwrap();
+    let ours = dir.path().join("ours.md");
+    write_atomic(&ours, b"x").unwrap();
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&ours), mode(&plain), "same mode as File::create");
+}
+
+// ---- 14.9: SIGTERM like Ctrl-C ----------------------------------------------------------
+
+#[cfg(unix)]
+#[test]
+fn sigterm_is_handled_like_ctrl_c_and_writes_the_records() {
+    let out = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BIN)
+        .args(["reproduce", "matmul", "--quick", "--out"])
+        .arg(out.path())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let first_row = out.path().join("matmul/table1.json");
+    let started = std::time::Instant::now();
+    while !first_row.exists() {
+        assert!(
+            started.elapsed().as_secs() < 300,
+            "no row written in 300 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let killed = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    // An orderly exit with an error code, not death by the signal.
+    assert_eq!(status.code(), Some(1), "{status:?}");
+    assert!(out.path().join("matmul/paper.json").exists());
+    assert!(out.path().join("REPORT.md").exists());
+}
+
+// ---- 14.13: the command line ------------------------------------------------------------
+
+#[test]
+fn sim_help_lists_the_simulations_and_their_defaults() {
+    let out = Command::new(BIN).args(["sim", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    for s in registry::SIMS {
+        assert!(help.contains(s.name), "{help}");
+        assert!(
+            help.contains(&format!("--size {}", s.default_size())),
+            "{help}"
+        );
+    }
+    let out = Command::new(BIN).args(["sim", "nope"]).output().unwrap();
+    assert!(!out.status.success());
+}
+
+#[test]
+fn reproduce_matmul_matmul_runs_it_once() {
+    let chosen = runner::select(PAPERS, &["matmul".into(), "lu".into(), "matmul".into()]).unwrap();
+    let keys: Vec<&str> = chosen.iter().map(|p| p.key).collect();
+    assert_eq!(keys, ["matmul", "lu"]);
+}
+
+#[test]
+fn check_flag_validates_every_file_and_writes_nothing() {
+    let out = tempfile::tempdir().unwrap();
+    let target = out.path().join("o");
+    let status = Command::new(BIN)
+        .args(["reproduce", "all", "--quick", "--check", "--out"])
+        .arg(&target)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert!(!target.exists(), "--check writes nothing");
+}
+
+// ---- 14.14: every numeric field mutated -------------------------------------------------
+
+/// Every path to a number (integer or float) in `v`.
+fn numeric_paths(v: &toml::Value, path: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match v {
+        toml::Value::Integer(_) | toml::Value::Float(_) => out.push(path.clone()),
+        toml::Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(format!("[{i}]"));
+                numeric_paths(x, path, out);
+                path.pop();
+            }
+        }
+        toml::Value::Table(t) => {
+            for (k, x) in t {
+                path.push(k.clone());
+                numeric_paths(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+fn at_mut<'a>(v: &'a mut toml::Value, path: &[String]) -> &'a mut toml::Value {
+    path.iter().fold(v, |v, k| match k.strip_prefix('[') {
+        Some(i) => &mut v.as_array_mut().unwrap()[i.trim_end_matches(']').parse::<usize>().unwrap()],
+        None => v.as_table_mut().unwrap().get_mut(k).unwrap(),
+    })
+}
+
+#[test]
+fn every_numeric_field_mutated_to_0_neg1_nan_inf_1e12_never_panics() {
+    let g = ctx();
+    let exp = experiments_copy();
+    let mut tried = 0;
+    let mut accepted = Vec::new();
+    for paper in PAPERS {
+        for file in paper.files {
+            let original: toml::Value = toml::from_str(file.builtin).unwrap();
+            let mut paths = Vec::new();
+            numeric_paths(&original, &mut vec![], &mut paths);
+            let path = exp.path().join(format!("{}.toml", file.name));
+            for p in &paths {
+                for (label, int_value) in [
+                    ("0", Some(0i64)),
+                    ("-1", Some(-1)),
+                    ("1e12", Some(1_000_000_000_000)),
+                    ("nan", None),
+                    ("inf", None),
+                    ("-inf", None),
+                ] {
+                    let mut v = original.clone();
+                    let slot = at_mut(&mut v, p);
+                    *slot = match (slot.is_integer(), int_value) {
+                        (true, Some(i)) => toml::Value::Integer(i),
+                        _ => toml::Value::Float(label.parse::<f64>().unwrap()),
+                    };
+                    std::fs::write(&path, toml::to_string(&v).unwrap()).unwrap();
+                    let check = Check {
+                        mode: Mode::Quick,
+                        device: g.info(),
+                    };
+                    let key = p.join(".").replace(".[", "[");
+                    let result = std::panic::catch_unwind(|| {
+                        runner::entry::load(paper, Some(exp.path()), &check).map(drop)
+                    })
+                    .unwrap_or_else(|_| panic!("{}: {key} = {label} panicked", file.name));
+                    tried += 1;
+                    match result {
+                        Err(RunError::Config { file: f, message }) => {
+                            assert!(f.contains(&format!("{}.toml", file.name)), "{f}");
+                            if label.contains("nan") || label.contains("inf") {
+                                assert!(
+                                    message.contains(&key) || message.contains("line"),
+                                    "{key} = {label}: {message}"
+                                );
+                            }
+                        }
+                        Err(e) => panic!("{key} = {label}: not a config error: {e}"),
+                        Ok(()) => {
+                            assert!(
+                                !label.contains("nan") && !label.contains("inf"),
+                                "{}: {key} = {label} accepted",
+                                file.name
+                            );
+                            accepted.push(format!("{}: {key} = {label}", file.name));
+                        }
+                    }
+                    std::fs::write(&path, file.builtin).unwrap();
+                }
+            }
+        }
+    }
+    // What the papers' own validation does not refuse yet (sizes, tiles, tolerances): they
+    // run and either work or end in a FAILED row; listed to track the papers' checks.
+    eprintln!(
+        "{tried} mutations; {} accepted by the load checks:\n  {}",
+        accepted.len(),
+        accepted.join("\n  ")
+    );
+    assert!(tried > 3000, "{tried}");
+}
