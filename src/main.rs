@@ -69,6 +69,13 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Rewrite figures/REPORT.md, the index of the devices' result folders (a full run does
+    /// it too; use it after adding another device's folder).
+    Index {
+        /// The folder holding one results folder per device.
+        #[arg(default_value = "figures")]
+        root: PathBuf,
+    },
     /// Run a simulation headless (PNG frames, FPS) or live in a window.
     #[command(after_help = registry::sims_help())]
     Sim {
@@ -150,8 +157,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             if check {
                 eprintln!("experiment files: ok");
             } else {
-                eprintln!("report: {}", opts.out_dir().join("REPORT.md").display());
+                eprintln!(
+                    "report: {}",
+                    opts.out_dir(g.info()).join("REPORT.md").display()
+                );
             }
+            Ok(())
+        }
+        Command::Index { root } => {
+            gpgpu_repro::report::index::write_device_index(&root)?;
+            eprintln!("index: {}", root.join("REPORT.md").display());
             Ok(())
         }
         Command::Compare { a, b, out } => {

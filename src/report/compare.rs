@@ -94,21 +94,19 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
         ra.dir.display(),
         rb.dir.display()
     ));
-    let prov = |r: &Run, f: &dyn Fn(&PaperRecord) -> String| {
+    let prov = |r: &Run, f: &fn(&PaperRecord) -> String| {
         let mut v: Vec<String> = r.papers.values().map(|(p, _)| f(p)).collect();
         v.dedup();
         v.join("; ")
     };
-    for (name, f) in [
-        (
-            "GL renderer",
-            &(|p: &PaperRecord| p.provenance.gl_renderer.clone()) as &dyn Fn(&PaperRecord) -> String,
-        ),
-        ("GL version", &|p: &PaperRecord| p.provenance.gl_version.clone()),
-        ("mode", &|p: &PaperRecord| p.provenance.mode.clone()),
-        ("commit", &|p: &PaperRecord| p.provenance.commit.clone()),
-    ] {
-        s.push_str(&format!("| {name} | {} | {} |\n", prov(&ra, f), prov(&rb, f)));
+    let fields: [(&str, fn(&PaperRecord) -> String); 4] = [
+        ("GL renderer", |p| p.provenance.gl_renderer.clone()),
+        ("GL version", |p| p.provenance.gl_version.clone()),
+        ("mode", |p| p.provenance.mode.clone()),
+        ("commit", |p| p.provenance.commit.clone()),
+    ];
+    for (name, f) in fields {
+        s.push_str(&format!("| {name} | {} | {} |\n", prov(&ra, &f), prov(&rb, &f)));
     }
     s.push_str(
         "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \

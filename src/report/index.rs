@@ -156,3 +156,47 @@ fn short(v: f64) -> String {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
+
+/// Rewrites `root/REPORT.md`, the index of the devices whose full-run results are in
+/// `root/<device>/` (each with its own `REPORT.md`): device, GL renderer and version, CPU,
+/// and the date, commit and mode of its latest paper run, read from the papers' records.
+pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
+    let mut devices: Vec<(String, Option<PaperRecord>)> = Vec::new();
+    let entries = std::fs::read_dir(root).map_err(|e| super::files::err(root, e))?;
+    for e in entries.flatten() {
+        let dir = e.path();
+        if !dir.join("REPORT.md").is_file() {
+            continue;
+        }
+        let latest = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|p| std::fs::read_to_string(p.path().join("paper.json")).ok())
+            .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
+            .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
+        devices.push((e.file_name().to_string_lossy().into_owned(), latest));
+    }
+    devices.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut s = String::from("# gpgpu-repro — results by device\n\n");
+    s.push_str(
+        "Each device's full run lives in its own folder with its own report; \
+         `gpgpu-repro compare figures/A figures/B` puts two of them side by side.\n\n",
+    );
+    s.push_str("| device | GL renderer | GL version | CPU | latest run | commit | mode |\n|---|---|---|---|---|---|---|\n");
+    for (name, rec) in &devices {
+        match rec {
+            Some(r) => s.push_str(&format!(
+                "| [{name}]({name}/REPORT.md) | {} | {} | {} | {} | `{}` | {} |\n",
+                r.provenance.gl_renderer,
+                r.provenance.gl_version,
+                r.provenance.cpu,
+                r.provenance.date,
+                r.provenance.commit,
+                r.provenance.mode
+            )),
+            None => s.push_str(&format!("| [{name}]({name}/REPORT.md) | | | | | | |\n")),
+        }
+    }
+    write_atomic(&root.join("REPORT.md"), s.as_bytes())
+}

@@ -20,15 +20,15 @@ pub use config::{PerMode, Repeat, Sizes};
 pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, check};
 pub use session::{Session, TableWriter};
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use crate::gl::{Gl, GlError};
+use crate::gl::{DeviceInfo, Gl, GlError};
 use crate::report::Provenance;
 use crate::report::files::{OutputError, ensure_writable};
-use crate::report::index::write_report;
+use crate::report::index::{write_device_index, write_report};
 use crate::report::plot::PlotError;
 
 /// Errors of a reproduction run.
@@ -94,11 +94,43 @@ pub struct Options {
 }
 
 impl Options {
-    pub fn out_dir(&self) -> PathBuf {
+    /// Where the run writes: `--out`, else `figures/quick/` (quick) or
+    /// `figures/<device>/` (full; [`device_folder`]), so that each device's results stand
+    /// beside the others'.
+    pub fn out_dir(&self, device: &DeviceInfo) -> PathBuf {
         self.out.clone().unwrap_or_else(|| match self.mode {
             Mode::Quick => PathBuf::from("figures/quick"),
-            Mode::Full => PathBuf::from("figures"),
+            Mode::Full => Path::new(FIGURES).join(device_folder(device)),
         })
+    }
+}
+
+/// The folder of full runs' results, one subfolder per device, indexed by its `REPORT.md`.
+pub const FIGURES: &str = "figures";
+
+/// The folder name of a device's results: the renderer's name without its parenthesized
+/// details, file-system friendly (`llvmpipe (LLVM 15.0.6, 256 bits)` → `llvmpipe`).
+pub fn device_folder(device: &DeviceInfo) -> String {
+    let name = device.renderer.split(" (").next().unwrap_or_default();
+    let slug: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    let slug = slug
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if slug.is_empty() {
+        "unknown-device".into()
+    } else {
+        slug
     }
 }
 
@@ -154,8 +186,10 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
     if opts.check_only {
         return Ok(());
     }
-    let dir = opts.out_dir();
+    let dir = opts.out_dir(gl.info());
     ensure_writable(&dir)?;
+    // A full run into the default place: figures/REPORT.md indexes the devices.
+    let index = (opts.out.is_none() && opts.mode == Mode::Full).then(|| Path::new(FIGURES));
     let interrupted = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupted.clone();
@@ -211,6 +245,9 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
         }
     }
     write_report(&dir, &order, &last_prov)?;
+    if let Some(root) = index {
+        write_device_index(root)?;
+    }
     if failures.is_empty() {
         Ok(())
     } else {
