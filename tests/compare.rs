@@ -81,3 +81,25 @@ fn compare_refuses_a_folder_without_results() {
     let err = compare(a.path(), b.path()).unwrap_err();
     assert!(err.to_string().contains("not a results folder"), "{err}");
 }
+
+#[test]
+fn device_index_lists_every_device_folder_with_its_renderer() {
+    let root = tempfile::tempdir().unwrap();
+    for (name, renderer) in [("llvmpipe", "llvmpipe (LLVM 15)"), ("softpipe", "softpipe")] {
+        let dir = root.path().join(name);
+        run(&dir, renderer, [1.0, 2.0], 1e-7);
+        std::fs::write(dir.join("REPORT.md"), "report").unwrap();
+    }
+    std::fs::create_dir_all(root.path().join("quick")).unwrap(); // no REPORT.md: not listed
+    gpgpu_repro::report::index::write_device_index(root.path()).unwrap();
+    let md = std::fs::read_to_string(root.path().join("REPORT.md")).unwrap();
+    assert!(
+        md.contains("[llvmpipe](llvmpipe/REPORT.md) | llvmpipe (LLVM 15)"),
+        "{md}"
+    );
+    assert!(
+        md.contains("[softpipe](softpipe/REPORT.md) | softpipe"),
+        "{md}"
+    );
+    assert!(!md.contains("[quick]"), "{md}");
+}

@@ -1,7 +1,6 @@
 //! Regression tests of issue 14 (bad input, full disks, signals), one per case, named after
 //! it. Experiment files are checked parse-and-plan only (`--check`): nothing is measured.
 
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
@@ -114,7 +113,12 @@ fn type_error_keeps_the_previous_record_and_report() {
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(&path, set_key(&text, "table1.sizes.quick", "\"big\"")).unwrap();
     // A type error in any selected paper stops the run before any paper starts.
-    let opts = options(&["tridiagonal", "matmul"], Some(exp.path()), out.path(), false);
+    let opts = options(
+        &["tridiagonal", "matmul"],
+        Some(exp.path()),
+        out.path(),
+        false,
+    );
     let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     assert!(matches!(err, RunError::Config { .. }), "{err}");
     assert_eq!(
@@ -165,7 +169,7 @@ fn png_and_table_writes_are_atomic_when_the_write_fails() {
     // A full disk fails the write half-way: the old file stays whole, no temp file remains,
     // and the error names the path.
     let err = write_atomic_with(&path, |w| {
-        w.write_all(&[0u8; 4096])?;
+        std::io::Write::write_all(w, &[0u8; 4096])?;
         Err(std::io::Error::from_raw_os_error(28)) // ENOSPC
     })
     .unwrap_err();
@@ -275,10 +279,7 @@ fn sigterm_is_handled_like_ctrl_c_and_writes_the_records() {
     let first_row = out.path().join("matmul/table1.json");
     let started = std::time::Instant::now();
     while !first_row.exists() {
-        assert!(
-            started.elapsed().as_secs() < 300,
-            "no row written in 300 s"
-        );
+        assert!(started.elapsed().as_secs() < 300, "no row written in 300 s");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let killed = Command::new("kill")
@@ -357,7 +358,9 @@ fn numeric_paths(v: &toml::Value, path: &mut Vec<String>, out: &mut Vec<Vec<Stri
 
 fn at_mut<'a>(v: &'a mut toml::Value, path: &[String]) -> &'a mut toml::Value {
     path.iter().fold(v, |v, k| match k.strip_prefix('[') {
-        Some(i) => &mut v.as_array_mut().unwrap()[i.trim_end_matches(']').parse::<usize>().unwrap()],
+        Some(i) => {
+            &mut v.as_array_mut().unwrap()[i.trim_end_matches(']').parse::<usize>().unwrap()]
+        }
         None => v.as_table_mut().unwrap().get_mut(k).unwrap(),
     })
 }

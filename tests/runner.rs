@@ -113,7 +113,9 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
     );
 
     std::fs::write(exp.path().join("matmul.toml"), "[table1\n").unwrap();
-    let msg = runner::reproduce(&g, PAPERS, &opts).unwrap_err().to_string();
+    let msg = runner::reproduce(&g, PAPERS, &opts)
+        .unwrap_err()
+        .to_string();
     assert!(msg.contains("line 1"), "{msg}");
 }
 

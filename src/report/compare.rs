@@ -106,7 +106,11 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
         ("commit", |p| p.provenance.commit.clone()),
     ];
     for (name, f) in fields {
-        s.push_str(&format!("| {name} | {} | {} |\n", prov(&ra, &f), prov(&rb, &f)));
+        s.push_str(&format!(
+            "| {name} | {} | {} |\n",
+            prov(&ra, &f),
+            prov(&rb, &f)
+        ));
     }
     s.push_str(
         "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \
@@ -143,14 +147,14 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
                         continue;
                     };
                     let (va, vb) = (&row_a.values[i], &row_b.values[j]);
-                    match (va, vb) {
-                        (Value::Text(x), Value::Text(y)) if x != y && col.source != Source::Key => {
-                            changes.push(format!(
-                                "`{key}/{}` row `{}`, {}: {x} → {y}",
-                                ta.id, row_a.key, col.name
-                            ))
-                        }
-                        _ => {}
+                    if let (Value::Text(x), Value::Text(y)) = (va, vb)
+                        && x != y
+                        && col.source != Source::Key
+                    {
+                        changes.push(format!(
+                            "`{key}/{}` row `{}`, {}: {x} → {y}",
+                            ta.id, row_a.key, col.name
+                        ));
                     }
                     if !matches!(col.source, Source::Ours | Source::Beyond) {
                         continue;

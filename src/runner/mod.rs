@@ -48,7 +48,9 @@ pub enum RunError {
     /// An algorithm's own error (zero pivot, breakdown, unsupported size…).
     #[error(transparent)]
     Algorithm(Box<dyn std::error::Error + Send + Sync + 'static>),
-    #[error("interrupted (Ctrl-C or SIGTERM): the rows finished so far are saved; rerun with --resume")]
+    #[error(
+        "interrupted (Ctrl-C or SIGTERM): the rows finished so far are saved; rerun with --resume"
+    )]
     Interrupted,
     /// Rows failed verification or a paper stopped on an error (the rest ran and was saved).
     #[error("the run had {} failure(s):\n  {}", .0.len(), .0.join("\n  "))]

@@ -127,16 +127,22 @@ impl Session {
     /// Another experiment file of the paper's entry (e.g. `"sims"` for `sims.toml`), read
     /// from the same place as the paper's own (`--experiments DIR` or built in).
     pub fn config_of<T: DeserializeOwned>(&self, name: &str) -> Result<T, RunError> {
-        let file = self.files.iter().find(|f| f.name == name).ok_or_else(|| {
-            RunError::Config {
+        let file = self
+            .files
+            .iter()
+            .find(|f| f.name == name)
+            .ok_or_else(|| RunError::Config {
                 file: format!("{name}.toml"),
                 message: format!(
                     "not an experiment file of the paper `{}` (its registry entry lists: {})",
                     self.paper.key,
-                    self.files.iter().map(|f| f.name).collect::<Vec<_>>().join(", ")
+                    self.files
+                        .iter()
+                        .map(|f| f.name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
-            }
-        })?;
+            })?;
         self.parse(file)
     }
 

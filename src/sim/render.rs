@@ -225,10 +225,10 @@ pub fn save_view(
             }
         }
     }
-    crate::report::plot::write_png(path, &rgb, w, h, image::ExtendedColorType::Rgb8).map_err(
-        |e| SimError::Frame {
+    crate::report::plot::write_png(path, &rgb, w, h, image::ExtendedColorType::Rgb8).map_err(|e| {
+        SimError::Frame {
             path: path.to_path_buf(),
             message: e.source.to_string(),
-        },
-    )
+        }
+    })
 }

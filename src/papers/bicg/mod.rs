@@ -32,5 +32,3 @@ pub use cpu::{BicgError, BicgInfo, BicgParams, Stop};
 pub use ellpack::{EllpackError, EllpackR};
 pub use gpu::{GpuBicg, GpuBicgError, GpuOptions, Kernel, Profile, Real};
 pub use poisson::{Mesh, PoissonSystem};
-
-

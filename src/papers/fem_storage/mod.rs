@@ -60,4 +60,3 @@ pub enum FemError {
     #[error(transparent)]
     Gl(#[from] GlError),
 }
-

@@ -47,4 +47,3 @@ pub enum LuError {
     #[error(transparent)]
     Gl(#[from] GlError),
 }
-

@@ -24,7 +24,6 @@ pub mod gpu;
 
 use crate::gl::GlError;
 
-
 /// A dense row-major f32 matrix.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Matrix {

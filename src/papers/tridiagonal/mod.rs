@@ -71,7 +71,6 @@ pub use layout::CrLayout;
 
 use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
 
-
 /// What can go wrong in a tridiagonal solve.
 #[derive(Debug, thiserror::Error)]
 pub enum TridiagonalError {
