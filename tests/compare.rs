@@ -32,9 +32,11 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             .num(0.72)
             .verify(error2, 1e-5),
     );
-    let mut prov = Provenance::default();
-    prov.gl_renderer = renderer.into();
-    prov.mode = "quick".into();
+    let prov = Provenance {
+        gl_renderer: renderer.into(),
+        mode: "quick".into(),
+        ..Default::default()
+    };
     let record = PaperRecord {
         key: "matmul".into(),
         title: "Park 2019".into(),

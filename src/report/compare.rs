@@ -84,6 +84,9 @@ fn status(s: &Status) -> &'static str {
     }
 }
 
+/// A provenance field of a paper's record.
+type Field = fn(&PaperRecord) -> String;
+
 /// The side-by-side report of the runs in `a` and `b` (Markdown).
 pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     let (ra, rb) = (load(a)?, load(b)?);
@@ -94,12 +97,12 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
         ra.dir.display(),
         rb.dir.display()
     ));
-    let prov = |r: &Run, f: &fn(&PaperRecord) -> String| {
+    let prov = |r: &Run, f: &Field| {
         let mut v: Vec<String> = r.papers.values().map(|(p, _)| f(p)).collect();
         v.dedup();
         v.join("; ")
     };
-    let fields: [(&str, fn(&PaperRecord) -> String); 4] = [
+    let fields: [(&str, Field); 4] = [
         ("GL renderer", |p| p.provenance.gl_renderer.clone()),
         ("GL version", |p| p.provenance.gl_version.clone()),
         ("mode", |p| p.provenance.mode.clone()),
