@@ -7,14 +7,12 @@
 mod common;
 use common::ctx;
 
-use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::{
     CpuJacobi, Csr, FemError, FlatMatrix, GpuJacobi, Grid, JacobiParams, MatrixSink, Problem,
     Skyline, Stop, System, VarVec, direct::cholesky_solve,
 };
-
 
 #[test]
 fn element_matrices_match_the_hand_derived_ones() {

@@ -14,7 +14,11 @@ fn context_reports_what_the_device_offers() {
     let g = ctx();
     let info = g.info();
     let caps = g.caps();
-    assert!(info.version_number >= (3, 3), "GL {:?}", info.version_number);
+    assert!(
+        info.version_number >= (3, 3),
+        "GL {:?}",
+        info.version_number
+    );
     assert_eq!(
         (caps.version.0 as i32, caps.version.1 as i32),
         info.version_number
@@ -30,7 +34,10 @@ fn context_reports_what_the_device_offers() {
     }
     assert!(caps.rect_textures);
     assert!(info.max_texture_size >= 4096);
-    assert_eq!(caps.has(Need::Compute), caps.lacks(&[Need::Compute]).is_none());
+    assert_eq!(
+        caps.has(Need::Compute),
+        caps.lacks(&[Need::Compute]).is_none()
+    );
     let text = info.to_string();
     for key in [
         "GL_RENDERER",
@@ -110,7 +117,10 @@ fn device_below_gl_4_3_says_which_version_it_offers() {
     }
     let (ok, text) = info_with(&[("MESA_GL_VERSION_OVERRIDE", "3.3")]);
     assert!(ok, "{text}");
-    assert!(text.contains("GL_VERSION") && text.contains("3.3"), "{text}");
+    assert!(
+        text.contains("GL_VERSION") && text.contains("3.3"),
+        "{text}"
+    );
     assert!(text.contains("no (GL 4.3 core missing)"), "{text}");
     assert!(text.contains("run (GL 3.3 core is enough)"), "{text}");
     assert!(!text.contains("install Mesa"), "{text}");
@@ -140,8 +150,18 @@ fn fragment_programs_compile_as_glsl_330_and_compute_as_430() {
     assert_eq!(comp.version, "430 core");
     // `precise` (GLSL 4.00) compiles in a 330 shader: as an extension, or defined away.
     let src = "out vec4 o;\nuniform vec2 u;\nvoid main() {\n    precise float p = u.x * u.y;\n    o = vec4(p + 1.0);\n}\n";
-    Program::from_sources(&g, &[("common/quad.vert", gl::program::source("common/quad.vert").unwrap()), ("test/precise.frag", src)], &[])
-        .unwrap();
+    Program::from_sources(
+        &g,
+        &[
+            (
+                "common/quad.vert",
+                gl::program::source("common/quad.vert").unwrap(),
+            ),
+            ("test/precise.frag", src),
+        ],
+        &[],
+    )
+    .unwrap();
 }
 
 #[test]
@@ -357,8 +377,10 @@ fn compute_shader_writes_an_ssbo() {
 
 #[test]
 fn compute_shader_with_shared_memory_and_barrier() {
-    let Some(g) = ctx_with("compute_shader_with_shared_memory_and_barrier", &[Need::Compute])
-    else {
+    let Some(g) = ctx_with(
+        "compute_shader_with_shared_memory_and_barrier",
+        &[Need::Compute],
+    ) else {
         return;
     };
     for block in [32u32, 256, 1024] {
@@ -431,8 +453,10 @@ fn timing_respects_repetitions_and_budget() {
 
 #[test]
 fn streaming_bandwidths_are_measured_and_verified() {
-    let Some(g) = ctx_with("streaming_bandwidths_are_measured_and_verified", &[Need::Compute])
-    else {
+    let Some(g) = ctx_with(
+        "streaming_bandwidths_are_measured_and_verified",
+        &[Need::Compute],
+    ) else {
         return;
     };
     let s = gpgpu_repro::bench::ssbo_stream_bandwidth(&g, 4).unwrap();

@@ -4,11 +4,9 @@
 mod common;
 use common::ctx;
 
-use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::papers::{self, PAPERS};
 use gpgpu_repro::report::{Column, Row, Table};
 use gpgpu_repro::runner::{self, Mode, Options, RunError, Session};
-
 
 fn columns() -> Vec<Column> {
     vec![

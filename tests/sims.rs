@@ -4,14 +4,10 @@
 mod common;
 use common::ctx;
 
-use std::sync::{Mutex, MutexGuard};
-
-use gpgpu_repro::gl::{self, DeviceSelector, Gl};
 use gpgpu_repro::sim::heat::{Heat, HeatCpu, HeatParams};
 use gpgpu_repro::sim::pollutant::{Flow, Pollutant, PollutantCpu, PollutantParams};
 use gpgpu_repro::sim::shallow_water::{Bottom, ShallowWater, WaterCpu, WaterParams};
 use gpgpu_repro::sim::{Simulation, solver};
-
 
 /// The solvers every GPU-vs-CPU comparison runs with.
 const SOLVERS: &[&str] = &[

@@ -3,11 +3,10 @@
 mod common;
 use common::ctx;
 
-use gpgpu_repro::gl::{self, DeviceSelector, Format, Gl, PingPongMethod, TexTarget, Texture};
+use gpgpu_repro::gl::{Format, Gl, PingPongMethod, TexTarget, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
-
 
 fn upload(gl: &Gl, s: &Systems) -> Texture {
     Texture::new(

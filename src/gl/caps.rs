@@ -160,7 +160,10 @@ impl Caps {
         ];
         let have: Vec<&str> = all.iter().filter(|(b, _)| *b).map(|(_, n)| *n).collect();
         let lack: Vec<&str> = all.iter().filter(|(b, _)| !*b).map(|(_, n)| *n).collect();
-        let mut s = format!("GL {}.{}, GLSL {}", self.version.0, self.version.1, self.glsl);
+        let mut s = format!(
+            "GL {}.{}, GLSL {}",
+            self.version.0, self.version.1, self.glsl
+        );
         if !have.is_empty() {
             s += &format!("; has {}", have.join(", "));
         }
@@ -207,7 +210,11 @@ mod tests {
                 .unwrap(),
             "needs compute shaders (GL 4.3) and fp64 (double) shaders (GL 4.0), device offers GL 3.3"
         );
-        assert!(c.lacks(&[Need::Version(4, 1)]).unwrap().contains("OpenGL 4.1"));
+        assert!(
+            c.lacks(&[Need::Version(4, 1)])
+                .unwrap()
+                .contains("OpenGL 4.1")
+        );
         assert_eq!(c.lacks(&[Need::Version(3, 3)]), None);
     }
 

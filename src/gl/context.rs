@@ -61,9 +61,11 @@ impl std::str::FromStr for DeviceSelector {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
         if s.is_empty() {
-            return Err("empty device name: give `auto`, an index or part of a device's name \
+            return Err(
+                "empty device name: give `auto`, an index or part of a device's name \
                         (see `gpgpu-repro info`)"
-                .into());
+                    .into(),
+            );
         }
         Ok(if s.eq_ignore_ascii_case("auto") {
             DeviceSelector::Auto

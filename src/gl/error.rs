@@ -24,7 +24,9 @@ pub enum GlError {
     #[error("program [{files}] failed to link:\n{log}")]
     Link { files: String, log: String },
     /// A shader file that is not in `glsl/`.
-    #[error("shader `{0}` is not in glsl/ (names are relative to glsl/, e.g. `matmul/blocked.comp`)")]
+    #[error(
+        "shader `{0}` is not in glsl/ (names are relative to glsl/, e.g. `matmul/blocked.comp`)"
+    )]
     MissingShader(String),
     /// `glGetError` reported an error after a toolkit operation.
     #[error("GL error {code:#06x} ({}) after {what}", error_name(*.code))]

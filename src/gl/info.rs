@@ -162,8 +162,7 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
         caps.image_load_store = at_least(4, 2) || ext.contains("GL_ARB_shader_image_load_store");
         caps.rect_textures = at_least(3, 1) || ext.contains("GL_ARB_texture_rectangle");
         caps.precise = ext.contains("GL_ARB_gpu_shader5");
-        caps.explicit_binding =
-            at_least(4, 2) || ext.contains("GL_ARB_shading_language_420pack");
+        caps.explicit_binding = at_least(4, 2) || ext.contains("GL_ARB_shading_language_420pack");
         info.compute = caps.compute;
         info.fp64 = caps.fp64;
         info.max_texture_size = gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE);

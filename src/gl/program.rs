@@ -98,7 +98,9 @@ const FEATURES: &[(&[&str], &[&str], Option<Need>)] = &[
         Some(Need::FragmentSsbo),
     ),
     (
-        &["double", "dvec2", "dvec3", "dvec4", "dmat2", "dmat3", "dmat4"],
+        &[
+            "double", "dvec2", "dvec3", "dvec4", "dmat2", "dmat3", "dmat4",
+        ],
         &["GL_ARB_gpu_shader_fp64"],
         Some(Need::Fp64),
     ),
@@ -289,7 +291,10 @@ impl Program {
         if glsl.missing.contains(&Need::Compute) {
             let why = gl.caps().lacks(&[Need::Compute]).unwrap_or_default();
             let files: Vec<&str> = sources.iter().map(|(f, _)| *f).collect();
-            return Err(GlError::Unsupported(format!("[{}] {why}", files.join(", "))));
+            return Err(GlError::Unsupported(format!(
+                "[{}] {why}",
+                files.join(", ")
+            )));
         }
         let head = glsl.preamble(defines);
         let raw = gl.raw();
