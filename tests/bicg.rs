@@ -1,16 +1,14 @@
 //! The `bicg` paper: ELLPACK-R SpMV, the reductions, the CPU and GPU Bi-CG, and their errors,
 //! on a real context (llvmpipe).
 
-use gpgpu_repro::gl::{self, DeviceSelector};
+mod common;
+use common::ctx;
+
 use gpgpu_repro::papers::bicg::cpu::{self, BicgParams, Stop};
 use gpgpu_repro::papers::bicg::experiments::{parse_mesh, rel_diff};
 use gpgpu_repro::papers::bicg::poisson::{self, Mesh};
 use gpgpu_repro::papers::bicg::{EllpackError, EllpackR, GpuBicg, GpuBicgError, GpuOptions};
 use gpgpu_repro::util::{RngExt, rng};
-
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
-}
 
 /// A random sparse matrix with 1..=max_len entries per row (diagonal first, made dominant).
 fn random_matrix(n: usize, max_len: usize, seed: u64, dominant: bool) -> EllpackR<f64> {

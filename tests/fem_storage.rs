@@ -4,17 +4,15 @@
 // Matrix tests index rows and columns by number, as the paper does.
 #![allow(clippy::needless_range_loop)]
 
-use gpgpu_repro::gl::{self, DeviceSelector};
+mod common;
+use common::ctx;
+
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::{
     CpuJacobi, Csr, FemError, FlatMatrix, GpuJacobi, Grid, JacobiParams, MatrixSink, Problem,
     Skyline, Stop, System, VarVec, direct::cholesky_solve,
 };
-
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
-}
 
 #[test]
 fn element_matrices_match_the_hand_derived_ones() {

@@ -1,38 +1,207 @@
-//! The GL toolkit on a real context (llvmpipe in CI).
+//! The GL toolkit on a real context (llvmpipe in CI; the tests that need no compute shaders
+//! also under softpipe, a GL 3.3 driver, where the others skip with a message).
+
+mod common;
+use common::{ctx, ctx_with};
 
 use gpgpu_repro::gl::{
-    self, Buffer, Define, DeviceSelector, Format, GlError, PingPong, PingPongMethod, Program, Quad,
-    QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    self, Buffer, Define, DeviceSelector, Format, GlError, Need, PingPong, PingPongMethod, Program,
+    Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
 
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
-}
-
 #[test]
-fn context_reports_a_compute_capable_device() {
+fn context_reports_what_the_device_offers() {
     let g = ctx();
     let info = g.info();
+    let caps = g.caps();
     assert!(
-        info.version_number >= (4, 3),
+        info.version_number >= (3, 3),
         "GL {:?}",
         info.version_number
     );
-    assert!(info.compute && info.fp64);
+    assert_eq!(
+        (caps.version.0 as i32, caps.version.1 as i32),
+        info.version_number
+    );
+    assert!(caps.glsl >= 330, "GLSL {}", info.glsl_version);
+    assert_eq!(caps.compute, info.compute);
+    assert_eq!(caps.fp64, info.fp64);
+    // What GL 4.3 core guarantees, wherever the device offers it.
+    if caps.version >= (4, 3) {
+        assert!(caps.compute && caps.fp64 && caps.ssbo && caps.atomic_counters);
+        assert!(info.max_work_group_invocations >= 1024);
+        assert!(info.max_shared_memory_bytes >= 32768);
+    }
+    assert!(caps.rect_textures);
     assert!(info.max_texture_size >= 4096);
-    assert!(info.max_work_group_invocations >= 1024);
-    assert!(info.max_shared_memory_bytes >= 32768);
+    assert_eq!(
+        caps.has(Need::Compute),
+        caps.lacks(&[Need::Compute]).is_none()
+    );
     let text = info.to_string();
     for key in [
         "GL_RENDERER",
         "GLSL version",
         "compute shaders",
-        "shared memory",
+        "fp64",
+        "atomic counters",
+        "legacy (fragment) papers",
         "CPU",
     ] {
         assert!(text.contains(key), "info lacks {key}:\n{text}");
     }
     assert!(g.checks_enabled(), "tests run with GL error checks");
+}
+
+#[test]
+fn llvmpipe_device_in_ci_has_compute_and_fp64() {
+    // CI's default driver; under softpipe (GL 3.3) this is the one test that says so.
+    let g = ctx();
+    if !g.info().renderer.contains("llvmpipe") {
+        println!("skipped: the renderer is {}", g.info().renderer);
+        return;
+    }
+    assert_eq!(g.caps().lacks(&[Need::Compute, Need::Fp64]), None);
+}
+
+#[test]
+fn device_llvmpipe_matches_the_renderer_name() {
+    // `--device llvmpipe`: the EGL device of Mesa's software renderer has no such name; the
+    // selector must match GL_RENDERER (or GL_VENDOR) too.
+    let renderer = ctx().info().renderer.clone();
+    let word = renderer
+        .split_whitespace()
+        .next()
+        .expect("a renderer name")
+        .to_lowercase();
+    let g = gl::headless(&DeviceSelector::Name(word.clone()))
+        .unwrap_or_else(|e| panic!("--device {word}: {e}"));
+    assert_eq!(g.info().renderer, renderer);
+    let vendor = g.info().vendor.clone();
+    let g = gl::headless(&DeviceSelector::Name(vendor.to_uppercase()))
+        .unwrap_or_else(|e| panic!("--device {vendor}: {e}"));
+    assert_eq!(g.info().vendor, vendor);
+}
+
+#[test]
+fn device_empty_name_is_refused() {
+    for s in ["", "  "] {
+        let err = s.parse::<DeviceSelector>().unwrap_err();
+        assert!(err.contains("empty device name"), "{err}");
+    }
+    assert_eq!("auto".parse::<DeviceSelector>(), Ok(DeviceSelector::Auto));
+    assert_eq!("1".parse::<DeviceSelector>(), Ok(DeviceSelector::Index(1)));
+}
+
+/// Runs the binary's `info` with `env` set; `None` with a message if it cannot run here.
+fn info_with(env: &[(&str, &str)]) -> (bool, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"))
+        .arg("info")
+        .envs(env.iter().copied())
+        .output()
+        .expect("running gpgpu-repro info");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+#[test]
+fn device_below_gl_4_3_says_which_version_it_offers() {
+    // Mesa's llvmpipe limited to GL 3.3: a context, what it offers, no "install Mesa".
+    if !ctx().info().renderer.contains("llvmpipe") {
+        println!("skipped: needs Mesa's llvmpipe to emulate a GL 3.3 device");
+        return;
+    }
+    let (ok, text) = info_with(&[("MESA_GL_VERSION_OVERRIDE", "3.3")]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("GL_VERSION") && text.contains("3.3"),
+        "{text}"
+    );
+    assert!(text.contains("no (GL 4.3 core missing)"), "{text}");
+    assert!(text.contains("run (GL 3.3 core is enough)"), "{text}");
+    assert!(!text.contains("install Mesa"), "{text}");
+}
+
+#[test]
+fn compute_program_on_a_device_without_compute_names_what_it_offers() {
+    let g = ctx();
+    let caps = g.caps().clone();
+    match Program::compute(&g, "test/affine.comp", &[]) {
+        Ok(_) => assert!(caps.compute),
+        Err(e) => {
+            let msg = e.to_string();
+            assert!(!caps.compute, "{msg}");
+            assert!(msg.contains("needs compute shaders (GL 4.3)"), "{msg}");
+            assert!(msg.contains(&caps.offers()), "{msg}");
+        }
+    }
+}
+
+#[test]
+fn fragment_programs_compile_as_glsl_330_and_compute_as_430() {
+    let g = ctx();
+    let frag = gl::program::Glsl::for_sources(g.caps(), &[("a.frag", "void main() {}")]);
+    assert_eq!(frag.version, "330 core");
+    let comp = gl::program::Glsl::for_sources(g.caps(), &[("a.comp", "void main() {}")]);
+    assert_eq!(comp.version, "430 core");
+    // `precise` (GLSL 4.00) compiles in a 330 shader: as an extension, or defined away.
+    let src = "out vec4 o;\nuniform vec2 u;\nvoid main() {\n    precise float p = u.x * u.y;\n    o = vec4(p + 1.0);\n}\n";
+    Program::from_sources(
+        &g,
+        &[
+            (
+                "common/quad.vert",
+                gl::program::source("common/quad.vert").unwrap(),
+            ),
+            ("test/precise.frag", src),
+        ],
+        &[],
+    )
+    .unwrap();
+}
+
+#[test]
+fn context_env_window_is_checked() {
+    let (ok, text) = info_with(&[("GPGPU_REPRO_CONTEXT", "bogus")]);
+    assert!(!ok, "{text}");
+    assert!(text.contains("GPGPU_REPRO_CONTEXT"), "{text}");
+}
+
+/// Whether a window system is reachable (X11 or Wayland); tests of the hidden-window context
+/// skip without one (CI runs them under `xvfb-run`).
+fn have_display() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+#[test]
+fn hidden_window_context_runs_the_ping_pong_passes() {
+    if !have_display() {
+        println!("skipped: no DISPLAY or WAYLAND_DISPLAY (CI runs this under xvfb-run)");
+        return;
+    }
+    let w = gl::window::hidden().expect("a hidden window's context");
+    assert!(w.info().egl_device.is_none());
+    let (copy, _) = run_passes(&w, PingPongMethod::Copy, 20);
+    let (switch, _) = run_passes(&w, PingPongMethod::Switch, 20);
+    assert_eq!(copy, switch);
+    // A second one in the same process (winit allows one event loop per process).
+    let w2 = gl::window::hidden().expect("a second hidden window's context");
+    run_passes(&w2, PingPongMethod::Switch, 3);
+}
+
+#[test]
+fn context_env_window_gives_the_window_systems_context() {
+    if !have_display() {
+        println!("skipped: no DISPLAY or WAYLAND_DISPLAY (CI runs this under xvfb-run)");
+        return;
+    }
+    let (ok, text) = info_with(&[("GPGPU_REPRO_CONTEXT", "window")]);
+    assert!(ok, "{text}");
+    assert!(text.contains("window system"), "{text}");
 }
 
 #[test]
@@ -185,7 +354,9 @@ fn mapped_quad_reads_every_second_texel_offset_by_one() {
 
 #[test]
 fn compute_shader_writes_an_ssbo() {
-    let g = ctx();
+    let Some(g) = ctx_with("compute_shader_writes_an_ssbo", &[Need::Compute]) else {
+        return;
+    };
     let n = 1000u32;
     let buf = Buffer::<f32>::zeroed(&g, n as usize + 24).unwrap();
     let prog = Program::compute(&g, "test/affine.comp", &[]).unwrap();
@@ -206,7 +377,12 @@ fn compute_shader_writes_an_ssbo() {
 
 #[test]
 fn compute_shader_with_shared_memory_and_barrier() {
-    let g = ctx();
+    let Some(g) = ctx_with(
+        "compute_shader_with_shared_memory_and_barrier",
+        &[Need::Compute],
+    ) else {
+        return;
+    };
     for block in [32u32, 256, 1024] {
         let groups = 5u32;
         let x: Vec<f32> = (0..block * groups).map(|i| i as f32).collect();
@@ -235,11 +411,24 @@ fn compute_shader_with_shared_memory_and_barrier() {
 #[test]
 fn programs_are_cached_by_files_and_defines() {
     let g = ctx();
-    let a = Program::compute(&g, "test/reverse.comp", &[Define::new("BLOCK", 64)]).unwrap();
-    let b = Program::compute(&g, "test/reverse.comp", &[Define::new("BLOCK", 64)]).unwrap();
-    let c = Program::compute(&g, "test/reverse.comp", &[Define::new("BLOCK", 128)]).unwrap();
+    let d = |v: u32| [Define::new("NFLOATS", format!("{v}u"))];
+    let a = Program::fragment(&g, "tridiagonal/copy.frag", &d(4)).unwrap();
+    let b = Program::fragment(&g, "tridiagonal/copy.frag", &d(4)).unwrap();
+    let c = Program::fragment(&g, "tridiagonal/copy.frag", &d(1)).unwrap();
     assert!(std::rc::Rc::ptr_eq(&a, &b));
     assert!(!std::rc::Rc::ptr_eq(&a, &c));
+}
+
+#[test]
+fn a_context_with_cached_programs_is_freed_with_its_last_handle() {
+    let g = ctx();
+    let weak = g.downgrade();
+    let p = Program::fragment(&g, "test/increment.frag", &[]).unwrap();
+    let t = Texture::new(&g, TexTarget::Rect, Format::R32F, 4, 4, None).unwrap();
+    drop(g);
+    assert!(weak.is_alive(), "objects keep their context");
+    drop((p, t));
+    assert!(!weak.is_alive(), "the program cache kept its context alive");
 }
 
 #[test]
@@ -264,7 +453,12 @@ fn timing_respects_repetitions_and_budget() {
 
 #[test]
 fn streaming_bandwidths_are_measured_and_verified() {
-    let g = ctx();
+    let Some(g) = ctx_with(
+        "streaming_bandwidths_are_measured_and_verified",
+        &[Need::Compute],
+    ) else {
+        return;
+    };
     let s = gpgpu_repro::bench::ssbo_stream_bandwidth(&g, 4).unwrap();
     assert!(s.gb_per_s > 0.0 && s.gb_per_s.is_finite(), "{s:?}");
     let t = gpgpu_repro::bench::texture_read_bandwidth(&g, 256).unwrap();

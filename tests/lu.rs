@@ -1,14 +1,13 @@
 //! The LU paper's implementations on a real context (llvmpipe in CI).
 
+mod common;
+use common::ctx;
+
 use gpgpu_repro::gl::Rect;
-use gpgpu_repro::gl::{self, DeviceSelector, Format, PingPongMethod};
+use gpgpu_repro::gl::{self, Format, PingPongMethod};
 use gpgpu_repro::papers::lu::cpu::{diag_dominant, factor_error, faer_lu_f32, lu_f32, lu_f64_of};
 use gpgpu_repro::papers::lu::fragment::rect_minus;
 use gpgpu_repro::papers::lu::{FragmentLu, LuError, Params, Variant};
-
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
-}
 
 /// Normwise error bound of an `f32` LU of a diagonally dominant matrix: backward error
 /// `≈ n·u·growth` with growth ≤ 2 (Wilkinson), times a margin of 4 for the max-norm

@@ -1,15 +1,13 @@
 //! The matmul paper's kernels against the f64 reference, on a real context.
 
-use gpgpu_repro::gl::{self, DeviceSelector};
+mod common;
+use common::ctx;
+
 use gpgpu_repro::papers::matmul::gpu::{
     Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
 };
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
 use gpgpu_repro::util::max_rel_error;
-
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context")
-}
 
 /// f32 accumulation of n products of entries in [-1, 1): normwise error about √n·2⁻²⁴
 /// (≈ 2e-6 at n = 1000); 2e-5 leaves a 10× margin, while a wrong or missing tile gives > 1e-2.

@@ -1,14 +1,12 @@
 //! The experiment runner and the report: rows saved as they finish, --resume, FAILED rows,
 //! malformed experiment files and unwritable output folders.
 
-use gpgpu_repro::gl::{self, DeviceSelector};
+mod common;
+use common::ctx;
+
 use gpgpu_repro::registry::{self, PAPERS};
 use gpgpu_repro::report::{Column, Row, Table};
 use gpgpu_repro::runner::{self, Mode, Options, RunError, Session};
-
-fn ctx() -> gl::Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL context")
-}
 
 fn columns() -> Vec<Column> {
     vec![

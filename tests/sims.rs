@@ -1,24 +1,13 @@
 //! The ADI simulations (Kim & Lee 2005 §2, §4): each GPU step against a CPU f64
 //! implementation of the same scheme, and the physics each scheme must get right.
 
-use std::sync::{Mutex, MutexGuard};
+mod common;
+use common::ctx;
 
-use gpgpu_repro::gl::{self, DeviceSelector, Gl};
 use gpgpu_repro::sim::heat::{Heat, HeatCpu, HeatParams};
 use gpgpu_repro::sim::pollutant::{Flow, Pollutant, PollutantCpu, PollutantParams};
 use gpgpu_repro::sim::shallow_water::{Bottom, ShallowWater, WaterCpu, WaterParams};
 use gpgpu_repro::sim::{Simulation, solver};
-
-/// One test at a time on the GL device: with these tests' mix of fragment and compute work on
-/// several llvmpipe contexts at once (Mesa 22.3.6), the test process intermittently crashed
-/// with SIGSEGV (2 runs in 3); run one after the other it never did. The cause is not
-/// isolated (each test owns its context, on its own thread).
-fn ctx() -> (MutexGuard<'static, ()>, Gl) {
-    static GL: Mutex<()> = Mutex::new(());
-    let lock = GL.lock().unwrap_or_else(|e| e.into_inner());
-    let g = gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)");
-    (lock, g)
-}
 
 /// The solvers every GPU-vs-CPU comparison runs with.
 const SOLVERS: &[&str] = &[
@@ -58,7 +47,7 @@ const STEP_TOL: f64 = 1e-4;
 
 #[test]
 fn heat_gpu_matches_cpu_over_100_steps() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     for &name in SOLVERS {
         let p = HeatParams::paper(31);
         let mut gpu = Heat::new(&g, p.clone(), solver::make(&g, name, 31, 31).unwrap()).unwrap();
@@ -79,7 +68,7 @@ fn heat_gpu_matches_cpu_over_100_steps() {
 
 #[test]
 fn heat_without_sources_conserves_total_heat() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 64;
     let mut p = HeatParams::paper(n);
     p.sources.clear();
@@ -103,7 +92,7 @@ fn heat_without_sources_conserves_total_heat() {
 #[test]
 fn heat_gaussian_diffuses_as_the_analytic_solution() {
     // T(r, t) = σ0²/(σ0² + 2ct) · exp(-r² / (2(σ0² + 2ct))) in the infinite plane.
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 96;
     let (sigma0, c, dt, steps) = (4.0f64, 1.0f32, 0.5f32, 80);
     let mut p = HeatParams::paper(n);
@@ -131,7 +120,7 @@ fn heat_gaussian_diffuses_as_the_analytic_solution() {
 
 #[test]
 fn pollutant_gpu_matches_cpu_over_100_steps() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     for &name in SOLVERS {
         for p in [PollutantParams::stream(31), PollutantParams::vortex(31)] {
             let mut gpu =
@@ -162,7 +151,7 @@ fn centroid_x(c: &[f32], n: usize) -> (f64, f64) {
 
 #[test]
 fn pollutant_is_advected_at_the_flow_speed_and_stays_non_negative() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 128;
     let u = 0.5f32;
     let mut p = PollutantParams::stream(n);
@@ -252,7 +241,7 @@ fn pollutant_stays_bounded_far_above_the_explicit_time_step_limit() {
     // rotating flow the two directions' operators do not commute; there it stays bounded to
     // 20 × the limit (ω Δt = 0.32 rad per step) and grows at 50 × (0.8 rad per step), a
     // finding recorded in the report.
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 64;
     for (flow, mult) in [(Flow::Stream([1.0, 0.5]), 50.0), (Flow::Vortex(0.05), 20.0)] {
         let mut p = PollutantParams::vortex(n);
@@ -295,7 +284,7 @@ fn flat_pond(n: u32, depth: f32) -> WaterParams {
 
 #[test]
 fn water_gpu_matches_cpu_over_100_steps() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     for &name in SOLVERS {
         let mut p = WaterParams::paper(31);
         // A push fast enough to cross the small grid within the run.
@@ -320,7 +309,7 @@ fn water_gpu_matches_cpu_over_100_steps() {
 
 #[test]
 fn water_volume_is_conserved() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 64;
     let mut p = WaterParams::paper(n);
     p.push = None;
@@ -346,7 +335,7 @@ fn water_volume_is_conserved() {
 
 #[test]
 fn water_waves_travel_at_sqrt_g_d() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     let n = 128;
     let depth = 0.25f32;
     let mut p = flat_pond(n, depth);
@@ -382,7 +371,7 @@ fn water_waves_travel_at_sqrt_g_d() {
 
 #[test]
 fn frame_png_has_a_colour_bar() {
-    let (_serial, g) = ctx();
+    let g = ctx();
     let dir = tempfile::tempdir().unwrap();
     let mut sim =
         gpgpu_repro::sim::make(&g, gpgpu_repro::sim::Kind::Heat, 32, "gpu-thomas").unwrap();

@@ -1,13 +1,12 @@
 //! The tridiagonal solvers on a real context (llvmpipe), against Thomas in f64.
 
-use gpgpu_repro::gl::{self, DeviceSelector, Format, Gl, PingPongMethod, TexTarget, Texture};
+mod common;
+use common::ctx;
+
+use gpgpu_repro::gl::{Format, Gl, PingPongMethod, TexTarget, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
-
-fn ctx() -> Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
-}
 
 fn upload(gl: &Gl, s: &Systems) -> Texture {
     Texture::new(

@@ -143,32 +143,12 @@ impl<T: Pod> Buffer<T> {
         self.gl.check_now("buffer readback")?;
         Ok(out)
     }
-
-    /// Copies all of `src` into this buffer on the GPU (`glCopyBufferSubData`).
-    pub fn copy_from(&self, src: &Buffer<T>) -> Result<(), GlError> {
-        if src.len != self.len {
-            return Err(GlError::Invalid(
-                "buffer copy between different lengths".into(),
-            ));
-        }
-        let raw = self.gl.raw();
-        unsafe {
-            raw.bind_buffer(glow::COPY_READ_BUFFER, Some(src.id));
-            raw.bind_buffer(glow::COPY_WRITE_BUFFER, Some(self.id));
-            raw.copy_buffer_sub_data(
-                glow::COPY_READ_BUFFER,
-                glow::COPY_WRITE_BUFFER,
-                0,
-                0,
-                self.bytes() as i32,
-            );
-        }
-        self.gl.check("buffer copy")
-    }
 }
 
 impl<T: Pod> Drop for Buffer<T> {
     fn drop(&mut self) {
-        unsafe { self.gl.raw().delete_buffer(self.id) }
+        if self.gl.is_current() {
+            unsafe { self.gl.raw().delete_buffer(self.id) }
+        }
     }
 }

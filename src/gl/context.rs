@@ -2,21 +2,45 @@
 //!
 //! The sequence: `Device::query_devices()`, `Display::with_device`, a config with *no* surface
 //! type (the default template asks for window surfaces, which a device display has none of),
-//! a core-profile 4.5 context (4.3 if 4.5 is refused), `make_current_surfaceless()`, then glow.
+//! a core-profile context, `make_current_surfaceless()`, then glow.
+//!
+//! # Version negotiation
+//! Core profiles are asked for in the order of [`CORE_VERSIONS`], 4.6 down to 3.3; the first
+//! that the driver creates is used (a driver may give a newer version than asked). A device
+//! that offers less than 4.3 still gets a context: the 2005 papers' fragment techniques need
+//! GL 3.3 only, and what needs more says so through [`Caps::lacks`](super::Caps::lacks).
+//!
+//! # Which device
 //! Hardware devices are tried before Mesa's software device (llvmpipe); a device that fails to
-//! initialize is skipped and named in the error if none works.
+//! initialize is skipped and named in the error if none works. A name given with `--device`
+//! matches the EGL device's name, vendor or DRM path, else the `GL_RENDERER` or `GL_VENDOR` of
+//! the context each device gives (so `--device llvmpipe` finds Mesa's software device, whose
+//! EGL name is empty).
+//!
+//! # No EGL device platform
+//! Where EGL cannot enumerate devices (Windows, macOS, a GLX-only driver), or when the
+//! environment variable `GPGPU_REPRO_CONTEXT=window` asks for it, the context comes from a
+//! hidden window instead ([`super::window::hidden`]).
 
 use std::ffi::CStr;
 use std::fmt::Write as _;
-use std::num::NonZeroU32;
 
 use glutin::api::egl::device::Device;
 use glutin::api::egl::display::Display;
 use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder, GlConfig};
-use glutin::context::{ContextApi, ContextAttributesBuilder, GlProfile, Version};
+use glutin::context::{
+    ContextApi, ContextAttributesBuilder, GlProfile, PossiblyCurrentGlContext, Version,
+};
 use glutin::display::GlDisplay;
 
-use super::{DeviceInfo, Gl, GlError};
+use super::{DeviceInfo, Gl, GlError, NativeContext};
+
+/// The core-profile versions asked for, in order.
+pub const CORE_VERSIONS: [(u8, u8); 5] = [(4, 6), (4, 5), (4, 3), (4, 1), (3, 3)];
+
+/// The environment variable that picks how contexts are made: `device` (EGL devices, the
+/// default, with the hidden window as the fallback) or `window` (a hidden window always).
+pub const CONTEXT_ENV: &str = "GPGPU_REPRO_CONTEXT";
 
 /// Which EGL device to use (`--device` / `GPGPU_REPRO_DEVICE`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,10 +55,19 @@ pub enum DeviceSelector {
 }
 
 impl std::str::FromStr for DeviceSelector {
-    type Err = std::convert::Infallible;
+    type Err = String;
+    /// `auto`, an index, or part of a name; an empty name is refused (it would match every
+    /// device, which is never what was meant).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        Ok(if s.is_empty() || s.eq_ignore_ascii_case("auto") {
+        if s.is_empty() {
+            return Err(
+                "empty device name: give `auto`, an index or part of a device's name \
+                        (see `gpgpu-repro info`)"
+                    .into(),
+            );
+        }
+        Ok(if s.eq_ignore_ascii_case("auto") {
             DeviceSelector::Auto
         } else if let Ok(i) = s.parse() {
             DeviceSelector::Index(i)
@@ -86,46 +119,94 @@ fn describe(index: usize, d: &Device) -> DeviceEntry {
     }
 }
 
-fn query() -> Result<Vec<Device>, GlError> {
+fn query() -> Result<Vec<Device>, String> {
     Device::query_devices()
         .map(|it| it.collect())
-        .map_err(|e| GlError::NoDevice {
-            tried: format!("EGL device enumeration failed: {e}"),
-        })
+        .map_err(|e| format!("EGL device enumeration failed: {e}"))
 }
 
 /// The EGL devices of this machine, in enumeration order.
 pub fn list_devices() -> Result<Vec<DeviceEntry>, GlError> {
-    Ok(query()?
+    Ok(query()
+        .map_err(|t| GlError::NoDevice {
+            tried: format!("  {t}"),
+            hint: INSTALL_HINT.into(),
+        })?
         .iter()
         .enumerate()
         .map(|(i, d)| describe(i, d))
         .collect())
 }
 
+/// How contexts are made, from [`CONTEXT_ENV`]: `Ok(true)` for a hidden window.
+fn window_forced() -> Result<bool, GlError> {
+    match std::env::var(CONTEXT_ENV) {
+        Err(_) => Ok(false),
+        Ok(v) if v.is_empty() || v.eq_ignore_ascii_case("device") => Ok(false),
+        Ok(v) if v.eq_ignore_ascii_case("window") => Ok(true),
+        Ok(v) => Err(GlError::Invalid(format!(
+            "{CONTEXT_ENV}={v:?}: expected `device` (EGL devices) or `window` (a hidden window)"
+        ))),
+    }
+}
+
 /// Creates a headless context on the selected device and makes it current on this thread.
+///
+/// Without an EGL device platform, or with `GPGPU_REPRO_CONTEXT=window`, the context is a
+/// hidden window's ([`super::window::hidden`]); `selector` must then be `Auto`.
 pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
-    let devices = query()?;
+    if window_forced()? {
+        if *selector != DeviceSelector::Auto {
+            return Err(GlError::Invalid(format!(
+                "{CONTEXT_ENV}=window uses the window system's context: --device {selector:?} \
+                 cannot pick an EGL device there"
+            )));
+        }
+        return super::window::hidden();
+    }
+    let devices = match query() {
+        Ok(d) => d,
+        Err(egl) if *selector == DeviceSelector::Auto => {
+            // No EGL device platform: the window system's context, if there is one.
+            return super::window::hidden().map_err(|w| GlError::NoDevice {
+                tried: format!("  {egl}\n  hidden window: {w}"),
+                hint: INSTALL_HINT.into(),
+            });
+        }
+        Err(egl) => {
+            return Err(GlError::NoDevice {
+                tried: format!("  {egl}"),
+                hint: INSTALL_HINT.into(),
+            });
+        }
+    };
     let entries: Vec<DeviceEntry> = devices
         .iter()
         .enumerate()
         .map(|(i, d)| describe(i, d))
         .collect();
-    let available = || {
+    let available = |extra: &[String]| {
         entries
             .iter()
-            .map(|e| format!("  {e}"))
+            .map(|e| {
+                let gl = extra.get(e.index).filter(|s| !s.is_empty());
+                match gl {
+                    Some(r) => format!("  {e}: {r}"),
+                    None => format!("  {e}"),
+                }
+            })
             .collect::<Vec<_>>()
             .join("\n")
     };
+    let auto_order = || {
+        let mut o: Vec<usize> = (0..entries.len())
+            .filter(|&i| !entries[i].software)
+            .collect();
+        o.extend((0..entries.len()).filter(|&i| entries[i].software));
+        o
+    };
     let order: Vec<usize> = match selector {
-        DeviceSelector::Auto => {
-            let mut o: Vec<usize> = (0..entries.len())
-                .filter(|&i| !entries[i].software)
-                .collect();
-            o.extend((0..entries.len()).filter(|&i| entries[i].software));
-            o
-        }
+        DeviceSelector::Auto => auto_order(),
         DeviceSelector::Index(i) if *i < entries.len() => vec![*i],
         DeviceSelector::Name(n) => {
             let n = n.to_lowercase();
@@ -140,23 +221,20 @@ pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
                 })
                 .collect();
             if hit.is_empty() {
-                return Err(GlError::DeviceNotFound {
-                    wanted: n,
-                    available: available(),
-                });
+                return by_renderer(&devices, &entries, &n, auto_order(), available);
             }
             hit
         }
         DeviceSelector::Index(i) => {
             return Err(GlError::DeviceNotFound {
                 wanted: format!("#{i}"),
-                available: available(),
+                available: available(&[]),
             });
         }
     };
     let mut tried = String::new();
     if order.is_empty() {
-        tried.push_str("EGL reports no devices at all.");
+        tried.push_str("  EGL reports no devices at all.");
     }
     for i in order {
         match open(&devices[i], &entries[i]) {
@@ -166,13 +244,102 @@ pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
             }
         }
     }
-    Err(GlError::NoDevice { tried })
+    let hint = if entries.is_empty() {
+        INSTALL_HINT.to_string()
+    } else {
+        "hint: pick another device with --device / GPGPU_REPRO_DEVICE (see `gpgpu-repro info`)"
+            .to_string()
+    };
+    Err(GlError::NoDevice { tried, hint })
+}
+
+/// What to install when EGL finds nothing at all.
+const INSTALL_HINT: &str = "hint: install Mesa's EGL and GL drivers (Debian/Ubuntu: apt-get \
+     install libegl1 libegl-mesa0 libgl1-mesa-dri), or pick another device with --device / \
+     GPGPU_REPRO_DEVICE";
+
+/// `--device NAME` that no EGL label matches: open each device and match `GL_RENDERER` and
+/// `GL_VENDOR` (llvmpipe's EGL device has no name; its renderer is "llvmpipe (LLVM …)").
+fn by_renderer(
+    devices: &[Device],
+    entries: &[DeviceEntry],
+    wanted: &str,
+    order: Vec<usize>,
+    available: impl Fn(&[String]) -> String,
+) -> Result<Gl, GlError> {
+    let mut seen = vec![String::new(); entries.len()];
+    for i in order {
+        match open(&devices[i], &entries[i]) {
+            Ok(gl) => {
+                let info = gl.info();
+                if info.renderer.to_lowercase().contains(wanted)
+                    || info.vendor.to_lowercase().contains(wanted)
+                {
+                    return Ok(gl);
+                }
+                seen[i] = format!("{} ({}), {}", info.renderer, info.vendor, info.version);
+            }
+            Err(e) => seen[i] = format!("fails: {e}"),
+        }
+    }
+    Err(GlError::DeviceNotFound {
+        wanted: wanted.to_string(),
+        available: available(&seen),
+    })
 }
 
 /// What the glutin objects are kept in: dropped after the glow context (see [`Gl`]).
 struct Native {
-    _context: glutin::api::egl::context::PossiblyCurrentContext,
+    context: glutin::api::egl::context::PossiblyCurrentContext,
     _display: Display,
+}
+
+impl NativeContext for Native {
+    fn is_current(&self) -> bool {
+        self.context.is_current()
+    }
+    fn release(&self) {
+        if self.context.is_current() {
+            let _ = self.context.make_not_current_in_place();
+        }
+    }
+}
+
+/// A core context of the first version of [`CORE_VERSIONS`] that `create` gives; the error
+/// names every version tried.
+pub(crate) fn negotiate<C>(
+    mut create: impl FnMut(ContextApi) -> Result<C, glutin::error::Error>,
+) -> Result<C, GlError> {
+    let mut last = None;
+    for (major, minor) in CORE_VERSIONS {
+        match create(ContextApi::OpenGl(Some(Version::new(major, minor)))) {
+            Ok(c) => return Ok(c),
+            Err(e) => last = Some(e),
+        }
+    }
+    let list: Vec<String> = CORE_VERSIONS
+        .iter()
+        .map(|(a, b)| format!("{a}.{b}"))
+        .collect();
+    Err(GlError::Egl(format!(
+        "no core-profile context of GL {} (the oldest the papers run on is 3.3 core): {}",
+        list.join(", "),
+        last.map(|e| e.to_string()).unwrap_or_default()
+    )))
+}
+
+/// The `GL_VERSION` of a context made with the driver's defaults (a compatibility profile),
+/// to say what a device below GL 3.3 core offers.
+fn offered_version(display: &Display, config: &glutin::api::egl::config::Config) -> Option<String> {
+    let attrs = ContextAttributesBuilder::new().build(None);
+    // SAFETY: config belongs to display.
+    let ctx = unsafe { display.create_context(config, &attrs) }.ok()?;
+    let ctx = ctx.make_current_surfaceless().ok()?;
+    // SAFETY: the context is current on this thread while glow is used.
+    let gl = unsafe { glow::Context::from_loader_function_cstr(|s| display.get_proc_address(s)) };
+    let v = unsafe { glow::HasContext::get_parameter_string(&gl, glow::VERSION) };
+    let _ = ctx.make_not_current_in_place();
+    Some(v)
 }
 
 fn open(device: &Device, entry: &DeviceEntry) -> Result<Gl, GlError> {
@@ -189,46 +356,32 @@ fn open(device: &Device, entry: &DeviceEntry) -> Result<Gl, GlError> {
         .map_err(|e| egl("eglChooseConfig", e))?
         .max_by_key(|c| c.num_samples() == 0)
         .ok_or_else(|| GlError::Egl("no EGL config without surface type for OpenGL".into()))?;
-    let mut last_err = None;
-    for (major, minor) in [(4, 6), (4, 5), (4, 3)] {
+    let ctx = negotiate(|api| {
         let attrs = ContextAttributesBuilder::new()
-            .with_context_api(ContextApi::OpenGl(Some(Version::new(major, minor))))
+            .with_context_api(api)
             .with_profile(GlProfile::Core)
             .build(None);
         // SAFETY: config belongs to display.
-        match unsafe { display.create_context(&config, &attrs) } {
-            Ok(ctx) => {
-                let ctx = ctx
-                    .make_current_surfaceless()
-                    .map_err(|e| egl("eglMakeCurrent", e))?;
-                // SAFETY: the context is current on this thread; the loader returns pointers
-                // valid for the display's lifetime, which `Native` extends past glow's.
-                let loader = |s: &CStr| display.get_proc_address(s);
-                let raw = unsafe { glow::Context::from_loader_function_cstr(loader) };
-                let info = DeviceInfo::new(Some(entry.clone()));
-                let keep = Native {
-                    _context: ctx,
-                    _display: display.clone(),
-                };
-                let gl = Gl::from_glow(raw, info, Box::new(keep), &loader);
-                let (maj, min) = gl.info().version_number;
-                if (maj, min) < (4, 3) {
-                    return Err(GlError::Unsupported(format!(
-                        "OpenGL {maj}.{min}: compute shaders need 4.3"
-                    )));
-                }
-                return Ok(gl);
-            }
-            Err(e) => last_err = Some(e),
-        }
-    }
-    Err(egl(
-        "eglCreateContext (core 4.6/4.5/4.3)",
-        last_err.expect("at least one version was tried"),
-    ))
-}
-
-/// A window size for callers that track a surface (never zero).
-pub fn nonzero(v: u32) -> NonZeroU32 {
-    NonZeroU32::new(v.max(1)).expect("max(1) is non-zero")
+        unsafe { display.create_context(&config, &attrs) }
+    })
+    .map_err(|e| match offered_version(&display, &config) {
+        Some(v) => GlError::Unsupported(format!(
+            "the device offers OpenGL {v} (no core profile of 3.3 or newer); the 2005 papers' \
+             fragment techniques need GL 3.3 core, the compute tables 4.3"
+        )),
+        None => e,
+    })?;
+    let ctx = ctx
+        .make_current_surfaceless()
+        .map_err(|e| egl("eglMakeCurrent", e))?;
+    // SAFETY: the context is current on this thread; the loader returns pointers valid for
+    // the display's lifetime, which `Native` extends past glow's.
+    let loader = |s: &CStr| display.get_proc_address(s);
+    let raw = unsafe { glow::Context::from_loader_function_cstr(loader) };
+    let info = DeviceInfo::new(Some(entry.clone()));
+    let keep = Native {
+        context: ctx,
+        _display: display.clone(),
+    };
+    Ok(Gl::from_glow(raw, info, Box::new(keep), &loader))
 }

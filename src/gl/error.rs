@@ -3,13 +3,10 @@
 /// Everything that can go wrong in the GL toolkit.
 #[derive(Debug, thiserror::Error)]
 pub enum GlError {
-    /// No EGL device gave a usable context.
-    #[error(
-        "no usable OpenGL 4.3+ device found.\n{tried}\nhint: install Mesa's EGL and GL drivers \
-         (Debian/Ubuntu: apt-get install libegl1 libegl-mesa0 libgl1-mesa-dri), or pick another \
-         device with --device / GPGPU_REPRO_DEVICE"
-    )]
-    NoDevice { tried: String },
+    /// No device gave a usable context (GL 3.3 core at least); `tried` says what each device
+    /// answered, `hint` what to do (installing Mesa only when EGL found no device at all).
+    #[error("no usable OpenGL 3.3+ core device found.\n{tried}\n{hint}")]
+    NoDevice { tried: String, hint: String },
     /// `--device` named a device that does not exist.
     #[error("no EGL device matches `{wanted}`; the devices are:\n{available}")]
     DeviceNotFound { wanted: String, available: String },
@@ -27,7 +24,9 @@ pub enum GlError {
     #[error("program [{files}] failed to link:\n{log}")]
     Link { files: String, log: String },
     /// A shader file that is not in `glsl/`.
-    #[error("shader `{0}` is not in glsl/ (names are relative to glsl/, e.g. `matmul/tiled.comp`)")]
+    #[error(
+        "shader `{0}` is not in glsl/ (names are relative to glsl/, e.g. `matmul/blocked.comp`)"
+    )]
     MissingShader(String),
     /// `glGetError` reported an error after a toolkit operation.
     #[error("GL error {code:#06x} ({}) after {what}", error_name(*.code))]

@@ -3,6 +3,7 @@
 use glow::HasContext;
 use serde::Serialize;
 
+use super::caps::{Caps, SHADER_EXTENSIONS, parse_glsl};
 use super::context::DeviceEntry;
 
 /// Device, driver and the limits the papers' kernels depend on.
@@ -28,6 +29,8 @@ pub struct DeviceInfo {
     pub max_fragment_ssbo_blocks: i32,
     pub cpu: String,
     pub os: String,
+    /// The features the papers' programs depend on (see [`Gl::caps`](super::Gl::caps)).
+    pub caps: Caps,
 }
 
 impl DeviceInfo {
@@ -44,25 +47,6 @@ impl DeviceInfo {
     /// A short one-line description: renderer and GL version.
     pub fn short(&self) -> String {
         format!("{} — {}", self.renderer, self.version)
-    }
-
-    /// A file-system friendly name of the renderer (for `figures/<gpu-name>/`).
-    pub fn slug(&self) -> String {
-        let s: String = self
-            .renderer
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        s.split('-')
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join("-")
     }
 }
 
@@ -83,7 +67,31 @@ impl std::fmt::Display for DeviceInfo {
             ("compute shaders", yes_with(self.compute, "GL 4.3 core")),
             (
                 "fp64 (double)",
-                yes_with(self.fp64, "GL_ARB_gpu_shader_fp64"),
+                yes_with(self.fp64, "GL 4.0 / GL_ARB_gpu_shader_fp64"),
+            ),
+            (
+                "atomic counters",
+                yes_with(self.caps.atomic_counters, "GL 4.2"),
+            ),
+            (
+                "SSBOs in fragment shaders",
+                yes_with(self.caps.ssbo_in_fragment, "GL 4.3"),
+            ),
+            (
+                "image load/store",
+                yes_with(self.caps.image_load_store, "GL 4.2"),
+            ),
+            (
+                "precise (unfused a*b+c)",
+                yes_with(self.caps.precise, "GL_ARB_gpu_shader5"),
+            ),
+            (
+                "legacy (fragment) papers",
+                if self.caps.version >= (3, 3) {
+                    "run (GL 3.3 core is enough)".to_string()
+                } else {
+                    "no (need GL 3.3 core)".to_string()
+                },
             ),
             ("max texture size", self.max_texture_size.to_string()),
             (
@@ -128,8 +136,9 @@ fn fmt3(v: [i32; 3]) -> String {
     format!("{} × {} × {}", v[0], v[1], v[2])
 }
 
-/// Reads the GL strings and limits into `info`.
+/// Reads the GL strings, limits and features (`info.caps`) of the current context.
 pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
+    let mut caps = Caps::default();
     unsafe {
         info.vendor = gl.get_parameter_string(glow::VENDOR);
         info.renderer = gl.get_parameter_string(glow::RENDERER);
@@ -137,13 +146,30 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
         info.glsl_version = gl.get_parameter_string(glow::SHADING_LANGUAGE_VERSION);
         let v = gl.version();
         info.version_number = (v.major as i32, v.minor as i32);
+        caps.version = (v.major.min(255) as u8, v.minor.min(255) as u8);
+        caps.glsl = parse_glsl(&info.glsl_version);
         let at_least = |maj, min| (v.major, v.minor) >= (maj, min);
         let ext = gl.supported_extensions();
-        info.compute = at_least(4, 3) || ext.contains("GL_ARB_compute_shader");
-        info.fp64 = at_least(4, 0) || ext.contains("GL_ARB_gpu_shader_fp64");
+        caps.extensions = SHADER_EXTENSIONS
+            .iter()
+            .filter(|e| ext.contains(**e))
+            .map(|e| e.to_string())
+            .collect();
+        caps.compute = at_least(4, 3) || ext.contains("GL_ARB_compute_shader");
+        caps.fp64 = (at_least(4, 0) || ext.contains("GL_ARB_gpu_shader_fp64")) && probe_fp64(gl);
+        caps.atomic_counters = at_least(4, 2) || ext.contains("GL_ARB_shader_atomic_counters");
+        caps.ssbo = at_least(4, 3) || ext.contains("GL_ARB_shader_storage_buffer_object");
+        caps.image_load_store = at_least(4, 2) || ext.contains("GL_ARB_shader_image_load_store");
+        caps.rect_textures = at_least(3, 1) || ext.contains("GL_ARB_texture_rectangle");
+        caps.precise = ext.contains("GL_ARB_gpu_shader5");
+        caps.explicit_binding = at_least(4, 2) || ext.contains("GL_ARB_shading_language_420pack");
+        info.compute = caps.compute;
+        info.fp64 = caps.fp64;
         info.max_texture_size = gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE);
         info.max_rectangle_texture_size = gl.get_parameter_i32(glow::MAX_RECTANGLE_TEXTURE_SIZE);
-        if info.compute {
+        caps.max_texture_size = info.max_texture_size.max(0) as u32;
+        caps.max_rectangle_texture_size = info.max_rectangle_texture_size.max(0) as u32;
+        if caps.compute {
             info.max_work_group_invocations =
                 gl.get_parameter_i32(glow::MAX_COMPUTE_WORK_GROUP_INVOCATIONS);
             for i in 0..3 {
@@ -154,12 +180,42 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
             }
             info.max_shared_memory_bytes =
                 gl.get_parameter_i32(glow::MAX_COMPUTE_SHARED_MEMORY_SIZE);
+        }
+        if caps.ssbo {
             info.max_ssbo_bytes = gl.get_parameter_i64(glow::MAX_SHADER_STORAGE_BLOCK_SIZE);
             info.max_fragment_ssbo_blocks =
                 gl.get_parameter_i32(glow::MAX_FRAGMENT_SHADER_STORAGE_BLOCKS);
         }
+        caps.ssbo_in_fragment = caps.ssbo && info.max_fragment_ssbo_blocks > 0;
         // Drain errors from queries a driver may not know.
         while gl.get_error() != glow::NO_ERROR {}
+    }
+    info.caps = caps;
+}
+
+/// Whether a fragment shader with `double` arithmetic compiles: a driver may list fp64 and
+/// still refuse it (or emulate only part of it).
+fn probe_fp64(gl: &glow::Context) -> bool {
+    let v = unsafe { gl.version() };
+    let head = if (v.major, v.minor) >= (4, 0) {
+        "#version 400 core\n"
+    } else {
+        "#version 330 core\n#extension GL_ARB_gpu_shader_fp64 : require\n"
+    };
+    let src = format!(
+        "{head}uniform float u; out vec4 o;\n\
+         void main() {{ double d = double(u) * 3.0LF + 1.0LF; dvec2 e = dvec2(d, d * d); \
+         o = vec4(float(e.x), float(e.y), 0.0, 1.0); }}\n"
+    );
+    unsafe {
+        let Ok(sh) = gl.create_shader(glow::FRAGMENT_SHADER) else {
+            return false;
+        };
+        gl.shader_source(sh, &src);
+        gl.compile_shader(sh);
+        let ok = gl.get_shader_compile_status(sh);
+        gl.delete_shader(sh);
+        ok
     }
 }
 

@@ -8,13 +8,24 @@
 //! object outlives its context. `Gl` is `!Send`: one thread owns a context and all of its
 //! objects (tests that run in parallel each make their own context).
 //!
+//! The context owns nothing that holds a [`Gl`]: its program cache keeps the linked programs
+//! themselves (GL names, uniform locations), and each [`Program`] handed out holds the `Gl`.
+//! So the context (and its driver threads) is freed when the last handle goes, cached programs
+//! or not; [`live_contexts`] counts the contexts alive in the process. When the last handle
+//! goes, the context is released from the thread and destroyed, which frees every object still
+//! in it. An object dropped while another context is current on the thread is left to its own
+//! context's destruction rather than deleted in the wrong context.
+//!
 //! # Error checking
 //! With checks on (debug builds, tests, or `GPGPU_REPRO_GL_CHECK=1`), every toolkit operation
 //! ends with `glGetError`, and a GL error becomes [`GlError::Call`] naming the operation. In
 //! release builds the checks are made only where a result is read back.
 //!
 //! # Pieces
-//! - [`context`]: headless EGL device contexts (and wrapping a windowed one);
+//! - [`context`]: headless EGL device contexts, version negotiation down to GL 3.3 core;
+//! - [`caps`]: what the device offers ([`Caps`]) and what a table needs ([`Need`]);
+//! - [`window`]: windowed contexts (the live viewer) and hidden-window contexts (the fallback
+//!   where there is no EGL device platform);
 //! - [`program`]: programs built from `glsl/` files with one preamble function, cached;
 //! - [`texture`]: float textures (2D and rectangle, R32F and RGBA32F), render targets;
 //! - [`pingpong`]: the copy and switch methods of the 2005 papers behind one interface;
@@ -23,6 +34,7 @@
 //! - [`timing`]: `glFinish`-bracketed timing with warm-up, repetitions and a time budget.
 
 pub mod buffer;
+pub mod caps;
 pub mod context;
 pub mod error;
 pub mod info;
@@ -34,6 +46,7 @@ pub mod timing;
 pub mod window;
 
 pub use buffer::Buffer;
+pub use caps::{Caps, Need};
 pub use context::{DeviceSelector, headless};
 pub use error::GlError;
 pub use info::DeviceInfo;
@@ -43,11 +56,11 @@ pub use quad::{Quad, QuadBatch};
 pub use texture::{Format, Rect, RenderTexture, TexTarget, Texture};
 pub use timing::{Timing, TimingPlan};
 
-use std::any::Any;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{CStr, c_void};
 use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glow::HasContext;
 
@@ -60,14 +73,51 @@ struct Shared {
     raw: glow::Context,
     checks: bool,
     info: DeviceInfo,
-    programs: RefCell<HashMap<program::Key, Rc<Program>>>,
+    /// Linked programs by (files, defines). They hold no `Gl` (no cycle through the cache);
+    /// the context's destruction deletes them.
+    programs: RefCell<HashMap<program::Key, program::CacheEntry>>,
     /// `glGetProgramiv`, loaded directly: glow's wrapper reads one integer, and
     /// `GL_COMPUTE_WORK_GROUP_SIZE` writes three.
     get_programiv: Option<GetProgramiv>,
-    _native: Box<dyn Any>,
+    native: Box<dyn NativeContext>,
 }
 
 type GetProgramiv = unsafe extern "system" fn(u32, u32, *mut i32);
+
+/// A weak handle to a context (see [`Gl::downgrade`]).
+#[derive(Clone)]
+pub struct WeakGl(std::rc::Weak<Shared>);
+
+impl WeakGl {
+    /// Whether the context still exists (some [`Gl`] or GL object still holds it).
+    pub fn is_alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+}
+
+/// What keeps a native context alive (glutin's context, display, surface), seen by [`Gl`].
+pub trait NativeContext {
+    /// Whether this context is current on the calling thread.
+    fn is_current(&self) -> bool;
+    /// Makes the context not current on this thread (before it is destroyed), if it is.
+    fn release(&self);
+}
+
+static LIVE_CONTEXTS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many contexts made by the toolkit are alive in this process (created, not yet freed).
+pub fn live_contexts() -> usize {
+    LIVE_CONTEXTS.load(Ordering::SeqCst)
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Release before destroying: a context current on a thread is only destroyed once it
+        // stops being current, which for a test thread or a long-lived program may be never.
+        self.native.release();
+        LIVE_CONTEXTS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
 
 impl Gl {
     /// Wraps a loaded glow context. `native` keeps the native context (and surface) alive for
@@ -77,7 +127,7 @@ impl Gl {
     pub fn from_glow(
         raw: glow::Context,
         mut info: DeviceInfo,
-        native: Box<dyn Any>,
+        native: Box<dyn NativeContext>,
         loader: &dyn Fn(&CStr) -> *const c_void,
     ) -> Gl {
         let ptr = loader(c"glGetProgramiv");
@@ -87,14 +137,30 @@ impl Gl {
         info::fill_limits(&raw, &mut info);
         let checks = cfg!(debug_assertions)
             || std::env::var("GPGPU_REPRO_GL_CHECK").is_ok_and(|v| v != "0" && !v.is_empty());
+        LIVE_CONTEXTS.fetch_add(1, Ordering::SeqCst);
         Gl(Rc::new(Shared {
             raw,
             checks,
             info,
             programs: RefCell::new(HashMap::new()),
             get_programiv,
-            _native: native,
+            native,
         }))
+    }
+
+    /// What the device offers: GL and GLSL versions, features, limits (see [`Caps::lacks`]).
+    pub fn caps(&self) -> &Caps {
+        &self.0.info.caps
+    }
+
+    /// A weak handle: it says whether the context is still alive without keeping it so.
+    pub fn downgrade(&self) -> WeakGl {
+        WeakGl(Rc::downgrade(&self.0))
+    }
+
+    /// Whether this context is current on the calling thread (objects are deleted only then).
+    pub(crate) fn is_current(&self) -> bool {
+        self.0.native.is_current()
     }
 
     /// The glow context, for the toolkit's own modules.
@@ -198,7 +264,7 @@ impl Gl {
         v
     }
 
-    fn programs(&self) -> &RefCell<HashMap<program::Key, Rc<Program>>> {
+    fn programs(&self) -> &RefCell<HashMap<program::Key, program::CacheEntry>> {
         &self.0.programs
     }
 }

@@ -160,9 +160,11 @@ impl QuadBatch {
 
 impl Drop for QuadBatch {
     fn drop(&mut self) {
-        unsafe {
-            self.gl.raw().delete_vertex_array(self.vao);
-            self.gl.raw().delete_buffer(self.vbo);
+        if self.gl.is_current() {
+            unsafe {
+                self.gl.raw().delete_vertex_array(self.vao);
+                self.gl.raw().delete_buffer(self.vbo);
+            }
         }
     }
 }

@@ -257,7 +257,11 @@ fn check_len(len: usize, w: u32, h: u32, f: Format) -> Result<(), GlError> {
 
 impl Drop for Texture {
     fn drop(&mut self) {
-        unsafe { self.gl.raw().delete_texture(self.id) }
+        // Under another current context the name would be someone else's: leave it to this
+        // context's destruction (see the ownership model in `gl`).
+        if self.gl.is_current() {
+            unsafe { self.gl.raw().delete_texture(self.id) }
+        }
     }
 }
 
@@ -369,6 +373,8 @@ impl RenderTexture {
 
 impl Drop for RenderTexture {
     fn drop(&mut self) {
-        unsafe { self.tex.gl.raw().delete_framebuffer(self.fbo) }
+        if self.tex.gl.is_current() {
+            unsafe { self.tex.gl.raw().delete_framebuffer(self.fbo) }
+        }
     }
 }

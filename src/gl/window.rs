@@ -4,29 +4,183 @@
 //!
 //! winit 0.30 creates windows inside the event loop (`ApplicationHandler::resumed`), so
 //! [`GlWindow::new`] takes the `ActiveEventLoop` it is given there.
+//!
+//! [`hidden`] is the fallback context where there is no EGL device platform (or with
+//! `GPGPU_REPRO_CONTEXT=window`): an invisible 64×64 window made through glutin-winit (WGL,
+//! CGL, GLX or EGL on X11/Wayland, whichever the window system offers) whose context renders
+//! into the toolkit's framebuffers like a headless one. winit allows one event loop per
+//! process, so one service thread owns it (made with `with_any_thread`) and makes the windows
+//! for every thread that asks; each context is created and made current on the asking thread.
+//! Under X11 this needs `DISPLAY` (for tests here: `xvfb-run`).
 
 use std::ffi::CStr;
 use std::rc::Rc;
+use std::sync::mpsc;
+use std::sync::{Mutex, OnceLock};
 
-use glutin::config::{ConfigTemplateBuilder, GlConfig};
+use glutin::config::{Config, ConfigTemplateBuilder, GlConfig};
 use glutin::context::{
-    ContextApi, ContextAttributesBuilder, GlProfile, NotCurrentGlContext, PossiblyCurrentContext,
-    Version,
+    ContextAttributesBuilder, GlProfile, NotCurrentGlContext, PossiblyCurrentContext,
+    PossiblyCurrentGlContext,
 };
-use glutin::display::{GetGlDisplay, GlDisplay};
+use glutin::display::{Display, GetGlDisplay, GlDisplay};
 use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
 use glutin_winit::{DisplayBuilder, GlWindow as _};
-use winit::event_loop::ActiveEventLoop;
+use winit::dpi::PhysicalSize;
+use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowAttributes};
 
-use super::{DeviceInfo, Gl, GlError};
+use super::context::negotiate;
+use super::{DeviceInfo, Gl, GlError, NativeContext};
 
 struct Native {
     surface: Surface<WindowSurface>,
     context: PossiblyCurrentContext,
 }
 
-/// A window with a current GL 4.3+ core context.
+/// What a [`Gl`] keeps of a window context (the window itself may be owned elsewhere).
+struct Keep<W> {
+    native: Rc<Native>,
+    _display: Display,
+    // Dropped last: the surface refers to it.
+    _window: W,
+}
+
+impl<W> NativeContext for Keep<W> {
+    fn is_current(&self) -> bool {
+        self.native.context.is_current()
+    }
+    fn release(&self) {
+        if self.native.context.is_current() {
+            let _ = self.native.context.make_not_current_in_place();
+        }
+    }
+}
+
+/// Makes a core context (negotiated down to 3.3) current on `window`'s surface and wraps it.
+fn context_on<W>(
+    window: &Window,
+    config: &Config,
+    keep_window: impl FnOnce(Rc<Native>, Display) -> Keep<W>,
+) -> Result<(Gl, Rc<Native>), GlError>
+where
+    W: 'static,
+{
+    let egl = |what: &str, e: &dyn std::fmt::Display| GlError::Egl(format!("{what}: {e}"));
+    let display = config.display();
+    let attrs = window
+        .build_surface_attributes(Default::default())
+        .map_err(|e| egl("window handle", &e))?;
+    // SAFETY: the window outlives the surface (`Keep` and `GlWindow` drop it last).
+    let surface = unsafe { display.create_window_surface(config, &attrs) }
+        .map_err(|e| egl("creating the window surface", &e))?;
+    let handle = raw_window_handle::HasWindowHandle::window_handle(window)
+        .map_err(|e| egl("window handle", &e))?
+        .as_raw();
+    let context = negotiate(|api| {
+        let ca = ContextAttributesBuilder::new()
+            .with_context_api(api)
+            .with_profile(GlProfile::Core)
+            .build(Some(handle));
+        // SAFETY: the config belongs to the display.
+        unsafe { display.create_context(config, &ca) }
+    })?;
+    let context = context
+        .make_current(&surface)
+        .map_err(|e| egl("making the context current", &e))?;
+    let _ = surface.set_swap_interval(&context, SwapInterval::DontWait);
+    let loader = |s: &CStr| display.get_proc_address(s);
+    // SAFETY: the context is current on this thread; the pointers stay valid while the
+    // display lives, which `Keep` (held by the Gl handle) guarantees.
+    let raw = unsafe { glow::Context::from_loader_function_cstr(loader) };
+    let native = Rc::new(Native { surface, context });
+    let keep = keep_window(native.clone(), display.clone());
+    let gl = Gl::from_glow(raw, DeviceInfo::new(None), Box::new(keep), &loader);
+    Ok((gl, native))
+}
+
+/// A request to the service thread: a hidden window and a GL config for it.
+type WindowReply = Result<(Window, Config), String>;
+
+/// The service thread that owns the process's one winit event loop.
+fn service() -> Result<&'static Mutex<mpsc::Sender<mpsc::Sender<WindowReply>>>, GlError> {
+    static SERVICE: OnceLock<Result<Mutex<mpsc::Sender<mpsc::Sender<WindowReply>>>, String>> =
+        OnceLock::new();
+    SERVICE
+        .get_or_init(|| {
+            let (tx, rx) = mpsc::channel::<mpsc::Sender<WindowReply>>();
+            let (ready_tx, ready_rx) = mpsc::channel::<Result<(), String>>();
+            std::thread::Builder::new()
+                .name("gpgpu-repro-windows".into())
+                .spawn(move || {
+                    let mut b = EventLoop::builder();
+                    winit::platform::x11::EventLoopBuilderExtX11::with_any_thread(&mut b, true);
+                    let el = match b.build() {
+                        Ok(el) => el,
+                        Err(e) => {
+                            let _ = ready_tx.send(Err(format!(
+                                "cannot connect to a window system ({e}; is DISPLAY or \
+                                 WAYLAND_DISPLAY set? here: xvfb-run)"
+                            )));
+                            return;
+                        }
+                    };
+                    let _ = ready_tx.send(Ok(()));
+                    for reply in rx {
+                        let _ = reply.send(hidden_window(&el));
+                    }
+                })
+                .map_err(|e| format!("starting the window thread: {e}"))?;
+            ready_rx
+                .recv()
+                .map_err(|_| "the window thread stopped".to_string())??;
+            Ok(Mutex::new(tx))
+        })
+        .as_ref()
+        .map_err(|e| GlError::Egl(e.clone()))
+}
+
+fn hidden_window(el: &EventLoop<()>) -> WindowReply {
+    let attrs = Window::default_attributes()
+        .with_title("gpgpu-repro (hidden)")
+        .with_visible(false)
+        .with_inner_size(PhysicalSize::new(64, 64));
+    let (window, config) = DisplayBuilder::new()
+        .with_window_attributes(Some(attrs))
+        .build(el, ConfigTemplateBuilder::new(), |configs| {
+            configs
+                .max_by_key(|c| c.num_samples() == 0)
+                .expect("the display offers at least one config")
+        })
+        .map_err(|e| format!("creating a hidden window and its GL config: {e}"))?;
+    let window = window.ok_or("no window was created")?;
+    Ok((window, config))
+}
+
+/// A context on a hidden window, made current on this thread: the fallback where there is no
+/// EGL device platform (see the module docs). The window lives as long as the context.
+pub fn hidden() -> Result<Gl, GlError> {
+    let (reply_tx, reply_rx) = mpsc::channel();
+    service()?
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .send(reply_tx)
+        .map_err(|_| GlError::Egl("the window thread stopped".into()))?;
+    let (window, config) = reply_rx
+        .recv()
+        .map_err(|_| GlError::Egl("the window thread stopped".into()))?
+        .map_err(GlError::Egl)?;
+    let window = Rc::new(window);
+    let w = window.clone();
+    let (gl, _) = context_on(&window, &config, move |native, display| Keep {
+        native,
+        _display: display,
+        _window: w,
+    })?;
+    Ok(gl)
+}
+
+/// A window with a current GL 3.3+ core context.
 pub struct GlWindow {
     gl: Gl,
     native: Rc<Native>,
@@ -35,8 +189,9 @@ pub struct GlWindow {
 }
 
 impl GlWindow {
-    /// Opens a window with `attributes` and makes a core 4.5 (else 4.3) context current on it,
-    /// with a depth buffer and vsync off (the viewer measures frames per second).
+    /// Opens a window with `attributes` and makes a core context current on it (negotiated
+    /// from 4.6 down to 3.3, as headless contexts are), with a depth buffer and vsync off (the
+    /// viewer measures frames per second).
     pub fn new(
         event_loop: &ActiveEventLoop,
         attributes: WindowAttributes,
@@ -52,59 +207,11 @@ impl GlWindow {
             })
             .map_err(|e| egl("creating the window and its GL config", &e))?;
         let window = window.ok_or_else(|| GlError::Egl("no window was created".into()))?;
-        let display = config.display();
-        let attrs = window
-            .build_surface_attributes(Default::default())
-            .map_err(|e| egl("window handle", &e))?;
-        // SAFETY: the window outlives the surface (field order of GlWindow).
-        let surface = unsafe { display.create_window_surface(&config, &attrs) }
-            .map_err(|e| egl("creating the window surface", &e))?;
-        let handle = raw_window_handle::HasWindowHandle::window_handle(&window)
-            .map_err(|e| egl("window handle", &e))?
-            .as_raw();
-        let mut last = None;
-        let mut context = None;
-        for (major, minor) in [(4, 6), (4, 5), (4, 3)] {
-            let ca = ContextAttributesBuilder::new()
-                .with_context_api(ContextApi::OpenGl(Some(Version::new(major, minor))))
-                .with_profile(GlProfile::Core)
-                .build(Some(handle));
-            // SAFETY: the config belongs to the display.
-            match unsafe { display.create_context(&config, &ca) } {
-                Ok(c) => {
-                    context = Some(c);
-                    break;
-                }
-                Err(e) => last = Some(e),
-            }
-        }
-        let context = context.ok_or_else(|| {
-            egl(
-                "creating a core 4.3+ context",
-                &last.map(|e| e.to_string()).unwrap_or_default(),
-            )
+        let (gl, native) = context_on(&window, &config, |native, display| Keep {
+            native,
+            _display: display,
+            _window: (),
         })?;
-        let context = context
-            .make_current(&surface)
-            .map_err(|e| egl("making the context current", &e))?;
-        let _ = surface.set_swap_interval(&context, SwapInterval::DontWait);
-        let loader = |s: &CStr| display.get_proc_address(s);
-        // SAFETY: the context is current on this thread; the pointers stay valid while the
-        // display lives, which `Native` (held by the Gl handle) guarantees.
-        let raw = unsafe { glow::Context::from_loader_function_cstr(loader) };
-        let native = Rc::new(Native { surface, context });
-        let gl = Gl::from_glow(
-            raw,
-            DeviceInfo::new(None),
-            Box::new((native.clone(), display.clone())),
-            &loader,
-        );
-        if gl.info().version_number < (4, 3) {
-            return Err(GlError::Unsupported(format!(
-                "the window's OpenGL {:?} (compute shaders need 4.3)",
-                gl.info().version_number
-            )));
-        }
         Ok(GlWindow { gl, native, window })
     }
 

@@ -1,0 +1,43 @@
+//! Helpers shared by the integration tests: `mod common;` at the top of a test file.
+//!
+//! Each test binary uses a subset of them.
+#![allow(dead_code)]
+
+use gpgpu_repro::gl::{self, DeviceSelector, Gl, Need};
+
+/// A context on the default device (Mesa llvmpipe in CI), current on this test's thread.
+pub fn ctx() -> Gl {
+    gl::headless(&DeviceSelector::Auto).expect("a headless GL 3.3+ core context (Mesa llvmpipe)")
+}
+
+/// A context that has every one of `needs`, or `None` after printing why `test` is skipped
+/// (e.g. compute tests under `GALLIUM_DRIVER=softpipe`, a GL 3.3 driver).
+pub fn ctx_with(test: &str, needs: &[Need]) -> Option<Gl> {
+    let g = ctx();
+    match g.caps().lacks(needs) {
+        None => Some(g),
+        Some(why) => {
+            println!("skipped {test}: {why}");
+            None
+        }
+    }
+}
+
+/// The threads of this process, from `/proc/self/status` (0 where there is no `/proc`).
+pub fn thread_count() -> usize {
+    status_field("Threads:")
+}
+
+/// The resident memory of this process in KiB, from `/proc/self/status`.
+pub fn rss_kib() -> usize {
+    status_field("VmRSS:")
+}
+
+fn status_field(key: &str) -> usize {
+    std::fs::read_to_string("/proc/self/status")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix(key))
+        .and_then(|v| v.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
