@@ -148,10 +148,16 @@ fn the_bound_is_the_largest_term_of_the_kinds_limits() {
         ..Work::default()
     };
     let b = l.bound(&w).unwrap();
-    assert!(close(b.ms, 100.0) && b.limiter == Limiter::Bandwidth, "{b:?}");
+    assert!(
+        close(b.ms, 100.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
     w.kind = Kind::Fragment;
     let b = l.bound(&w).unwrap();
-    assert!(close(b.ms, 200.0) && b.limiter == Limiter::Bandwidth, "{b:?}");
+    assert!(
+        close(b.ms, 200.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
     // 20 GFLOP fp32 in a fragment pass: 400 ms at 50 GFLOPS, more than the bytes' 200 ms.
     w.flops32 = 20e9;
     let b = l.bound(&w).unwrap();
@@ -164,7 +170,10 @@ fn the_bound_is_the_largest_term_of_the_kinds_limits() {
     w.passes = 5000;
     w.dispatches = 4000;
     let b = l.bound(&w).unwrap();
-    assert!(close(b.ms, 700.0) && b.limiter.name() == "fixed cost", "{b:?}");
+    assert!(
+        close(b.ms, 700.0) && b.limiter.name() == "fixed cost",
+        "{b:?}"
+    );
     assert!(close(b.fraction(1400.0).unwrap(), 0.5));
     assert_eq!(b.fraction(0.0), None);
     assert_eq!(b.fraction(f64::NAN), None);
@@ -182,7 +191,10 @@ fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
     };
     // Without an fp64 peak the 10 ms of bytes are all that is known.
     let b = l.bound(&w).unwrap();
-    assert!(close(b.ms, 10.0) && b.limiter == Limiter::Bandwidth, "{b:?}");
+    assert!(
+        close(b.ms, 10.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
     let none = Limits::default().bound(&w).unwrap();
     assert_eq!(
         none,

@@ -128,7 +128,11 @@ impl Limits {
         let fixed = match (work.passes, work.dispatches) {
             (0, 0) => Some(0.0),
             (p, d) => {
-                let draw = if p == 0 { Some(0.0) } else { self.draw_ms.map(|t| t * p as f64) };
+                let draw = if p == 0 {
+                    Some(0.0)
+                } else {
+                    self.draw_ms.map(|t| t * p as f64)
+                };
                 let disp = if d == 0 {
                     Some(0.0)
                 } else {

@@ -46,7 +46,11 @@ fn reference(i: usize, double: bool) -> f64 {
 
 /// Relative tolerance of the result (see the module docs).
 fn tolerance(double: bool) -> f64 {
-    let eps = if double { f64::EPSILON } else { f32::EPSILON as f64 };
+    let eps = if double {
+        f64::EPSILON
+    } else {
+        f32::EPSILON as f64
+    };
     2.0 * 16.0 * ITERS as f64 * eps + f32::EPSILON as f64
 }
 

@@ -89,10 +89,7 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
     let key = format!("ssbo.{}.{}", op.name(), T::NAME);
     let e = std::mem::size_of::<T>();
     let n = (bytes / e / READS).max(1) * READS;
-    let defines = [
-        Define::new("VEC", T::VEC),
-        Define::new("READS", READS),
-    ];
+    let defines = [Define::new("VEC", T::VEC), Define::new("READS", READS)];
     let (prog, x, out_len) = match op {
         Op::Read => ("bench/ssbo_read.comp", Some(pattern::<T>(n)), n / READS),
         Op::Write => ("bench/ssbo_write.comp", None, n),
@@ -247,7 +244,10 @@ pub fn ssbo_stream_bandwidth(gl: &Gl, mib: usize) -> Result<Bandwidth, GlError> 
     };
     let m = ssbo::<[f32; 4]>(gl, &s, Op::Copy, mib << 20)?;
     let gb_per_s = m.value.ok_or_else(|| {
-        GlError::Invalid(format!("streaming copy kernel gave wrong data ({})", m.note))
+        GlError::Invalid(format!(
+            "streaming copy kernel gave wrong data ({})",
+            m.note
+        ))
     })?;
     Ok(Bandwidth {
         gb_per_s,

@@ -90,7 +90,10 @@ impl Measurement {
             note: if ok {
                 String::new()
             } else {
-                format!("check failed: error {:.1e} > {tolerance:.0e}", error.unwrap_or(0.0))
+                format!(
+                    "check failed: error {:.1e} > {tolerance:.0e}",
+                    error.unwrap_or(0.0)
+                )
             },
         }
     }
@@ -143,7 +146,9 @@ impl Limits {
             rows.iter()
                 .filter(|m| prefixes.iter().any(|p| m.key.starts_with(p)))
                 .filter_map(|m| m.value)
-                .fold(None, |acc: Option<f64>, v| Some(acc.map_or(v, |a| a.max(v))))
+                .fold(None, |acc: Option<f64>, v| {
+                    Some(acc.map_or(v, |a| a.max(v)))
+                })
         };
         let ms = |key: &str| best(&[key]).map(|us| us * 1e-3);
         Limits {

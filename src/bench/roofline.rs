@@ -52,8 +52,20 @@ fn roofs(p: &DeviceProfile) -> Vec<Roof> {
     let compute = RGBColor(20, 90, 200);
     let mut out = Vec::new();
     for (pipe, color, bw, p32, p64) in [
-        ("legacy", legacy, l.fragment_gbs, l.fragment_fp32_gflops, l.fragment_fp64_gflops),
-        ("compute", compute, l.compute_gbs, l.compute_fp32_gflops, l.compute_fp64_gflops),
+        (
+            "legacy",
+            legacy,
+            l.fragment_gbs,
+            l.fragment_fp32_gflops,
+            l.fragment_fp64_gflops,
+        ),
+        (
+            "compute",
+            compute,
+            l.compute_gbs,
+            l.compute_fp32_gflops,
+            l.compute_fp64_gflops,
+        ),
     ] {
         let Some(bw) = bw else { continue };
         for (prec, peak, dashed) in [("fp32", p32, false), ("fp64", p64, true)] {
@@ -81,10 +93,9 @@ pub fn roofline(
     if roofs.is_empty() {
         return Err(perr("the device profile has no bandwidth and peak to draw".into()).into());
     }
-    if let Some(bad) = points
-        .iter()
-        .find(|p| !(p.intensity > 0.0 && p.gflops > 0.0 && p.intensity.is_finite() && p.gflops.is_finite()))
-    {
+    if let Some(bad) = points.iter().find(|p| {
+        !(p.intensity > 0.0 && p.gflops > 0.0 && p.intensity.is_finite() && p.gflops.is_finite())
+    }) {
         return Err(perr(format!(
             "point `{}`: intensity {} and GFLOPS {} must be finite and > 0",
             bad.name, bad.intensity, bad.gflops

@@ -13,7 +13,9 @@
 use super::profile::{Measurement, Unit};
 use super::{Bandwidth, Settings, Step, time_kernel};
 use crate::gl::timing::TimingPlan;
-use crate::gl::{Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture};
+use crate::gl::{
+    Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+};
 use crate::util::max_rel_error;
 
 /// Texels each fragment of the fetch kernel sums.
@@ -50,13 +52,23 @@ impl Fetch {
                 TexTarget::Rect => "rect",
                 TexTarget::Tex2D => "2d",
             },
-            if self.strided { "strided" } else { "consecutive" }
+            if self.strided {
+                "strided"
+            } else {
+                "consecutive"
+            }
         )
     }
 }
 
 /// Fetch bandwidth; `count_writes` adds the output's bytes to the count.
-fn fetch(gl: &Gl, s: &Settings, f: Fetch, side: u32, count_writes: bool) -> Result<Measurement, GlError> {
+fn fetch(
+    gl: &Gl,
+    s: &Settings,
+    f: Fetch,
+    side: u32,
+    count_writes: bool,
+) -> Result<Measurement, GlError> {
     let c = f.format.channels();
     let data = pattern(side, f.format);
     let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
@@ -132,7 +144,12 @@ fn target_write(gl: &Gl, s: &Settings, format: Format, side: u32) -> Result<Meas
     let c = format.channels();
     let want: Vec<f64> = (0..side as usize * side as usize)
         .flat_map(|i| {
-            let v = [(i % side as usize) as f64, (i / side as usize) as f64, 3.0, 1.0];
+            let v = [
+                (i % side as usize) as f64,
+                (i / side as usize) as f64,
+                3.0,
+                1.0,
+            ];
             v.into_iter().take(c)
         })
         .collect();
