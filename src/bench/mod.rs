@@ -58,12 +58,12 @@ use crate::gl::{Gl, GlError, Timing};
 pub enum BenchError {
     #[error(transparent)]
     Gl(#[from] GlError),
-    #[error("{path}: {source}", path = .path.display())]
+    #[error("{}: {source}", .path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
-    #[error("{path}: {source}", path = .path.display())]
+    #[error("{}: {source}", .path.display())]
     Json {
         path: PathBuf,
         source: serde_json::Error,
