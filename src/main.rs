@@ -101,6 +101,15 @@ enum Command {
         #[arg(long)]
         window: bool,
     },
+    /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
+    Bench {
+        /// Smaller sizes (under 30 s on a 2-core machine).
+        #[arg(long)]
+        quick: bool,
+        /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -206,6 +215,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 device: cli.device,
             };
             cli::run_sim(entry, &args)
+        }
+        Command::Bench { quick, out } => {
+            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
+            let out = out.unwrap_or_else(|| gpgpu_repro::bench::default_path(quick));
+            print!("{}", gpgpu_repro::bench::run(&g, quick, &out)?);
+            eprintln!("profile: {}", out.display());
+            Ok(())
         }
     }
 }

@@ -1,13 +1,13 @@
 //! What the context runs on: the `info` command's data and the report's provenance.
 
 use glow::HasContext;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::caps::{Caps, SHADER_EXTENSIONS, parse_glsl};
 use super::context::DeviceEntry;
 
 /// Device, driver and the limits the papers' kernels depend on.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct DeviceInfo {
     /// The EGL device (absent for a windowed context).
     pub egl_device: Option<String>,

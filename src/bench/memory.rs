@@ -1,0 +1,257 @@
+//! SSBO bandwidth in compute shaders (read, write, copy; `vec4` and `dvec4`), and upload /
+//! readback bandwidth between the host and GL buffers and textures.
+//!
+//! Bytes per kernel, with `n` elements of `e` bytes:
+//! - read (`ssbo_read.comp`, `READS` = 16 elements per invocation, `n / 16` invocations):
+//!   `n·e` read + `n·e / 16` written (the sums);
+//! - write (`ssbo_write.comp`): `n·e` written;
+//! - copy (`ssbo_copy.comp`, STREAM copy): `2·n·e`;
+//! - upload / readback: the buffer's or texture's bytes, host memory on the other side.
+
+use bytemuck::Pod;
+
+use super::profile::{Measurement, Unit};
+use super::{Settings, Step, groups_256, time_kernel};
+use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::{Buffer, Define, Format, Gl, GlError, Program, TexTarget, Texture};
+use crate::util::max_rel_error;
+
+/// Elements each invocation of the read kernel sums.
+const READS: usize = 16;
+
+/// A measured bandwidth (the API the papers' experiments use).
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Bandwidth {
+    /// Gigabytes (10⁹ bytes) per second, from the median time.
+    pub gb_per_s: f64,
+    /// Bytes counted per run.
+    pub bytes: f64,
+    pub median_ms: f64,
+}
+
+/// An SSBO element: four floats of either precision.
+trait Elem: Pod {
+    const NAME: &'static str;
+    const VEC: &'static str;
+    fn new(v: [f64; 4]) -> Self;
+    fn flat(v: &[Self]) -> Vec<f64>;
+}
+
+impl Elem for [f32; 4] {
+    const NAME: &'static str = "f32";
+    const VEC: &'static str = "vec4";
+    fn new(v: [f64; 4]) -> Self {
+        v.map(|x| x as f32)
+    }
+    fn flat(v: &[Self]) -> Vec<f64> {
+        v.iter().flatten().map(|&x| x as f64).collect()
+    }
+}
+
+impl Elem for [f64; 4] {
+    const NAME: &'static str = "f64";
+    const VEC: &'static str = "dvec4";
+    fn new(v: [f64; 4]) -> Self {
+        v
+    }
+    fn flat(v: &[Self]) -> Vec<f64> {
+        v.iter().flatten().copied().collect()
+    }
+}
+
+/// Small integers: every sum below is exact in f32.
+fn pattern<T: Elem>(n: usize) -> Vec<T> {
+    (0..n)
+        .map(|i| T::new([(i % 251) as f64, (i % 7) as f64, 1.0, (i % 3) as f64]))
+        .collect()
+}
+
+/// The SSBO kernels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Read,
+    Write,
+    Copy,
+}
+
+impl Op {
+    fn name(self) -> &'static str {
+        match self {
+            Op::Read => "read",
+            Op::Write => "write",
+            Op::Copy => "copy",
+        }
+    }
+}
+
+/// SSBO bandwidth of `op` over `bytes` bytes per buffer of `T` elements.
+fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurement, GlError> {
+    let key = format!("ssbo.{}.{}", op.name(), T::NAME);
+    let e = std::mem::size_of::<T>();
+    let n = (bytes / e / READS).max(1) * READS;
+    let defines = [Define::new("VEC", T::VEC), Define::new("READS", READS)];
+    let (prog, x, out_len) = match op {
+        Op::Read => ("bench/ssbo_read.comp", Some(pattern::<T>(n)), n / READS),
+        Op::Write => ("bench/ssbo_write.comp", None, n),
+        Op::Copy => ("bench/ssbo_copy.comp", Some(pattern::<T>(n)), n),
+    };
+    if T::NAME == "f64" && !gl.info().fp64 {
+        return Err(GlError::Unsupported("fp64 in shaders".into()));
+    }
+    let prog = Program::compute(gl, prog, &defines)?;
+    let xb = x.as_ref().map(|x| Buffer::from_slice(gl, x)).transpose()?;
+    let yb = Buffer::<T>::zeroed(gl, out_len)?;
+    match &xb {
+        Some(xb) => {
+            xb.bind(0);
+            yb.bind(1);
+        }
+        None => yb.bind(0),
+    }
+    prog.set_u32("n", n as u32);
+    prog.set_u32("u_threads", (n / READS) as u32);
+    prog.set_f32("u_value", 3.0);
+    let groups = groups_256(out_len);
+    let (t, reps) = time_kernel(gl, s, || {
+        prog.dispatch(groups)?;
+        gl.storage_barrier();
+        Ok(())
+    })?;
+    let got = T::flat(&yb.read()?);
+    let want: Vec<f64> = match (op, &x) {
+        (Op::Read, Some(x)) => {
+            let x = T::flat(x);
+            let g = n / READS;
+            (0..g * 4)
+                .map(|j| (0..READS).map(|k| x[(j / 4 + k * g) * 4 + j % 4]).sum())
+                .collect()
+        }
+        (Op::Copy, Some(x)) => T::flat(x),
+        _ => (0..n)
+            .flat_map(|i| [(i & 0xFFFF) as f64, (i >> 16) as f64, 3.0, 1.0])
+            .collect(),
+    };
+    let moved = match op {
+        Op::Read => n * e + out_len * e,
+        Op::Write => n * e,
+        Op::Copy => 2 * n * e,
+    };
+    let what = format!(
+        "compute {} of {} {} elements ({:.0} MiB)",
+        op.name(),
+        n,
+        T::VEC,
+        (n * e) as f64 / (1 << 20) as f64
+    );
+    // Sums of small integers are exact, copies bit-exact: any difference is an error.
+    let check = (max_rel_error(&got, &want), 0.0);
+    Ok(Measurement::new(
+        &key,
+        what,
+        Unit::GBs,
+        (moved as u64 * reps as u64) as f64,
+        reps,
+        t,
+        Some(check),
+    ))
+}
+
+/// Upload and readback of a `vec4` SSBO or an RGBA32F texture of `bytes` bytes.
+fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measurement, GlError> {
+    let dir = if up { "upload" } else { "readback" };
+    let (key, what);
+    let side = ((s.buffer_bytes / 16) as f64).sqrt() as u32;
+    let n = side as usize * side as usize;
+    let data: Vec<f32> = pattern::<[f32; 4]>(n).into_iter().flatten().collect();
+    let want: Vec<f64> = data.iter().map(|&v| v as f64).collect();
+    let mut got = Vec::new();
+    let t = if texture {
+        key = format!("{dir}.texture");
+        what = format!("{dir} of a {side}×{side} RGBA32F rectangle texture");
+        let tex = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, side, side, None)?;
+        tex.upload(&data)?;
+        let t = measure_gpu(gl, s.timing, || {
+            if up {
+                tex.upload(&data)
+            } else {
+                tex.read().map(|v| got = v)
+            }
+        })?;
+        if up {
+            got = tex.read()?;
+        }
+        t
+    } else {
+        key = format!("{dir}.ssbo");
+        what = format!("{dir} of a {n}-vec4 SSBO");
+        let v: &[[f32; 4]] = bytemuck::cast_slice(&data);
+        let buf = Buffer::from_slice(gl, v)?;
+        let t = measure_gpu(gl, s.timing, || {
+            if up {
+                buf.upload(v)
+            } else {
+                buf.read().map(|r| got = bytemuck::cast_slice(&r).to_vec())
+            }
+        })?;
+        if up {
+            got = bytemuck::cast_slice(&buf.read()?).to_vec();
+        }
+        t
+    };
+    let check = (max_rel_error(&got, &want), 0.0);
+    let amount = (n * 16) as f64;
+    Ok(Measurement::new(
+        &key,
+        what,
+        Unit::GBs,
+        amount,
+        1,
+        t,
+        Some(check),
+    ))
+}
+
+pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
+    for op in [Op::Read, Op::Write, Op::Copy] {
+        out.push((
+            format!("ssbo.{}.f32", op.name()),
+            Box::new(move || ssbo::<[f32; 4]>(gl, s, op, s.buffer_bytes)),
+        ));
+        out.push((
+            format!("ssbo.{}.f64", op.name()),
+            Box::new(move || ssbo::<[f64; 4]>(gl, s, op, s.buffer_bytes)),
+        ));
+    }
+    for texture in [false, true] {
+        for up in [true, false] {
+            let key = format!(
+                "{}.{}",
+                if up { "upload" } else { "readback" },
+                if texture { "texture" } else { "ssbo" }
+            );
+            out.push((key, Box::new(move || transfer(gl, s, up, texture))));
+        }
+    }
+}
+
+/// Copy bandwidth of `vec4` SSBOs in a compute shader over `mib` MiB per buffer (STREAM copy;
+/// bytes = read + written), verified against the source.
+pub fn ssbo_stream_bandwidth(gl: &Gl, mib: usize) -> Result<Bandwidth, GlError> {
+    let s = Settings {
+        timing: TimingPlan::new(1, 5, std::time::Duration::from_secs(2)),
+        min_run_ms: 0.0,
+        ..Settings::quick()
+    };
+    let m = ssbo::<[f32; 4]>(gl, &s, Op::Copy, mib << 20)?;
+    let gb_per_s = m.value.ok_or_else(|| {
+        GlError::Invalid(format!(
+            "streaming copy kernel gave wrong data ({})",
+            m.note
+        ))
+    })?;
+    Ok(Bandwidth {
+        gb_per_s,
+        bytes: m.amount / m.reps as f64,
+        median_ms: m.timing.median_ms / m.reps as f64,
+    })
+}

@@ -1,0 +1,238 @@
+//! Bandwidths of the legacy pipeline: texture fetches in a fragment pass, render-target
+//! writes, and `glCopyTexSubImage2D` (the copy method's transfer, Kim & Lee 2005 §3.3).
+//!
+//! Bytes per kernel over a `w × w` target with texels of `e` bytes:
+//! - fetch (`texture_fetch.frag`, `FETCHES` = 8 per fragment): `8·w²·e` read + `w²·e`
+//!   written (the sums, into a target of the texture's format);
+//! - render-target write (`fill.frag`): `w²·e` written;
+//! - `glCopyTexSubImage2D`: `w²·e` read + `w²·e` written.
+//!
+//! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
+//! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
+
+use super::profile::{Measurement, Unit};
+use super::{Bandwidth, Settings, Step, time_kernel};
+use crate::gl::timing::TimingPlan;
+use crate::gl::{
+    Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+};
+use crate::util::max_rel_error;
+
+/// Texels each fragment of the fetch kernel sums.
+const FETCHES: u32 = 8;
+
+fn fmt_name(f: Format) -> &'static str {
+    match f {
+        Format::R32F => "r32f",
+        Format::RGBA32F => "rgba32f",
+    }
+}
+
+/// Small integers, so that every sum is exact in f32.
+fn pattern(side: u32, f: Format) -> Vec<f32> {
+    (0..side as usize * side as usize * f.channels())
+        .map(|i| (i % 13) as f32)
+        .collect()
+}
+
+/// What a fetch measurement fetches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Fetch {
+    format: Format,
+    target: TexTarget,
+    strided: bool,
+}
+
+impl Fetch {
+    fn key(self) -> String {
+        format!(
+            "texture.{}.{}.{}",
+            fmt_name(self.format),
+            match self.target {
+                TexTarget::Rect => "rect",
+                TexTarget::Tex2D => "2d",
+            },
+            if self.strided {
+                "strided"
+            } else {
+                "consecutive"
+            }
+        )
+    }
+}
+
+/// Fetch bandwidth; `count_writes` adds the output's bytes to the count.
+fn fetch(
+    gl: &Gl,
+    s: &Settings,
+    f: Fetch,
+    side: u32,
+    count_writes: bool,
+) -> Result<Measurement, GlError> {
+    let c = f.format.channels();
+    let data = pattern(side, f.format);
+    let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
+    let dst = RenderTexture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
+    let mut defines = vec![Define::new("FETCHES", FETCHES)];
+    if f.target == TexTarget::Rect {
+        defines.push(Define::flag("RECT"));
+    }
+    if f.strided {
+        defines.push(Define::flag("STRIDED"));
+    }
+    let prog = Program::fragment(gl, "bench/texture_fetch.frag", &defines)?;
+    let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
+    let stride = (side / FETCHES).max(1);
+    prog.set_vec2("u_size", [side as f32, side as f32]);
+    prog.set_f32("u_stride", stride as f32);
+    let (t, reps) = time_kernel(gl, s, || {
+        dst.bind();
+        prog.bind_texture(0, "u_src", &src);
+        quads.draw(&prog, side, side)
+    })?;
+    let got = dst.texture().read()?;
+    // CPU reference: the same sums in f64; an R32F fetch returns (r, 0, 0, 1), of which the
+    // R32F target keeps r.
+    let w = side as usize;
+    let texel = |x: usize, y: usize, ch: usize| data[(y * w + x) * c + ch] as f64;
+    let mut want = vec![0f64; w * w * c];
+    for y in 0..w {
+        for x in 0..w {
+            for k in 0..FETCHES as usize {
+                let (sx, sy) = if f.strided {
+                    (x, (y + k * stride as usize) % w)
+                } else {
+                    ((x + k) % w, y)
+                };
+                for ch in 0..c {
+                    want[(y * w + x) * c + ch] += texel(sx, sy, ch);
+                }
+            }
+        }
+    }
+    let e = f.format.texel_bytes() as f64;
+    let texels = side as f64 * side as f64;
+    let bytes = texels * e * (FETCHES as f64 + if count_writes { 1.0 } else { 0.0 });
+    let what = format!(
+        "fragment pass, {FETCHES} {} fetches per fragment from a {side}² {:?} {:?}",
+        if f.strided { "strided" } else { "consecutive" },
+        f.format,
+        f.target
+    );
+    Ok(Measurement::new(
+        &f.key(),
+        what,
+        Unit::GBs,
+        bytes * reps as f64,
+        reps,
+        t,
+        Some((max_rel_error(&got, &want), 0.0)),
+    ))
+}
+
+/// Render-target write bandwidth: every fragment of a `side²` target writes `(x, y, 3, 1)`.
+fn target_write(gl: &Gl, s: &Settings, format: Format, side: u32) -> Result<Measurement, GlError> {
+    let dst = RenderTexture::new(gl, TexTarget::Rect, format, side, side, None)?;
+    let prog = Program::fragment(gl, "bench/fill.frag", &[])?;
+    let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
+    prog.set_f32("u_value", 3.0);
+    let (t, reps) = time_kernel(gl, s, || {
+        dst.bind();
+        quads.draw(&prog, side, side)
+    })?;
+    let got = dst.texture().read()?;
+    let c = format.channels();
+    let want: Vec<f64> = (0..side as usize * side as usize)
+        .flat_map(|i| {
+            let v = [
+                (i % side as usize) as f64,
+                (i / side as usize) as f64,
+                3.0,
+                1.0,
+            ];
+            v.into_iter().take(c)
+        })
+        .collect();
+    let bytes = side as f64 * side as f64 * format.texel_bytes() as f64;
+    Ok(Measurement::new(
+        &format!("target.{}", fmt_name(format)),
+        format!("fragment pass writing every texel of a {side}² {format:?} target"),
+        Unit::GBs,
+        bytes * reps as f64,
+        reps,
+        t,
+        Some((max_rel_error(&got, &want), 0.0)),
+    ))
+}
+
+/// `glCopyTexSubImage2D` of a whole `side²` RGBA32F framebuffer into a texture.
+fn copy_tex(gl: &Gl, s: &Settings, side: u32) -> Result<Measurement, GlError> {
+    let f = Format::RGBA32F;
+    let data = pattern(side, f);
+    let src = RenderTexture::new(gl, TexTarget::Rect, f, side, side, Some(&data))?;
+    let dst = Texture::new(gl, TexTarget::Rect, f, side, side, None)?;
+    let (t, reps) = time_kernel(gl, s, || src.copy_to(&dst, Rect::full(side, side)))?;
+    let got = dst.read()?;
+    let want: Vec<f64> = data.iter().map(|&v| v as f64).collect();
+    let bytes = 2.0 * side as f64 * side as f64 * f.texel_bytes() as f64;
+    Ok(Measurement::new(
+        "copytex.rgba32f",
+        format!("glCopyTexSubImage2D of a {side}² RGBA32F framebuffer"),
+        Unit::GBs,
+        bytes * reps as f64,
+        reps,
+        t,
+        Some((max_rel_error(&got, &want), 0.0)),
+    ))
+}
+
+pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
+    let side = s.texture_side;
+    for format in [Format::RGBA32F, Format::R32F] {
+        for target in [TexTarget::Rect, TexTarget::Tex2D] {
+            for strided in [false, true] {
+                let f = Fetch {
+                    format,
+                    target,
+                    strided,
+                };
+                out.push((f.key(), Box::new(move || fetch(gl, s, f, side, true))));
+            }
+        }
+    }
+    for format in [Format::RGBA32F, Format::R32F] {
+        out.push((
+            format!("target.{}", fmt_name(format)),
+            Box::new(move || target_write(gl, s, format, side)),
+        ));
+    }
+    out.push((
+        "copytex.rgba32f".into(),
+        Box::new(move || copy_tex(gl, s, side)),
+    ));
+}
+
+/// Texture-read bandwidth of a fragment pass over a `side × side` RGBA32F rectangle texture:
+/// 8 consecutive texels per fragment; bytes = the fetched bytes only (the written sums, 1/8
+/// of them, are not counted). Verified against a CPU sum.
+pub fn texture_read_bandwidth(gl: &Gl, side: u32) -> Result<Bandwidth, GlError> {
+    let s = Settings {
+        timing: TimingPlan::new(1, 5, std::time::Duration::from_secs(2)),
+        min_run_ms: 0.0,
+        ..Settings::quick()
+    };
+    let f = Fetch {
+        format: Format::RGBA32F,
+        target: TexTarget::Rect,
+        strided: false,
+    };
+    let m = fetch(gl, &s, f, side, false)?;
+    let gb_per_s = m.value.ok_or_else(|| {
+        GlError::Invalid(format!("texture-read kernel gave wrong sums ({})", m.note))
+    })?;
+    Ok(Bandwidth {
+        gb_per_s,
+        bytes: m.amount / m.reps as f64,
+        median_ms: m.timing.median_ms / m.reps as f64,
+    })
+}

@@ -1,0 +1,267 @@
+//! `bench`: every measurement verified on a real context (llvmpipe in CI), the bound
+//! arithmetic, the profile file and the roofline plot. Speed is not asserted here.
+
+use std::time::Duration;
+
+use gpgpu_repro::bench::{
+    self, BenchError, Bound, DeviceProfile, Kind, Limiter, Limits, Pipeline, RooflinePoint,
+    Settings, Work,
+};
+use gpgpu_repro::gl::timing::TimingPlan;
+use gpgpu_repro::gl::{self, DeviceInfo, DeviceSelector};
+
+fn ctx() -> gl::Gl {
+    gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
+}
+
+/// Small sizes: one timed run of each kernel, enough to check every result.
+fn tiny() -> Settings {
+    Settings {
+        mode: "test",
+        buffer_bytes: 1 << 20,
+        texture_side: 64,
+        fma_threads: 4096,
+        fixed_ops: 4,
+        min_run_ms: 0.0,
+        timing: TimingPlan::new(0, 1, Duration::ZERO),
+    }
+}
+
+#[test]
+fn every_measurement_is_made_and_verified() {
+    let g = ctx();
+    let p = bench::measure(&g, &tiny(), false).unwrap();
+    let keys: Vec<&str> = p.measurements.iter().map(|m| m.key.as_str()).collect();
+    for want in [
+        "ssbo.read.f32",
+        "ssbo.write.f64",
+        "ssbo.copy.f64",
+        "texture.rgba32f.rect.consecutive",
+        "texture.r32f.2d.strided",
+        "target.r32f",
+        "copytex.rgba32f",
+        "fma.compute.f32",
+        "fma.compute.f64",
+        "fma.fragment.f32",
+        "fma.fragment.f64",
+        "fixed.draw",
+        "fixed.dispatch",
+        "fixed.finish",
+        "upload.ssbo",
+        "readback.texture",
+    ] {
+        assert!(keys.contains(&want), "no {want} in {keys:?}");
+    }
+    assert_eq!(keys.len(), 28, "{keys:?}");
+    for m in &p.measurements {
+        // llvmpipe has every feature: a missing value is a failed check or a GL error.
+        let v = m.value.unwrap_or_else(|| panic!("{}: {}", m.key, m.note));
+        assert!(v > 0.0 && v.is_finite(), "{}: {v}", m.key);
+        if m.key != "fixed.finish" {
+            let e = m.error.expect("read back");
+            assert!(e <= m.tolerance, "{}: error {e} > {}", m.key, m.tolerance);
+        }
+    }
+    let l = &p.limits;
+    for (name, v) in [
+        ("compute_gbs", l.compute_gbs),
+        ("fragment_gbs", l.fragment_gbs),
+        ("compute_fp64_gflops", l.compute_fp64_gflops),
+        ("fragment_fp32_gflops", l.fragment_fp32_gflops),
+        ("draw_ms", l.draw_ms),
+        ("dispatch_ms", l.dispatch_ms),
+        ("readback_gbs", l.readback_gbs),
+    ] {
+        assert!(v.is_some_and(|v| v > 0.0), "{name} = {v:?}");
+    }
+    // The best compute bandwidth is the best of the ssbo rows.
+    let best = p
+        .measurements
+        .iter()
+        .filter(|m| m.key.starts_with("ssbo."))
+        .filter_map(|m| m.value)
+        .fold(0.0, f64::max);
+    assert_eq!(l.compute_gbs, Some(best));
+
+    let table = p.to_string();
+    assert!(table.contains("fma.fragment.f64") && table.contains("GFLOPS"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sub/device.json");
+    p.save(&path).unwrap();
+    let back = DeviceProfile::load(&path).unwrap();
+    assert_eq!(back.limits, p.limits);
+    assert_eq!(back.measurements, p.measurements);
+    assert_eq!(back.device.renderer, g.info().renderer);
+}
+
+#[test]
+fn the_papers_bandwidth_helpers_still_verify() {
+    let g = ctx();
+    let s = bench::ssbo_stream_bandwidth(&g, 1).unwrap();
+    assert_eq!(s.bytes, 2.0 * (1 << 20) as f64, "read + written");
+    let t = bench::texture_read_bandwidth(&g, 64).unwrap();
+    assert_eq!(t.bytes, 64.0 * 64.0 * 8.0 * 16.0, "fetched bytes only");
+}
+
+#[test]
+fn a_malformed_profile_file_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("device.json");
+    std::fs::write(&path, "{ \"date\": 3 }").unwrap();
+    let err = DeviceProfile::load(&path).unwrap_err();
+    assert!(matches!(err, BenchError::Json { .. }), "{err}");
+    assert!(err.to_string().contains("device.json"), "{err}");
+    let err = DeviceProfile::load(&dir.path().join("none.json")).unwrap_err();
+    assert!(matches!(err, BenchError::Io { .. }), "{err}");
+}
+
+/// Round numbers: 10 GB/s compute, 5 GB/s fragment, 100/10 GFLOPS compute, 50/5 fragment,
+/// a draw 0.1 ms, a dispatch 0.05 ms.
+fn limits() -> Limits {
+    Limits {
+        compute_gbs: Some(10.0),
+        fragment_gbs: Some(5.0),
+        compute_fp32_gflops: Some(100.0),
+        compute_fp64_gflops: Some(10.0),
+        fragment_fp32_gflops: Some(50.0),
+        fragment_fp64_gflops: Some(5.0),
+        draw_ms: Some(0.1),
+        dispatch_ms: Some(0.05),
+        finish_ms: Some(0.01),
+        upload_gbs: Some(3.0),
+        readback_gbs: Some(2.0),
+    }
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-12 * b.abs().max(1.0)
+}
+
+#[test]
+fn the_bound_is_the_largest_term_of_the_kinds_limits() {
+    let l = limits();
+    // 1 GB: 100 ms at 10 GB/s (compute), 200 ms at 5 GB/s (fragment).
+    let mut w = Work {
+        bytes: 1e9,
+        kind: Kind::Compute,
+        ..Work::default()
+    };
+    let b = l.bound(&w).unwrap();
+    assert!(
+        close(b.ms, 100.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
+    w.kind = Kind::Fragment;
+    let b = l.bound(&w).unwrap();
+    assert!(
+        close(b.ms, 200.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
+    // 20 GFLOP fp32 in a fragment pass: 400 ms at 50 GFLOPS, more than the bytes' 200 ms.
+    w.flops32 = 20e9;
+    let b = l.bound(&w).unwrap();
+    assert!(close(b.ms, 400.0) && b.limiter == Limiter::Fp32, "{b:?}");
+    // 3 GFLOP fp64: 600 ms at 5 GFLOPS.
+    w.flops64 = 3e9;
+    let b = l.bound(&w).unwrap();
+    assert!(close(b.ms, 600.0) && b.limiter == Limiter::Fp64, "{b:?}");
+    // 5000 passes and 4000 dispatches: 500 + 200 ms = 700 ms.
+    w.passes = 5000;
+    w.dispatches = 4000;
+    let b = l.bound(&w).unwrap();
+    assert!(
+        close(b.ms, 700.0) && b.limiter.name() == "fixed cost",
+        "{b:?}"
+    );
+    assert!(close(b.fraction(1400.0).unwrap(), 0.5));
+    assert_eq!(b.fraction(0.0), None);
+    assert_eq!(b.fraction(f64::NAN), None);
+}
+
+#[test]
+fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
+    let mut l = limits();
+    l.compute_fp64_gflops = None;
+    let w = Work {
+        bytes: 1e8,
+        flops64: 1e12,
+        kind: Kind::Compute,
+        ..Work::default()
+    };
+    // Without an fp64 peak the 10 ms of bytes are all that is known.
+    let b = l.bound(&w).unwrap();
+    assert!(
+        close(b.ms, 10.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
+    let none = Limits::default().bound(&w).unwrap();
+    assert_eq!(
+        none,
+        Bound {
+            ms: 0.0,
+            limiter: Limiter::Unknown
+        }
+    );
+    assert_eq!(none.fraction(5.0), None);
+    for bad in [-1.0, f64::NAN, f64::INFINITY] {
+        let w = Work {
+            bytes: bad,
+            ..Work::default()
+        };
+        let err = l.bound(&w).unwrap_err();
+        assert!(err.to_string().contains("bytes"), "{err}");
+    }
+}
+
+fn profile() -> DeviceProfile {
+    let mut p = DeviceProfile::new(DeviceInfo::default(), "test", 0.0, vec![]);
+    p.limits = limits();
+    p
+}
+
+fn points() -> Vec<RooflinePoint> {
+    let pt = |name: &str, intensity, gflops, pipeline| RooflinePoint {
+        name: name.into(),
+        intensity,
+        gflops,
+        pipeline,
+    };
+    vec![
+        pt("fragment CR", 0.1, 0.3, Pipeline::Legacy),
+        pt("multipass matmul", 2.0, 8.0, Pipeline::Legacy),
+        pt("blocked matmul", 8.0, 30.0, Pipeline::Compute),
+        pt("Jacobi sweep", 0.2, 1.5, Pipeline::Compute),
+    ]
+}
+
+#[test]
+fn the_roofline_plot_is_written_with_both_pipelines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("roofline.png");
+    bench::roofline(&profile(), "test roofline", &points(), &path).unwrap();
+    let img = image::open(&path).unwrap().to_rgb8();
+    assert_eq!(img.dimensions(), (1200, 800));
+    // Both pipelines' colours appear (roofs and markers).
+    let has = |c: [u8; 3]| img.pixels().any(|p| p.0 == c);
+    assert!(has([200, 80, 20]), "no legacy roof or marker");
+    assert!(has([20, 90, 200]), "no compute roof or marker");
+    if let Ok(keep) = std::env::var("GPGPU_REPRO_KEEP_PLOT") {
+        std::fs::copy(&path, keep).unwrap();
+    }
+}
+
+#[test]
+fn a_roofline_with_a_bad_point_or_no_roofs_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.png");
+    let mut pts = points();
+    pts[1].intensity = 0.0;
+    let err = bench::roofline(&profile(), "bad", &pts, &path).unwrap_err();
+    assert!(err.to_string().contains("multipass matmul"), "{err}");
+    assert!(!path.exists(), "nothing written for bad input");
+    let empty = DeviceProfile::new(DeviceInfo::default(), "test", 0.0, vec![]);
+    let err = bench::roofline(&empty, "none", &points(), &path).unwrap_err();
+    assert!(err.to_string().contains("no bandwidth"), "{err}");
+    assert!(!path.exists());
+}
