@@ -20,7 +20,7 @@
 use serde::Serialize;
 
 /// The features of a context that the papers' programs depend on.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Caps {
     /// The context's GL version (major, minor).
     pub version: (u8, u8),

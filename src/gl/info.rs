@@ -196,7 +196,7 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
 /// Whether a fragment shader with `double` arithmetic compiles: a driver may list fp64 and
 /// still refuse it (or emulate only part of it).
 fn probe_fp64(gl: &glow::Context) -> bool {
-    let v = unsafe { gl.version() };
+    let v = gl.version();
     let head = if (v.major, v.minor) >= (4, 0) {
         "#version 400 core\n"
     } else {
