@@ -134,9 +134,11 @@ fn heat_gaussian_diffuses_as_the_analytic_solution() {
 fn pollutant_gpu_matches_cpu_over_100_steps() {
     let (_serial, g) = ctx();
     for &name in SOLVERS {
-        for p in [PollutantParams::stream_ours(31), PollutantParams::vortex_ours(31)] {
-            let mut gpu =
-                AdiSim::new(&g, p.clone(), name).unwrap();
+        for p in [
+            PollutantParams::stream_ours(31),
+            PollutantParams::vortex_ours(31),
+        ] {
+            let mut gpu = AdiSim::new(&g, p.clone(), name).unwrap();
             let mut cpu = AdiCpu::new(p).unwrap();
             for _ in 0..100 {
                 gpu.step().unwrap();
@@ -262,8 +264,7 @@ fn pollutant_stays_bounded_far_above_the_explicit_time_step_limit() {
         p.diffusion = 0.05;
         p.dt = (mult * p.explicit_limit()) as f32;
         p.initial = Some(gaussian(n, [20.0, 20.0], 4.0, 1.0));
-        let mut sim =
-            AdiSim::new(&g, p.clone(), "gpu-thomas").unwrap();
+        let mut sim = AdiSim::new(&g, p.clone(), "gpu-thomas").unwrap();
         for _ in 0..100 {
             sim.step().unwrap();
         }
@@ -302,8 +303,7 @@ fn water_gpu_matches_cpu_over_100_steps() {
         // A push fast enough to cross the small grid within the run.
         p.push.as_mut().unwrap().steps = 60;
         p.push.as_mut().unwrap().depth = 0.01;
-        let mut gpu =
-            AdiSim::new(&g, p.clone(), name).unwrap();
+        let mut gpu = AdiSim::new(&g, p.clone(), name).unwrap();
         let mut cpu = AdiCpu::new(p).unwrap();
         for _ in 0..100 {
             gpu.step().unwrap();
@@ -419,8 +419,8 @@ fn run_sim(args: &[&str]) -> (bool, String, std::time::Duration) {
         .args(args)
         .output()
         .unwrap();
-    let text = String::from_utf8_lossy(&out.stderr).to_string()
-        + &String::from_utf8_lossy(&out.stdout);
+    let text =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
     (out.status.success(), text, t0.elapsed())
 }
 
@@ -473,12 +473,32 @@ fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
     use gpgpu_repro::sim::figures::{EXPERIMENTS, check_config};
     check_config(EXPERIMENTS).unwrap();
     for (from, to, key) in [
-        ("budget_s = 4.0 }\n# §4", "budget_s = nan }\n# §4", "fig14_all.repeat.budget_s"),
-        ("budget_s = 4.0 }\n# Fig", "budget_s = -1.0 }\n# Fig", "fig14_heat.repeat.budget_s"),
+        (
+            "budget_s = 4.0 }\n# §4",
+            "budget_s = nan }\n# §4",
+            "fig14_all.repeat.budget_s",
+        ),
+        (
+            "budget_s = 4.0 }\n# Fig",
+            "budget_s = -1.0 }\n# Fig",
+            "fig14_heat.repeat.budget_s",
+        ),
         ("omega = 0.05", "omega = inf", "stability.omega"),
-        ("verify_steps = 5\nrepeat = { repetitions = 10", "verify_steps = 0\nrepeat = { repetitions = 10", "fig14_all.verify_steps"),
-        ("quick = [63, 255]", "quick = [63, 0]", "fig14_heat.sizes.quick"),
-        ("solver = \"cr\"\nview", "solver = \"cg0\"\nview", "fig14_all.solver"),
+        (
+            "verify_steps = 5\nrepeat = { repetitions = 10",
+            "verify_steps = 0\nrepeat = { repetitions = 10",
+            "fig14_all.verify_steps",
+        ),
+        (
+            "quick = [63, 255]",
+            "quick = [63, 0]",
+            "fig14_heat.sizes.quick",
+        ),
+        (
+            "solver = \"cr\"\nview",
+            "solver = \"cg0\"\nview",
+            "fig14_all.solver",
+        ),
     ] {
         assert!(EXPERIMENTS.contains(from), "{from}");
         let text = EXPERIMENTS.replacen(from, to, 1);
@@ -511,7 +531,12 @@ fn every_adi_simulation_is_registered_once_and_matches_its_cpu_twin() {
     let names: Vec<&str> = gpgpu_repro::sim::adi_sims().map(|(e, _)| e.name).collect();
     assert_eq!(
         names,
-        ["heat", "pollutant-stream", "pollutant-vortex", "shallow-water"]
+        [
+            "heat",
+            "pollutant-stream",
+            "pollutant-vortex",
+            "shallow-water"
+        ]
     );
     for (e, spec) in gpgpu_repro::sim::adi_sims() {
         let mut sim = (spec.make)(&g, 15, "cr").unwrap();
@@ -547,7 +572,10 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
     let (_serial, g) = ctx();
     let mut heat = AdiSim::new(&g, HeatParams::ours(31), "fused-thomas").unwrap();
     let mut cpu = AdiCpu::new(HeatParams::ours(31)).unwrap();
-    for p in [PollutantParams::stream_ours(31), PollutantParams::vortex_ours(31)] {
+    for p in [
+        PollutantParams::stream_ours(31),
+        PollutantParams::vortex_ours(31),
+    ] {
         let mut gpu = AdiSim::new(&g, p.clone(), "fused-thomas").unwrap();
         let mut cpu = AdiCpu::new(p).unwrap();
         for _ in 0..100 {
@@ -567,6 +595,8 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
     heat.set_solver("cr").unwrap();
     heat.set_solver("fused-thomas").unwrap();
     assert_eq!(rel_err(&heat.read().unwrap(), &cpu.u), e);
-    let e = AdiSim::new(&g, WaterParams::ours(31), "fused-thomas").err().unwrap();
+    let e = AdiSim::new(&g, WaterParams::ours(31), "fused-thomas")
+        .err()
+        .unwrap();
     assert!(matches!(e, SimError::Params(_)), "{e}");
 }

@@ -99,7 +99,11 @@ struct Fused {
 impl Fused {
     fn new(gl: &Gl, n: u32, build_shader: &str) -> Result<Fused, SimError> {
         let driver = "sim/fused_thomas.comp";
-        let text = format!("{}\n{}", program::source(build_shader)?, program::source(driver)?);
+        let text = format!(
+            "{}\n{}",
+            program::source(build_shader)?,
+            program::source(driver)?
+        );
         let r32f = || Texture::new(gl, TexTarget::Rect, Format::R32F, n, n, None);
         Ok(Fused {
             program: Program::from_sources(gl, &[(driver, &text)], &[Define::flag("FUSED")])?,

@@ -114,7 +114,10 @@ fn check_repeat(key: &str, r: &Repeat) -> Result<(), RunError> {
     if !(r.budget_s.is_finite() && r.budget_s > 0.0 && r.budget_s <= 86_400.0) {
         return Err(bad(
             &format!("{key}.budget_s"),
-            format!("{}: must be a positive number of seconds (at most a day)", r.budget_s),
+            format!(
+                "{}: must be a positive number of seconds (at most a day)",
+                r.budget_s
+            ),
         ));
     }
     Ok(())
@@ -142,32 +145,56 @@ fn parse(text: &str) -> Result<Config, RunError> {
     check_solver("fig14_all.solver", &a.solver)?;
     check_sizes("frames.size", &c.frames.size)?;
     check_solver("frames.solver", &c.frames.solver)?;
-    for (key, v) in [("fig14_heat", h.verify_steps), ("fig14_all", a.verify_steps)] {
+    for (key, v) in [
+        ("fig14_heat", h.verify_steps),
+        ("fig14_all", a.verify_steps),
+    ] {
         if !(1..=10_000).contains(&v) {
-            return Err(bad(&format!("{key}.verify_steps"), format!("{v}: must be 1..=10000")));
+            return Err(bad(
+                &format!("{key}.verify_steps"),
+                format!("{v}: must be 1..=10000"),
+            ));
         }
     }
     check_repeat("fig14_heat.repeat", &h.repeat)?;
     check_repeat("fig14_all.repeat", &a.repeat)?;
     if a.view.iter().any(|&v| !(1..=16384).contains(&v)) {
-        return Err(bad("fig14_all.view", format!("{:?}: each must be 1..=16384", a.view)));
+        return Err(bad(
+            "fig14_all.view",
+            format!("{:?}: each must be 1..=16384", a.view),
+        ));
     }
     for (name, v) in &a.paper_fps {
         if find_adi(name).is_none() {
-            return Err(bad("fig14_all.paper_fps", format!("unknown simulation `{name}`")));
+            return Err(bad(
+                "fig14_all.paper_fps",
+                format!("unknown simulation `{name}`"),
+            ));
         }
         if !(v.is_finite() && *v > 0.0) {
-            return Err(bad(&format!("fig14_all.paper_fps.{name}"), format!("{v}: must be positive")));
+            return Err(bad(
+                &format!("fig14_all.paper_fps.{name}"),
+                format!("{v}: must be positive"),
+            ));
         }
     }
     let st = &c.stability;
     if !(GRID_RANGE.contains(&st.n) && st.n <= 1023) {
-        return Err(bad("stability.n", format!("{}: must be {}..=1023", st.n, GRID_RANGE.start())));
+        return Err(bad(
+            "stability.n",
+            format!("{}: must be {}..=1023", st.n, GRID_RANGE.start()),
+        ));
     }
     if !(1..=10_000).contains(&st.steps) {
-        return Err(bad("stability.steps", format!("{}: must be 1..=10000", st.steps)));
+        return Err(bad(
+            "stability.steps",
+            format!("{}: must be 1..=10000", st.steps),
+        ));
     }
-    for (key, v) in [("stability.omega", st.omega), ("stability.diffusion", st.diffusion)] {
+    for (key, v) in [
+        ("stability.omega", st.omega),
+        ("stability.diffusion", st.diffusion),
+    ] {
         if !(v.is_finite() && v > 0.0) {
             return Err(bad(key, format!("{v}: must be positive")));
         }
@@ -217,7 +244,13 @@ fn stability(st: &Stability, mult: f64) -> Result<(f64, f64), RunError> {
     );
     let turn = st.omega * p.dt as f64;
     let u = AdiCpu::run(p, st.steps).map_err(RunError::algorithm)?;
-    let max = u.iter().fold(0.0f64, |m, v| if v.is_finite() { m.max(v.abs()) } else { f64::INFINITY });
+    let max = u.iter().fold(0.0f64, |m, v| {
+        if v.is_finite() {
+            m.max(v.abs())
+        } else {
+            f64::INFINITY
+        }
+    });
     Ok((max, turn))
 }
 
@@ -455,7 +488,12 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
 /// (median ms of a step, median ms of step + view, error vs CPU, timed runs): one loop times
 /// both parts of every frame, so the two medians see the same load and step + view ≥ step in
 /// every repetition.
-fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<(f64, f64, f64, usize), RunError> {
+fn all_row(
+    gl: &Gl,
+    spec: &AdiSpec,
+    n: u32,
+    c: &AllFps,
+) -> Result<(f64, f64, f64, usize), RunError> {
     let mut sim = (spec.make)(gl, n, &c.solver).map_err(RunError::algorithm)?;
     let [w, h] = c.view;
     let target = RenderTexture::new(gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;

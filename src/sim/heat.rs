@@ -137,7 +137,11 @@ impl Scheme for HeatParams {
         "temperature"
     }
     fn range(&self) -> (f32, f32) {
-        let hi = self.sources.iter().map(|s| s.temperature).fold(0.0f32, f32::max);
+        let hi = self
+            .sources
+            .iter()
+            .map(|s| s.temperature)
+            .fold(0.0f32, f32::max);
         (0.0, if hi > 0.0 { hi } else { 1.0 })
     }
     fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {

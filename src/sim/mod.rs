@@ -103,7 +103,11 @@ pub fn find_adi(name: &str) -> Option<&'static AdiSpec> {
     adi_sims().find(|(e, _)| e.name == name).map(|(_, a)| a)
 }
 
-fn boxed<S: Scheme + 'static>(gl: &Gl, s: S, solver: &str) -> Result<Box<dyn Simulation>, SimError> {
+fn boxed<S: Scheme + 'static>(
+    gl: &Gl,
+    s: S,
+    solver: &str,
+) -> Result<Box<dyn Simulation>, SimError> {
     Ok(Box::new(AdiSim::new(gl, s, solver)?))
 }
 

@@ -136,7 +136,11 @@ pub fn footprint(name: &str, n: u32) -> Footprint {
     let sim = 4 * plane + 4 * plane; // systems (RGBA) + grid, prev, scratch, host init
     let (widest, solver) = match name {
         "cr" | "cr-copy" => {
-            let p0 = if np - 1 != n64 { 4 * (np - 1) * n64 * f } else { 0 };
+            let p0 = if np - 1 != n64 {
+                4 * (np - 1) * n64 * f
+            } else {
+                0
+            };
             let pw = (np - q - 1).max(1);
             (
                 np + 3,

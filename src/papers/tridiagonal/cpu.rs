@@ -181,8 +181,13 @@ pub fn thomas_batch<T: Real>(sys: &Systems, x: &mut [T]) -> Result<(), Tridiagon
     let mut cp = vec![T::ZERO; n];
     for (j, xj) in x.chunks_exact_mut(n).take(sys.batch).enumerate() {
         let row = &sys.data[4 * n * j..4 * n * (j + 1)];
-        thomas(n, |i| std::array::from_fn(|c| T::of(row[4 * i + c])), xj, &mut cp)
-            .map_err(|row| TridiagonalError::ZeroPivot { system: j, row })?;
+        thomas(
+            n,
+            |i| std::array::from_fn(|c| T::of(row[4 * i + c])),
+            xj,
+            &mut cp,
+        )
+        .map_err(|row| TridiagonalError::ZeroPivot { system: j, row })?;
     }
     Ok(())
 }
