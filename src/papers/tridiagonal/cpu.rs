@@ -178,6 +178,9 @@ pub fn thomas<T: Real>(
 /// [`thomas`] in `T` over the whole batch (single thread) into `x` (`n × batch`).
 pub fn thomas_batch<T: Real>(sys: &Systems, x: &mut [T]) -> Result<(), TridiagonalError> {
     let n = sys.n;
+    if n == 0 {
+        return Ok(());
+    }
     let mut cp = vec![T::ZERO; n];
     for (j, xj) in x.chunks_exact_mut(n).take(sys.batch).enumerate() {
         let row = &sys.data[4 * n * j..4 * n * (j + 1)];
