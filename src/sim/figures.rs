@@ -1,213 +1,27 @@
 //! The simulations' part of `reproduce tridiagonal`: Fig. 14 as tables, and the frame
 //! sequences of Figs. 13, 16, 18 and 19 as PNG montages (configuration:
-//! `experiments/sims.toml`, checked by [`check_config`] before any work).
+//! `experiments/sims.toml`, [`super::config`]).
 //!
 //! Every timed row is verified: a fresh simulation with the row's solver runs `verify_steps`
 //! steps and is compared with the CPU f64 twin of the same scheme (max |Δ| over
 //! max |reference|). Fixed-iteration CG does not solve the systems, so its rows show that
 //! error without a verdict.
 
-use std::collections::BTreeMap;
 use std::time::Instant;
-
-use serde::{Deserialize, Serialize};
 
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
-use crate::runner::{Repeat, RunError, Session, Sizes};
+use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
+use super::config::{AllFps, HeatFps, Stability, config};
 use super::pollutant::{Flow, PollutantParams};
 use super::render::{Renderer, Target};
-use super::scheme::{AdiCpu, GRID_RANGE};
+use super::scheme::AdiCpu;
 use super::{AdiSpec, SimEntry, adi_sims, find_adi, solver};
 
-/// `experiments/sims.toml`.
-pub const EXPERIMENTS: &str = include_str!("../../experiments/sims.toml");
-const FILE: &str = "experiments/sims.toml";
-
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct Config {
-    fig14_heat: HeatFps,
-    fig14_all: AllFps,
-    frames: Frames,
-    stability: Stability,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct HeatFps {
-    sizes: Sizes,
-    solvers: Vec<String>,
-    verify_steps: u32,
-    repeat: Repeat,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct AllFps {
-    size: Sizes,
-    solver: String,
-    view: [u32; 2],
-    verify_steps: u32,
-    repeat: Repeat,
-    paper_fps: BTreeMap<String, f64>,
-    /// The paper's grid N' for these rates.
-    paper_grid: u32,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct Frames {
-    size: Sizes,
-    solver: String,
-    fig13: Vec<u64>,
-    fig16: Vec<u64>,
-    fig18: Vec<u64>,
-    fig19: Vec<u64>,
-}
-
-/// The note on eq. 8's stability in the rotating flow, measured with the CPU twin.
-#[derive(Debug, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-struct Stability {
-    n: u32,
-    steps: u32,
-    omega: f64,
-    diffusion: f64,
-    /// Δt as multiples of the explicit scheme's limit.
-    multiples: Vec<f64>,
-}
-
-fn bad(key: &str, why: impl std::fmt::Display) -> RunError {
-    RunError::Config {
-        file: FILE.into(),
-        message: format!("{key}: {why}"),
-    }
-}
-
-fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
-    for (mode, v) in [("full", &s.full), ("quick", &s.quick)] {
-        if v.is_empty() {
-            return Err(bad(&format!("{key}.{mode}"), "needs at least one size"));
-        }
-        if let Some(n) = v.iter().find(|n| !GRID_RANGE.contains(n)) {
-            return Err(bad(
-                &format!("{key}.{mode}"),
-                format!(
-                    "{n} unknowns per line: must be {}..={}",
-                    GRID_RANGE.start(),
-                    GRID_RANGE.end()
-                ),
-            ));
-        }
-    }
-    Ok(())
-}
-
-fn check_repeat(key: &str, r: &Repeat) -> Result<(), RunError> {
-    if r.repetitions == 0 {
-        return Err(bad(&format!("{key}.repetitions"), "must be at least 1"));
-    }
-    if !(r.budget_s.is_finite() && r.budget_s > 0.0 && r.budget_s <= 86_400.0) {
-        return Err(bad(
-            &format!("{key}.budget_s"),
-            format!(
-                "{}: must be a positive number of seconds (at most a day)",
-                r.budget_s
-            ),
-        ));
-    }
-    Ok(())
-}
-
-fn check_solver(key: &str, name: &str) -> Result<(), RunError> {
-    solver::check_name(name).map_err(|e| bad(key, e))
-}
-
-/// Parses `sims.toml` text and checks every value (sizes in range, solvers known, counts
-/// positive, numbers finite), naming the key of the first bad one.
-pub fn check_config(text: &str) -> Result<(), RunError> {
-    parse(text).map(|_| ())
-}
-
-fn parse(text: &str) -> Result<Config, RunError> {
-    let c: Config = toml::from_str(text).map_err(|e| bad("parse", e))?;
-    let h = &c.fig14_heat;
-    check_sizes("fig14_heat.sizes", &h.sizes)?;
-    for s in &h.solvers {
-        check_solver("fig14_heat.solvers", s)?;
-    }
-    let a = &c.fig14_all;
-    check_sizes("fig14_all.size", &a.size)?;
-    check_solver("fig14_all.solver", &a.solver)?;
-    check_sizes("frames.size", &c.frames.size)?;
-    check_solver("frames.solver", &c.frames.solver)?;
-    for (key, v) in [
-        ("fig14_heat", h.verify_steps),
-        ("fig14_all", a.verify_steps),
-    ] {
-        if !(1..=10_000).contains(&v) {
-            return Err(bad(
-                &format!("{key}.verify_steps"),
-                format!("{v}: must be 1..=10000"),
-            ));
-        }
-    }
-    check_repeat("fig14_heat.repeat", &h.repeat)?;
-    check_repeat("fig14_all.repeat", &a.repeat)?;
-    if a.view.iter().any(|&v| !(1..=16384).contains(&v)) {
-        return Err(bad(
-            "fig14_all.view",
-            format!("{:?}: each must be 1..=16384", a.view),
-        ));
-    }
-    for (name, v) in &a.paper_fps {
-        if find_adi(name).is_none() {
-            return Err(bad(
-                "fig14_all.paper_fps",
-                format!("unknown simulation `{name}`"),
-            ));
-        }
-        if !(v.is_finite() && *v > 0.0) {
-            return Err(bad(
-                &format!("fig14_all.paper_fps.{name}"),
-                format!("{v}: must be positive"),
-            ));
-        }
-    }
-    let st = &c.stability;
-    if !(GRID_RANGE.contains(&st.n) && st.n <= 1023) {
-        return Err(bad(
-            "stability.n",
-            format!("{}: must be {}..=1023", st.n, GRID_RANGE.start()),
-        ));
-    }
-    if !(1..=10_000).contains(&st.steps) {
-        return Err(bad(
-            "stability.steps",
-            format!("{}: must be 1..=10000", st.steps),
-        ));
-    }
-    for (key, v) in [
-        ("stability.omega", st.omega),
-        ("stability.diffusion", st.diffusion),
-    ] {
-        if !(v.is_finite() && v > 0.0) {
-            return Err(bad(key, format!("{v}: must be positive")));
-        }
-    }
-    if st.multiples.is_empty() || st.multiples.iter().any(|m| !(m.is_finite() && *m > 0.0)) {
-        return Err(bad("stability.multiples", "must be positive numbers"));
-    }
-    Ok(c)
-}
-
-fn config() -> Result<Config, RunError> {
-    parse(EXPERIMENTS)
-}
+pub use super::config::{EXPERIMENTS, check_config};
 
 // f32 GPU against f64 CPU over a few steps: as in tests/sims.rs (1e-4 over 100 steps), with
 // the same margin for the largest grids (more unknowns per line, same contraction).

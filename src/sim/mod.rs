@@ -10,6 +10,7 @@
 //! it. [`viewer`] shows a simulation live. [`SIMS`] is the one list of simulations.
 
 pub mod adi;
+pub mod config;
 pub mod figures;
 pub mod frames;
 pub mod heat;
