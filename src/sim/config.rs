@@ -81,7 +81,7 @@ fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
         if v.is_empty() {
             return Err(bad(&format!("{key}.{mode}"), "needs at least one size"));
         }
-        if let Some(n) = v.iter().find(|n| !GRID_RANGE.contains(n)) {
+        if let Some(n) = v.iter().find(|n| !GRID_RANGE.contains(*n)) {
             return Err(bad(
                 &format!("{key}.{mode}"),
                 format!(

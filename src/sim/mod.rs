@@ -314,7 +314,7 @@ pub fn grid_of_size(size: u32) -> Result<u32, SimError> {
     Ok(size - 1)
 }
 
-fn run_cli(entry: &SimEntry, a: &SimArgs) -> anyhow::Result<()> {
+fn run_cli(entry: &'static SimEntry, a: &SimArgs) -> anyhow::Result<()> {
     let spec = entry.adi.as_ref().context("not an ADI simulation")?;
     let size = a.size.unwrap_or(DEFAULT_SIZE);
     let n = grid_of_size(size)?;
