@@ -106,7 +106,11 @@ impl Fused {
         );
         let r32f = || Texture::new(gl, TexTarget::Rect, Format::R32F, n, n, None);
         Ok(Fused {
-            program: Program::from_sources(gl, &[(driver, text.as_str())], &[Define::flag("FUSED")])?,
+            program: Program::from_sources(
+                gl,
+                &[(driver, text.as_str())],
+                &[Define::flag("FUSED")],
+            )?,
             x: [r32f()?, r32f()?],
             cp: r32f()?,
             last: 0,

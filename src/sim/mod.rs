@@ -59,12 +59,15 @@ pub struct SimEntry {
     pub adi: Option<AdiSpec>,
 }
 
+/// Makes an ADI simulation on an `n × n` grid with the solver called so.
+pub type MakeSim = fn(&Gl, u32, &str) -> Result<Box<dyn Simulation>, SimError>;
+
 /// What the figures, the tests and the viewer need of an ADI simulation.
 pub struct AdiSpec {
     /// Time steps of a `sim` run without `--steps`.
     pub default_steps: u32,
     /// The simulation on an `n × n` grid (n unknowns per line) with the solver called so.
-    pub make: fn(&Gl, u32, &str) -> Result<Box<dyn Simulation>, SimError>,
+    pub make: MakeSim,
     /// Its CPU f64 twin's state after `steps` steps on an `n × n` grid.
     pub reference: fn(u32, u32) -> Result<Vec<f64>, SimError>,
 }

@@ -57,7 +57,7 @@ pub fn run(entry: &'static SimEntry, n: u32, solver_name: &str) -> anyhow::Resul
 
 struct App {
     name: &'static str,
-    make: fn(&crate::gl::Gl, u32, &str) -> Result<Box<dyn Simulation>, super::SimError>,
+    make: super::MakeSim,
     n: u32,
     solver: String,
     state: Option<Live>,
