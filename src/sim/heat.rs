@@ -91,9 +91,11 @@ impl Scheme for HeatParams {
         if self.sources.len() > 2 {
             return Err(SimError::Params("at most two heat sources".into()));
         }
-        if !(self.dt.is_finite() && self.dt > 0.0)
-            || !(self.diffusivity.is_finite() && self.diffusivity >= 0.0)
-        {
+        let ok = self.dt.is_finite()
+            && self.dt > 0.0
+            && self.diffusivity.is_finite()
+            && self.diffusivity >= 0.0;
+        if !ok {
             return Err(SimError::Params(format!(
                 "Δt = {} must be positive and c = {} non-negative, both finite",
                 self.dt, self.diffusivity

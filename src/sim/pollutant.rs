@@ -187,10 +187,12 @@ impl Scheme for PollutantParams {
             Flow::Stream(v) => v.iter().all(|x| x.is_finite()),
             Flow::Vortex(w) => w.is_finite(),
         };
-        if !(self.dt.is_finite() && self.dt > 0.0)
-            || !(self.diffusion.is_finite() && self.diffusion >= 0.0)
-            || !flow_finite
-        {
+        let ok = self.dt.is_finite()
+            && self.dt > 0.0
+            && self.diffusion.is_finite()
+            && self.diffusion >= 0.0
+            && flow_finite;
+        if !ok {
             return Err(SimError::Params(
                 "Δt must be positive, D ≥ 0, all finite, and the velocity finite".into(),
             ));

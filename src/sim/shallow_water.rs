@@ -165,12 +165,9 @@ impl Scheme for WaterParams {
         let finite = [b.base, b.slope, b.hill, b.radius, self.display]
             .iter()
             .all(|v| v.is_finite());
-        if !(self.dt.is_finite() && self.dt > 0.0)
-            || !(self.gravity.is_finite() && self.gravity > 0.0)
-            || !(0.0..1.0).contains(&self.damping)
-            || !finite
-            || b.radius <= 0.0
-        {
+        let dt_g =
+            self.dt.is_finite() && self.dt > 0.0 && self.gravity.is_finite() && self.gravity > 0.0;
+        if !dt_g || !(0.0..1.0).contains(&self.damping) || !finite || b.radius <= 0.0 {
             return Err(SimError::Params(
                 "Δt, g must be positive, 0 ≤ τ < 1, the bottom finite with a positive radius"
                     .into(),
