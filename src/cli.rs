@@ -11,30 +11,39 @@ use gpgpu_repro::sim::{self, SimArgs};
 pub fn run_sim(entry: &SimEntry, a: &SimArgs) -> anyhow::Result<()> {
     match entry.kind {
         SimKind::Biofet => gpgpu_repro::papers::bicg::biofet::run_sim(a),
-        SimKind::Adi(kind) => run_adi(entry, kind, a),
+        SimKind::Adi(adi) => run_adi(adi, a),
     }
 }
 
-fn run_adi(entry: &SimEntry, kind: sim::Kind, a: &SimArgs) -> anyhow::Result<()> {
-    let n = a.size.unwrap_or(entry.default_size());
-    let steps = a.steps.unwrap_or(entry.default_steps());
+fn run_adi(entry: &'static sim::SimEntry, a: &SimArgs) -> anyhow::Result<()> {
+    let spec = entry.adi.as_ref().context("not an ADI simulation")?;
+    let size = a.size.unwrap_or(sim::DEFAULT_SIZE);
+    let n = sim::grid_of_size(size)?;
+    let steps = a.steps.unwrap_or(spec.default_steps);
     let solver = a.solver.clone().unwrap_or(sim::solver::DEFAULT.to_string());
+    sim::solver::check_name(&solver)?;
     if a.window {
-        return sim::viewer::run(kind, n, &solver);
+        return sim::viewer::run(entry, n, &solver);
     }
     let g = gl::headless(&a.device).context("creating a headless GL context")?;
     eprintln!("device: {}", g.info().short());
-    let mut s = sim::make(&g, kind, n, &solver)?;
+    let mut sim = (spec.make)(&g, n, &solver)?;
+    if let Some(padded) = sim::solver::padded(&solver, n) {
+        println!(
+            "grid N′ = {size}: {n} unknowns per line; {solver} solves {n} systems of {padded} \
+             unknowns (padded with identity rows to 2^q - 1)"
+        );
+    }
     if let Some(dir) = &a.frames {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating the frame folder {}", dir.display()))?;
     }
-    let stats = sim::run_headless(s.as_mut(), steps, a.frames.as_deref(), a.every)?;
+    let stats = sim::run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
     println!(
-        "{} {n}×{n}, solver {}: {} steps in {:.3} s = {:.1} FPS (steps per second; frame \
-         output excluded){}",
+        "{} N′ = {size} ({n}×{n} unknowns), solver {}: {} steps in {:.3} s = {:.1} FPS (steps \
+         per second; frame output excluded){}",
         entry.name,
-        s.adi().solver_name(),
+        sim.adi().solver_name(),
         stats.steps,
         stats.sim_time.as_secs_f64(),
         stats.fps(),

@@ -17,7 +17,7 @@ use crate::sim;
 pub const SIMS_FILE: ExperimentFile = ExperimentFile {
     name: "sims",
     builtin: include_str!("../experiments/sims.toml"),
-    check: check::<sim::figures::Config>,
+    check: check::<sim::config::Config>,
 };
 
 pub static TRIDIAGONAL: PaperEntry = PaperEntry {
@@ -88,16 +88,15 @@ pub fn paper(key: &str) -> Option<&'static PaperEntry> {
 }
 
 /// What runs behind a simulation's name.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy)]
 pub enum SimKind {
     /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver.
-    Adi(sim::Kind),
+    Adi(&'static sim::SimEntry),
     /// The BioFET ion transport of the `bicg` paper (Poisson by the GL fp64 Bi-CG).
     Biofet,
 }
 
 /// One simulation of `gpgpu-repro sim NAME`.
-#[derive(Debug)]
 pub struct SimEntry {
     pub name: &'static str,
     pub about: &'static str,
@@ -108,7 +107,7 @@ impl SimEntry {
     /// `--size` when not given.
     pub fn default_size(&self) -> u32 {
         match self.kind {
-            SimKind::Adi(k) => k.default_size(),
+            SimKind::Adi(_) => sim::DEFAULT_SIZE,
             SimKind::Biofet => bicg::biofet::BiofetParams::default().n as u32,
         }
     }
@@ -116,7 +115,7 @@ impl SimEntry {
     /// `--steps` when not given (BioFET: at most this many; it stops at steady state).
     pub fn default_steps(&self) -> u32 {
         match self.kind {
-            SimKind::Adi(k) => k.default_steps(),
+            SimKind::Adi(k) => k.adi.as_ref().map_or(0, |a| a.default_steps),
             SimKind::Biofet => bicg::biofet::BiofetParams::default().max_steps as u32,
         }
     }
@@ -143,22 +142,22 @@ pub static SIMS: &[SimEntry] = &[
     SimEntry {
         name: "heat",
         about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
-        kind: SimKind::Adi(sim::Kind::Heat),
+        kind: SimKind::Adi(&sim::HEAT),
     },
     SimEntry {
         name: "pollutant-stream",
         about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
-        kind: SimKind::Adi(sim::Kind::PollutantStream),
+        kind: SimKind::Adi(&sim::POLLUTANT_STREAM),
     },
     SimEntry {
         name: "pollutant-vortex",
         about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
-        kind: SimKind::Adi(sim::Kind::PollutantVortex),
+        kind: SimKind::Adi(&sim::POLLUTANT_VORTEX),
     },
     SimEntry {
         name: "shallow-water",
         about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
-        kind: SimKind::Adi(sim::Kind::ShallowWater),
+        kind: SimKind::Adi(&sim::SHALLOW_WATER),
     },
     SimEntry {
         name: "biofet",

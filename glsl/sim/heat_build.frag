@@ -13,28 +13,35 @@ uniform int u_n;
 uniform float u_r;
 uniform int u_nsrc;
 uniform vec4 u_src[2];   // (centre x, centre y, radius, temperature) in grid units
+#ifndef FUSED
 out vec4 o_sys;
+#endif
 
 float state(ivec2 g) {
     g = clamp(g, ivec2(0), ivec2(u_n - 1));
     return texelFetch(u_state, u_state_t == 1 ? g.yx : g).r;
 }
 
-void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
+// The equation (a, b, c, k) of unknown p.x of line p.y of the systems texture.
+vec4 equation(ivec2 p) {
     int i = p.x;
     ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
     ivec2 g = u_dir == 0 ? p : p.yx;
     for (int s = 0; s < u_nsrc; ++s) {
         vec2 d = vec2(g) + 0.5 - u_src[s].xy;
         if (d.x * d.x + d.y * d.y < u_src[s].z * u_src[s].z) {
-            o_sys = vec4(0.0, 1.0, 0.0, u_src[s].w);
-            return;
+            return vec4(0.0, 1.0, 0.0, u_src[s].w);
         }
     }
     float t = state(g);
     float k = t + u_r * (state(g + along.yx) - 2.0 * t + state(g - along.yx));
     float a = i == 0 ? 0.0 : -u_r;
     float c = i == u_n - 1 ? 0.0 : -u_r;
-    o_sys = vec4(a, 1.0 - a - c, c, k);
+    return vec4(a, 1.0 - a - c, c, k);
 }
+
+#ifndef FUSED
+void main() {
+    o_sys = equation(ivec2(gl_FragCoord.xy));
+}
+#endif

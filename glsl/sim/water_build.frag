@@ -4,24 +4,24 @@
 //   e_i = 1 + κ (d_{i-1} + 2 d_i + d_{i+1}),  f_i = -κ (d_i + d_{i+1}),  κ = g Δt² / (2 Δh²)
 // (end rows have one neighbour; every column sums to one, so the volume is conserved).
 // Sweep x: k = h1 + (1 - τ)(h1 - h2) + disturbance; sweep y: k = the x sweep's result.
-uniform sampler2DRect u_h1;   // h^{n-1}
-uniform int u_h1_t;
-uniform sampler2DRect u_h2;   // h^{n-2} (x sweep) or the x sweep's result (y sweep)
-uniform int u_h2_t;
+uniform sampler2DRect u_state;  // the half-step's input: h^{n-1} (x sweep) or h* (y sweep)
+uniform int u_state_t;
+uniform sampler2DRect u_start;  // h^{n-1}, the state at the start of the step (the depth)
+uniform int u_start_t;
+uniform sampler2DRect u_prev;   // h^{n-2}, grid order (x sweep)
 uniform int u_dir;
 uniform int u_n;
 uniform float u_kappa;
 uniform float u_damp;         // 1 - τ
 uniform vec4 u_push[3];       // disturbance: (centre x, centre y, radius, weight) at steps n, n-1, n-2
 uniform vec4 u_bottom;        // bottom: (base, slope along x+y, hill height, hill radius)
+#ifndef FUSED
 out vec4 o_sys;
+#endif
 
-float fetch1(ivec2 g) {
+float fetch(sampler2DRect t, int transposed, ivec2 g) {
     g = clamp(g, ivec2(0), ivec2(u_n - 1));
-    return texelFetch(u_h1, u_h1_t == 1 ? g.yx : g).r;
-}
-float fetch2(ivec2 g) {
-    return texelFetch(u_h2, u_h2_t == 1 ? g.yx : g).r;
+    return texelFetch(t, transposed == 1 ? g.yx : g).r;
 }
 
 // The bottom relief: a slope rising towards (n, n) and a round hill; the CPU reference
@@ -35,11 +35,11 @@ float bottom(ivec2 g) {
 
 float depth(ivec2 g) {
     g = clamp(g, ivec2(0), ivec2(u_n - 1));
-    return max(fetch1(g) - bottom(g), 0.0);
+    return max(fetch(u_start, u_start_t, g) - bottom(g), 0.0);
 }
 
-void main() {
-    ivec2 p = ivec2(gl_FragCoord.xy);
+// The equation (a, b, c, k) of unknown p.x of line p.y of the systems texture.
+vec4 equation(ivec2 p) {
     int i = p.x;
     ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
     ivec2 g = u_dir == 0 ? p : p.yx;
@@ -48,8 +48,8 @@ void main() {
     float c = i == u_n - 1 ? 0.0 : -u_kappa * (d0 + depth(g + along));
     float k;
     if (u_dir == 0) {
-        float h1 = fetch1(g);
-        k = h1 + u_damp * (h1 - fetch2(g));
+        float h1 = fetch(u_start, u_start_t, g);
+        k = h1 + u_damp * (h1 - fetch(u_prev, 0, g));
         // A moving depression imposed as a displacement: its second difference in time.
         vec2 x = vec2(g) + 0.5;
         for (int m = 0; m < 3; ++m) {
@@ -57,7 +57,13 @@ void main() {
             k += u_push[m].w * exp(-dot(d, d));
         }
     } else {
-        k = fetch2(g);
+        k = fetch(u_state, u_state_t, g);
     }
-    o_sys = vec4(a, 1.0 - a - c, c, k);
+    return vec4(a, 1.0 - a - c, c, k);
 }
+
+#ifndef FUSED
+void main() {
+    o_sys = equation(ivec2(gl_FragCoord.xy));
+}
+#endif

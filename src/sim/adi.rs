@@ -1,5 +1,5 @@
 //! The ADI machinery the simulations share: a batch of tridiagonal systems built on the GPU
-//! by a fragment pass, solved by a [`LineSolver`], and read by the next pass without leaving
+//! by a fragment pass, solved by a [`BatchSolver`], and read by the next pass without leaving
 //! the GPU.
 //!
 //! An ADI step (Kim & Lee 2005 §2, eq. 3 and 8) is two half-steps, each one tridiagonal
@@ -11,10 +11,16 @@
 //! transposition — and after a y sweep the state stays transposed in the solver's output
 //! until the next build pass (or [`Adi::resolve_into`], for display and readback) reads it.
 
-use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture};
+use crate::gl::program;
+use crate::gl::{
+    Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    image_access,
+};
+
+use crate::papers::tridiagonal::BatchSolver;
 
 use super::SimError;
-use super::solver::LineSolver;
+use super::solver;
 
 /// Direction of a half-step's implicit sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +34,22 @@ impl Sweep {
         match self {
             Sweep::X => 0,
             Sweep::Y => 1,
+        }
+    }
+
+    /// The grid point `(x, y)` of unknown `i` of line `line` (a row for x, a column for y).
+    pub fn point(self, line: usize, i: usize) -> [usize; 2] {
+        match self {
+            Sweep::X => [i, line],
+            Sweep::Y => [line, i],
+        }
+    }
+
+    /// The unit step along the sweep and across it, in grid coordinates.
+    pub fn along_across(self) -> ([isize; 2], [isize; 2]) {
+        match self {
+            Sweep::X => ([1, 0], [0, 1]),
+            Sweep::Y => ([0, 1], [1, 0]),
         }
     }
 }
@@ -55,6 +77,47 @@ impl FieldRef<'_> {
     }
 }
 
+/// How the systems of a half-step are solved.
+enum Solve {
+    /// Built into the systems texture by the scheme's fragment pass, then solved by a
+    /// `papers::tridiagonal` solver (the paper's way).
+    Batch(Box<dyn BatchSolver>),
+    /// Built and solved in one compute dispatch ([`solver::FUSED`], beyond the paper).
+    Fused(Fused),
+}
+
+/// The fused build-and-solve path: the scheme's build shader with `glsl/sim/fused_thomas.comp`
+/// appended, and two R32F outputs used in turn (a dispatch reads the state its equations need
+/// from one and writes the other).
+struct Fused {
+    program: Program,
+    x: [Texture; 2],
+    cp: Texture,
+    last: usize,
+}
+
+impl Fused {
+    fn new(gl: &Gl, n: u32, build_shader: &str) -> Result<Fused, SimError> {
+        let driver = "sim/fused_thomas.comp";
+        let text = format!(
+            "{}\n{}",
+            program::source(build_shader)?,
+            program::source(driver)?
+        );
+        let r32f = || Texture::new(gl, TexTarget::Rect, Format::R32F, n, n, None);
+        Ok(Fused {
+            program: Program::from_sources(
+                gl,
+                &[(driver, text.as_str())],
+                &[Define::flag("FUSED")],
+            )?,
+            x: [r32f()?, r32f()?],
+            cp: r32f()?,
+            last: 0,
+        })
+    }
+}
+
 /// The shared ADI state of one simulation on an `n × n` grid.
 pub struct Adi {
     gl: Gl,
@@ -63,17 +126,22 @@ pub struct Adi {
     grid: RenderTexture,
     quad: QuadBatch,
     resolve: std::rc::Rc<Program>,
-    solver: Box<dyn LineSolver>,
+    solver: Solve,
+    solver_name: String,
+    /// The scheme's build shader (for the fused path).
+    build_shader: &'static str,
     current: Current,
 }
 
 impl Adi {
-    /// An `n × n` grid holding `init` (row-major, grid order).
+    /// An `n × n` grid holding `init` (row-major, grid order), built by `build_shader` and
+    /// solved by the solver called `solver` ([`solver::make`], or [`solver::FUSED`]).
     pub fn new(
         gl: &Gl,
         n: u32,
         init: &[f32],
-        solver: Box<dyn LineSolver>,
+        solver: &str,
+        build_shader: &'static str,
     ) -> Result<Adi, SimError> {
         Ok(Adi {
             gl: gl.clone(),
@@ -82,8 +150,18 @@ impl Adi {
             grid: RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n, n, Some(init))?,
             quad: QuadBatch::new(gl, &[Quad::identity(Rect::full(n, n))])?,
             resolve: Program::fragment(gl, "sim/resolve.frag", &[])?,
-            solver,
+            solver: Self::make_solver(gl, solver, n, build_shader)?,
+            solver_name: solver.to_string(),
+            build_shader,
             current: Current::Grid,
+        })
+    }
+
+    fn make_solver(gl: &Gl, name: &str, n: u32, build_shader: &str) -> Result<Solve, SimError> {
+        Ok(if name == solver::FUSED {
+            Solve::Fused(Fused::new(gl, n, build_shader)?)
+        } else {
+            Solve::Batch(solver::make(gl, name, n, n)?)
         })
     }
 
@@ -95,8 +173,9 @@ impl Adi {
         &self.gl
     }
 
+    /// The solver's `--solver` name (`cr`, `gpu-thomas`, …).
     pub fn solver_name(&self) -> &str {
-        self.solver.name()
+        &self.solver_name
     }
 
     /// The current state and its layout.
@@ -107,7 +186,10 @@ impl Adi {
                 transposed: false,
             },
             Current::Solved { transposed } => FieldRef {
-                tex: self.solver.output(),
+                tex: match &self.solver {
+                    Solve::Batch(s) => s.output(),
+                    Solve::Fused(f) => &f.x[f.last],
+                },
                 transposed,
             },
         }
@@ -119,15 +201,41 @@ impl Adi {
     }
 
     /// One half-step: renders the systems with `program` over the whole grid (`bind` sets the
-    /// program's own inputs from the current state), then solves them. Sets `u_dir`, `u_n`.
+    /// program's own inputs from the current state), then solves them; with the fused path,
+    /// `bind` sets the fused program's inputs and one dispatch does both. Sets `u_dir`, `u_n`.
     pub fn half_step(
         &mut self,
         sweep: Sweep,
         program: &Program,
         bind: impl FnOnce(&Program, FieldRef<'_>),
     ) -> Result<(), SimError> {
-        self.build(sweep, program, bind)?;
-        self.solve(sweep)
+        let Solve::Fused(f) = &self.solver else {
+            self.build(sweep, program, bind)?;
+            return self.solve(sweep);
+        };
+        let p = &f.program;
+        bind(p, self.state());
+        p.set_i32("u_dir", sweep.index());
+        p.set_i32("u_n", self.n as i32);
+        let next = 1 - f.last;
+        p.bind_image(0, &f.x[next], image_access::READ_WRITE);
+        p.bind_image(1, &f.cp, image_access::READ_WRITE);
+        p.dispatch_1d(self.n)?;
+        // The next pass samples x as a texture.
+        self.gl.image_barrier();
+        if let Solve::Fused(f) = &mut self.solver {
+            f.last = next;
+        }
+        self.current = Current::Solved {
+            transposed: sweep == Sweep::Y,
+        };
+        Ok(())
+    }
+
+    /// Whether the half-steps build and solve in one dispatch ([`solver::FUSED`]); then
+    /// [`Self::build`] and [`Self::solve`] are not available.
+    pub fn is_fused(&self) -> bool {
+        matches!(self.solver, Solve::Fused(_))
     }
 
     /// The first half of [`Self::half_step`]: renders the systems.
@@ -148,7 +256,14 @@ impl Adi {
     /// The second half of [`Self::half_step`]: solves the systems; their solution becomes the
     /// state (transposed after a y sweep).
     pub fn solve(&mut self, sweep: Sweep) -> Result<(), SimError> {
-        self.solver.solve(self.systems.texture())?;
+        let Solve::Batch(s) = &mut self.solver else {
+            return Err(SimError::Params(format!(
+                "{}: builds and solves in one dispatch (no separate solve)",
+                solver::FUSED
+            )));
+        };
+        s.solve(self.systems.texture())
+            .map_err(|e| solver::solver_error(&self.solver_name, e))?;
         self.current = Current::Solved {
             transposed: sweep == Sweep::Y,
         };
@@ -202,10 +317,12 @@ impl Adi {
         Ok(())
     }
 
-    /// Replaces the solver, keeping the state.
-    pub fn set_solver(&mut self, solver: Box<dyn LineSolver>) -> Result<(), SimError> {
+    /// Replaces the solver by the one called `name`, keeping the state.
+    pub fn set_solver(&mut self, name: &str) -> Result<(), SimError> {
+        let next = Self::make_solver(&self.gl, name, self.n, self.build_shader)?;
         self.settle([0.0; 4])?;
-        self.solver = solver;
+        self.solver = next;
+        self.solver_name = name.to_string();
         Ok(())
     }
 

@@ -1,143 +1,113 @@
 //! The simulations' part of `reproduce tridiagonal`: Fig. 14 as tables, and the frame
 //! sequences of Figs. 13, 16, 18 and 19 as PNG montages (configuration:
-//! `experiments/sims.toml`). The tridiagonal paper's `run` calls [`fig14`] and
-//! [`frame_figures`].
+//! `experiments/sims.toml`, [`super::config`]).
 //!
 //! Every timed row is verified: a fresh simulation with the row's solver runs `verify_steps`
-//! steps and is compared with the CPU f64 implementation of the same scheme (max |Δ| over
+//! steps and is compared with the CPU f64 twin of the same scheme (max |Δ| over
 //! max |reference|). Fixed-iteration CG does not solve the systems, so its rows show that
 //! error without a verdict.
 
-use std::collections::BTreeMap;
+use std::time::Instant;
 
-use serde::{Deserialize, Serialize};
-
-use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
-use crate::report::table::{Column, Row};
-use crate::runner::{Repeat, RunError, Session, Sizes};
+use crate::report::table::Column;
+use crate::runner::{RunError, Session};
+use crate::util::max_rel_error;
 
-use super::heat::{HeatCpu, HeatParams};
-use super::pollutant::{PollutantCpu, PollutantParams};
+use super::config::{AllFps, HeatFps, Stability, config};
+use super::pollutant::{Flow, PollutantParams};
 use super::render::{Renderer, Target};
-use super::shallow_water::{WaterCpu, WaterParams};
-use super::{Kind, make, solver};
+use super::scheme::AdiCpu;
+use super::{AdiSpec, SimEntry, adi_sims, find_adi, solver};
 
-/// `experiments/sims.toml` (read through the tridiagonal paper's registry entry).
-#[derive(Debug, Deserialize, Serialize)]
-pub struct Config {
-    fig14_heat: HeatFps,
-    fig14_all: AllFps,
-    frames: Frames,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-struct HeatFps {
-    sizes: Sizes,
-    solvers: Vec<String>,
-    verify_steps: u32,
-    repeat: Repeat,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-struct AllFps {
-    size: Sizes,
-    solver: String,
-    view: [u32; 2],
-    verify_steps: u32,
-    repeat: Repeat,
-    paper_fps: BTreeMap<String, f64>,
-}
-
-#[derive(Debug, Deserialize, Serialize)]
-struct Frames {
-    size: Sizes,
-    solver: String,
-    fig13: Vec<u64>,
-    fig16: Vec<u64>,
-    fig18: Vec<u64>,
-    fig19: Vec<u64>,
-}
-
-impl crate::runner::Experiments for Config {}
-
-fn config(s: &Session) -> Result<Config, RunError> {
-    s.config_of("sims")
-}
-
-fn gl_of(s: &Session) -> Gl {
-    s.gl.clone()
-}
+pub use super::config::{EXPERIMENTS, check_config};
 
 // f32 GPU against f64 CPU over a few steps: as in tests/sims.rs (1e-4 over 100 steps), with
 // the same margin for the largest grids (more unknowns per line, same contraction).
 const TOL: f64 = 1e-4;
 
-/// max |gpu - cpu| / max |cpu| after `steps` steps of `kind` with `solver` on `n × n`.
-fn verify(gl: &Gl, kind: Kind, n: u32, solver: &str, steps: u32) -> Result<f64, RunError> {
-    let mut sim = make(gl, kind, n, solver).map_err(RunError::algorithm)?;
+/// max |gpu - cpu| / max |cpu| after `steps` steps of `spec` with `solver` on `n × n`.
+fn verify(gl: &Gl, spec: &AdiSpec, n: u32, solver: &str, steps: u32) -> Result<f64, RunError> {
+    let mut sim = (spec.make)(gl, n, solver).map_err(RunError::algorithm)?;
     for _ in 0..steps {
         sim.step().map_err(RunError::algorithm)?;
     }
     let gpu = sim.read().map_err(RunError::algorithm)?;
-    let cpu = cpu_reference(kind, n, steps).map_err(RunError::algorithm)?;
-    let scale = cpu.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-30);
-    Ok(gpu
-        .iter()
-        .zip(&cpu)
-        .map(|(&g, &c)| (g as f64 - c).abs())
-        .fold(0.0, f64::max)
-        / scale)
+    let cpu = (spec.reference)(n, steps).map_err(RunError::algorithm)?;
+    Ok(max_rel_error(&gpu, &cpu))
 }
 
-fn cpu_reference(kind: Kind, n: u32, steps: u32) -> Result<Vec<f64>, super::SimError> {
-    Ok(match kind {
-        Kind::Heat => {
-            let mut c = HeatCpu::new(HeatParams::paper(n))?;
-            (0..steps).for_each(|_| c.step());
-            c.t
+/// max |C| after `steps` steps of the rotating-flow scheme at Δt = `mult` × the explicit
+/// limit, from a unit Gaussian, on the CPU twin; and ω Δt (radians per step).
+fn stability(st: &Stability, mult: f64) -> Result<(f64, f64), RunError> {
+    let mut p = PollutantParams::vortex_ours(st.n);
+    p.source = None;
+    p.flow = Flow::Vortex(st.omega as f32);
+    p.diffusion = st.diffusion as f32;
+    p.dt = (mult * p.explicit_limit()) as f32;
+    let n = st.n as usize;
+    let (c, sigma) = (0.3 * st.n as f64, 0.06 * st.n as f64);
+    p.initial = Some(
+        (0..n * n)
+            .map(|k| {
+                let (x, y) = ((k % n) as f64 + 0.5 - c, (k / n) as f64 + 0.5 - c);
+                (-(x * x + y * y) / (2.0 * sigma * sigma)).exp() as f32
+            })
+            .collect(),
+    );
+    let turn = st.omega * p.dt as f64;
+    let u = AdiCpu::run(p, st.steps).map_err(RunError::algorithm)?;
+    let max = u.iter().fold(0.0f64, |m, v| {
+        if v.is_finite() {
+            m.max(v.abs())
+        } else {
+            f64::INFINITY
         }
-        Kind::PollutantStream | Kind::PollutantVortex => {
-            let p = if kind == Kind::PollutantStream {
-                PollutantParams::stream(n)
-            } else {
-                PollutantParams::vortex(n)
-            };
-            let mut c = PollutantCpu::new(p)?;
-            (0..steps).for_each(|_| c.step());
-            c.c
-        }
-        Kind::ShallowWater => {
-            let mut c = WaterCpu::new(WaterParams::paper(n))?;
-            (0..steps).for_each(|_| c.step());
-            c.h
-        }
-    })
+    });
+    Ok((max, turn))
 }
 
-fn notes(s: &Session) {
+fn notes(s: &Session, st: &Stability) -> Result<(), RunError> {
     s.note(
-        "Simulations: grids of N = 2^q - 1 points per line (255², 1023²), the paper's CR \
-         convention N = N' - 1 (§3.1); its \"1024×1024\" is N' = 1024. Fragment CR pads other \
-         sizes to 2^q - 1 with identity rows, which would double the work at N = 1024.",
+        "Simulations: `--size` and the tables count the grid as the paper does for CR (§3.1): \
+         its \"1024×1024\" is N' = 1024 points per line, N = N' - 1 unknowns between the two \
+         boundary values; the tables' N is the unknowns per line (2^q - 1, unpadded for \
+         fragment CR, which pads other sizes to 2^q - 1 with identity rows).",
     );
     s.note(
         "Simulations: the transposition between the x and y half-steps is fused into the next \
          build pass, which reads the previous solution with swapped coordinates; the state stays \
-         in the solver's output texture between steps and is never read back (only for frames \
-         and checks). The tridiagonal solvers return their solution by reference, so the \
-         simulations copy it into a texture of their own (one R32F pass per half-step, \
-         included in every timing).",
+         in the solver's output texture between steps (read in place, no copy) and is never \
+         read back (only for frames and checks).",
     );
     s.note(
-        "Simulation 2 (eq. 8): with a constant velocity the upwind-implicit/central-explicit \
-         ADI stays bounded at 50× the explicit time-step limit (tests/sims.rs), as the paper \
-         says. In the rotating flow of Fig. 17 the x and y operators do not commute: we \
-         measured boundedness up to 20× the explicit limit (ω Δt = 0.32 rad per step) and \
-         growth at 50× (0.8 rad per step), so \"unconditionally stable\" holds for constant \
-         coefficients only. The scheme is not positivity-preserving at large Δt either (the \
-         explicit central half undershoots where the cell Péclet number exceeds 2).",
+        "Simulation parameters the paper does not give are ours: Δt, the diffusivities c and \
+         D, the velocities and ω, g, τ, the bottom's shape, the sources' and the push's \
+         positions, sizes, rates and durations (src/sim/heat.rs, pollutant.rs, \
+         shallow_water.rs, `*_ours`).",
     );
+    let mut runs = vec![];
+    for &m in &st.multiples {
+        let (max, turn) = stability(st, m)?;
+        runs.push(format!(
+            "{m}× the explicit limit (ω Δt = {turn:.2} rad per step): max |C| = {max:.3e}"
+        ));
+    }
+    s.note(format!(
+        "Simulation 2 (eq. 8): with a constant velocity the upwind-implicit/central-explicit \
+         ADI stays bounded far above the explicit time-step limit (tests/sims.rs), as the \
+         paper says. In the rotating flow the x and y operators do not commute; measured here \
+         with the CPU f64 twin ({n}², ω = {w}, D = {d}, a unit Gaussian, {k} steps): {}. A \
+         maximum above 1 means growth, so \"unconditionally stable\" holds for constant \
+         coefficients only where it does. The scheme is not positivity-preserving at large Δt \
+         either (the explicit central half undershoots where the cell Péclet number exceeds 2).",
+        runs.join("; "),
+        n = st.n,
+        w = st.omega,
+        d = st.diffusion,
+        k = st.steps,
+    ));
     s.note(
         "Simulation 3: e_i = 1 + gΔt²(d_{i-1} + 2d_i + d_{i+1})/(2Δh²), with the factor 2 on \
          d_i that the seed's rendering lost: Kass & Miller's matrix has rows that sum to one \
@@ -146,6 +116,7 @@ fn notes(s: &Session) {
          Gaussian depression imposed as a displacement (second difference in time), so it \
          adds no net volume.",
     );
+    Ok(())
 }
 
 /// Everything of the simulations in `reproduce tridiagonal`: [`fig14`], then
@@ -159,11 +130,15 @@ pub fn run(s: &Session) -> Result<(), RunError> {
 /// all four simulations at the largest size with visualisation included.
 pub fn fig14(s: &Session) -> Result<(), RunError> {
     let cfg = config(s)?;
-    let gl = gl_of(s);
-    notes(s);
+    let gl = s.gl.clone();
+    notes(s, &cfg.stability)?;
     heat_table(s, &gl, &cfg.fig14_heat)?;
     all_table(s, &gl, &cfg.fig14_all)?;
     Ok(())
+}
+
+fn heat_spec() -> &'static AdiSpec {
+    find_adi("heat").expect("heat is registered")
 }
 
 fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
@@ -183,12 +158,15 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
     t.caption(
         "One frame = one ADI time step (x and y half-steps: two build passes and two batched \
          solves of N systems of N unknowns), median of timed runs with glFinish at both ends. \
-         `solve share`: the time of the two solves alone (same solver on the step's systems, \
-         including the adapter's R32F copy) over the step's time: what bounds the step (timed \
-         separately, so on a loaded machine it can exceed 100 %). \
+         `solve share`: the time of the two solves alone (same solver on the step's systems) \
+         over the step's time: what bounds the step (timed separately, so on a loaded machine \
+         it can exceed 100 %). \
          cr = the paper's fragment CR (switch method), cr-copy = copy method, cgN = fragment CG \
          with N fixed iterations, thomas = CPU Thomas with readback and upload (the paper's \
-         baseline); compute-cr, compute-pcr, gpu-thomas are beyond the paper.",
+         baseline); compute-cr, compute-pcr, gpu-thomas (Thomas in a compute shader, one \
+         invocation per line) and fused-thomas (the build pass and that Thomas solve in one \
+         compute dispatch per half-step, no systems texture; no separate solve, so no share) \
+         are beyond the paper.",
     );
     let sizes = c.sizes.pick(s.mode).to_vec();
     t.expect_rows(sizes.len() * c.solvers.len());
@@ -200,14 +178,14 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
             }
             s.check_interrupt()?;
             t.start(&key);
-            let row = Row::new(key.clone()).num(n as f64).text(name.clone());
+            let row = t.row(&key).num("N", n as f64).text("solver", name.clone());
             let row = match heat_row(gl, n, name, c) {
                 Ok((step, share, err, runs)) => {
                     let row = row
-                        .num(step)
-                        .num(1e3 / step)
-                        .num(100.0 * share)
-                        .num(err)
+                        .num("step", step)
+                        .num("FPS", 1e3 / step)
+                        .opt("solve share", share.map(|s| 100.0 * s))
+                        .num("error vs CPU f64", err)
                         .runs(runs);
                     if name.starts_with("cg") {
                         row.unchecked(
@@ -218,12 +196,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
                         row.verify(err, TOL)
                     }
                 }
-                Err(e) => row
-                    .missing()
-                    .missing()
-                    .missing()
-                    .missing()
-                    .fail(e.to_string()),
+                Err(e) => row.fail(e.to_string()),
             };
             t.push(row)?;
         }
@@ -232,22 +205,30 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
     Ok(())
 }
 
-/// (median ms per step, share of the two solves, error vs CPU, timed runs).
-fn heat_row(gl: &Gl, n: u32, name: &str, c: &HeatFps) -> Result<(f64, f64, f64, usize), RunError> {
+/// (median ms per step, share of the two solves (none for the fused path, which has no
+/// separate solve), error vs CPU, timed runs).
+fn heat_row(
+    gl: &Gl,
+    n: u32,
+    name: &str,
+    c: &HeatFps,
+) -> Result<(f64, Option<f64>, f64, usize), RunError> {
     let plan: TimingPlan = c.repeat.plan();
-    let mut sim = make(gl, Kind::Heat, n, name).map_err(RunError::algorithm)?;
+    let spec = heat_spec();
+    let mut sim = (spec.make)(gl, n, name).map_err(RunError::algorithm)?;
     let step = measure_gpu(gl, plan, || sim.step()).map_err(RunError::algorithm)?;
-    // The solve alone, on the systems the last half-step built.
-    let mut solver = solver::make(gl, name, n, n).map_err(RunError::algorithm)?;
-    let systems = sim.adi().systems();
-    let solve = measure_gpu(gl, plan, || solver.solve(systems)).map_err(RunError::algorithm)?;
-    let err = verify(gl, Kind::Heat, n, name, c.verify_steps)?;
-    Ok((
-        step.median_ms,
-        2.0 * solve.median_ms / step.median_ms,
-        err,
-        step.runs,
-    ))
+    let share = if name == solver::FUSED {
+        None
+    } else {
+        // The solve alone, on the systems the last half-step built.
+        let mut solver = solver::make(gl, name, n, n).map_err(RunError::algorithm)?;
+        let systems = sim.adi().systems();
+        let solve = measure_gpu(gl, plan, || solver.solve(systems).map(|_| ()))
+            .map_err(RunError::algorithm)?;
+        Some(2.0 * solve.median_ms / step.median_ms)
+    };
+    let err = verify(gl, spec, n, name, c.verify_steps)?;
+    Ok((step.median_ms, share, err, step.runs))
 }
 
 fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
@@ -265,44 +246,51 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
         ],
         c,
     )?;
+    let water = c
+        .paper_fps
+        .get("shallow-water")
+        .map_or("the paper's".to_string(), |v| format!("the paper's {v}"));
     t.caption(format!(
         "A frame with view = one time step plus drawing the state into a {}×{} offscreen \
          colour buffer: the viridis field for simulations 1 and 2; for shallow water the GPU \
-         normal pass and the lit surface mesh (at most {m}×{m} vertices, fetched from the \
-         normal/height texture in the vertex shader). Paper: GeForce 6800, its 1024×1024 \
-         grid.",
+         normal pass and the lit surface mesh — at most {m}×{m} vertices, fetched from the \
+         normal/height texture in the vertex shader, so its FPS beside {water} is for a mesh \
+         of at most {m}² vertices, not of every grid point. Each repetition times the step and \
+         then the view (glFinish around each); `FPS, compute only` is the median of the steps, \
+         `FPS with view` the median of step + view over the same repetitions, so both see the \
+         same machine load. Simulation parameters are ours (the paper gives none). Paper: \
+         GeForce 6800, its {g}×{g} grid (N' = {g}; our N = N' - 1 unknowns per line).",
         c.view[0],
         c.view[1],
-        m = super::render::MAX_MESH
+        m = super::render::MAX_MESH,
+        g = c.paper_grid,
     ));
     let sizes = c.size.pick(s.mode).to_vec();
-    t.expect_rows(sizes.len() * Kind::ALL.len());
+    let sims: Vec<(&SimEntry, &AdiSpec)> = adi_sims().collect();
+    t.expect_rows(sizes.len() * sims.len());
     for &n in &sizes {
-        for kind in Kind::ALL {
-            let key = format!("{}/{n}", kind.name());
+        for &(entry, spec) in &sims {
+            let key = format!("{}/{n}", entry.name);
             if t.reuse(&key)?.is_some() {
                 continue;
             }
             s.check_interrupt()?;
             t.start(&key);
-            let paper = c.paper_fps.get(kind.name()).copied();
-            let row = Row::new(key.clone()).text(kind.name()).num(n as f64);
-            let row = match all_row(gl, kind, n, c) {
+            let paper = c.paper_fps.get(entry.name).copied();
+            let row = t
+                .row(&key)
+                .text("simulation", entry.name)
+                .num("N", n as f64)
+                .opt("paper: FPS with view", paper);
+            let row = match all_row(gl, spec, n, c) {
                 Ok((bare, view, err, runs)) => row
-                    .num(1e3 / bare)
-                    .num(1e3 / view)
-                    .opt(paper)
-                    .opt(paper.map(|p| 1e3 / view / p))
-                    .num(err)
+                    .num("FPS, compute only", 1e3 / bare)
+                    .num("FPS with view", 1e3 / view)
+                    .opt("ours / paper", paper.map(|p| 1e3 / view / p))
+                    .num("error vs CPU f64", err)
                     .runs(runs)
                     .verify(err, TOL),
-                Err(e) => row
-                    .missing()
-                    .missing()
-                    .opt(paper)
-                    .missing()
-                    .missing()
-                    .fail(e.to_string()),
+                Err(e) => row.fail(e.to_string()),
             };
             t.push(row)?;
         }
@@ -311,61 +299,78 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
     Ok(())
 }
 
-fn all_row(gl: &Gl, kind: Kind, n: u32, c: &AllFps) -> Result<(f64, f64, f64, usize), RunError> {
-    let plan = c.repeat.plan();
-    let mut sim = make(gl, kind, n, &c.solver).map_err(RunError::algorithm)?;
-    let bare = measure_gpu(gl, plan, || sim.step()).map_err(RunError::algorithm)?;
+/// (median ms of a step, median ms of step + view, error vs CPU, timed runs): one loop times
+/// both parts of every frame, so the two medians see the same load and step + view ≥ step in
+/// every repetition.
+fn all_row(
+    gl: &Gl,
+    spec: &AdiSpec,
+    n: u32,
+    c: &AllFps,
+) -> Result<(f64, f64, f64, usize), RunError> {
+    let mut sim = (spec.make)(gl, n, &c.solver).map_err(RunError::algorithm)?;
     let [w, h] = c.view;
     let target = RenderTexture::new(gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
     let mut renderer = Renderer::new(gl).map_err(RunError::algorithm)?;
-    let view = measure_gpu(gl, plan, || {
+    gl.finish();
+    let samples = repeat(c.repeat.plan(), || {
+        let t0 = Instant::now();
         sim.step()?;
+        gl.finish();
+        let step = t0.elapsed().as_secs_f64() * 1e3;
         target.clear([0.0, 0.0, 0.0, 1.0]);
-        renderer.draw(sim.as_ref(), Target::Texture(&target), w, h)
+        renderer.draw(sim.as_ref(), Target::Texture(&target), w, h)?;
+        gl.finish();
+        Ok::<_, super::SimError>((step, t0.elapsed().as_secs_f64() * 1e3))
     })
     .map_err(RunError::algorithm)?;
-    let err = verify(gl, kind, n, &c.solver, c.verify_steps)?;
-    Ok((bare.median_ms, view.median_ms, err, view.runs))
+    let mut steps: Vec<f64> = samples.runs.iter().map(|r| r.0).collect();
+    steps.sort_by(f64::total_cmp);
+    let bare = steps[median_index(steps.len())];
+    let view = samples.timing();
+    let err = verify(gl, spec, n, &c.solver, c.verify_steps)?;
+    Ok((bare, view.median_ms, err, view.runs))
 }
 
 /// Figs. 13, 16, 18, 19: frame sequences, one montage PNG per figure.
 pub fn frame_figures(s: &Session) -> Result<(), RunError> {
     let cfg = config(s)?.frames;
-    let gl = gl_of(s);
+    let gl = s.gl.clone();
     let n = *cfg.size.pick(s.mode).first().unwrap_or(&255);
-    let figs: [(&str, Kind, &[u64], &str); 4] = [
+    let figs: [(&str, &str, &[u64], &str); 4] = [
         (
             "fig13",
-            Kind::Heat,
+            "heat",
             &cfg.fig13,
             "Fig. 13 — heat conduction: temperature over time from two sources held at 1, \
              Neumann walls",
         ),
         (
             "fig16",
-            Kind::PollutantStream,
+            "pollutant-stream",
             &cfg.fig16,
             "Fig. 16 — pollutant in a uniform stream along x, continuous source left of the \
              centre",
         ),
         (
             "fig18",
-            Kind::PollutantVortex,
+            "pollutant-vortex",
             &cfg.fig18,
             "Fig. 18 — pollutant in a rotating flow (constant ω), short release near the lower \
              left",
         ),
         (
             "fig19",
-            Kind::ShallowWater,
+            "shallow-water",
             &cfg.fig19,
             "Fig. 19 — shallow water (Kass & Miller): a depression pushed along the diagonal \
              over a sloping bottom with a hill (lighter = shallower)",
         ),
     ];
-    for (id, kind, steps, caption) in figs {
+    for (id, name, steps, caption) in figs {
         s.check_interrupt()?;
-        let mut sim = make(&gl, kind, n, &cfg.solver).map_err(RunError::algorithm)?;
+        let spec = find_adi(name).expect("registered simulation");
+        let mut sim = (spec.make)(&gl, n, &cfg.solver).map_err(RunError::algorithm)?;
         let mut renderer = None;
         let mut tiles = Vec::new();
         for &at in steps {
@@ -430,7 +435,5 @@ fn montage(paths: &[std::path::PathBuf], out: &std::path::Path) -> Result<(), su
         image::imageops::replace(&mut canvas, i, x as i64, 0);
         x += i.width() + 8;
     }
-    let (w, h) = canvas.dimensions();
-    crate::report::plot::write_png(out, canvas.as_raw(), w, h, image::ExtendedColorType::Rgb8)
-        .map_err(|e| err(format!("{e}: {}", e.source)))
+    canvas.save(out).map_err(|e| err(e.to_string()))
 }

@@ -1,18 +1,22 @@
-//! Simulations built on the papers' solvers (`gpgpu-repro sim NAME`; listed in
-//! `crate::registry`).
+//! Simulations built on the papers' solvers (`gpgpu-repro sim NAME`), and their registry.
 //!
 //! The ADI simulations of Kim & Lee 2005 (§2 and §4): [`heat`] (simulation 1), [`pollutant`]
-//! (simulation 2, two scenarios) and [`shallow_water`] (simulation 3). Every half-step is a
+//! (simulation 2, two scenarios) and [`shallow_water`] (simulation 3), each a short
+//! description of its equations (a [`scheme::Scheme`]) run by one generic base
+//! ([`scheme::AdiSim`] on the GPU, [`scheme::AdiCpu`] its f64 twin). Every half-step is a
 //! batch of tridiagonal systems built by a fragment pass from state that lives in GL textures
-//! ([`adi`]) and solved on the GPU by a [`solver::LineSolver`]; the state is read back only
-//! to write a PNG frame ([`frames`]) or to check it. [`viewer`] shows a simulation live.
+//! ([`adi`]) and solved on the GPU by a `papers::tridiagonal` [`BatchSolver`](crate::papers::tridiagonal::BatchSolver)
+//! ([`solver`]); the state is read back only to write a PNG frame ([`frames`]) or to check
+//! it. [`viewer`] shows a simulation live. [`SIMS`] is the one list of simulations.
 
 pub mod adi;
+pub mod config;
 pub mod figures;
 pub mod frames;
 pub mod heat;
 pub mod pollutant;
 pub mod render;
+pub mod scheme;
 pub mod shallow_water;
 pub mod solver;
 pub mod viewer;
@@ -22,11 +26,13 @@ use std::time::{Duration, Instant};
 
 use crate::gl::{DeviceSelector, Gl, GlError};
 
-/// The command-line options every simulation takes (the `sim` command's dispatch and the
-/// simulations' list live in `main`'s `cli` and `crate::registry`).
+use scheme::{AdiCpu, AdiSim, Scheme};
+
+/// The command-line options every simulation takes.
 #[derive(Clone, Debug)]
 pub struct SimArgs {
-    /// Grid size (N × N, or N³ for 3D simulations); `None`: the simulation's default.
+    /// Grid size as the papers count it (N′ = 2^q points per line for the paper's "1024 ×
+    /// 1024"; an ADI simulation solves N′ - 1 unknowns per line); `None`: the default.
     pub size: Option<u32>,
     /// Time steps to run; `None`: the simulation's default.
     pub steps: Option<u32>,
@@ -41,6 +47,88 @@ pub struct SimArgs {
     /// The EGL device for headless runs.
     pub device: DeviceSelector,
 }
+
+/// One simulation: its name, a line about it, and its entry point.
+pub struct SimEntry {
+    pub name: &'static str,
+    pub about: &'static str,
+    /// For the ADI simulations: how to make one and its CPU reference.
+    pub adi: Option<AdiSpec>,
+}
+
+/// Makes an ADI simulation on an `n × n` grid with the solver called so.
+pub type MakeSim = fn(&Gl, u32, &str) -> Result<Box<dyn Simulation>, SimError>;
+
+/// What the figures, the tests and the viewer need of an ADI simulation.
+pub struct AdiSpec {
+    /// Time steps of a `sim` run without `--steps`.
+    pub default_steps: u32,
+    /// The simulation on an `n × n` grid (n unknowns per line) with the solver called so.
+    pub make: MakeSim,
+    /// Its CPU f64 twin's state after `steps` steps on an `n × n` grid.
+    pub reference: fn(u32, u32) -> Result<Vec<f64>, SimError>,
+}
+
+/// The grid of a `sim` run without `--size`: N′ = 256 (255 unknowns per line).
+pub const DEFAULT_SIZE: u32 = 256;
+
+/// Every simulation the `sim` command knows.
+pub static SIMS: &[&SimEntry] = &[&HEAT, &POLLUTANT_STREAM, &POLLUTANT_VORTEX, &SHALLOW_WATER];
+
+/// The ADI simulations of [`SIMS`], with their [`AdiSpec`].
+pub fn adi_sims() -> impl Iterator<Item = (&'static SimEntry, &'static AdiSpec)> {
+    SIMS.iter().filter_map(|e| e.adi.as_ref().map(|a| (*e, a)))
+}
+
+/// The ADI simulation with this name.
+pub fn find_adi(name: &str) -> Option<&'static AdiSpec> {
+    adi_sims().find(|(e, _)| e.name == name).map(|(_, a)| a)
+}
+
+fn boxed<S: Scheme + 'static>(
+    gl: &Gl,
+    s: S,
+    solver: &str,
+) -> Result<Box<dyn Simulation>, SimError> {
+    Ok(Box::new(AdiSim::new(gl, s, solver)?))
+}
+
+pub static HEAT: SimEntry = SimEntry {
+    name: "heat",
+    about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
+    adi: Some(AdiSpec {
+        default_steps: 200,
+        make: |g, n, s| boxed(g, heat::HeatParams::ours(n), s),
+        reference: |n, k| AdiCpu::run(heat::HeatParams::ours(n), k),
+    }),
+};
+pub static POLLUTANT_STREAM: SimEntry = SimEntry {
+    name: "pollutant-stream",
+    about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
+    adi: Some(AdiSpec {
+        default_steps: 200,
+        make: |g, n, s| boxed(g, pollutant::PollutantParams::stream_ours(n), s),
+        reference: |n, k| AdiCpu::run(pollutant::PollutantParams::stream_ours(n), k),
+    }),
+};
+pub static POLLUTANT_VORTEX: SimEntry = SimEntry {
+    name: "pollutant-vortex",
+    about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
+    adi: Some(AdiSpec {
+        default_steps: 250,
+        make: |g, n, s| boxed(g, pollutant::PollutantParams::vortex_ours(n), s),
+        reference: |n, k| AdiCpu::run(pollutant::PollutantParams::vortex_ours(n), k),
+    }),
+};
+pub static SHALLOW_WATER: SimEntry = SimEntry {
+    name: "shallow-water",
+    about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
+    adi: Some(AdiSpec {
+        default_steps: 300,
+        make: |g, n, s| boxed(g, shallow_water::WaterParams::ours(n), s),
+        reference: |n, k| AdiCpu::run(shallow_water::WaterParams::ours(n), k),
+    }),
+};
 
 /// What can go wrong in a simulation.
 #[derive(Debug, thiserror::Error)]
@@ -97,74 +185,13 @@ pub trait Simulation {
     fn read(&self) -> Result<Vec<f32>, SimError> {
         self.adi().read()
     }
-    /// Replaces the tridiagonal solver, keeping the state.
-    fn set_solver(&mut self, solver: Box<dyn LineSolver>) -> Result<(), SimError> {
-        self.adi_mut().set_solver(solver)
+    /// Replaces the tridiagonal solver by the one called `name`, keeping the state.
+    fn set_solver(&mut self, name: &str) -> Result<(), SimError> {
+        self.adi_mut().set_solver(name)
     }
 }
 
 pub use adi::Adi;
-pub use solver::LineSolver;
-
-/// The simulations by kind (`crate::registry::SIMS` maps names onto these).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    Heat,
-    PollutantStream,
-    PollutantVortex,
-    ShallowWater,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 4] = [
-        Kind::Heat,
-        Kind::PollutantStream,
-        Kind::PollutantVortex,
-        Kind::ShallowWater,
-    ];
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Heat => "heat",
-            Kind::PollutantStream => "pollutant-stream",
-            Kind::PollutantVortex => "pollutant-vortex",
-            Kind::ShallowWater => "shallow-water",
-        }
-    }
-    pub fn default_size(self) -> u32 {
-        256
-    }
-    pub fn default_steps(self) -> u32 {
-        match self {
-            Kind::Heat => 200,
-            Kind::PollutantStream => 200,
-            Kind::PollutantVortex => 250,
-            Kind::ShallowWater => 300,
-        }
-    }
-}
-
-/// Makes the simulation `kind` on an `n × n` grid with the solver called `solver`.
-pub fn make(gl: &Gl, kind: Kind, n: u32, solver: &str) -> Result<Box<dyn Simulation>, SimError> {
-    let s = solver::make(gl, solver, n, n)?;
-    Ok(match kind {
-        Kind::Heat => Box::new(heat::Heat::new(gl, heat::HeatParams::paper(n), s)?),
-        Kind::PollutantStream => Box::new(pollutant::Pollutant::new(
-            gl,
-            pollutant::PollutantParams::stream(n),
-            s,
-        )?),
-        Kind::PollutantVortex => Box::new(pollutant::Pollutant::new(
-            gl,
-            pollutant::PollutantParams::vortex(n),
-            s,
-        )?),
-        Kind::ShallowWater => Box::new(shallow_water::ShallowWater::new(
-            gl,
-            shallow_water::WaterParams::paper(n),
-            s,
-        )?),
-    })
-}
 
 /// What a headless run measured.
 #[derive(Clone, Copy, Debug)]
@@ -243,4 +270,23 @@ pub fn write_frame(
     } else {
         frames::write_frame(sim, path)
     }
+}
+
+/// The `--size` range: the grid N′ as the papers count it (their "1024 × 1024" is N′ =
+/// 1024); an ADI simulation solves N′ - 1 unknowns per line (§3.1's N = N′ - 1), so this is
+/// [`scheme::GRID_RANGE`] plus one.
+pub const SIZE_RANGE: std::ops::RangeInclusive<u32> =
+    *scheme::GRID_RANGE.start() + 1..=*scheme::GRID_RANGE.end() + 1;
+
+/// The unknowns per line of `--size` N′ (see [`SIZE_RANGE`]), or the range message.
+pub fn grid_of_size(size: u32) -> Result<u32, SimError> {
+    if !SIZE_RANGE.contains(&size) {
+        return Err(SimError::Params(format!(
+            "--size {size}: must be {}..={} (the grid N′ as the paper counts it, e.g. 1024; \
+             N′ - 1 unknowns per line are solved)",
+            SIZE_RANGE.start(),
+            SIZE_RANGE.end()
+        )));
+    }
+    Ok(size - 1)
 }

@@ -17,18 +17,17 @@
 //! number |w| Δh / D exceeds 2; with Δt inside the explicit limit it stays non-negative.
 //! Boundaries are zero-gradient (ghost = edge value).
 //!
-//! Two scenarios: [`PollutantParams::stream`], a uniform flow along x with a continuous source
-//! left of the centre (Fig. 15/16), and [`PollutantParams::vortex`], a rotation of constant
-//! angular velocity ω about the centre with a short release near the lower left (Fig. 17/18).
+//! Two scenarios: [`PollutantParams::stream_ours`], a uniform flow along x with a continuous
+//! source left of the centre (Fig. 15/16), and [`PollutantParams::vortex_ours`], a rotation of
+//! constant angular velocity ω about the centre with a short release near the lower left
+//! (Fig. 17/18). The paper describes the scenes only: every number (velocities, ω, D, Δt,
+//! source positions, sizes, rates and durations) is ours.
 
-use std::rc::Rc;
+use crate::gl::Program;
 
-use crate::gl::{Gl, Program};
-
-use super::adi::{Adi, Sweep};
-use super::heat::check_grid;
-use super::solver::{LineSolver, thomas};
-use super::{SimError, Simulation};
+use super::SimError;
+use super::adi::Sweep;
+use super::scheme::{Fields, Scheme};
 
 /// The velocity field.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -79,9 +78,10 @@ pub struct PollutantParams {
 }
 
 impl PollutantParams {
-    /// Fig. 15/16: stream along x at n/512 cells per time unit, continuous source at
-    /// (0.2 n, 0.5 n); Δt = 2. Speeds and D scale with n so the pictures match across sizes.
-    pub fn stream(n: u32) -> PollutantParams {
+    /// Our set-up after Fig. 15/16 (the numbers are ours): stream along x at n/512 cells per
+    /// time unit, continuous source at (0.2 n, 0.5 n); Δt = 2. Speeds and D scale with n so
+    /// the pictures match across sizes.
+    pub fn stream_ours(n: u32) -> PollutantParams {
         let s = n as f32 / 256.0;
         PollutantParams {
             n,
@@ -99,9 +99,9 @@ impl PollutantParams {
         }
     }
 
-    /// Fig. 17/18: rotation at ω = 2π / 500 (one turn in 250 steps of Δt = 2), release at
-    /// (0.25 n, 0.25 n) during the first 10 steps.
-    pub fn vortex(n: u32) -> PollutantParams {
+    /// Our set-up after Fig. 17/18 (the numbers are ours): rotation at ω = 2π / 500 (one
+    /// turn in 250 steps of Δt = 2), release at (0.25 n, 0.25 n) during the first 10 steps.
+    pub fn vortex_ours(n: u32) -> PollutantParams {
         let s = n as f32 / 256.0;
         PollutantParams {
             n,
@@ -147,25 +147,6 @@ impl PollutantParams {
         adv.min(dif)
     }
 
-    fn init(&self) -> Vec<f32> {
-        self.initial
-            .clone()
-            .unwrap_or_else(|| vec![0.0; (self.n * self.n) as usize])
-    }
-
-    fn check(&self) -> Result<(), SimError> {
-        check_grid(self.n)?;
-        if !(self.dt > 0.0 && self.diffusion >= 0.0) {
-            return Err(SimError::Params("Δt must be positive and D ≥ 0".into()));
-        }
-        if let Some(v) = &self.initial
-            && v.len() != (self.n * self.n) as usize
-        {
-            return Err(SimError::Params("initial field of the wrong size".into()));
-        }
-        Ok(())
-    }
-
     /// The source term at cell `(i, j)` during step `step`.
     fn source_at(&self, i: usize, j: usize, step: u64) -> f64 {
         match self.source {
@@ -191,179 +172,90 @@ impl PollutantParams {
     }
 }
 
-/// The pollutant simulation on the GPU.
-pub struct Pollutant {
-    params: PollutantParams,
-    adi: Adi,
-    build: Rc<Program>,
-    steps: u64,
-    name: &'static str,
-}
-
-impl Pollutant {
-    pub fn new(
-        gl: &Gl,
-        params: PollutantParams,
-        solver: Box<dyn LineSolver>,
-    ) -> Result<Pollutant, SimError> {
-        params.check()?;
-        let adi = Adi::new(gl, params.n, &params.init(), solver)?;
-        let name = match params.flow {
+impl Scheme for PollutantParams {
+    fn name(&self) -> &'static str {
+        match self.flow {
             Flow::Stream(_) => "pollutant-stream",
             Flow::Vortex(_) => "pollutant-vortex",
+        }
+    }
+    fn n(&self) -> u32 {
+        self.n
+    }
+    fn check(&self) -> Result<(), SimError> {
+        let flow_finite = match self.flow {
+            Flow::Stream(v) => v.iter().all(|x| x.is_finite()),
+            Flow::Vortex(w) => w.is_finite(),
         };
-        Ok(Pollutant {
-            build: Program::fragment(gl, "sim/pollutant_build.frag", &[])?,
-            params,
-            adi,
-            steps: 0,
-            name,
-        })
+        let ok = self.dt.is_finite()
+            && self.dt > 0.0
+            && self.diffusion.is_finite()
+            && self.diffusion >= 0.0
+            && flow_finite;
+        if !ok {
+            return Err(SimError::Params(
+                "Δt must be positive, D ≥ 0, all finite, and the velocity finite".into(),
+            ));
+        }
+        Ok(())
     }
-
-    pub fn params(&self) -> &PollutantParams {
-        &self.params
+    fn initial(&self) -> Vec<f32> {
+        self.initial
+            .clone()
+            .unwrap_or_else(|| vec![0.0; (self.n as usize).pow(2)])
     }
-
-    fn half(&mut self, sweep: Sweep) -> Result<(), SimError> {
-        let p = &self.params;
-        let lambda = p.dt / 2.0;
-        let alpha = lambda * p.diffusion;
-        let (mode, vel, omega) = match p.flow {
+    fn shader(&self) -> &'static str {
+        "sim/pollutant_build.frag"
+    }
+    fn uniforms(&self, p: &Program, step: u64, _sweep: Sweep) {
+        let lambda = self.dt / 2.0;
+        let (mode, vel, omega) = match self.flow {
             Flow::Stream(v) => (0, v, 0.0),
             Flow::Vortex(w) => (1, [0.0; 2], w),
         };
-        let src = p.source_uniform(self.steps);
-        self.adi.half_step(sweep, &self.build, |pr, state| {
-            pr.bind_texture(0, "u_state", state.tex);
-            pr.set_i32("u_state_t", state.flag());
-            pr.set_f32("u_lambda", lambda);
-            pr.set_f32("u_alpha", alpha);
-            pr.set_i32("u_flow", mode);
-            pr.set_vec2("u_vel", vel);
-            pr.set_f32("u_omega", omega);
-            pr.set_vec4("u_src", src);
-        })
+        p.set_f32("u_lambda", lambda);
+        p.set_f32("u_alpha", lambda * self.diffusion);
+        p.set_i32("u_flow", mode);
+        p.set_vec2("u_vel", vel);
+        p.set_f32("u_omega", omega);
+        p.set_vec4("u_src", self.source_uniform(step));
     }
-}
-
-impl Simulation for Pollutant {
-    fn name(&self) -> &'static str {
-        self.name
-    }
-    fn adi(&self) -> &Adi {
-        &self.adi
-    }
-    fn adi_mut(&mut self) -> &mut Adi {
-        &mut self.adi
-    }
-    fn step(&mut self) -> Result<(), SimError> {
-        self.half(Sweep::X)?;
-        self.half(Sweep::Y)?;
-        self.steps += 1;
-        Ok(())
-    }
-    fn steps(&self) -> u64 {
-        self.steps
-    }
-    fn reset(&mut self) -> Result<(), SimError> {
-        self.steps = 0;
-        self.adi.reset(&self.params.init())
-    }
-    fn range(&self) -> (f32, f32) {
-        (0.0, self.params.display_max)
+    fn equation(&self, f: &Fields, step: u64, sweep: Sweep, g: [usize; 2], i: usize) -> [f64; 4] {
+        let lambda = self.dt as f64 / 2.0;
+        let alpha = lambda * self.diffusion as f64;
+        let vel = self.flow.at([g[0] as f64 + 0.5, g[1] as f64 + 0.5], self.n);
+        let (w, wt) = match sweep {
+            Sweep::X => (vel[0], vel[1]),
+            Sweep::Y => (vel[1], vel[0]),
+        };
+        let (_, across) = sweep.along_across();
+        let s = [g[0] as isize, g[1] as isize];
+        let c0 = f.at(f.now, s);
+        let cpl = f.at(f.now, [s[0] + across[0], s[1] + across[1]]);
+        let cmi = f.at(f.now, [s[0] - across[0], s[1] - across[1]]);
+        let mut a = -lambda * w.max(0.0) - alpha;
+        let mut c = lambda * w.min(0.0) - alpha;
+        let mut b = 1.0 + lambda * w.abs() + 2.0 * alpha;
+        if i == 0 {
+            b += a;
+            a = 0.0;
+        }
+        if i == f.n - 1 {
+            b += c;
+            c = 0.0;
+        }
+        let k = c0 - lambda * wt * 0.5 * (cpl - cmi)
+            + alpha * (cpl - 2.0 * c0 + cmi)
+            + lambda * self.source_at(g[0], g[1], step);
+        [a, b, c, k]
     }
     fn quantity(&self) -> &'static str {
         "concentration"
     }
+    fn range(&self) -> (f32, f32) {
+        (0.0, self.display_max)
+    }
     fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {
-        [
-            at[0],
-            at[1],
-            0.03 * self.params.n as f32,
-            self.params.display_max,
-        ]
-    }
-}
-
-/// The same scheme on the CPU in f64.
-pub struct PollutantCpu {
-    pub params: PollutantParams,
-    /// Concentration, grid order.
-    pub c: Vec<f64>,
-    pub steps: u64,
-}
-
-impl PollutantCpu {
-    pub fn new(params: PollutantParams) -> Result<PollutantCpu, SimError> {
-        params.check()?;
-        let c = params.init().iter().map(|&v| v as f64).collect();
-        Ok(PollutantCpu {
-            params,
-            c,
-            steps: 0,
-        })
-    }
-
-    pub fn step(&mut self) {
-        self.half(Sweep::X);
-        self.half(Sweep::Y);
-        self.steps += 1;
-    }
-
-    fn half(&mut self, sweep: Sweep) {
-        let p = &self.params;
-        let n = p.n as usize;
-        let lambda = p.dt as f64 / 2.0;
-        let alpha = lambda * p.diffusion as f64;
-        let at = |c: &[f64], i: isize, j: isize| {
-            let cl = |v: isize| v.clamp(0, n as isize - 1) as usize;
-            c[cl(j) * n + cl(i)]
-        };
-        let (mut a, mut b, mut cc, mut k) =
-            (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        let (mut x, mut cp) = (vec![0.0; n], vec![0.0; n]);
-        let mut out = vec![0.0; n * n];
-        for line in 0..n {
-            for i in 0..n {
-                let (gi, gj) = match sweep {
-                    Sweep::X => (i, line),
-                    Sweep::Y => (line, i),
-                };
-                let vel = p.flow.at([gi as f64 + 0.5, gj as f64 + 0.5], p.n);
-                let (w, wt) = match sweep {
-                    Sweep::X => (vel[0], vel[1]),
-                    Sweep::Y => (vel[1], vel[0]),
-                };
-                let (si, sj) = (gi as isize, gj as isize);
-                let c0 = at(&self.c, si, sj);
-                let (cpl, cmi) = match sweep {
-                    Sweep::X => (at(&self.c, si, sj + 1), at(&self.c, si, sj - 1)),
-                    Sweep::Y => (at(&self.c, si + 1, sj), at(&self.c, si - 1, sj)),
-                };
-                a[i] = -lambda * w.max(0.0) - alpha;
-                cc[i] = lambda * w.min(0.0) - alpha;
-                b[i] = 1.0 + lambda * w.abs() + 2.0 * alpha;
-                if i == 0 {
-                    b[i] += a[i];
-                    a[i] = 0.0;
-                }
-                if i == n - 1 {
-                    b[i] += cc[i];
-                    cc[i] = 0.0;
-                }
-                k[i] = c0 - lambda * wt * 0.5 * (cpl - cmi)
-                    + alpha * (cpl - 2.0 * c0 + cmi)
-                    + lambda * p.source_at(gi, gj, self.steps);
-            }
-            thomas(&a, &b, &cc, &k, &mut x, &mut cp);
-            for i in 0..n {
-                match sweep {
-                    Sweep::X => out[line * n + i] = x[i],
-                    Sweep::Y => out[i * n + line] = x[i],
-                }
-            }
-        }
-        self.c = out;
+        [at[0], at[1], 0.03 * self.n as f32, self.display_max]
     }
 }

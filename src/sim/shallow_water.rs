@@ -19,14 +19,11 @@
 //! right-hand side). A disturbance moving diagonally across the surface pushes it down
 //! (Fig. 19). Depth is clamped at zero (dry cells), as Kass & Miller do.
 
-use std::rc::Rc;
+use crate::gl::Program;
 
-use crate::gl::{Format, Gl, Program, RenderTexture, TexTarget};
-
-use super::adi::{Adi, Sweep};
-use super::heat::check_grid;
-use super::solver::{LineSolver, thomas};
-use super::{SimError, Simulation};
+use super::SimError;
+use super::adi::Sweep;
+use super::scheme::{Fields, Scheme};
 
 /// The bottom relief: `base + slope · (x + y)/n + hill · exp(-|x/n - c|² / radius²)`, with
 /// the hill centred at c = (0.62, 0.38).
@@ -87,10 +84,12 @@ pub struct WaterParams {
 }
 
 impl WaterParams {
-    /// Fig. 19: a still pond 0.22–0.30 deep over a slope and a hill, a push moving along the
-    /// diagonal. g scales with n² so waves cross the grid in the same number of steps at any n
-    /// (wave speed about 1.7 n/256 cells per time unit in the deep part).
-    pub fn paper(n: u32) -> WaterParams {
+    /// Our set-up after Fig. 19 (the paper shows the scene; every number here is ours: g,
+    /// Δt, τ, the bottom's slope and hill, the push's path, size, depth and duration): a still
+    /// pond 0.22–0.30 deep over a slope and a hill, a push moving along the diagonal. g
+    /// scales with n² so waves cross the grid in the same number of steps at any n (wave
+    /// speed about 1.7 n/256 cells per time unit in the deep part).
+    pub fn ours(n: u32) -> WaterParams {
         let s = n as f32 / 256.0;
         let nf = n as f32;
         WaterParams {
@@ -121,27 +120,6 @@ impl WaterParams {
         self.gravity as f64 * (self.dt as f64).powi(2) / 2.0
     }
 
-    fn init(&self) -> Vec<f32> {
-        self.initial
-            .clone()
-            .unwrap_or_else(|| vec![0.0; (self.n * self.n) as usize])
-    }
-
-    fn check(&self) -> Result<(), SimError> {
-        check_grid(self.n)?;
-        if !(self.dt > 0.0 && self.gravity > 0.0 && (0.0..1.0).contains(&self.damping)) {
-            return Err(SimError::Params(
-                "Δt, g must be positive and 0 ≤ τ < 1".into(),
-            ));
-        }
-        if let Some(v) = &self.initial
-            && v.len() != (self.n * self.n) as usize
-        {
-            return Err(SimError::Params("initial field of the wrong size".into()));
-        }
-        Ok(())
-    }
-
     /// The depression's terms in step `step`: (centre x, centre y, radius, weight) for the
     /// positions at steps `step`, `step - 1`, `step - 2` with weights -depth · (1, -2, 1)
     /// (weight 0 where the push is not on).
@@ -167,211 +145,98 @@ impl WaterParams {
     }
 }
 
-/// The shallow-water simulation on the GPU.
-pub struct ShallowWater {
-    params: WaterParams,
-    adi: Adi,
-    /// h^{n-1} while a step runs, h^{n-2}… between steps: always in grid order.
-    prev: RenderTexture,
-    build: Rc<Program>,
-    steps: u64,
-}
-
-impl ShallowWater {
-    pub fn new(
-        gl: &Gl,
-        params: WaterParams,
-        solver: Box<dyn LineSolver>,
-    ) -> Result<ShallowWater, SimError> {
-        params.check()?;
-        let init = params.init();
-        let adi = Adi::new(gl, params.n, &init, solver)?;
-        let prev = RenderTexture::new(
-            gl,
-            TexTarget::Rect,
-            Format::R32F,
-            params.n,
-            params.n,
-            Some(&init),
-        )?;
-        Ok(ShallowWater {
-            build: Program::fragment(gl, "sim/water_build.frag", &[])?,
-            params,
-            adi,
-            prev,
-            steps: 0,
-        })
-    }
-
-    pub fn params(&self) -> &WaterParams {
-        &self.params
-    }
-
-    fn bind_common(&self, p: &Program) {
-        p.set_f32("u_kappa", self.params.kappa() as f32);
-        p.set_f32("u_damp", 1.0 - self.params.damping);
-        for (m, t) in self.params.push_terms(self.steps).iter().enumerate() {
-            p.set_vec4(&format!("u_push[{m}]"), *t);
-        }
-        p.set_vec4("u_bottom", self.params.bottom.uniform());
+impl WaterParams {
+    /// The water depth max(h - b, 0) at `g` (clamped to the grid) from `h` (grid order).
+    fn depth(&self, f: &Fields, h: &[f64], g: [isize; 2]) -> f64 {
+        let c = |v: isize| v.clamp(0, self.n as isize - 1) as usize;
+        (f.at(h, g) - self.bottom.at(c(g[0]), c(g[1]), self.n) as f64).max(0.0)
     }
 }
 
-impl Simulation for ShallowWater {
+impl Scheme for WaterParams {
     fn name(&self) -> &'static str {
         "shallow-water"
     }
-    fn adi(&self) -> &Adi {
-        &self.adi
+    fn n(&self) -> u32 {
+        self.n
     }
-    fn adi_mut(&mut self) -> &mut Adi {
-        &mut self.adi
-    }
-    fn step(&mut self) -> Result<(), SimError> {
-        let build = self.build.clone();
-        self.bind_common(&build);
-        let prev = self.prev.texture();
-        // x sweep: h¹ = the state, h² = prev.
-        self.adi.build(Sweep::X, &build, |p, h1| {
-            p.bind_texture(0, "u_h1", h1.tex);
-            p.set_i32("u_h1_t", h1.flag());
-            p.bind_texture(1, "u_h2", prev);
-            p.set_i32("u_h2_t", 0);
-        })?;
-        // The solve replaces the state, and h¹ is still needed (the y sweep's depth, the next
-        // step's h²): it moves into prev, in grid order, once the build pass has read h².
-        self.adi
-            .resolve_into(self.adi.state(), &self.prev, [0.0; 4])?;
-        self.adi.solve(Sweep::X)?;
-        // y sweep: depth from h¹ (now in prev), right-hand side h* (the state).
-        let prev = self.prev.texture();
-        self.adi.half_step(Sweep::Y, &build, |p, hs| {
-            p.bind_texture(0, "u_h1", prev);
-            p.set_i32("u_h1_t", 0);
-            p.bind_texture(1, "u_h2", hs.tex);
-            p.set_i32("u_h2_t", hs.flag());
-        })?;
-        self.steps += 1;
+    fn check(&self) -> Result<(), SimError> {
+        let b = self.bottom;
+        let finite = [b.base, b.slope, b.hill, b.radius, self.display]
+            .iter()
+            .all(|v| v.is_finite());
+        let dt_g =
+            self.dt.is_finite() && self.dt > 0.0 && self.gravity.is_finite() && self.gravity > 0.0;
+        if !dt_g || !(0.0..1.0).contains(&self.damping) || !finite || b.radius <= 0.0 {
+            return Err(SimError::Params(
+                "Δt, g must be positive, 0 ≤ τ < 1, the bottom finite with a positive radius"
+                    .into(),
+            ));
+        }
         Ok(())
     }
-    fn steps(&self) -> u64 {
-        self.steps
+    fn initial(&self) -> Vec<f32> {
+        self.initial
+            .clone()
+            .unwrap_or_else(|| vec![0.0; (self.n as usize).pow(2)])
     }
-    fn reset(&mut self) -> Result<(), SimError> {
-        self.steps = 0;
-        let init = self.params.init();
-        self.prev.texture().upload(&init)?;
-        self.adi.reset(&init)
+    fn shader(&self) -> &'static str {
+        "sim/water_build.frag"
     }
-    fn range(&self) -> (f32, f32) {
-        (-self.params.display, self.params.display)
+    fn uniforms(&self, p: &Program, step: u64, _sweep: Sweep) {
+        p.set_f32("u_kappa", self.kappa() as f32);
+        p.set_f32("u_damp", 1.0 - self.damping);
+        for (m, t) in self.push_terms(step).iter().enumerate() {
+            p.set_vec4(&format!("u_push[{m}]"), *t);
+        }
+        p.set_vec4("u_bottom", self.bottom.uniform());
+    }
+    fn equation(&self, f: &Fields, step: u64, sweep: Sweep, g: [usize; 2], i: usize) -> [f64; 4] {
+        let kappa = self.kappa();
+        let (along, _) = sweep.along_across();
+        let s = [g[0] as isize, g[1] as isize];
+        let d0 = self.depth(f, f.start, s);
+        let a = if i == 0 {
+            0.0
+        } else {
+            -kappa * (self.depth(f, f.start, [s[0] - along[0], s[1] - along[1]]) + d0)
+        };
+        let c = if i == f.n - 1 {
+            0.0
+        } else {
+            -kappa * (d0 + self.depth(f, f.start, [s[0] + along[0], s[1] + along[1]]))
+        };
+        let k = match sweep {
+            Sweep::X => {
+                let h1 = f.at(f.start, s);
+                let mut k = h1 + (1.0 - self.damping as f64) * (h1 - f.at(f.prev, s));
+                for t in &self.push_terms(step) {
+                    let dx = (g[0] as f32 + 0.5 - t[0]) as f64 / t[2] as f64;
+                    let dy = (g[1] as f32 + 0.5 - t[1]) as f64 / t[2] as f64;
+                    k += t[3] as f64 * (-(dx * dx + dy * dy)).exp();
+                }
+                k
+            }
+            Sweep::Y => f.at(f.now, s),
+        };
+        [a, 1.0 - a - c, c, k]
     }
     fn quantity(&self) -> &'static str {
         "surface height"
+    }
+    fn range(&self) -> (f32, f32) {
+        (-self.display, self.display)
+    }
+    fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {
+        [at[0], at[1], 0.03 * self.n as f32, -0.02]
+    }
+    fn uses_previous(&self) -> bool {
+        true
     }
     fn is_surface(&self) -> bool {
         true
     }
     fn bottom_uniform(&self) -> [f32; 4] {
-        self.params.bottom.uniform()
+        self.bottom.uniform()
     }
-    fn disturbance(&self, at: [f32; 2]) -> [f32; 4] {
-        [at[0], at[1], 0.03 * self.params.n as f32, -0.02]
-    }
-}
-
-/// The same scheme on the CPU in f64.
-pub struct WaterCpu {
-    pub params: WaterParams,
-    /// h^n and h^{n-1}, grid order.
-    pub h: Vec<f64>,
-    pub prev: Vec<f64>,
-    pub steps: u64,
-    bottom: Vec<f64>,
-}
-
-impl WaterCpu {
-    pub fn new(params: WaterParams) -> Result<WaterCpu, SimError> {
-        params.check()?;
-        let h: Vec<f64> = params.init().iter().map(|&v| v as f64).collect();
-        let n = params.n as usize;
-        let bottom = (0..n * n)
-            .map(|k| params.bottom.at(k % n, k / n, params.n) as f64)
-            .collect();
-        Ok(WaterCpu {
-            prev: h.clone(),
-            h,
-            params,
-            steps: 0,
-            bottom,
-        })
-    }
-
-    /// The bottom height, grid order.
-    pub fn bottom(&self) -> &[f64] {
-        &self.bottom
-    }
-
-    pub fn step(&mut self) {
-        let p = &self.params;
-        let n = p.n as usize;
-        let kappa = p.kappa();
-        let damp = 1.0 - p.damping as f64;
-        let push = p.push_terms(self.steps);
-        let depth: Vec<f64> = self
-            .h
-            .iter()
-            .zip(&self.bottom)
-            .map(|(h, b)| (h - b).max(0.0))
-            .collect();
-        let mut rhs = vec![0.0; n * n];
-        for j in 0..n {
-            for i in 0..n {
-                let k = j * n + i;
-                rhs[k] = self.h[k] + damp * (self.h[k] - self.prev[k]);
-                for t in &push {
-                    let dx = (i as f32 + 0.5 - t[0]) as f64 / t[2] as f64;
-                    let dy = (j as f32 + 0.5 - t[1]) as f64 / t[2] as f64;
-                    rhs[k] += t[3] as f64 * (-(dx * dx + dy * dy)).exp();
-                }
-            }
-        }
-        let hs = sweep(&rhs, &depth, n, kappa, Sweep::X);
-        let hn = sweep(&hs, &depth, n, kappa, Sweep::Y);
-        self.prev = std::mem::replace(&mut self.h, hn);
-        self.steps += 1;
-    }
-}
-
-/// Solves A h = rhs along every line of `sweep` (grid order in and out).
-fn sweep(rhs: &[f64], depth: &[f64], n: usize, kappa: f64, sweep: Sweep) -> Vec<f64> {
-    let (mut a, mut b, mut c, mut k) = (vec![0.0; n], vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-    let (mut x, mut cp) = (vec![0.0; n], vec![0.0; n]);
-    let mut out = vec![0.0; n * n];
-    let idx = |line: usize, i: usize| match sweep {
-        Sweep::X => line * n + i,
-        Sweep::Y => i * n + line,
-    };
-    for line in 0..n {
-        for i in 0..n {
-            let d0 = depth[idx(line, i)];
-            a[i] = if i == 0 {
-                0.0
-            } else {
-                -kappa * (depth[idx(line, i - 1)] + d0)
-            };
-            c[i] = if i == n - 1 {
-                0.0
-            } else {
-                -kappa * (d0 + depth[idx(line, i + 1)])
-            };
-            b[i] = 1.0 - a[i] - c[i];
-            k[i] = rhs[idx(line, i)];
-        }
-        thomas(&a, &b, &c, &k, &mut x, &mut cp);
-        for i in 0..n {
-            out[idx(line, i)] = x[i];
-        }
-    }
-    out
 }

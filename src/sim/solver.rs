@@ -1,44 +1,29 @@
-//! The batched tridiagonal solvers an ADI half-step can use, behind one trait.
+//! The batched tridiagonal solvers an ADI half-step can use: `papers::tridiagonal`'s
+//! [`BatchSolver`]s, used as they are (no adapter, no copy).
 //!
 //! A batch is an RGBA32F rectangle texture `n` wide and `batch` high: row `j` is one system,
 //! texel `(i, j)` = `(a_i, b_i, c_i, k_i)` (sub-diagonal, diagonal, super-diagonal, right-hand
-//! side; `a_0` and `c_{n-1}` are ignored). The solution is an R32F rectangle texture of the
-//! same shape, [`LineSolver::output`], valid until the next `solve`.
+//! side; `a_0` and `c_{n-1}` are ignored). The solution is the solver's R32F rectangle texture
+//! of the same shape, [`BatchSolver::output`], valid until the next `solve`: the simulations
+//! read their state from there. The finite check (a readback per solve) is turned off: the
+//! data stays on the GPU.
 //!
 //! The paper's solvers — fragment-shader cyclic reduction (§3.2), fragment CG for a fixed
 //! number of iterations, CPU Thomas with readback and upload — and the compute-shader CR/PCR
-//! are `papers::tridiagonal`'s [`BatchSolver`]s; [`Paper`] adapts them. Their `solve` returns
-//! the solution by reference only, so the adapter copies it into a texture of its own with
-//! one R32F pass (so that the state can outlive the borrow): one extra pass per half-step,
-//! measured in the Fig. 14 table's breakdown. Their finite-value check (a readback per solve)
-//! is turned off: the data stays on the GPU. This module adds a batched Thomas algorithm in a
+//! come from `papers::tridiagonal`. This module adds [`GpuThomas`], the Thomas algorithm in a
 //! compute shader (one invocation per system), a GPU-resident baseline beyond the paper.
 //!
 //! Names for `--solver`: `cr` (fragment CR, switch method — the paper's pbuffer surfaces),
 //! `cr-copy` (copy method), `cgN` (fragment CG, N fixed iterations, scalar textures; `cg` =
 //! `cg4`), `thomas` (CPU), `compute-cr`, `compute-pcr`, `gpu-thomas`.
 
-use std::rc::Rc;
-
-use crate::gl::{
-    Format, Gl, GlError, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
-    Texture, image_access,
-};
+use crate::gl::{Format, Gl, PingPongMethod, Program, TexTarget, Texture, image_access};
 use crate::papers::tridiagonal::{
     self as tri, BatchSolver, ComputeCr, ComputePcr, FragmentCg, FragmentCr, Packing,
+    TridiagonalError,
 };
 
 use super::SimError;
-
-/// A batched tridiagonal solver as the simulations use it.
-pub trait LineSolver {
-    /// Solves every row of `systems` into [`LineSolver::output`].
-    fn solve(&mut self, systems: &Texture) -> Result<(), SimError>;
-    /// The solution of the last `solve` (R32F rect, `n × batch`).
-    fn output(&self) -> &Texture;
-    /// Short name (`cr`, `cg4`, `thomas`, …) for the command line, tables and titles.
-    fn name(&self) -> &str;
-}
 
 /// The solver names `--solver` accepts (`cgN` takes any N ≥ 1), first the default.
 pub const SOLVER_NAMES: &[&str] = &[
@@ -51,132 +36,191 @@ pub const SOLVER_NAMES: &[&str] = &[
     "gpu-thomas",
 ];
 
+/// Beyond the paper: the build pass and a Thomas solve fused into one compute dispatch per
+/// half-step (one invocation per line; `glsl/sim/fused_thomas.comp`), so the systems texture
+/// is never written. Not a [`BatchSolver`] (it takes no systems texture): [`super::adi`]
+/// runs it; not for shallow water.
+pub const FUSED: &str = "fused-thomas";
+
 /// The solver a simulation uses unless told otherwise: the paper's.
 pub const DEFAULT: &str = "cr";
 
-/// Makes the solver called `name` for `n`-unknown systems, `batch` of them.
-pub fn make(gl: &Gl, name: &str, n: u32, batch: u32) -> Result<Box<dyn LineSolver>, SimError> {
+/// Makes the solver called `name` for `n`-unknown systems, `batch` of them, with its finite
+/// check off.
+pub fn make(gl: &Gl, name: &str, n: u32, batch: u32) -> Result<Box<dyn BatchSolver>, SimError> {
     let (nu, bu) = (n as usize, batch as usize);
-    let wrap = |s: Box<dyn BatchSolver>| -> Result<Box<dyn LineSolver>, SimError> {
-        Ok(Box::new(Paper::new(gl, name, s, n, batch)?))
+    let unknown = || SimError::UnknownSolver {
+        name: name.to_string(),
+        known: SOLVER_NAMES.join(", "),
     };
-    let err = |e: tri::TridiagonalError| SimError::Solver {
-        solver: name.to_string(),
-        message: e.to_string(),
-    };
-    match name {
-        "gpu-thomas" => Ok(Box::new(ComputeThomas::new(gl, n, batch)?)),
-        "cr" | "cr-copy" => {
-            let method = if name == "cr" {
-                PingPongMethod::Switch
-            } else {
-                PingPongMethod::Copy
-            };
-            let mut s = FragmentCr::new(gl, nu, bu, method).map_err(err)?;
-            s.set_check_finite(false);
-            wrap(Box::new(s))
-        }
-        "thomas" => wrap(Box::new(tri::CpuThomas::new(gl, nu, bu).map_err(err)?)),
-        "compute-cr" => {
-            let mut s = ComputeCr::new(gl, nu, bu).map_err(err)?;
-            s.set_check_finite(false);
-            wrap(Box::new(s))
-        }
-        "compute-pcr" => {
-            let mut s = ComputePcr::new(gl, nu, bu).map_err(err)?;
-            s.set_check_finite(false);
-            wrap(Box::new(s))
-        }
+    let made: Result<Box<dyn BatchSolver>, TridiagonalError> = match name {
+        "gpu-thomas" => GpuThomas::new(gl, n, batch).map(|s| Box::new(s) as _),
+        "cr" => FragmentCr::new(gl, nu, bu, PingPongMethod::Switch).map(|s| Box::new(s) as _),
+        "cr-copy" => FragmentCr::new(gl, nu, bu, PingPongMethod::Copy).map(|s| Box::new(s) as _),
+        "thomas" => tri::CpuThomas::new(gl, nu, bu).map(|s| Box::new(s) as _),
+        "compute-cr" => ComputeCr::new(gl, nu, bu).map(|s| Box::new(s) as _),
+        "compute-pcr" => ComputePcr::new(gl, nu, bu).map(|s| Box::new(s) as _),
         cg if cg.starts_with("cg") => {
-            let iterations = match &cg[2..] {
-                "" => 4,
-                k => k.parse::<usize>().ok().filter(|&k| k >= 1).ok_or_else(|| {
-                    SimError::UnknownSolver {
-                        name: cg.to_string(),
-                        known: SOLVER_NAMES.join(", "),
-                    }
-                })?,
-            };
-            let mut p = tri::CgParams::fixed(Packing::Scalar, iterations);
-            p.check_finite = false;
-            wrap(Box::new(
-                FragmentCg::with_params(gl, nu, bu, p).map_err(err)?,
-            ))
+            let iterations = cg_iterations(cg).ok_or_else(unknown)?;
+            let p = tri::CgParams::fixed(Packing::Scalar, iterations);
+            FragmentCg::with_params(gl, nu, bu, p).map(|s| Box::new(s) as _)
         }
-        other => Err(SimError::UnknownSolver {
-            name: other.to_string(),
-            known: SOLVER_NAMES.join(", "),
-        }),
+        _ => return Err(unknown()),
+    };
+    let mut s = made.map_err(|e| solver_error(name, e))?;
+    s.set_check_finite(false);
+    Ok(s)
+}
+
+/// The largest fixed CG iteration count `cgN` accepts.
+pub const MAX_CG_ITERATIONS: usize = 1000;
+
+/// N of `cgN` (`cg` alone: 4), within 1..=[`MAX_CG_ITERATIONS`].
+fn cg_iterations(name: &str) -> Option<usize> {
+    match name.strip_prefix("cg")? {
+        "" => Some(4),
+        k => k
+            .parse::<usize>()
+            .ok()
+            .filter(|k| (1..=MAX_CG_ITERATIONS).contains(k)),
     }
 }
 
-/// One of `papers::tridiagonal`'s solvers, with its solution copied into a texture of ours.
-pub struct Paper {
-    name: String,
-    inner: Box<dyn BatchSolver>,
-    out: RenderTexture,
-    copy: Rc<Program>,
-    quad: QuadBatch,
-}
-
-impl Paper {
-    pub fn new(
-        gl: &Gl,
-        name: &str,
-        inner: Box<dyn BatchSolver>,
-        n: u32,
-        batch: u32,
-    ) -> Result<Paper, SimError> {
-        Ok(Paper {
+/// Refuses a name `--solver` does not know (before any GL work).
+pub fn check_name(name: &str) -> Result<(), SimError> {
+    let known = SOLVER_NAMES.contains(&name)
+        || name == FUSED
+        || (name.starts_with("cg") && cg_iterations(name).is_some());
+    if known {
+        Ok(())
+    } else {
+        Err(SimError::UnknownSolver {
             name: name.to_string(),
-            inner,
-            out: RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
-            copy: Program::fragment(gl, "sim/resolve.frag", &[])?,
-            quad: QuadBatch::new(gl, &[Quad::identity(Rect::full(n, batch))])?,
+            known: format!(
+                "{}, {FUSED} (cgN: N fixed iterations, 1..={MAX_CG_ITERATIONS})",
+                SOLVER_NAMES.join(", ")
+            ),
         })
     }
+}
 
-    /// The wrapped solver's own label.
-    pub fn inner_name(&self) -> &str {
-        self.inner.name()
+/// The unknowns per system the solver called `name` actually solves for `n`, when it pads:
+/// fragment CR pads to `N = 2^q - 1` (§3.1), the compute CR likewise inside its work group.
+pub fn padded(name: &str, n: u32) -> Option<u32> {
+    let full = (n + 1).next_power_of_two() - 1;
+    (matches!(name, "cr" | "cr-copy" | "compute-cr") && full != n).then_some(full)
+}
+
+/// What an ADI simulation of `n × n` with the solver called `name` allocates: the widest
+/// texture (texels) and the bytes of textures, buffers and host copies together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    pub widest: u64,
+    pub bytes: u64,
+}
+
+/// An estimate from the solvers' allocations (an upper bound within a few per cent): the
+/// simulation's RGBA32F systems texture, its R32F grid, previous-state and scratch textures
+/// and the host copy of the initial state, plus per solver:
+/// - `cr`, `cr-copy`: P0 (`N × n`, RGBA32F, when padded), the P1/P2 ping-pong and its host
+///   zeros (`3 × (N′ - q - 1) × n`, RGBA32F), X (`3 × (N′ + 3) × n`, R32F), the output;
+/// - `cgN`: about ten R32F vectors of `n × n` and the reduction chain;
+/// - `thomas`: the systems read back (RGBA32F), `x` and the output (R32F);
+/// - `compute-cr`: global scratch `(4 N′ + N′ + 1) × n` floats (when it does not fit shared
+///   memory) and the output; `compute-pcr`: `4 n × n` floats; `gpu-thomas`: two R32F.
+pub fn footprint(name: &str, n: u32) -> Footprint {
+    let (n64, f) = (n as u64, 4u64);
+    let np = (n64 + 1).next_power_of_two();
+    let q = np.trailing_zeros() as u64;
+    let plane = n64 * n64 * f; // one R32F n × n
+    let sim = 4 * plane + 4 * plane; // systems (RGBA) + grid, prev, scratch, host init
+    let (widest, solver) = match name {
+        "cr" | "cr-copy" => {
+            let p0 = if np - 1 != n64 {
+                4 * (np - 1) * n64 * f
+            } else {
+                0
+            };
+            let pw = (np - q - 1).max(1);
+            (
+                np + 3,
+                p0 + 3 * 4 * pw * n64 * f + 3 * (np + 3) * n64 * f + plane,
+            )
+        }
+        "thomas" => (n64, 4 * plane + 2 * plane),
+        "compute-cr" => (n64, (5 * np + 1) * n64 * f + plane),
+        "compute-pcr" => (n64, 4 * plane + plane),
+        "gpu-thomas" | FUSED => (n64, 3 * plane),
+        _ => (n64, 11 * plane), // cgN
+    };
+    Footprint {
+        widest,
+        bytes: sim + solver,
     }
 }
 
-impl LineSolver for Paper {
-    fn solve(&mut self, systems: &Texture) -> Result<(), SimError> {
-        let x = self.inner.solve(systems).map_err(|e| SimError::Solver {
-            solver: self.name.clone(),
+/// The memory this machine has available for new allocations (`MemAvailable` of
+/// `/proc/meminfo`), when it can be read. A software GL (llvmpipe) keeps its textures there.
+pub fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// Refuses, before any allocation, a simulation of `n × n` with solver `name` that this
+/// device cannot hold: a texture wider than its rectangle-texture limit, or more memory than
+/// the machine has available.
+pub fn check_fits(gl: &Gl, name: &str, n: u32) -> Result<(), SimError> {
+    check_name(name)?;
+    let fp = footprint(name, n);
+    let max = gl.info().max_rectangle_texture_size as u64;
+    if fp.widest > max {
+        return Err(SimError::Params(format!(
+            "{n} unknowns per line with solver {name}: a texture {} texels wide, over this \
+             device's rectangle-texture limit of {max}",
+            fp.widest
+        )));
+    }
+    if let Some(avail) = available_memory()
+        && fp.bytes > avail
+    {
+        let gib = |b: u64| b as f64 / (1u64 << 30) as f64;
+        return Err(SimError::Params(format!(
+            "{n} unknowns per line with solver {name} need about {:.1} GiB of textures and \
+             buffers; this machine has {:.1} GiB available (MemAvailable)",
+            gib(fp.bytes),
+            gib(avail)
+        )));
+    }
+    Ok(())
+}
+
+/// A solver's error as a simulation error naming the solver.
+pub fn solver_error(name: &str, e: TridiagonalError) -> SimError {
+    match e {
+        TridiagonalError::Gl(g) => SimError::Gl(g),
+        e => SimError::Solver {
+            solver: name.to_string(),
             message: e.to_string(),
-        })?;
-        self.out.bind();
-        let p = &self.copy;
-        p.bind_texture(0, "u_src", x);
-        p.set_i32("u_src_t", 0);
-        p.set_vec4("u_bump", [0.0; 4]);
-        let (w, h) = (self.out.texture().width(), self.out.texture().height());
-        self.quad.draw(p, w, h)?;
-        Ok(())
-    }
-    fn output(&self) -> &Texture {
-        self.out.texture()
-    }
-    fn name(&self) -> &str {
-        &self.name
+        },
     }
 }
 
-/// Thomas algorithm in a compute shader: one invocation walks one system (forward
-/// elimination, back substitution), so a batch of `batch` systems runs `batch` invocations.
-pub struct ComputeThomas {
+/// Thomas algorithm in a compute shader (`glsl/sim/thomas.comp`): one invocation walks one
+/// system (forward elimination, back substitution), so a batch of `batch` systems runs `batch`
+/// invocations. Beyond the paper (which ran Thomas on the CPU); no pivoting, so the systems
+/// must be diagonally dominant (the ADI matrices are).
+pub struct GpuThomas {
     gl: Gl,
     program: std::rc::Rc<Program>,
     x: Texture,
     cp: Texture,
 }
 
-impl ComputeThomas {
-    pub fn new(gl: &Gl, n: u32, batch: u32) -> Result<Self, SimError> {
-        Ok(ComputeThomas {
+impl GpuThomas {
+    pub fn new(gl: &Gl, n: u32, batch: u32) -> Result<Self, TridiagonalError> {
+        Ok(GpuThomas {
             gl: gl.clone(),
             program: Program::compute(gl, "sim/thomas.comp", &[])?,
             x: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
@@ -185,54 +229,28 @@ impl ComputeThomas {
     }
 }
 
-impl LineSolver for ComputeThomas {
-    fn solve(&mut self, systems: &Texture) -> Result<(), SimError> {
-        check_shape(systems, &self.x)?;
+impl BatchSolver for GpuThomas {
+    fn name(&self) -> &str {
+        "Thomas compute (one invocation per system)"
+    }
+    fn shape(&self) -> (usize, usize) {
+        (self.x.width() as usize, self.x.height() as usize)
+    }
+    fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
+        let (n, batch) = self.shape();
+        tri::check_systems(systems, n, batch)?;
         let p = &self.program;
         p.bind_texture(0, "u_sys", systems);
         p.bind_image(0, &self.x, image_access::READ_WRITE);
         p.bind_image(1, &self.cp, image_access::READ_WRITE);
-        p.set_i32("u_n", systems.width() as i32);
-        p.set_i32("u_batch", systems.height() as i32);
-        p.dispatch_1d(systems.height())?;
+        p.set_i32("u_n", n as i32);
+        p.set_i32("u_batch", batch as i32);
+        p.dispatch_1d(batch as u32)?;
         // Later passes sample x as a texture.
         self.gl.image_barrier();
-        Ok(())
+        Ok(&self.x)
     }
     fn output(&self) -> &Texture {
         &self.x
-    }
-    fn name(&self) -> &str {
-        "gpu-thomas"
-    }
-}
-
-fn check_shape(systems: &Texture, x: &Texture) -> Result<(), SimError> {
-    if systems.format() != Format::RGBA32F
-        || systems.width() != x.width()
-        || systems.height() != x.height()
-    {
-        return Err(SimError::Gl(GlError::Invalid(format!(
-            "systems {systems:?}: expected RGBA32F {}×{}",
-            x.width(),
-            x.height()
-        ))));
-    }
-    Ok(())
-}
-
-/// The Thomas algorithm in f64 for one system: `a` sub-, `b` main, `c` super-diagonal,
-/// `k` right-hand side (`a[0]`, `c[n-1]` ignored). The CPU references' solver.
-pub fn thomas(a: &[f64], b: &[f64], c: &[f64], k: &[f64], x: &mut [f64], cp: &mut [f64]) {
-    let n = b.len();
-    cp[0] = c[0] / b[0];
-    x[0] = k[0] / b[0];
-    for i in 1..n {
-        let m = b[i] - a[i] * cp[i - 1];
-        cp[i] = c[i] / m;
-        x[i] = (k[i] - a[i] * x[i - 1]) / m;
-    }
-    for i in (0..n - 1).rev() {
-        x[i] -= cp[i] * x[i + 1];
     }
 }

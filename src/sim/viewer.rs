@@ -21,24 +21,28 @@ use crate::gl::window::GlWindow;
 use crate::util::{RngExt, rng};
 
 use super::render::{Renderer, Target};
-use super::{Kind, Simulation, make, solver};
+use super::{SimEntry, Simulation, solver};
 
 /// Opens the viewer and runs until the window is closed.
-pub fn run(kind: Kind, n: u32, solver_name: &str) -> anyhow::Result<()> {
+pub fn run(entry: &'static SimEntry, n: u32, solver_name: &str) -> anyhow::Result<()> {
+    let Some(spec) = entry.adi.as_ref() else {
+        bail!("{}: not an ADI simulation", entry.name);
+    };
     let no_var = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
     if no_var("DISPLAY") && no_var("WAYLAND_DISPLAY") {
         bail!(
             "--window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run \
              without --window to write PNG frames headless (--frames DIR), or under a virtual \
              X server: xvfb-run -s '-screen 0 1024x768x24' gpgpu-repro sim {} --window",
-            kind.name()
+            entry.name
         );
     }
     let event_loop = EventLoop::new()
         .context("--window: cannot connect to the display (is the X or Wayland server running?)")?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
-        kind,
+        name: entry.name,
+        make: spec.make,
         n,
         solver: solver_name.to_string(),
         state: None,
@@ -52,7 +56,8 @@ pub fn run(kind: Kind, n: u32, solver_name: &str) -> anyhow::Result<()> {
 }
 
 struct App {
-    kind: Kind,
+    name: &'static str,
+    make: super::MakeSim,
     n: u32,
     solver: String,
     state: Option<Live>,
@@ -94,10 +99,10 @@ impl App {
 
     fn open(&mut self, el: &ActiveEventLoop) -> anyhow::Result<Live> {
         let attrs = Window::default_attributes()
-            .with_title(format!("gpgpu-repro — {}", self.kind.name()))
+            .with_title(format!("gpgpu-repro — {}", self.name))
             .with_inner_size(LogicalSize::new(900.0, 720.0));
         let win = GlWindow::new(el, attrs).context("--window: creating the GL window")?;
-        let sim = make(win.gl(), self.kind, self.n, &self.solver)?;
+        let sim = (self.make)(win.gl(), self.n, &self.solver)?;
         let renderer = Renderer::new(win.gl())?;
         Ok(Live {
             sim,
@@ -124,9 +129,7 @@ impl App {
                 let now = live.sim.adi().solver_name().to_string();
                 let next =
                     names[(names.iter().position(|&s| s == now).unwrap_or(0) + 1) % names.len()];
-                let n = live.sim.adi().n();
-                let s = solver::make(live.win.gl(), next, n, n)?;
-                live.sim.set_solver(s)?;
+                live.sim.set_solver(next)?;
                 self.solver = next.to_string();
             }
             Key::Character("d") => {

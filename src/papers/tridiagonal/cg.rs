@@ -478,4 +478,10 @@ impl BatchSolver for FragmentCg {
         }
         Ok(self.out.texture())
     }
+    fn output(&self) -> &Texture {
+        self.out.texture()
+    }
+    fn set_check_finite(&mut self, on: bool) {
+        self.params.check_finite = on;
+    }
 }

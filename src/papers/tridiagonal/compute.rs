@@ -224,6 +224,12 @@ macro_rules! compute_solver {
             fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
                 self.0.solve(systems)
             }
+            fn output(&self) -> &Texture {
+                &self.0.out
+            }
+            fn set_check_finite(&mut self, on: bool) {
+                self.0.check_finite = on;
+            }
         }
     };
 }

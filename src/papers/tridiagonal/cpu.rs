@@ -98,81 +98,112 @@ impl Systems {
     }
 }
 
-/// The Thomas algorithm (Gaussian elimination without pivoting on a tridiagonal matrix),
-/// one system, in `f64`. Fails on a zero (or non-finite) pivot.
-pub fn thomas_f64(sys: &Systems, j: usize, x: &mut [f64]) -> Result<(), TridiagonalError> {
-    let n = sys.n;
-    let mut cp = vec![0f64; n];
-    let mut dp = vec![0f64; n];
-    for i in 0..n {
-        let [a, b, c, k] = sys.eq(j, i).map(f64::from);
-        let (cprev, dprev) = if i > 0 {
-            (cp[i - 1], dp[i - 1])
-        } else {
-            (0.0, 0.0)
-        };
-        let piv = b - a * cprev;
-        if piv == 0.0 || !piv.is_finite() {
-            return Err(TridiagonalError::ZeroPivot { system: j, row: i });
-        }
-        cp[i] = c / piv;
-        dp[i] = (k - a * dprev) / piv;
-    }
-    for i in (0..n).rev() {
-        x[i] = dp[i] - if i + 1 < n { cp[i] * x[i + 1] } else { 0.0 };
-    }
-    Ok(())
+/// The float types the CPU solvers run in: `f32` (what the paper's CPU baseline computed)
+/// and `f64` (the references every GPU result is checked against).
+pub trait Real:
+    Copy
+    + PartialEq
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+{
+    const ZERO: Self;
+    const ONE: Self;
+    fn is_finite(self) -> bool;
+    /// From the `f32` a systems texture holds.
+    fn of(v: f32) -> Self;
 }
 
-/// Thomas in `f32`, one system (what the paper's CPU baseline computed), into `x`.
-/// `scratch` must hold `2 n` floats (no allocation in the timed loop).
-pub fn thomas_f32(sys: &[f32], n: usize, x: &mut [f32], scratch: &mut [f32]) -> Result<(), usize> {
-    let (cp, dp) = scratch.split_at_mut(n);
-    let mut cprev = 0f32;
-    let mut dprev = 0f32;
+impl Real for f32 {
+    const ZERO: f32 = 0.0;
+    const ONE: f32 = 1.0;
+    fn is_finite(self) -> bool {
+        f32::is_finite(self)
+    }
+    fn of(v: f32) -> f32 {
+        v
+    }
+}
+
+impl Real for f64 {
+    const ZERO: f64 = 0.0;
+    const ONE: f64 = 1.0;
+    fn is_finite(self) -> bool {
+        f64::is_finite(self)
+    }
+    fn of(v: f32) -> f64 {
+        v as f64
+    }
+}
+
+/// The Thomas algorithm (Gaussian elimination without pivoting on a tridiagonal matrix) for
+/// one system of `n` unknowns whose equation `i` is `eq(i) = [a, b, c, k]`, in `T`:
+///
+/// ```text
+/// c'_i = c_i / (b_i - a_i c'_{i-1}),  k'_i = (k_i - a_i k'_{i-1}) / (b_i - a_i c'_{i-1})
+/// x_{n-1} = k'_{n-1},  x_i = k'_i - c'_i x_{i+1}
+/// ```
+///
+/// (one reciprocal per row, multiplied twice). `x` (`n`) receives the solution, `cp` (`n`)
+/// is scratch: no allocation, so it can run in a timed loop. `Err(row)` at the first zero or
+/// non-finite pivot.
+pub fn thomas<T: Real>(
+    n: usize,
+    eq: impl Fn(usize) -> [T; 4],
+    x: &mut [T],
+    cp: &mut [T],
+) -> Result<(), usize> {
+    let (mut cprev, mut kprev) = (T::ZERO, T::ZERO);
     for i in 0..n {
-        let [a, b, c, k] = [sys[4 * i], sys[4 * i + 1], sys[4 * i + 2], sys[4 * i + 3]];
+        let [a, b, c, k] = eq(i);
         let piv = b - a * cprev;
-        if piv == 0.0 || !piv.is_finite() {
+        if piv == T::ZERO || !piv.is_finite() {
             return Err(i);
         }
-        let inv = 1.0 / piv;
+        let inv = T::ONE / piv;
         cprev = c * inv;
-        dprev = (k - a * dprev) * inv;
+        kprev = (k - a * kprev) * inv;
         cp[i] = cprev;
-        dp[i] = dprev;
+        x[i] = kprev;
     }
-    let mut next = 0f32;
+    let mut next = T::ZERO;
     for i in (0..n).rev() {
-        next = dp[i] - cp[i] * next;
+        next = x[i] - cp[i] * next;
         x[i] = next;
     }
     Ok(())
 }
 
-/// Thomas in `f32` over the whole batch (single thread), `x` of `n × batch`.
-pub fn thomas_batch_f32(sys: &Systems, x: &mut [f32]) -> Result<(), TridiagonalError> {
+/// [`thomas`] in `T` over the whole batch (single thread) into `x` (`n × batch`).
+pub fn thomas_batch<T: Real>(sys: &Systems, x: &mut [T]) -> Result<(), TridiagonalError> {
     let n = sys.n;
-    let mut scratch = vec![0f32; 2 * n];
-    for j in 0..sys.batch {
-        thomas_f32(
-            &sys.data[4 * n * j..4 * n * (j + 1)],
+    if n == 0 {
+        return Ok(());
+    }
+    let mut cp = vec![T::ZERO; n];
+    for (j, xj) in x.chunks_exact_mut(n).take(sys.batch).enumerate() {
+        let row = &sys.data[4 * n * j..4 * n * (j + 1)];
+        thomas(
             n,
-            &mut x[n * j..n * (j + 1)],
-            &mut scratch,
+            |i| std::array::from_fn(|c| T::of(row[4 * i + c])),
+            xj,
+            &mut cp,
         )
         .map_err(|row| TridiagonalError::ZeroPivot { system: j, row })?;
     }
     Ok(())
 }
 
+/// Thomas in `f32` over the whole batch (the paper's CPU baseline), `x` of `n × batch`.
+pub fn thomas_batch_f32(sys: &Systems, x: &mut [f32]) -> Result<(), TridiagonalError> {
+    thomas_batch(sys, x)
+}
+
 /// Thomas in `f64` over the whole batch: the reference every GPU result is checked against.
 pub fn thomas_batch_f64(sys: &Systems) -> Result<Vec<f64>, TridiagonalError> {
-    let n = sys.n;
-    let mut x = vec![0f64; n * sys.batch];
-    for j in 0..sys.batch {
-        thomas_f64(sys, j, &mut x[n * j..n * (j + 1)])?;
-    }
+    let mut x = vec![0f64; sys.n * sys.batch];
+    thomas_batch(sys, &mut x)?;
     Ok(x)
 }
 

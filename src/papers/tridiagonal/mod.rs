@@ -26,7 +26,8 @@
 //!   scalar and RGBA-packed.
 //! - [`compute`]: beyond the paper, CR and PCR in GL 4.3 compute shaders (shared memory,
 //!   one work group per system; a global-memory path for systems too big for it).
-//! - [`cpu`]: batched systems, Thomas (f32, f64) and a CPU cyclic reduction.
+//! - [`cpu`]: batched systems, one Thomas generic over the float type ([`thomas`], run in
+//!   f32 as the paper's baseline and in f64 as every reference) and a CPU cyclic reduction.
 //! - [`experiment`]: Table 1 and Fig. 11.
 //!
 //! # The batched solver API (used by the ADI simulations)
@@ -35,7 +36,9 @@
 //! row) whose texel `(i, j)` is `(a, b, c, k)` of equation `i` of system `j`
 //! (`a` sub-diagonal, `b` diagonal, `c` super-diagonal, `k` right-hand side; `a` of the first
 //! and `c` of the last equation multiply zero boundary values), and returns an R32F rectangle
-//! texture `n × batch` holding `x`, owned by the solver (valid until the next `solve`).
+//! texture `n × batch` holding `x`, owned by the solver (valid until the next `solve`, and
+//! readable in place through [`BatchSolver::output`]: the ADI simulations of `crate::sim`
+//! keep their state there between half-steps, with no copy).
 //!
 //! ```no_run
 //! # use gpgpu_repro::gl::{self, DeviceSelector, PingPongMethod, Texture, TexTarget, Format};
@@ -65,7 +68,7 @@ pub mod layout;
 
 pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
 pub use compute::{ComputeCr, ComputePcr, Memory};
-pub use cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+pub use cpu::{Real, Systems, thomas, thomas_batch, thomas_batch_f32, thomas_batch_f64};
 pub use fragment_cr::{CrParams, FragmentCr};
 pub use layout::CrLayout;
 
@@ -97,12 +100,19 @@ pub trait BatchSolver {
     /// `(n, batch)`: the unknowns per system and the number of systems it was built for.
     fn shape(&self) -> (usize, usize);
     /// Solves the systems of an RGBA32F rectangle texture `n × batch` (texel = `(a, b, c, k)`)
-    /// and returns the R32F rectangle texture `n × batch` of `x`.
+    /// and returns the R32F rectangle texture `n × batch` of `x` (the same as [`Self::output`]).
     fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError>;
+    /// The solution of the last `solve` (R32F rectangle, `n × batch`), owned by the solver and
+    /// valid until the next `solve`: a caller that keeps state on the GPU between solves (the
+    /// ADI simulations) reads it from here, with no copy.
+    fn output(&self) -> &Texture;
+    /// Turns the finite check after each solve (a readback) on or off; solvers without one
+    /// ignore it. Callers that keep the data on the GPU turn it off.
+    fn set_check_finite(&mut self, _on: bool) {}
 }
 
 /// Checks that `t` is an RGBA32F rectangle texture of `n × batch`.
-pub(crate) fn check_systems(t: &Texture, n: usize, batch: usize) -> Result<(), TridiagonalError> {
+pub fn check_systems(t: &Texture, n: usize, batch: usize) -> Result<(), TridiagonalError> {
     if t.format() != Format::RGBA32F
         || t.target() != TexTarget::Rect
         || t.width() as usize != n
@@ -181,5 +191,8 @@ impl BatchSolver for CpuThomas {
         r?;
         self.out.upload(&self.x)?;
         Ok(&self.out)
+    }
+    fn output(&self) -> &Texture {
+        &self.out
     }
 }

@@ -1,0 +1,218 @@
+//! `experiments/sims.toml`: what the simulations' tables and figures run ([`super::figures`]),
+//! parsed and checked value by value before any work ([`check_config`]): every error names
+//! the file and the key.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::runner::{Repeat, RunError, Sizes};
+
+use super::scheme::GRID_RANGE;
+use super::{find_adi, solver};
+
+/// The built-in copy of `experiments/sims.toml` (a run reads it through its registry entry,
+/// or from `--experiments DIR`).
+pub const EXPERIMENTS: &str = include_str!("../../experiments/sims.toml");
+const FILE: &str = "experiments/sims.toml";
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub fig14_heat: HeatFps,
+    pub fig14_all: AllFps,
+    pub frames: Frames,
+    pub stability: Stability,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatFps {
+    pub sizes: Sizes,
+    pub solvers: Vec<String>,
+    pub verify_steps: u32,
+    pub repeat: Repeat,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct AllFps {
+    pub size: Sizes,
+    pub solver: String,
+    pub view: [u32; 2],
+    pub verify_steps: u32,
+    pub repeat: Repeat,
+    pub paper_fps: BTreeMap<String, f64>,
+    /// The paper's grid N' for these rates.
+    pub paper_grid: u32,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Frames {
+    pub size: Sizes,
+    pub solver: String,
+    pub fig13: Vec<u64>,
+    pub fig16: Vec<u64>,
+    pub fig18: Vec<u64>,
+    pub fig19: Vec<u64>,
+}
+
+/// The note on eq. 8's stability in the rotating flow, measured with the CPU twin.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stability {
+    pub n: u32,
+    pub steps: u32,
+    pub omega: f64,
+    pub diffusion: f64,
+    /// Δt as multiples of the explicit scheme's limit.
+    pub multiples: Vec<f64>,
+}
+
+fn bad(key: &str, why: impl std::fmt::Display) -> RunError {
+    RunError::Config {
+        file: FILE.into(),
+        message: format!("{key}: {why}"),
+    }
+}
+
+fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
+    for (mode, v) in [("full", &s.full), ("quick", &s.quick)] {
+        if v.is_empty() {
+            return Err(bad(&format!("{key}.{mode}"), "needs at least one size"));
+        }
+        if let Some(n) = v.iter().find(|n| !GRID_RANGE.contains(*n)) {
+            return Err(bad(
+                &format!("{key}.{mode}"),
+                format!(
+                    "{n} unknowns per line: must be {}..={}",
+                    GRID_RANGE.start(),
+                    GRID_RANGE.end()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_repeat(key: &str, r: &Repeat) -> Result<(), RunError> {
+    if r.repetitions == 0 {
+        return Err(bad(&format!("{key}.repetitions"), "must be at least 1"));
+    }
+    if !(r.budget_s.is_finite() && r.budget_s > 0.0 && r.budget_s <= 86_400.0) {
+        return Err(bad(
+            &format!("{key}.budget_s"),
+            format!(
+                "{}: must be a positive number of seconds (at most a day)",
+                r.budget_s
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn check_solver(key: &str, name: &str) -> Result<(), RunError> {
+    solver::check_name(name).map_err(|e| bad(key, e))
+}
+
+/// Parses `sims.toml` text and checks every value (sizes in range, solvers known, counts
+/// positive, numbers finite), naming the key of the first bad one.
+pub fn check_config(text: &str) -> Result<(), RunError> {
+    parse(text).map(|_| ())
+}
+
+pub fn parse(text: &str) -> Result<Config, RunError> {
+    let c: Config = toml::from_str(text).map_err(|e| bad("parse", e))?;
+    validate(&c)?;
+    Ok(c)
+}
+
+/// Checked by the runner before any work starts.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, _check: &crate::runner::Check) -> Result<(), String> {
+        validate(self).map_err(|e| match e {
+            RunError::Config { message, .. } => message,
+            e => e.to_string(),
+        })
+    }
+}
+
+/// Every value of the file in range (see [`check_config`]).
+fn validate(c: &Config) -> Result<(), RunError> {
+    let h = &c.fig14_heat;
+    check_sizes("fig14_heat.sizes", &h.sizes)?;
+    for s in &h.solvers {
+        check_solver("fig14_heat.solvers", s)?;
+    }
+    let a = &c.fig14_all;
+    check_sizes("fig14_all.size", &a.size)?;
+    check_solver("fig14_all.solver", &a.solver)?;
+    check_sizes("frames.size", &c.frames.size)?;
+    check_solver("frames.solver", &c.frames.solver)?;
+    for (key, v) in [
+        ("fig14_heat", h.verify_steps),
+        ("fig14_all", a.verify_steps),
+    ] {
+        if !(1..=10_000).contains(&v) {
+            return Err(bad(
+                &format!("{key}.verify_steps"),
+                format!("{v}: must be 1..=10000"),
+            ));
+        }
+    }
+    check_repeat("fig14_heat.repeat", &h.repeat)?;
+    check_repeat("fig14_all.repeat", &a.repeat)?;
+    if a.view.iter().any(|&v| !(1..=16384).contains(&v)) {
+        return Err(bad(
+            "fig14_all.view",
+            format!("{:?}: each must be 1..=16384", a.view),
+        ));
+    }
+    for (name, v) in &a.paper_fps {
+        if find_adi(name).is_none() {
+            return Err(bad(
+                "fig14_all.paper_fps",
+                format!("unknown simulation `{name}`"),
+            ));
+        }
+        if !(v.is_finite() && *v > 0.0) {
+            return Err(bad(
+                &format!("fig14_all.paper_fps.{name}"),
+                format!("{v}: must be positive"),
+            ));
+        }
+    }
+    let st = &c.stability;
+    if !(GRID_RANGE.contains(&st.n) && st.n <= 1023) {
+        return Err(bad(
+            "stability.n",
+            format!("{}: must be {}..=1023", st.n, GRID_RANGE.start()),
+        ));
+    }
+    if !(1..=10_000).contains(&st.steps) {
+        return Err(bad(
+            "stability.steps",
+            format!("{}: must be 1..=10000", st.steps),
+        ));
+    }
+    for (key, v) in [
+        ("stability.omega", st.omega),
+        ("stability.diffusion", st.diffusion),
+    ] {
+        if !(v.is_finite() && v > 0.0) {
+            return Err(bad(key, format!("{v}: must be positive")));
+        }
+    }
+    if st.multiples.is_empty() || st.multiples.iter().any(|m| !(m.is_finite() && *m > 0.0)) {
+        return Err(bad("stability.multiples", "must be positive numbers"));
+    }
+    Ok(())
+}
+
+/// The run's `sims.toml` (read where the paper's own file was read), checked.
+pub fn config(s: &crate::runner::Session) -> Result<Config, RunError> {
+    let c: Config = s.config_of("sims")?;
+    validate(&c)?;
+    Ok(c)
+}
