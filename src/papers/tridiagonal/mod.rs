@@ -27,7 +27,9 @@
 //! - [`compute`]: beyond the paper, CR and PCR in GL 4.3 compute shaders (shared memory,
 //!   one work group per system; a global-memory path for systems too big for it).
 //! - [`cpu`]: batched systems, Thomas (f32, f64) and a CPU cyclic reduction.
-//! - [`experiment`]: Table 1 and Fig. 11.
+//! - [`tiled`]: Fig. 9's 3D batches tiled into one 2D texture.
+//! - [`programs`]: every shader program variant the solvers build, in one place.
+//! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D).
 //!
 //! # The batched solver API (used by the ADI simulations)
 //! Every solver implements [`BatchSolver`]: `solve(&mut self, systems)` takes an RGBA32F
@@ -59,9 +61,11 @@
 pub mod cg;
 pub mod compute;
 pub mod cpu;
-pub mod experiment;
+pub mod experiments;
 pub mod fragment_cr;
 pub mod layout;
+pub mod programs;
+pub mod tiled;
 
 pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
 pub use compute::{ComputeCr, ComputePcr, Memory};
@@ -77,7 +81,7 @@ pub static PAPER: PaperEntry = PaperEntry {
     key: "tridiagonal",
     title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
     experiments: include_str!("../../../experiments/tridiagonal.toml"),
-    run: |s| experiment::run(s).and_then(|()| crate::sim::figures::run(s)),
+    run: |s| experiments::run(s).and_then(|()| crate::sim::figures::run(s)),
 };
 
 /// What can go wrong in a tridiagonal solve.
