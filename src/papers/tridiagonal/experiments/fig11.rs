@@ -89,7 +89,7 @@ pub(super) fn solvers<'a>(
         p.check_finite = false;
         v.push(entry(move || FragmentCr::with_params(gl, n, batch, p), direct, false));
     }
-    for c in cg.into_iter() {
+    if let Some(c) = cg {
         for packing in [Packing::Scalar, Packing::Rgba] {
             for &it in &c.cg_iterations {
                 let mut p = CgParams::fixed(packing, it);
