@@ -271,12 +271,23 @@ fn switch_gather_copies_the_even_levels_into_the_fuller_buffer() {
         assert!(max_rel_error(&got, &want) < TOL, "n = {n}");
         let sum = |parity: usize| -> u64 {
             let l = cr.layout();
-            l.levels.iter().filter(|v| v.s % 2 == parity).map(|v| v.pc as u64).sum()
+            l.levels
+                .iter()
+                .filter(|v| v.s % 2 == parity)
+                .map(|v| v.pc as u64)
+                .sum()
         };
         let gathered = cr.fetch_counts().gather[0];
-        let expect = if cr.layout().levels.len() >= 2 { sum(0) * batch as u64 } else { 0 };
+        let expect = if cr.layout().levels.len() >= 2 {
+            sum(0) * batch as u64
+        } else {
+            0
+        };
         assert_eq!(gathered, expect, "n = {n}: gathered texels");
-        assert!(sum(0) <= sum(1), "n = {n}: the even levels are the smaller set");
+        assert!(
+            sum(0) <= sum(1),
+            "n = {n}: the even levels are the smaller set"
+        );
     }
 }
 
@@ -349,12 +360,24 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
     validate(&gl, text, Mode::Full).unwrap();
     // Non-finite, zero and negative numbers are refused on load, naming the key's line.
     for (from, to, key) in [
-        ("heat_r = 1.0\ncg_iterations = 4", "heat_r = nan\ncg_iterations = 4", "heat_r = nan"),
+        (
+            "heat_r = 1.0\ncg_iterations = 4",
+            "heat_r = nan\ncg_iterations = 4",
+            "heat_r = nan",
+        ),
         ("cg_tolerance = 1e-5", "cg_tolerance = 0.0", "cg_tolerance"),
         ("batch = 8", "batch = 0", "batch = 0"),
-        ("budget_s = 2.0 }\n\n[sweep]", "budget_s = inf }\n\n[sweep]", "budget_s"),
+        (
+            "budget_s = 2.0 }\n\n[sweep]",
+            "budget_s = inf }\n\n[sweep]",
+            "budget_s",
+        ),
         ("cr_vector = 4.5", "cr_vector = -inf", "cr_vector"),
-        ("cg_iterations = [1, 2, 4, 8]", "cg_iterations = [0, 2]", "cg_iterations"),
+        (
+            "cg_iterations = [1, 2, 4, 8]",
+            "cg_iterations = [0, 2]",
+            "cg_iterations",
+        ),
     ] {
         assert!(text.contains(from), "fixture: {from}");
         let bad = text.replacen(from, to, 1);
@@ -364,7 +387,11 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
     // Sizes that the device or the host cannot hold are refused with the limit, at once.
     let max = gl.info().max_rectangle_texture_size;
     for (from, to, table) in [
-        ("quick = [256] }", "quick = [100000] }", "[fig11] grid 100000"),
+        (
+            "quick = [256] }",
+            "quick = [100000] }",
+            "[fig11] grid 100000",
+        ),
         ("quick = [16, 64] }", "quick = [4096] }", "[fig9] grid 4096"),
     ] {
         assert!(text.contains(from), "fixture: {from}");

@@ -166,8 +166,21 @@ impl FragmentCg {
         let b = batch as u32;
         let progs = super::programs::cg_programs(lanes, params.count_fetches)
             .map(|(file, defs)| Program::fragment(gl, file, &defs));
-        let [p0, p1, p2, p3, unpack, residual, matvec, square, mul, reduce, direction, add, sub] =
-            progs;
+        let [
+            p0,
+            p1,
+            p2,
+            p3,
+            unpack,
+            residual,
+            matvec,
+            square,
+            mul,
+            reduce,
+            direction,
+            add,
+            sub,
+        ] = progs;
         let prog = Programs {
             pack: vec![p0?, p1?, p2?, p3?],
             unpack: unpack?,

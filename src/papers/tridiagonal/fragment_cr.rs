@@ -28,8 +28,8 @@ use std::time::{Duration, Instant};
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::gl::{
-    Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
-    RenderTexture, TexTarget, Texture,
+    Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
+    TexTarget, Texture,
 };
 use std::rc::Rc;
 
@@ -229,8 +229,7 @@ impl FragmentCr {
             })
             .collect::<Result<Vec<_>, _>>()?;
         // The gather (switch method): the even levels' runs into the odd levels' buffer.
-        let gather_quads = if params.method == PingPongMethod::Switch && layout.levels.len() >= 2
-        {
+        let gather_quads = if params.method == PingPongMethod::Switch && layout.levels.len() >= 2 {
             let runs: Vec<_> = layout
                 .levels
                 .iter()

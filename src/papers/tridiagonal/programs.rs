@@ -32,7 +32,10 @@ pub fn cr_programs(count_fetches: bool) -> [Variant; 4] {
             "tridiagonal/copy.frag",
             with(d.clone(), &[Define::new("NFLOATS", "4u")]),
         ),
-        ("tridiagonal/copy.frag", with(d, &[Define::new("NFLOATS", "1u")])),
+        (
+            "tridiagonal/copy.frag",
+            with(d, &[Define::new("NFLOATS", "1u")]),
+        ),
     ]
 }
 

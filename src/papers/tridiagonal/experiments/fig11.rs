@@ -87,7 +87,11 @@ pub(super) fn solvers<'a>(
     for m in PingPongMethod::ALL {
         let mut p = CrParams::new(m);
         p.check_finite = false;
-        v.push(entry(move || FragmentCr::with_params(gl, n, batch, p), direct, false));
+        v.push(entry(
+            move || FragmentCr::with_params(gl, n, batch, p),
+            direct,
+            false,
+        ));
     }
     if let Some(c) = cg {
         for packing in [Packing::Scalar, Packing::Rgba] {
@@ -107,12 +111,20 @@ pub(super) fn solvers<'a>(
         s.set_check_finite(false);
         s
     };
-    v.push(entry(move || ComputeCr::new(gl, n, batch).map(quiet), direct, true));
+    v.push(entry(
+        move || ComputeCr::new(gl, n, batch).map(quiet),
+        direct,
+        true,
+    ));
     let quiet = |mut s: ComputePcr| {
         s.set_check_finite(false);
         s
     };
-    v.push(entry(move || ComputePcr::new(gl, n, batch).map(quiet), direct, true));
+    v.push(entry(
+        move || ComputePcr::new(gl, n, batch).map(quiet),
+        direct,
+        true,
+    ));
     v
 }
 
@@ -184,9 +196,18 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 Reference::Thomas(tol) => (None, tol),
                 Reference::CgF64(it) => (Some(cg_fixed_f64(&sys, it)), CG_FIXED_TOL),
             };
-            let m = time_solver(gl, solver.as_mut(), &tex, reference.as_ref().unwrap_or(&want), &c.repeat)?;
+            let m = time_solver(
+                gl,
+                solver.as_mut(),
+                &tex,
+                reference.as_ref().unwrap_or(&want),
+                &c.repeat,
+            )?;
             let thomas_err = match (&m.err, &reference) {
-                (Ok(_), Some(_)) => Some(max_rel_error(&solver.solve(&tex).map_err(alg)?.read()?, &want)),
+                (Ok(_), Some(_)) => Some(max_rel_error(
+                    &solver.solve(&tex).map_err(alg)?.read()?,
+                    &want,
+                )),
                 (Ok(e), None) => Some(*e),
                 (Err(_), _) => None,
             };
@@ -197,7 +218,10 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 .num(time, m.ms)
                 .num(ratio, m.ms / th.median_ms)
                 .opt(err, thomas_err)
-                .text("beyond the paper", if e.beyond { "compute shader" } else { "" })
+                .text(
+                    "beyond the paper",
+                    if e.beyond { "compute shader" } else { "" },
+                )
                 .opt(err_cg, reference.as_ref().and(m.err.as_ref().ok().copied()))
                 .runs(m.runs);
             let row = verified_row(row, &m.err, tol);
@@ -214,7 +238,12 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
     for times in &all {
         let g = times.grid;
         let mut bars = vec![("Thomas CPU".to_string(), times.thomas_ms)];
-        bars.extend(times.solvers.iter().map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)));
+        bars.extend(
+            times
+                .solvers
+                .iter()
+                .map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)),
+        );
         let chart = BarChart {
             title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
             y_label: "time (ms, log)".into(),

@@ -89,7 +89,11 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
         )?;
         let max_h = gl.info().max_rectangle_texture_size.max(0) as usize;
         let layouts = [
-            (format!("CR fragment (switch), tiled ({} columns)", tl.cols), tl.cols, tl.rows),
+            (
+                format!("CR fragment (switch), tiled ({} columns)", tl.cols),
+                tl.cols,
+                tl.rows,
+            ),
             ("CR fragment (switch), untiled".to_string(), 1, systems),
         ];
         for (name, cols, rows) in layouts {
@@ -111,7 +115,10 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             let got = match cr.solve_tiled(&tex) {
                 Ok(out) => {
                     let x = out.read()?;
-                    Ok(max_rel_error(&if cols == 1 { x } else { tl.untile(&x) }, &want))
+                    Ok(max_rel_error(
+                        &if cols == 1 { x } else { tl.untile(&x) },
+                        &want,
+                    ))
                 }
                 Err(e) => Err(e.to_string()),
             };

@@ -49,15 +49,27 @@ impl Fig11Times {
 
     /// Fig. 11's verified rows, per grid, from its table (e.g. `fig11.json` of a run).
     pub fn from_table(t: &Table) -> Vec<Fig11Times> {
-        let (g, s, ms, b) = (t.col("grid"), t.col("solver"), t.col("time"), t.col("beyond the paper"));
+        let (g, s, ms, b) = (
+            t.col("grid"),
+            t.col("solver"),
+            t.col("time"),
+            t.col("beyond the paper"),
+        );
         let mut out: Vec<Fig11Times> = vec![];
-        for r in t.rows.iter().filter(|r| matches!(r.status, Status::Verified { .. })) {
+        for r in t
+            .rows
+            .iter()
+            .filter(|r| matches!(r.status, Status::Verified { .. }))
+        {
             let text = |i: usize| match &r.values[i] {
                 Value::Text(v) => v.clone(),
                 _ => String::new(),
             };
             let (Some(grid), Some(time)) = (
-                text(g).split('×').next().and_then(|v| v.parse::<u32>().ok()),
+                text(g)
+                    .split('×')
+                    .next()
+                    .and_then(|v| v.parse::<u32>().ok()),
                 r.values[ms].as_f64(),
             ) else {
                 continue;

@@ -254,7 +254,9 @@ fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
 fn counts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<usize>, D::Error> {
     let v = Vec::<usize>::deserialize(d)?;
     if v.is_empty() || v.contains(&0) {
-        Err(bad(format!("{v:?}: needs at least one count, each at least 1")))
+        Err(bad(format!(
+            "{v:?}: needs at least one count, each at least 1"
+        )))
     } else {
         Ok(v)
     }

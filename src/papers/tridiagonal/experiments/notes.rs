@@ -43,7 +43,11 @@ pub(super) fn notes(s: &Session, grid: Option<u32>) {
         .map(|g| {
             let l = CrLayout::new(g as usize - 1, 1);
             let sum = |parity: usize| -> u32 {
-                l.levels.iter().filter(|v| v.s % 2 == parity).map(|v| v.pc).sum()
+                l.levels
+                    .iter()
+                    .filter(|v| v.s % 2 == parity)
+                    .map(|v| v.pc)
+                    .sum()
             };
             format!(
                 " At {g}×{g} ({} unknowns per system) the gather copies {} texels per system \

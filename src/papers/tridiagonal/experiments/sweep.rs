@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
-use super::{DIRECT_TOL, alg, grids, repeat, positive_f32, time_solver, upload, verified_row};
+use super::{DIRECT_TOL, alg, grids, positive_f32, repeat, time_solver, upload, verified_row};
 use crate::gl::timing::measure_cpu;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
 use crate::report::{Column, LineChart, Series};

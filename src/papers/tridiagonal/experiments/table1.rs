@@ -73,13 +73,21 @@ fn cr_static(l: &CrLayout, method: PingPongMethod) -> [[u64; 2]; 4] {
         fill[1] += b * (even + (4 * FILL_P_TEXELS + FILL_X_VALUES) * odd);
     }
     let gather: u64 = if method == PingPongMethod::Switch && l.levels.len() >= 2 {
-        let even: u64 = l.levels.iter().filter(|v| v.s % 2 == 0).map(|v| v.pc as u64).sum();
+        let even: u64 = l
+            .levels
+            .iter()
+            .filter(|v| v.s % 2 == 0)
+            .map(|v| v.pc as u64)
+            .sum();
         even * b
     } else {
         0
     };
     let pad = u64::from(l.padded() as usize != l.n);
-    let copy = [(l.n as u64) * b * (1 + pad), (l.n as u64) * b * (1 + 4 * pad)];
+    let copy = [
+        (l.n as u64) * b * (1 + pad),
+        (l.n as u64) * b * (1 + 4 * pad),
+    ];
     [
         [REDUCE_TEXELS * red, 4 * REDUCE_TEXELS * red],
         [gather, 4 * gather],
@@ -143,7 +151,12 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
         let name = format!("CR ({method})");
         let total = |i: usize| f.reduce[i] + f.fill[i] + f.gather[i] + f.copy[i];
         let parts = [
-            ("reduction (eq. 15)", f.reduce, st[0][1], Some(p.cr_scalar_reduce)),
+            (
+                "reduction (eq. 15)",
+                f.reduce,
+                st[0][1],
+                Some(p.cr_scalar_reduce),
+            ),
             ("fill (eq. 16)", f.fill, st[2][1], Some(p.cr_scalar_fill)),
             (
                 "total incl. gather/pad/collect (scalar | vector)",
@@ -193,10 +206,20 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
         let st_iter = (15 * w * b + 2 * red) * lanes * c.cg_iterations as u64;
         let (label, pset, piter) = match packing {
             Packing::Scalar => ("CG (scalar)", p.cg_scalar_setup, p.cg_scalar_per_iteration),
-            Packing::Rgba => ("CG (RGBA-packed)", p.cg_vector_setup, p.cg_vector_per_iteration),
+            Packing::Rgba => (
+                "CG (RGBA-packed)",
+                p.cg_vector_setup,
+                p.cg_vector_per_iteration,
+            ),
         };
         let per_it = [
-            ("r = k − Mx (set-up)", info.setup_fetches, st_setup, pset, 1.0),
+            (
+                "r = k − Mx (set-up)",
+                info.setup_fetches,
+                st_setup,
+                pset,
+                1.0,
+            ),
             ("per iteration", info.iteration_fetches, st_iter, piter, it),
         ];
         for (part, got, st_floats, pap, div) in per_it {
@@ -253,7 +276,11 @@ fn audit(s: &Session, c: &Table1Config, measured_cg: [f64; 2]) {
     let q = levels_for(c.n);
     let big_n = (1u64 << q) - 1;
     let sum: u64 = (1..q).map(|s| 1u64 << (q - s)).sum();
-    let pc_sum: u64 = CrLayout::new(c.n, 1).levels.iter().map(|l| l.pc as u64).sum();
+    let pc_sum: u64 = CrLayout::new(c.n, 1)
+        .levels
+        .iter()
+        .map(|l| l.pc as u64)
+        .sum();
     s.audit(Audit::new(
         format!("Table 1, CR reduction domain at N = {big_n} (q = {q}): Σ_{{s=1}}^{{q−1}} 2^{{q−s}}, printed as N − q"),
         (big_n - q as u64) as f64,
