@@ -27,12 +27,12 @@ pub static TRIDIAGONAL: PaperEntry = PaperEntry {
         ExperimentFile {
             name: "tridiagonal",
             builtin: include_str!("../experiments/tridiagonal.toml"),
-            check: check::<tridiagonal::experiment::Config>,
+            check: check::<tridiagonal::experiments::Config>,
         },
         SIMS_FILE,
     ],
     // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
-    run: |s| tridiagonal::experiment::run(s).and_then(|()| sim::figures::run(s)),
+    run: |s| tridiagonal::experiments::run(s).and_then(|()| sim::figures::run(s)),
 };
 
 pub static MATMUL: PaperEntry = PaperEntry {

@@ -222,3 +222,186 @@ fn fragment_cg_converges_scalar_and_packed() {
         Err(TridiagonalError::NotConverged { .. })
     ));
 }
+
+#[test]
+fn every_program_variant_compiles() {
+    use gpgpu_repro::gl::Program;
+    use gpgpu_repro::papers::tridiagonal::programs::program_variants;
+    let gl = ctx();
+    let variants = program_variants();
+    assert!(!variants.is_empty());
+    for (file, defines) in &variants {
+        if let Err(e) = Program::fragment(&gl, file, defines) {
+            panic!("{file} with {defines:?}: {e}");
+        }
+    }
+    // The compute programs' defines follow the system size (LOCAL, NP, ELEMS) and the memory
+    // path: build each solver at sizes that give every shape (tiny, padded, one work group
+    // short, several elements per invocation) on both paths.
+    for n in [1, 2, 7, 100, 1023, 4095] {
+        for memory in [Memory::Shared, Memory::Global] {
+            for r in [
+                ComputeCr::with_memory(&gl, n, 2, memory).map(|_| ()),
+                ComputePcr::with_memory(&gl, n, 2, memory).map(|_| ()),
+            ] {
+                match r {
+                    Ok(()) | Err(TridiagonalError::Unsupported(_)) => {}
+                    Err(e) => panic!("compute n = {n}, {memory:?}: {e}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn switch_gather_copies_the_even_levels_into_the_fuller_buffer() {
+    // Fig. 2 gathers into the buffer that already holds more data: P1 (odd levels, level 1
+    // alone is half the texels). The gather must copy exactly the even levels' runs, for an
+    // odd and an even last level, and the result must not change.
+    let gl = ctx();
+    for n in [255usize, 511, 1023, 15, 7, 3] {
+        let batch = 3;
+        let s = Systems::random(n, batch, false, 77 + n as u64);
+        let want = thomas_batch_f64(&s).unwrap();
+        let mut params = CrParams::new(PingPongMethod::Switch);
+        params.count_fetches = true;
+        let mut cr = FragmentCr::with_params(&gl, n, batch, params).unwrap();
+        let got = solve(&gl, &mut cr, &s);
+        assert!(max_rel_error(&got, &want) < TOL, "n = {n}");
+        let sum = |parity: usize| -> u64 {
+            let l = cr.layout();
+            l.levels
+                .iter()
+                .filter(|v| v.s % 2 == parity)
+                .map(|v| v.pc as u64)
+                .sum()
+        };
+        let gathered = cr.fetch_counts().gather[0];
+        let expect = if cr.layout().levels.len() >= 2 {
+            sum(0) * batch as u64
+        } else {
+            0
+        };
+        assert_eq!(gathered, expect, "n = {n}: gathered texels");
+        assert!(
+            sum(0) <= sum(1),
+            "n = {n}: the even levels are the smaller set"
+        );
+    }
+}
+
+#[test]
+fn tiled_3d_cr_matches_thomas_for_several_q() {
+    use gpgpu_repro::papers::tridiagonal::tiled::Tiling3d;
+    let gl = ctx();
+    // N = 2^q: q = 2 … 6 (tile columns 2 … 8), and grids that are not powers of two.
+    for g in [4usize, 8, 16, 32, 64, 10, 20] {
+        let tl = Tiling3d::new(g);
+        let s = Systems::random(tl.n, tl.systems(), false, 300 + g as u64);
+        let want = thomas_batch_f64(&s).unwrap();
+        let (w, h) = tl.size();
+        let tex = Texture::new(
+            &gl,
+            TexTarget::Rect,
+            Format::RGBA32F,
+            w as u32,
+            h as u32,
+            Some(&tl.tile(&s)),
+        )
+        .unwrap();
+        let params = CrParams::new(PingPongMethod::Switch);
+        let mut cr = FragmentCr::tiled(&gl, tl.n, tl.rows, tl.cols, params).unwrap();
+        let x = cr.solve_tiled(&tex).unwrap().read().unwrap();
+        let e = max_rel_error(&tl.untile(&x), &want);
+        assert!(e < TOL, "N = {g} ({} columns): {e:e}", tl.cols);
+        // A second solve gives the same bits (no stale tile data).
+        let again = cr.solve_tiled(&tex).unwrap().read().unwrap();
+        assert_eq!(x, again, "N = {g}: second solve differs");
+    }
+    // Tiling with the copy method is refused, not wrong.
+    let copy = CrParams::new(PingPongMethod::Copy);
+    assert!(matches!(
+        FragmentCr::tiled(&gl, 15, 16, 4, copy),
+        Err(TridiagonalError::Unsupported(_))
+    ));
+}
+
+#[test]
+fn fixed_iteration_cg_matches_cpu_cg_f64_of_the_same_n() {
+    use gpgpu_repro::papers::tridiagonal::cg::cg_fixed_f64;
+    let gl = ctx();
+    let (n, batch) = (255, 64);
+    let s = Systems::heat(n, batch, 1.0, 1256);
+    // Same tolerance as fig11's CG rows (see CG_FIXED_TOL there).
+    let tol = 1e-4;
+    for packing in [Packing::Scalar, Packing::Rgba] {
+        for it in [1, 2, 4, 8] {
+            let want = cg_fixed_f64(&s, it);
+            let mut cg = FragmentCg::new(&gl, n, batch, packing, it).unwrap();
+            let got = solve(&gl, &mut cg, &s);
+            let e = max_rel_error(&got, &want);
+            assert!(e < tol, "{packing:?} n = {it}: {e:e}");
+            // One iteration more is far outside the tolerance: the check can fail.
+            let next = cg_fixed_f64(&s, it + 1);
+            let d = max_rel_error(&got, &next);
+            assert!(d > 2.0 * tol, "{packing:?} n = {it}: n+1 only {d:e} away");
+        }
+    }
+}
+
+#[test]
+fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
+    use gpgpu_repro::papers::tridiagonal::experiments::validate;
+    use gpgpu_repro::runner::Mode;
+    let gl = ctx();
+    let text = include_str!("../experiments/tridiagonal.toml");
+    validate(&gl, text, Mode::Quick).unwrap();
+    validate(&gl, text, Mode::Full).unwrap();
+    // Non-finite, zero and negative numbers are refused on load, naming the key's line.
+    for (from, to, key) in [
+        (
+            "heat_r = 1.0\ncg_iterations = 4",
+            "heat_r = nan\ncg_iterations = 4",
+            "heat_r = nan",
+        ),
+        ("cg_tolerance = 1e-5", "cg_tolerance = 0.0", "cg_tolerance"),
+        ("batch = 8", "batch = 0", "batch = 0"),
+        (
+            "budget_s = 2.0 }\n\n[sweep]",
+            "budget_s = inf }\n\n[sweep]",
+            "budget_s",
+        ),
+        ("cr_vector = 4.5", "cr_vector = -inf", "cr_vector"),
+        (
+            "cg_iterations = [1, 2, 4, 8]",
+            "cg_iterations = [0, 2]",
+            "cg_iterations",
+        ),
+    ] {
+        assert!(text.contains(from), "fixture: {from}");
+        let bad = text.replacen(from, to, 1);
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        assert!(e.contains(key), "{to}: the error should name `{key}`: {e}");
+    }
+    // Sizes that the device or the host cannot hold are refused with the limit, at once.
+    let max = gl.info().max_rectangle_texture_size;
+    for (from, to, table) in [
+        (
+            "quick = [256] }",
+            "quick = [100000] }",
+            "[fig11] grid 100000",
+        ),
+        ("quick = [16, 64] }", "quick = [4096] }", "[fig9] grid 4096"),
+    ] {
+        assert!(text.contains(from), "fixture: {from}");
+        let bad = text.replacen(from, to, 1);
+        let t0 = std::time::Instant::now();
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        assert!(e.contains(table), "{to}: should name {table}: {e}");
+        assert!(
+            e.contains(&format!("{max}×{max}")) || e.contains("MiB available"),
+            "{to}: should name the limit: {e}"
+        );
+        assert!(t0.elapsed().as_secs_f64() < 1.0, "refused late");
+    }
+}

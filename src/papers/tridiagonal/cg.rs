@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::gl::{
-    Buffer, Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
 
 /// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
@@ -164,29 +164,34 @@ impl FragmentCg {
         let lanes = params.packing.lanes();
         let w = (n as u32).div_ceil(lanes);
         let b = batch as u32;
-        let mut defs = vec![Define::new("LANES", lanes)];
-        if params.count_fetches {
-            defs.push(Define::flag("COUNT_FETCHES"));
-        }
-        let with = |extra: &[Define]| {
-            let mut d = defs.clone();
-            d.extend_from_slice(extra);
-            d
-        };
-        let frag = |f: &str, extra: &[Define]| Program::fragment(gl, f, &with(extra));
+        let progs = super::programs::cg_programs(lanes, params.count_fetches)
+            .map(|(file, defs)| Program::fragment(gl, file, &defs));
+        let [
+            p0,
+            p1,
+            p2,
+            p3,
+            unpack,
+            residual,
+            matvec,
+            square,
+            mul,
+            reduce,
+            direction,
+            add,
+            sub,
+        ] = progs;
         let prog = Programs {
-            pack: (0..4)
-                .map(|ch| frag("tridiagonal/cg_pack.frag", &[Define::new("CHANNEL", ch)]))
-                .collect::<Result<Vec<_>, _>>()?,
-            unpack: frag("tridiagonal/cg_unpack.frag", &[])?,
-            residual: frag("tridiagonal/cg_matvec.frag", &[Define::flag("RESIDUAL")])?,
-            matvec: frag("tridiagonal/cg_matvec.frag", &[])?,
-            square: frag("tridiagonal/cg_mul.frag", &[Define::flag("SQUARE")])?,
-            mul: frag("tridiagonal/cg_mul.frag", &[])?,
-            reduce: frag("tridiagonal/cg_reduce.frag", &[])?,
-            direction: frag("tridiagonal/cg_direction.frag", &[])?,
-            add: frag("tridiagonal/cg_axpy.frag", &[Define::new("SIGN", "1.0")])?,
-            sub: frag("tridiagonal/cg_axpy.frag", &[Define::new("SIGN", "-1.0")])?,
+            pack: vec![p0?, p1?, p2?, p3?],
+            unpack: unpack?,
+            residual: residual?,
+            matvec: matvec?,
+            square: square?,
+            mul: mul?,
+            reduce: reduce?,
+            direction: direction?,
+            add: add?,
+            sub: sub?,
         };
         let fmt = params.packing.format();
         let vec = || RenderTexture::new(gl, TexTarget::Rect, fmt, w, b, None);
@@ -484,4 +489,46 @@ impl BatchSolver for FragmentCg {
     fn set_check_finite(&mut self, on: bool) {
         self.params.check_finite = on;
     }
+}
+
+/// The CPU reference of a fixed-iteration CG: the same iteration as [`FragmentCg`] in f64,
+/// from the same start (`x = 0`, `p = 0`, `ρ_old = 1`), with one global dot product over the
+/// whole batch (the block-diagonal system of `n·batch` unknowns). Returns `x` after
+/// `iterations` iterations (fewer if `r` becomes exactly zero).
+pub fn cg_fixed_f64(sys: &super::Systems, iterations: usize) -> Vec<f64> {
+    let (n, len) = (sys.n, sys.n * sys.batch);
+    let coef = |i: usize| sys.data[4 * i..4 * i + 4].iter().map(|&v| v as f64);
+    let matvec = |v: &[f64], out: &mut [f64]| {
+        for (i, o) in out.iter_mut().enumerate() {
+            let mut c = coef(i);
+            let (a, b, cc) = (c.next().unwrap(), c.next().unwrap(), c.next().unwrap());
+            let left = if i % n > 0 { v[i - 1] } else { 0.0 };
+            let right = if i % n + 1 < n { v[i + 1] } else { 0.0 };
+            *o = a * left + b * v[i] + cc * right;
+        }
+    };
+    let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
+    let mut x = vec![0.0; len];
+    let mut r: Vec<f64> = (0..len).map(|i| sys.data[4 * i + 3] as f64).collect();
+    let mut p = vec![0.0; len];
+    let mut q = vec![0.0; len];
+    let mut rho_old = 1.0;
+    for _ in 0..iterations {
+        let rho = dot(&r, &r);
+        if rho == 0.0 {
+            break;
+        }
+        let beta = rho / rho_old;
+        for (pi, ri) in p.iter_mut().zip(&r) {
+            *pi = ri + beta * *pi;
+        }
+        matvec(&p, &mut q);
+        let alpha = rho / dot(&p, &q);
+        for i in 0..len {
+            x[i] += alpha * p[i];
+            r[i] -= alpha * q[i];
+        }
+        rho_old = rho;
+    }
+    x
 }

@@ -7,9 +7,16 @@
 //! - Reduction: level `s = 1 … q-1` is one quad over its run `[PS_s, PS_s + PC_s)` of the
 //!   P1/P2 ping-pong ([`PingPong`], copy or switch method), reading level `s-1` (or `P0`).
 //!   Under the copy method every level's run is copied back into the one input texture, so
-//!   the runs are gathered as they are made; under the switch method odd and even levels sit
-//!   in different buffers, and one extra pass copies the last level's parity into the other
-//!   buffer ("gathered into one buffer", Fig. 2).
+//!   the runs are gathered as they are made; under the switch method odd levels sit in P1 and
+//!   even levels in P2, and one extra pass gathers them "into the buffer that holds more data"
+//!   (§3.2, Fig. 2): the even levels' runs (`Σ_{s even} PC_s`, the smaller set) are copied
+//!   into P1, which already holds the odd levels (level 1 alone is `N'/2 − 1` of the
+//!   `N' − q − 1` texels). When the last level is odd, P1 is the current input: the gather
+//!   first switches the two buffers (no draw), then renders into P1.
+//! - Batches (Fig. 7/8) are rows of one 2D texture. 3D batches (Fig. 9) are tiles side by
+//!   side: [`FragmentCr::tiled`] lays `cols` columns of `rows` systems next to each other in
+//!   every buffer (each column of tiles has its own P0/P1/P2/X run layout) and draws every
+//!   level as one draw call of `cols` quads (one quad when `cols = 1`); see [`super::tiled`].
 //! - Filling: levels `s = q … 1` ping-pong between two R32F buffers X1/X2 (Fig. 3), each
 //!   level one quad; a last pass collects `x_1 … x_n` into the result texture.
 //!
@@ -21,8 +28,8 @@ use std::time::{Duration, Instant};
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::gl::{
-    Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
-    RenderTexture, TexTarget, Texture,
+    Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
+    TexTarget, Texture,
 };
 use std::rc::Rc;
 
@@ -78,6 +85,8 @@ pub struct CrProfile {
 pub struct FragmentCr {
     gl: Gl,
     layout: CrLayout,
+    /// Tile columns side by side (1 for a plain batch; Fig. 9's tiling otherwise).
+    cols: u32,
     params: CrParams,
     name: String,
     reduce: Rc<Program>,
@@ -90,12 +99,29 @@ pub struct FragmentCr {
     out: RenderTexture,
     pad_quad: QuadBatch,
     reduce_quads: Vec<QuadBatch>,
-    gather_quads: Option<(QuadBatch, Rect)>,
+    gather_quads: Option<QuadBatch>,
     fill_quads: Vec<QuadBatch>,
     collect_quad: QuadBatch,
     counter: Option<Buffer<u32>>,
     fetches: FetchCounts,
     profile: CrProfile,
+}
+
+/// `quad` repeated for tile columns `0 … cols-1`: the target shifted by `dst` texels per
+/// column, the `.xy` and `.zw` coordinates by `xy` and `zw` texels.
+fn tiles(quad: Quad, cols: u32, dst: u32, xy: u32, zw: u32) -> Vec<Quad> {
+    (0..cols)
+        .map(|c| {
+            let mut q = quad;
+            q.dst[0] += (c * dst) as f32;
+            q.dst[2] += (c * dst) as f32;
+            for t in &mut q.tex {
+                t[0] += (c * xy) as f32;
+                t[2] += (c * zw) as f32;
+            }
+            q
+        })
+        .collect()
 }
 
 impl FragmentCr {
@@ -115,38 +141,47 @@ impl FragmentCr {
         batch: usize,
         params: CrParams,
     ) -> Result<FragmentCr, TridiagonalError> {
-        if n == 0 || batch == 0 {
+        Self::tiled(gl, n, batch, 1, params)
+    }
+
+    /// A solver for `cols` tile columns of `rows` systems of `n` unknowns each, side by side
+    /// in one texture of `cols·n × rows` (Fig. 9); solve with [`FragmentCr::solve_tiled`].
+    /// Tiling (`cols > 1`) needs the switch method: under the copy method one
+    /// `glCopyTexSubImage2D` per pass would have to skip the other tiles' guard columns.
+    pub fn tiled(
+        gl: &Gl,
+        n: usize,
+        rows: usize,
+        cols: usize,
+        params: CrParams,
+    ) -> Result<FragmentCr, TridiagonalError> {
+        if n == 0 || rows == 0 || cols == 0 {
             return Err(TridiagonalError::Shape(format!(
-                "{n} unknowns × {batch} systems: both must be at least 1"
+                "{n} unknowns × {rows} systems × {cols} tile columns: each must be at least 1"
             )));
         }
-        let layout = CrLayout::new(n, batch);
-        let (np, b) = (layout.np, batch as u32);
-        let mut defs = vec![];
-        if params.count_fetches {
-            defs.push(Define::flag("COUNT_FETCHES"));
+        if cols > 1 && params.method != PingPongMethod::Switch {
+            return Err(TridiagonalError::Unsupported(
+                "tiled batches (Fig. 9) with the copy method: use the switch method".into(),
+            ));
         }
-        let with = |extra: Define| {
-            let mut d = defs.clone();
-            d.push(extra);
-            d
-        };
-        let reduce = Program::fragment(gl, "tridiagonal/cr_reduce.frag", &defs)?;
-        let fill = Program::fragment(gl, "tridiagonal/cr_fill.frag", &defs)?;
-        let copy_p = Program::fragment(
-            gl,
-            "tridiagonal/copy.frag",
-            &with(Define::new("NFLOATS", "4u")),
-        )?;
-        let copy_x = Program::fragment(
-            gl,
-            "tridiagonal/copy.frag",
-            &with(Define::new("NFLOATS", "1u")),
-        )?;
+        let layout = CrLayout::new(n, rows);
+        let max = gl.info().max_rectangle_texture_size.max(0) as u64;
+        let widest = (layout.np as u64 + 3) * cols as u64;
+        if widest > max || rows as u64 > max {
+            return Err(TridiagonalError::Unsupported(format!(
+                "{n} unknowns × {rows} systems × {cols} tile columns need a {widest}×{rows} \
+                 texture; the device's largest rectangle texture is {max}×{max}"
+            )));
+        }
+        let (np, b, c) = (layout.np, rows as u32, cols as u32);
+        let [reduce, fill, copy_p, copy_x] = super::programs::cr_programs(params.count_fetches)
+            .map(|(file, defs)| Program::fragment(gl, file, &defs));
+        let (reduce, fill, copy_p, copy_x) = (reduce?, fill?, copy_p?, copy_x?);
 
         let padded = layout.padded();
         let p0 = if padded as usize != n {
-            let t = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, padded, b, None)?;
+            let t = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, padded * c, b, None)?;
             t.clear([0.0, 1.0, 0.0, 0.0]); // identity rows beyond n
             Some(t)
         } else {
@@ -158,9 +193,9 @@ impl FragmentCr {
             params.method,
             TexTarget::Rect,
             Format::RGBA32F,
-            pw,
+            pw * c,
             b,
-            &vec![0f32; 4 * (pw * b) as usize],
+            &vec![0f32; 4 * (pw * c * b) as usize],
         )?;
         // X: N' + 1 values of the fill plus two guard columns of zeros at N'+1, N'+2 that
         // hold y^(q+1) = (x_0, x_N') for the first fill level (never written).
@@ -170,27 +205,38 @@ impl FragmentCr {
             params.method,
             TexTarget::Rect,
             Format::R32F,
-            xw,
+            xw * c,
             b,
-            &vec![0f32; (xw * b) as usize],
+            &vec![0f32; (xw * c * b) as usize],
         )?;
-        let out = RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n as u32, b, None)?;
+        let out = RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n as u32 * c, b, None)?;
 
-        let pad_quad = QuadBatch::new(gl, &[Quad::identity(Rect::new(0, 0, n as u32, b))])?;
+        let nn = n as u32;
+        let batch = |quads: Vec<Quad>| QuadBatch::new(gl, &quads);
+        let pad_quad = batch(tiles(
+            Quad::identity(Rect::new(0, 0, nn, b)),
+            c,
+            padded,
+            nn,
+            nn,
+        ))?;
         let reduce_quads = layout
             .levels
             .iter()
-            .map(|l| QuadBatch::new(gl, &[layout.reduce_quad(l)]))
+            .map(|l| {
+                let src = if l.s == 1 { padded } else { pw };
+                batch(tiles(layout.reduce_quad(l), c, pw, src, src))
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        let gather_quads = if params.method == PingPongMethod::Switch && !layout.levels.is_empty() {
-            let last = layout.levels.len() % 2; // parity of the last level s = q-1
+        // The gather (switch method): the even levels' runs into the odd levels' buffer.
+        let gather_quads = if params.method == PingPongMethod::Switch && layout.levels.len() >= 2 {
             let runs: Vec<_> = layout
                 .levels
                 .iter()
-                .filter(|l| l.s % 2 == last % 2)
-                .map(|l| Quad::identity(Rect::new(l.ps, 0, l.pc, b)))
+                .filter(|l| l.s % 2 == 0)
+                .flat_map(|l| tiles(Quad::identity(Rect::new(l.ps, 0, l.pc, b)), c, pw, pw, pw))
                 .collect();
-            Some((QuadBatch::new(gl, &runs)?, Rect::full(pw, b)))
+            Some(batch(runs)?)
         } else {
             None
         };
@@ -203,10 +249,11 @@ impl FragmentCr {
                         t[0] += (np + 1) as f32;
                     }
                 }
-                QuadBatch::new(gl, &[quad])
+                let zw = if s == 1 { padded } else { pw };
+                batch(tiles(quad, c, xw, xw, zw))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let collect_quad = QuadBatch::new(gl, &[layout.collect_quad()])?;
+        let collect_quad = batch(tiles(layout.collect_quad(), c, nn, xw, xw))?;
         let counter = if params.count_fetches {
             Some(Buffer::<u32>::zeroed(gl, 2)?)
         } else {
@@ -216,6 +263,7 @@ impl FragmentCr {
         Ok(FragmentCr {
             gl: gl.clone(),
             layout,
+            cols: c,
             params,
             name,
             reduce,
@@ -260,9 +308,17 @@ impl FragmentCr {
         self.params.check_finite = on;
     }
 
-    /// The gathered reduction levels (P1 after the gather), row-major RGBA: for tests.
-    pub fn read_levels(&self) -> Result<Vec<f32>, TridiagonalError> {
-        Ok(self.p.read()?)
+    /// Solves the tiled systems of a [`FragmentCr::tiled`] solver: an RGBA32F rectangle
+    /// texture of `cols·n × rows`; returns the R32F texture `cols·n × rows` of `x`.
+    pub fn solve_tiled(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
+        let c = self.cols as usize;
+        check_systems(systems, self.layout.n * c, self.layout.batch)?;
+        self.run(systems)?;
+        self.gl.check("cyclic reduction")?;
+        if self.params.check_finite {
+            find_non_finite(self.out.texture(), self.layout.n * c)?;
+        }
+        Ok(self.out.texture())
     }
 
     /// Runs `f`, bracketed by `glFinish` when profiling, and adds its time to `slot`;
@@ -303,10 +359,9 @@ impl FragmentCr {
         let mut fetches = FetchCounts::default();
         let mut times = CrProfile::default();
         let b = self.layout.batch as u32;
-        let pw = self.layout.p_width;
+        let pw = self.layout.p_width * self.cols;
         // Pad: copy the caller's n columns into the identity-padded P0.
         if let Some(p0) = &self.p0 {
-            let n = self.layout.n as u32;
             Self::phase(
                 &gl,
                 prof,
@@ -317,7 +372,6 @@ impl FragmentCr {
                     p0.bind();
                     self.copy_p.bind_texture(0, "u_src", systems);
                     self.pad_quad.draw(&self.copy_p, p0.texture().width(), b)?;
-                    let _ = n;
                     Ok(())
                 },
             )?;
@@ -330,6 +384,9 @@ impl FragmentCr {
             &self.reduce_quads,
             &self.layout.levels,
         );
+        // The rectangle a pass covers in every tile column (what the copy method copies).
+        let span = |x: u32, w: u32, stride: u32| Rect::new(x, 0, (self.cols - 1) * stride + w, b);
+        let lw = self.layout.p_width;
         Self::phase(
             &gl,
             prof,
@@ -338,7 +395,7 @@ impl FragmentCr {
             &mut fetches.reduce,
             || {
                 for (l, quad) in levels.iter().zip(quads) {
-                    p.pass(Rect::new(l.ps, 0, l.pc, b), |input| {
+                    p.pass(span(l.ps, l.pc, lw), |input| {
                         reduce.bind_texture(0, "u_p", if l.s == 1 { p0 } else { input });
                         quad.draw(reduce, pw, b)
                     })?;
@@ -346,8 +403,9 @@ impl FragmentCr {
                 Ok(())
             },
         )?;
-        if let Some((quad, rect)) = &self.gather_quads {
+        if let Some(quad) = &self.gather_quads {
             let copy_p = &self.copy_p;
+            let last_odd = levels.len() % 2 == 1;
             Self::phase(
                 &gl,
                 prof,
@@ -355,7 +413,12 @@ impl FragmentCr {
                 &mut times.gather,
                 &mut fetches.gather,
                 || {
-                    p.pass(*rect, |input| {
+                    if last_odd {
+                        // The odd levels' buffer is the input: switch (no draw) so that the
+                        // pass reads the even levels and renders into the odd ones' buffer.
+                        p.end_pass(Rect::new(0, 0, 0, 0))?;
+                    }
+                    p.pass(Rect::new(0, 0, pw, b), |input| {
                         copy_p.bind_texture(0, "u_src", input);
                         quad.draw(copy_p, pw, b)
                     })?;
@@ -375,11 +438,10 @@ impl FragmentCr {
             &mut fetches.fill,
             || {
                 for s in (1..=layout.q).rev() {
-                    let w = layout.fill_width(s);
-                    x.pass(Rect::new(0, 0, w, b), |input| {
+                    x.pass(span(0, layout.fill_width(s), xw), |input| {
                         fill.bind_texture(0, "u_x", input);
                         fill.bind_texture(1, "u_p", if s == 1 { p0 } else { levels_tex });
-                        fquads[s - 1].draw(fill, xw, b)
+                        fquads[s - 1].draw(fill, xw * self.cols, b)
                     })?;
                 }
                 Ok(())
@@ -411,16 +473,10 @@ impl BatchSolver for FragmentCr {
         &self.name
     }
     fn shape(&self) -> (usize, usize) {
-        (self.layout.n, self.layout.batch)
+        (self.layout.n * self.cols as usize, self.layout.batch)
     }
     fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
-        check_systems(systems, self.layout.n, self.layout.batch)?;
-        self.run(systems)?;
-        self.gl.check("cyclic reduction")?;
-        if self.params.check_finite {
-            find_non_finite(self.out.texture(), self.layout.n)?;
-        }
-        Ok(self.out.texture())
+        self.solve_tiled(systems)
     }
     fn output(&self) -> &Texture {
         self.out.texture()

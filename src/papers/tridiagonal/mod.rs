@@ -28,7 +28,9 @@
 //!   one work group per system; a global-memory path for systems too big for it).
 //! - [`cpu`]: batched systems, one Thomas generic over the float type ([`thomas`], run in
 //!   f32 as the paper's baseline and in f64 as every reference) and a CPU cyclic reduction.
-//! - [`experiment`]: Table 1 and Fig. 11.
+//! - [`tiled`]: Fig. 9's 3D batches tiled into one 2D texture.
+//! - [`programs`]: every shader program variant the solvers build, in one place.
+//! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D).
 //!
 //! # The batched solver API (used by the ADI simulations)
 //! Every solver implements [`BatchSolver`]: `solve(&mut self, systems)` takes an RGBA32F
@@ -62,9 +64,11 @@
 pub mod cg;
 pub mod compute;
 pub mod cpu;
-pub mod experiment;
+pub mod experiments;
 pub mod fragment_cr;
 pub mod layout;
+pub mod programs;
+pub mod tiled;
 
 pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
 pub use compute::{ComputeCr, ComputePcr, Memory};

@@ -1,0 +1,262 @@
+//! Fig. 11: solve time of a batch of tridiagonal systems at the paper's grids (`N` systems
+//! of `N − 1` unknowns): Thomas on the CPU, CG in fragment shaders with n = 1, 2, 4, 8
+//! iterations and converged, the paper's fragment CR (copy and switch), and beyond the
+//! paper CR and PCR in compute shaders. Every row is verified: direct solvers and the
+//! converged CG against Thomas in f64; CG with a fixed n against CG in f64 run for the same
+//! n from the same start (`cg::cg_fixed_f64`).
+
+use serde::{Deserialize, Serialize};
+
+use super::findings::{self, Fig11Times};
+use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat, upload};
+use super::{time_solver, verified_row};
+use crate::gl::timing::measure_cpu;
+use crate::gl::{Gl, PingPongMethod};
+use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
+use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
+use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
+use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
+use crate::report::{BarChart, Column};
+use crate::runner::{Repeat, RunError, Session, Sizes};
+use crate::util::max_rel_error;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Fig11Config {
+    #[serde(deserialize_with = "grids")]
+    pub grids: Sizes,
+    #[serde(deserialize_with = "counts")]
+    cg_iterations: Vec<usize>,
+    #[serde(deserialize_with = "positive_f64")]
+    cg_tolerance: f64,
+    #[serde(deserialize_with = "count")]
+    cg_max_iterations: usize,
+    #[serde(deserialize_with = "positive_f32")]
+    heat_r: f32,
+    #[serde(deserialize_with = "repeat")]
+    repeat: Repeat,
+}
+
+/// CG to a residual of 1e-5: forward error ≤ κ·1e-5 ≤ 5e-5, plus f32 dot products over up
+/// to 10^6 terms.
+const CG_TOL: f64 = 1e-3;
+/// f32 CG against f64 CG after the same n ≤ 8 iterations: the f32 dot products (a 2×2
+/// reduction tree, ~20 ε relative over 10^6 terms) carried through n iterations on systems
+/// of κ ≤ 5 stay near 1e-6; 1e-4 leaves room, and one iteration more or less (or a wrong
+/// α, β) changes x by far more (the n = 8 iterate still moves by > 1e-4 per iteration).
+pub(super) const CG_FIXED_TOL: f64 = 1e-4;
+
+/// What a row is checked against.
+#[derive(Clone, Copy)]
+pub(super) enum Reference {
+    Thomas(f64),
+    CgF64(usize),
+}
+
+type Make<'a> = Box<dyn Fn() -> Result<Box<dyn BatchSolver>, TridiagonalError> + 'a>;
+
+/// A solver of the figure, built when its row runs (one solver's buffers at a time).
+pub(super) struct Entry<'a> {
+    pub make: Make<'a>,
+    pub reference: Reference,
+    pub beyond: bool,
+}
+
+fn entry<'a, S: BatchSolver + 'static>(
+    make: impl Fn() -> Result<S, TridiagonalError> + 'a,
+    reference: Reference,
+    beyond: bool,
+) -> Entry<'a> {
+    Entry {
+        make: Box::new(move || Ok(Box::new(make()?) as Box<dyn BatchSolver>)),
+        reference,
+        beyond,
+    }
+}
+
+/// The GL solvers of Fig. 11 for `batch` systems of `n` unknowns (CG only with `cg`).
+pub(super) fn solvers<'a>(
+    gl: &'a Gl,
+    n: usize,
+    batch: usize,
+    cg: Option<&'a Fig11Config>,
+) -> Vec<Entry<'a>> {
+    let direct = Reference::Thomas(DIRECT_TOL);
+    let mut v = vec![entry(move || CpuThomas::new(gl, n, batch), direct, false)];
+    for m in PingPongMethod::ALL {
+        let mut p = CrParams::new(m);
+        p.check_finite = false;
+        v.push(entry(
+            move || FragmentCr::with_params(gl, n, batch, p),
+            direct,
+            false,
+        ));
+    }
+    if let Some(c) = cg {
+        for packing in [Packing::Scalar, Packing::Rgba] {
+            for &it in &c.cg_iterations {
+                let mut p = CgParams::fixed(packing, it);
+                p.check_finite = false;
+                let make = move || FragmentCg::with_params(gl, n, batch, p);
+                v.push(entry(make, Reference::CgF64(it), false));
+            }
+            let mut p = CgParams::converge(packing, c.cg_tolerance, c.cg_max_iterations);
+            p.check_finite = false;
+            let make = move || FragmentCg::with_params(gl, n, batch, p);
+            v.push(entry(make, Reference::Thomas(CG_TOL), false));
+        }
+    }
+    let quiet = |mut s: ComputeCr| {
+        s.set_check_finite(false);
+        s
+    };
+    v.push(entry(
+        move || ComputeCr::new(gl, n, batch).map(quiet),
+        direct,
+        true,
+    ));
+    let quiet = |mut s: ComputePcr| {
+        s.set_check_finite(false);
+        s
+    };
+    v.push(entry(
+        move || ComputePcr::new(gl, n, batch).map(quiet),
+        direct,
+        true,
+    ));
+    v
+}
+
+pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunError> {
+    let gl = &s.gl;
+    let (time, ratio, err, err_cg) = (
+        "time",
+        "× Thomas CPU f32",
+        "max rel error vs Thomas f64",
+        "max rel error vs CPU CG f64 (same n)",
+    );
+    let mut t = s.table(
+        "fig11",
+        "Fig. 11 — solve time of a batch of tridiagonal systems (N×N grid: N systems of N − 1 unknowns)",
+        vec![
+            Column::key("grid"),
+            Column::key("solver"),
+            Column::ours(time).unit("ms").fixed(2),
+            Column::ours(ratio).fixed(2),
+            Column::ours(err).sci(2),
+            Column::beyond("beyond the paper").text(),
+            Column::ours(err_cg).sci(2),
+        ],
+        c,
+    )?;
+    t.caption(
+        "Thomas CPU f32: single-threaded Thomas on host data (no transfers). Thomas via \
+         texture: the same, plus reading the systems back and uploading x (the paper's CPU \
+         path when the data live on the GPU). GPU times: median of glFinish-bracketed solves \
+         on systems already in a texture. CG n = k: k fixed iterations from x = 0, verified \
+         against the same k iterations of CG in f64 from the same start (its distance to the \
+         exact solution is in the Thomas column, not a failure).",
+    );
+    let mut all = vec![];
+    for &g in c.grids.pick(s.mode) {
+        let (n, batch) = (g as usize - 1, g as usize);
+        let sys = Systems::heat(n, batch, c.heat_r, 1000 + g as u64);
+        let want = thomas_batch_f64(&sys).map_err(alg)?;
+        let tex = upload(gl, &sys)?;
+        let grid = format!("{g}×{g}");
+        // Pure CPU Thomas f32: the denominator of every ratio.
+        let mut x = vec![0f32; n * batch];
+        thomas_batch_f32(&sys, &mut x).map_err(alg)?;
+        let th_err = max_rel_error(&x, &want);
+        let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
+        let key = format!("{grid} Thomas CPU f32");
+        t.start(&key);
+        t.push(
+            t.row(&key)
+                .text("grid", &grid)
+                .text("solver", "Thomas CPU f32")
+                .num(time, th.median_ms)
+                .num(ratio, 1.0)
+                .num(err, th_err)
+                .runs(th.runs)
+                .verify(th_err, DIRECT_TOL),
+        )?;
+        let mut times = Fig11Times::new(g, th.median_ms);
+        for e in solvers(gl, n, batch, Some(c)) {
+            s.check_interrupt()?;
+            let mut solver = (e.make)().map_err(alg)?;
+            let name = match solver.name() {
+                "Thomas CPU f32" => "Thomas via texture (read back, solve, upload)".to_string(),
+                other => other.to_string(),
+            };
+            let key = format!("{grid} {name}");
+            t.start(&key);
+            let (reference, tol) = match e.reference {
+                Reference::Thomas(tol) => (None, tol),
+                Reference::CgF64(it) => (Some(cg_fixed_f64(&sys, it)), CG_FIXED_TOL),
+            };
+            let m = time_solver(
+                gl,
+                solver.as_mut(),
+                &tex,
+                reference.as_ref().unwrap_or(&want),
+                &c.repeat,
+            )?;
+            let thomas_err = match (&m.err, &reference) {
+                (Ok(_), Some(_)) => Some(max_rel_error(
+                    &solver.solve(&tex).map_err(alg)?.read()?,
+                    &want,
+                )),
+                (Ok(e), None) => Some(*e),
+                (Err(_), _) => None,
+            };
+            let row = t
+                .row(&key)
+                .text("grid", &grid)
+                .text("solver", &name)
+                .num(time, m.ms)
+                .num(ratio, m.ms / th.median_ms)
+                .opt(err, thomas_err)
+                .text(
+                    "beyond the paper",
+                    if e.beyond { "compute shader" } else { "" },
+                )
+                .opt(err_cg, reference.as_ref().and(m.err.as_ref().ok().copied()))
+                .runs(m.runs);
+            let row = verified_row(row, &m.err, tol);
+            let ok = !row.row().status.failed();
+            t.push(row)?;
+            if m.ms.is_finite() && ok && !name.starts_with("Thomas via") {
+                times.push(&name, m.ms, e.beyond);
+            }
+        }
+        findings::claims(s, &times);
+        all.push(times);
+    }
+    t.finish()?;
+    for times in &all {
+        let g = times.grid;
+        let mut bars = vec![("Thomas CPU".to_string(), times.thomas_ms)];
+        bars.extend(
+            times
+                .solvers
+                .iter()
+                .map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)),
+        );
+        let chart = BarChart {
+            title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
+            y_label: "time (ms, log)".into(),
+            log_y: true,
+            categories: bars.iter().map(|b| b.0.clone()).collect(),
+            series: vec![("ours".into(), bars.iter().map(|b| Some(b.1)).collect())],
+        };
+        s.bar_chart(
+            &format!("fig11_{g}.png"),
+            &chart,
+            &format!("Fig. 11 at {g}×{g}: Thomas (CPU), CG with n iterations, CR (switch and copy), and the compute variants"),
+        )?;
+    }
+    findings::cr_vs_thomas(s, &all);
+    Ok(all)
+}

@@ -1,0 +1,159 @@
+//! Fig. 9: the `N²` systems of one ADI direction of an `N×N×N` grid tiled into one 2D
+//! texture ([`Tiling3d`]), solved by the fragment CR with one draw call per level over the
+//! whole texture, timed in Fig. 11's style against CPU Thomas and verified against Thomas
+//! in f64. Beside it, where the device's texture height allows, the same `N²` systems as one
+//! untiled column (`N²` rows): what the tiling costs or saves.
+
+use serde::{Deserialize, Serialize};
+
+use super::{DIRECT_TOL, alg, check_size, grids, positive_f32, repeat, verified_row};
+use crate::gl::timing::{measure_cpu, measure_gpu};
+use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
+use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
+use crate::papers::tridiagonal::layout::levels_for;
+use crate::papers::tridiagonal::tiled::Tiling3d;
+use crate::report::Column;
+use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
+use crate::util::max_rel_error;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct Fig9Config {
+    /// `N` of the `N×N×N` grids.
+    #[serde(deserialize_with = "grids")]
+    grids: Sizes,
+    #[serde(deserialize_with = "positive_f32")]
+    heat_r: f32,
+    #[serde(deserialize_with = "repeat")]
+    repeat: Repeat,
+}
+
+/// Refuses grids the device or the host cannot hold (before anything is allocated).
+pub(super) fn check(
+    info: &crate::gl::DeviceInfo,
+    c: &Fig9Config,
+    mode: Mode,
+) -> Result<(), RunError> {
+    for &g in c.grids.pick(mode) {
+        let tl = Tiling3d::new(g as usize);
+        let (w, h) = tl.size();
+        let xw = (w / tl.n.max(1)) as u64 * ((1u64 << levels_for(tl.n)) + 3);
+        let unknowns = (tl.n * tl.systems()) as u64;
+        check_size(
+            info,
+            "fig9",
+            g as usize,
+            xw.max(w as u64),
+            h as u64,
+            unknowns,
+        )?;
+    }
+    Ok(())
+}
+
+pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
+    let gl = &s.gl;
+    let (time, ratio, err) = ("time", "× Thomas CPU f32", "max rel error vs Thomas f64");
+    let mut t = s.table(
+        "fig9",
+        "Fig. 9 — 3D batches tiled into one 2D texture (N×N×N grid: N² systems of N − 1 unknowns)",
+        vec![
+            Column::key("grid"),
+            Column::key("solver"),
+            Column::ours("texture").text(),
+            Column::ours(time).unit("ms").fixed(2),
+            Column::ours(ratio).fixed(2),
+            Column::ours(err).sci(2),
+        ],
+        c,
+    )?;
+    t.caption(
+        "The N slices (N×N each) are tiles on a ⌈√N⌉-column grid of one texture; every \
+         reduction and fill level is one draw call over the whole texture (one quad per tile \
+         column). Untiled: the N² systems as one column of N² rows (only where the device's \
+         texture height allows). Times: median of glFinish-bracketed solves on systems \
+         already in a texture; Thomas: single-threaded f32 on host data.",
+    );
+    for &g in c.grids.pick(s.mode) {
+        let tl = Tiling3d::new(g as usize);
+        let (n, systems) = (tl.n, tl.systems());
+        let grid = format!("{g}×{g}×{g}");
+        let sys = Systems::heat(n, systems, c.heat_r, 7000 + g as u64);
+        let want = thomas_batch_f64(&sys).map_err(alg)?;
+        let mut x = vec![0f32; n * systems];
+        thomas_batch_f32(&sys, &mut x).map_err(alg)?;
+        let th_err = max_rel_error(&x, &want);
+        let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
+        let key = format!("{grid} Thomas CPU f32");
+        t.start(&key);
+        t.push(
+            t.row(&key)
+                .text("grid", &grid)
+                .text("solver", "Thomas CPU f32")
+                .text("texture", "—")
+                .num(time, th.median_ms)
+                .num(ratio, 1.0)
+                .num(err, th_err)
+                .runs(th.runs)
+                .verify(th_err, DIRECT_TOL),
+        )?;
+        let max_h = s.gl.info().max_rectangle_texture_size.max(0) as usize;
+        let layouts = [
+            (
+                format!("CR fragment (switch), tiled ({} columns)", tl.cols),
+                tl.cols,
+                tl.rows,
+            ),
+            ("CR fragment (switch), untiled".to_string(), 1, systems),
+        ];
+        for (name, cols, rows) in layouts {
+            if cols == 1 && rows > max_h {
+                continue; // one column of N² rows does not fit this device
+            }
+            s.check_interrupt()?;
+            let key = format!("{grid} {name}");
+            t.start(&key);
+            let data = if cols == 1 {
+                sys.data.clone()
+            } else {
+                tl.tile(&sys)
+            };
+            let (w, h) = ((cols * n) as u32, rows as u32);
+            let tex = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, w, h, Some(&data))?;
+            let params = CrParams::new(PingPongMethod::Switch);
+            let mut cr = FragmentCr::tiled(gl, n, rows, cols, params).map_err(alg)?;
+            let got = match cr.solve_tiled(&tex) {
+                Ok(out) => {
+                    let x = out.read()?;
+                    Ok(max_rel_error(
+                        &if cols == 1 { x } else { tl.untile(&x) },
+                        &want,
+                    ))
+                }
+                Err(e) => Err(e.to_string()),
+            };
+            cr.set_check_finite(false);
+            let timing = match &got {
+                Ok(_) => Some(
+                    measure_gpu(gl, c.repeat.plan(), || cr.solve_tiled(&tex).map(|_| ()))
+                        .map_err(alg)?,
+                ),
+                Err(_) => None,
+            };
+            let ms = timing.map_or(f64::NAN, |t| t.median_ms);
+            let row = t
+                .row(&key)
+                .text("grid", &grid)
+                .text("solver", &name)
+                .text("texture", format!("{w}×{h}"))
+                .num(time, ms)
+                .num(ratio, ms / th.median_ms)
+                .opt(err, got.as_ref().ok().copied())
+                .runs(timing.map_or(0, |t| t.runs));
+            t.push(verified_row(row, &got, DIRECT_TOL))?;
+        }
+    }
+    t.finish()?;
+    Ok(())
+}

@@ -1,0 +1,200 @@
+//! The paper's claims about Fig. 11 as findings, each with a verdict and its numbers taken
+//! from this run's rows, qualified by the device:
+//! - "CR is considerably faster than Thomas" (abstract) — [`cr_vs_thomas`];
+//! - "CR beats CG with 2 iterations" and "for 256×256, CG on the GPU gains nothing over the
+//!   CPU" (§4, Fig. 11) — [`claims`];
+//! - for Fig. 14's "the simulation results follow Fig. 11": [`Fig11Times::from_table`] reads
+//!   Fig. 11's verified times back and [`same_order`] compares two rankings of solvers.
+
+use crate::report::{Status, Table, Value};
+use crate::runner::Session;
+
+/// The verified times of one grid of Fig. 11.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fig11Times {
+    pub grid: u32,
+    /// Single-threaded CPU Thomas in f32 on host data.
+    pub thomas_ms: f64,
+    /// `(solver name, ms, beyond the paper)` of every verified GL solver.
+    pub solvers: Vec<(String, f64, bool)>,
+}
+
+impl Fig11Times {
+    pub fn new(grid: u32, thomas_ms: f64) -> Fig11Times {
+        Fig11Times {
+            grid,
+            thomas_ms,
+            solvers: vec![],
+        }
+    }
+    pub fn push(&mut self, name: &str, ms: f64, beyond: bool) {
+        self.solvers.push((name.to_string(), ms, beyond));
+    }
+    /// The time of the solver called `name`.
+    pub fn get(&self, name: &str) -> Option<f64> {
+        self.solvers.iter().find(|s| s.0 == name).map(|s| s.1)
+    }
+    /// The faster of the paper's fragment CRs (copy, switch): `(name, ms)`.
+    pub fn best_fragment_cr(&self) -> Option<(&str, f64)> {
+        self.fastest(|n, beyond| !beyond && n.starts_with("CR fragment"))
+    }
+    /// The fastest solver whose `(name, beyond)` passes `keep`.
+    pub fn fastest(&self, keep: impl Fn(&str, bool) -> bool) -> Option<(&str, f64)> {
+        self.solvers
+            .iter()
+            .filter(|s| keep(&s.0, s.2))
+            .map(|s| (s.0.as_str(), s.1))
+            .min_by(|a, b| a.1.total_cmp(&b.1))
+    }
+
+    /// Fig. 11's verified rows, per grid, from its table (e.g. `fig11.json` of a run).
+    pub fn from_table(t: &Table) -> Vec<Fig11Times> {
+        let (g, s, ms, b) = (
+            t.col("grid"),
+            t.col("solver"),
+            t.col("time"),
+            t.col("beyond the paper"),
+        );
+        let mut out: Vec<Fig11Times> = vec![];
+        for r in t
+            .rows
+            .iter()
+            .filter(|r| matches!(r.status, Status::Verified { .. }))
+        {
+            let text = |i: usize| match &r.values[i] {
+                Value::Text(v) => v.clone(),
+                _ => String::new(),
+            };
+            let (Some(grid), Some(time)) = (
+                text(g)
+                    .split('×')
+                    .next()
+                    .and_then(|v| v.parse::<u32>().ok()),
+                r.values[ms].as_f64(),
+            ) else {
+                continue;
+            };
+            let name = text(s);
+            if out.last().is_none_or(|l| l.grid != grid) {
+                out.push(Fig11Times::new(grid, f64::NAN));
+            }
+            let last = out.last_mut().expect("pushed above");
+            match name.as_str() {
+                "Thomas CPU f32" => last.thomas_ms = time,
+                n if n.starts_with("Thomas via") => {}
+                n => last.push(n, time, !text(b).is_empty()),
+            }
+        }
+        out
+    }
+}
+
+fn verdict(held: bool) -> &'static str {
+    if held { "HELD" } else { "NOT HELD" }
+}
+
+/// What the device is, for a verdict about speed.
+fn device_words(s: &Session) -> String {
+    let info = s.gl.info();
+    if info.software {
+        format!(
+            "on {}, a software rasterizer: the \"GPU\" passes run on the same CPU cores as \
+             Thomas, so this compares the algorithms on one processor, not a GPU with a CPU \
+             (the paper: GeForce 6800 against a Pentium IV 3.0 GHz)",
+            info.renderer
+        )
+    } else {
+        format!("on {} against one core of {}", info.renderer, info.cpu)
+    }
+}
+
+/// The abstract's "CR is considerably faster than Thomas", at every grid of the run.
+pub fn cr_vs_thomas(s: &Session, all: &[Fig11Times]) {
+    for t in all {
+        let g = t.grid;
+        let Some((cr, cr_ms)) = t.best_fragment_cr() else {
+            s.note(format!("Finding (abstract) 'CR is considerably faster than Thomas' at {g}×{g}: no verified fragment CR row — not tested."));
+            continue;
+        };
+        let r = cr_ms / t.thomas_ms;
+        let plain = if r > 1.0 {
+            format!("fragment CR is {r:.1}× slower than single-threaded CPU Thomas")
+        } else {
+            format!("fragment CR takes {r:.2}× the time of single-threaded CPU Thomas")
+        };
+        let any = t
+            .fastest(|_, _| true)
+            .map(|(n, ms)| format!(" The fastest verified GL solver of any kind is {n} at {ms:.2} ms ({:.2}× Thomas).", ms / t.thomas_ms))
+            .unwrap_or_default();
+        s.note(format!(
+            "Finding (abstract) 'CR is considerably faster than Thomas' at {g}×{g}: {} — {plain} \
+             ({cr} {cr_ms:.2} ms against {:.2} ms), {}.{any}",
+            verdict(r < 1.0),
+            t.thomas_ms,
+            device_words(s)
+        ));
+    }
+}
+
+/// Fig. 11's two claims at one grid.
+pub(super) fn claims(s: &Session, t: &Fig11Times) {
+    let g = t.grid;
+    let Some((cr, cr_ms)) = t.best_fragment_cr() else {
+        return;
+    };
+    for packing in ["scalar", "RGBA"] {
+        if let Some(cg2) = t.get(&format!("CG fragment {packing} n=2")) {
+            s.note(format!(
+                "Finding (Fig. 11) 'CR beats CG with 2 iterations' at {g}×{g} ({packing} CG): {} — \
+                 {cr} {cr_ms:.2} ms against CG n=2 {cg2:.2} ms ({}).",
+                verdict(cr_ms < cg2),
+                device_words(s)
+            ));
+        }
+    }
+    if g <= 256
+        && let Some((cg, cg_ms)) = t.fastest(|n, _| n.starts_with("CG") && n.ends_with("n=1"))
+    {
+        s.note(format!(
+            "Finding (Fig. 11) 'for 256×256, CG on the GPU gains nothing over the CPU' at {g}×{g}: \
+             {} — even one CG iteration ({cg}) takes {cg_ms:.2} ms against {:.2} ms for Thomas \
+             on the CPU ({}).",
+            verdict(cg_ms >= t.thomas_ms),
+            t.thomas_ms,
+            device_words(s)
+        ));
+    }
+}
+
+/// Whether two measurements rank the solvers they share in the same order (lower value =
+/// faster: pass times, or 1/FPS). `None` when they share fewer than two solvers; else the
+/// verdict and both orders written out, e.g. for Fig. 14's "the simulation results follow
+/// Fig. 11".
+pub fn same_order(a: &[(String, f64)], b: &[(String, f64)]) -> Option<(bool, String)> {
+    let common: Vec<&String> = a
+        .iter()
+        .map(|x| &x.0)
+        .filter(|n| b.iter().any(|y| &y.0 == *n))
+        .collect();
+    if common.len() < 2 {
+        return None;
+    }
+    let order = |v: &[(String, f64)]| -> Vec<(String, f64)> {
+        let mut o: Vec<(String, f64)> = v
+            .iter()
+            .filter(|x| common.contains(&&x.0))
+            .map(|x| (x.0.clone(), x.1))
+            .collect();
+        o.sort_by(|x, y| x.1.total_cmp(&y.1));
+        o
+    };
+    let (oa, ob) = (order(a), order(b));
+    let same = oa.iter().zip(&ob).all(|(x, y)| x.0 == y.0);
+    let show = |o: &[(String, f64)]| {
+        o.iter()
+            .map(|x| x.0.as_str())
+            .collect::<Vec<_>>()
+            .join(" < ")
+    };
+    Some((same, format!("{} | {}", show(&oa), show(&ob))))
+}

@@ -1,0 +1,297 @@
+//! The paper's experiments, one file per table or figure:
+//! - [`table1`]: Table 1, texture fetches per element (measured with instrumented shaders,
+//!   against the static count and the paper's numbers), and the audit of its sums;
+//! - [`fig11`]: Fig. 11, solve times at the paper's grids (Thomas, CG n = 1, 2, 4, 8, CR),
+//!   the paper's claims about them and the central claim "CR is considerably faster than
+//!   Thomas" as findings;
+//! - [`sweep`]: Fig. 11 as a curve over grid sizes;
+//! - [`passes`]: where the fragment CR's time goes;
+//! - [`fig9`]: Fig. 9, 3D batches tiled into one 2D texture, timed in Fig. 11's style;
+//! - [`notes`]: the reproduction notes (decisions, ambiguities).
+//!
+//! Every GPU solve is read back and compared with a CPU reference in f64 (Thomas, or CG f64
+//! for the same iteration count); the error is a column. Times are medians of
+//! `glFinish`-bracketed repetitions (`gl::timing::repeat`) of `solve` on a systems texture
+//! already on the GPU (the finite check is off while timing, on for the verified run).
+//!
+//! Every number of the experiment file is checked when it is loaded (finite, positive where
+//! it must be, counts at least 1), and every grid against the device's texture size and the
+//! host's memory before anything is allocated or written.
+
+mod fig11;
+mod fig9;
+mod findings;
+mod notes;
+mod passes;
+mod sweep;
+mod table1;
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use super::cpu::Systems;
+use super::{BatchSolver, TridiagonalError};
+use crate::gl::DeviceInfo;
+use crate::gl::timing::measure_gpu;
+use crate::gl::{Format, Gl, TexTarget, Texture};
+use crate::report::RowBuilder;
+use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
+use crate::util::max_rel_error;
+
+pub use findings::{Fig11Times, same_order};
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    table1: table1::Table1Config,
+    fig11: fig11::Fig11Config,
+    sweep: sweep::SweepConfig,
+    passes: passes::PassesConfig,
+    fig9: fig9::Fig9Config,
+}
+
+/// Tolerance of a direct solve (CR, PCR, Thomas f32) against Thomas f64: the heat systems
+/// have condition number below 1 + 4r = 5, so an f32 solve is good to ~10 ulps; 1e-4 leaves
+/// room for q = 11 levels and still catches any indexing mistake.
+const DIRECT_TOL: f64 = 1e-4;
+
+fn alg(e: TridiagonalError) -> RunError {
+    RunError::algorithm(e)
+}
+
+fn upload(gl: &Gl, s: &Systems) -> Result<Texture, RunError> {
+    Ok(Texture::new(
+        gl,
+        TexTarget::Rect,
+        Format::RGBA32F,
+        s.n as u32,
+        s.batch as u32,
+        Some(&s.data),
+    )?)
+}
+
+pub fn run(s: &Session) -> Result<(), RunError> {
+    let cfg: Config = s.config()?;
+    check_sizes(s.gl.info(), &cfg, s.mode)?;
+    table1::run(s, &cfg.table1)?;
+    let fig11 = fig11::run(s, &cfg.fig11)?;
+    sweep::run(s, &cfg.sweep)?;
+    passes::run(s, &cfg.passes)?;
+    fig9::run(s, &cfg.fig9)?;
+    notes::notes(s, fig11.iter().map(|t| t.grid).max());
+    Ok(())
+}
+
+/// Checks an experiment file's text as [`run`] does before any work: parsed and every
+/// number checked (the error names the line and key), then every size of `mode` against
+/// the device and the host's memory.
+pub fn validate(gl: &Gl, text: &str, mode: Mode) -> Result<(), RunError> {
+    let cfg: Config = toml::from_str(text).map_err(|e| RunError::Config {
+        file: "tridiagonal experiment file".into(),
+        message: e.to_string(),
+    })?;
+    check_sizes(gl.info(), &cfg, mode)
+}
+
+/// Checked by the runner before any work starts: every size against the device and the host.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
+        check_sizes(check.device, self, check.mode).map_err(|e| e.to_string())
+    }
+}
+
+/// Every size of the run, checked before any table allocates or writes anything.
+fn check_sizes(info: &DeviceInfo, cfg: &Config, mode: Mode) -> Result<(), RunError> {
+    check_batch(info, "table1", cfg.table1.n, cfg.table1.batch)?;
+    for (table, grids) in [
+        ("fig11", &cfg.fig11.grids),
+        ("sweep", &cfg.sweep.grids),
+        ("passes", &cfg.passes.grids),
+    ] {
+        for &g in grids.pick(mode) {
+            check_batch(info, table, g as usize - 1, g as usize)?;
+        }
+    }
+    fig9::check(info, &cfg.fig9, mode)
+}
+
+/// Bytes per unknown a table needs at most at once: the systems on the host (16) and in a
+/// texture (16), the f64 references (8 + 32 for CG's vectors), one solver's buffers (the
+/// fragment CG's thirteen vector textures, 52; CR's P0, P1, P2, X1, X2, x: 64), with room.
+const BYTES_PER_UNKNOWN: u64 = 256;
+
+/// Refuses grid `g` of `table` where the device or the host cannot hold it, naming the
+/// limit: the widest texture (`width` texels: X buffers are `2^q + 3` per system), `height`
+/// rows, and the memory for `unknowns` (MemAvailable, where the OS tells).
+fn check_size(
+    info: &DeviceInfo,
+    table: &str,
+    g: usize,
+    width: u64,
+    height: u64,
+    unknowns: u64,
+) -> Result<(), RunError> {
+    let refuse = |why: String| {
+        Err(RunError::algorithm(TridiagonalError::Unsupported(format!(
+            "[{table}] grid {g}: {why}"
+        ))))
+    };
+    let max = info.max_rectangle_texture_size.max(0) as u64;
+    if width > max || height > max {
+        return refuse(format!(
+            "the solvers need a {width}×{height} texture; this device's largest rectangle \
+             texture is {max}×{max}"
+        ));
+    }
+    let need = unknowns.saturating_mul(BYTES_PER_UNKNOWN);
+    if let Some(avail) = available_memory()
+        && need > avail
+    {
+        return refuse(format!(
+            "needs about {} MiB ({BYTES_PER_UNKNOWN} bytes per unknown); {} MiB available",
+            need >> 20,
+            avail >> 20
+        ));
+    }
+    Ok(())
+}
+
+/// [`check_size`] for `batch` systems of `n` unknowns side by side in one texture.
+fn check_batch(info: &DeviceInfo, table: &str, n: usize, batch: usize) -> Result<(), RunError> {
+    let width = (1u64 << super::layout::levels_for(n)) + 3;
+    check_size(info, table, n + 1, width, batch as u64, (n * batch) as u64)
+}
+
+/// `MemAvailable` of `/proc/meminfo` in bytes (None where there is no such file).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `row` verified against its tolerance, or failed with the solver's error.
+fn verified_row(row: RowBuilder, err: &Result<f64, String>, tol: f64) -> RowBuilder {
+    match err {
+        Ok(e) => row.verify(*e, tol),
+        Err(e) => row.fail(e.clone()),
+    }
+}
+
+/// One timed solver: median ms, runs, error against the reference.
+struct Measured {
+    ms: f64,
+    runs: usize,
+    err: Result<f64, String>,
+}
+
+/// Verifies one solve of `solver` against `want`, then times `solve` (finite check off).
+fn time_solver(
+    gl: &Gl,
+    solver: &mut dyn BatchSolver,
+    tex: &Texture,
+    want: &[f64],
+    repeat: &Repeat,
+) -> Result<Measured, RunError> {
+    let err = match solver.solve(tex) {
+        Ok(x) => Ok(max_rel_error(&x.read()?, want)),
+        Err(e) => Err(e.to_string()),
+    };
+    if err.is_err() {
+        return Ok(Measured {
+            ms: f64::NAN,
+            runs: 0,
+            err,
+        });
+    }
+    let t = measure_gpu(gl, repeat.plan(), || solver.solve(tex).map(|_| ())).map_err(alg)?;
+    Ok(Measured {
+        ms: t.median_ms,
+        runs: t.runs,
+        err,
+    })
+}
+
+// ---- Checks of the experiment file, run by serde as it is loaded (the error names the
+// ---- file, the line and the key).
+
+fn bad<E: serde::de::Error>(what: impl std::fmt::Display) -> E {
+    E::custom(what)
+}
+
+/// A finite `f32` > 0.
+fn positive_f32<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+    let v = f32::deserialize(d)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(bad(format!("{v}: must be a finite number > 0")))
+    }
+}
+
+/// A finite `f64` > 0.
+fn positive_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(bad(format!("{v}: must be a finite number > 0")))
+    }
+}
+
+/// A finite `f64` (a number printed in the paper).
+fn finite_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() {
+        Ok(v)
+    } else {
+        Err(bad(format!("{v}: must be a finite number")))
+    }
+}
+
+/// A count ≥ 1.
+fn count<'de, D: Deserializer<'de>>(d: D) -> Result<usize, D::Error> {
+    let v = usize::deserialize(d)?;
+    if v >= 1 {
+        Ok(v)
+    } else {
+        Err(bad("0: must be at least 1"))
+    }
+}
+
+/// Counts ≥ 1, at least one of them.
+fn counts<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<usize>, D::Error> {
+    let v = Vec::<usize>::deserialize(d)?;
+    if v.is_empty() || v.contains(&0) {
+        Err(bad(format!(
+            "{v:?}: needs at least one count, each at least 1"
+        )))
+    } else {
+        Ok(v)
+    }
+}
+
+/// Grid sizes `N ≥ 2` (systems of `N − 1 ≥ 1` unknowns), for both modes.
+fn grids<'de, D: Deserializer<'de>>(d: D) -> Result<Sizes, D::Error> {
+    let v = Sizes::deserialize(d)?;
+    match v.full.iter().chain(&v.quick).find(|&&g| g < 2) {
+        Some(g) => Err(bad(format!(
+            "grid {g}: every grid needs at least 2 points (1 unknown)"
+        ))),
+        None => Ok(v),
+    }
+}
+
+/// Repetitions ≥ 1 and a finite time budget ≥ 0.
+fn repeat<'de, D: Deserializer<'de>>(d: D) -> Result<Repeat, D::Error> {
+    let v = Repeat::deserialize(d)?;
+    if v.repetitions == 0 {
+        Err(bad("repetitions = 0: must be at least 1"))
+    } else if !(v.budget_s.is_finite() && v.budget_s >= 0.0) {
+        Err(bad(format!(
+            "budget_s = {}: must be a finite number ≥ 0",
+            v.budget_s
+        )))
+    } else {
+        Ok(v)
+    }
+}
