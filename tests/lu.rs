@@ -454,10 +454,10 @@ mod config {
             ),
         ];
         for (from, to, key) in cases {
-            assert!(FILE.contains(&from), "test case out of date: {from}");
-            let text = FILE.replacen(&from, &to, 1);
+            assert!(FILE.contains(from), "test case out of date: {from}");
+            let text = FILE.replacen(from, to, 1);
             let err = match parse(&text) {
-                Ok(c) => c.validate().expect_err(&to),
+                Ok(c) => c.validate().expect_err(to),
                 Err(e) => e,
             };
             assert!(err.contains(key), "{to}: `{err}` does not name {key}");
