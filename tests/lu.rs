@@ -5,15 +5,29 @@ use common::ctx;
 
 use gpgpu_repro::gl::Rect;
 use gpgpu_repro::gl::{self, Format, PingPongMethod};
-use gpgpu_repro::papers::lu::cpu::{diag_dominant, factor_error, faer_lu_f32, lu_f32, lu_f64_of};
+use gpgpu_repro::papers::lu::cpu::{
+    Threads, diag_dominant, faer_lu_f32, lu_f32, lu_f64_of, lu_in_place_skipping_update, tolerance,
+};
 use gpgpu_repro::papers::lu::fragment::rect_minus;
 use gpgpu_repro::papers::lu::{FragmentLu, LuError, Params, Variant};
+use gpgpu_repro::util::max_rel_error as factor_error;
 
-/// Normwise error bound of an `f32` LU of a diagonally dominant matrix: backward error
-/// `≈ n·u·growth` with growth ≤ 2 (Wilkinson), times a margin of 4 for the max-norm
-/// comparison of the factors themselves.
-fn tol(n: usize) -> f64 {
-    8.0 * n.max(4) as f64 * f32::EPSILON as f64
+/// The verification tolerance the experiments use at order `n` (for the test matrix of seed
+/// `seed`): four times the CPU f32 loop's own error (see `cpu::tolerance`).
+fn tol_of(a: &[f32], n: usize) -> f64 {
+    let want = lu_f64_of(a, n).unwrap();
+    let mut c = a.to_vec();
+    lu_f32(&mut c, n).unwrap();
+    tolerance(factor_error(&c, &want))
+}
+
+/// Whether this device's fragment shader rounds `+ − × ÷` correctly (Table 5's measurement on
+/// a small sample): then the GPU factors must equal the CPU f32 loop's bit for bit.
+fn rounds_correctly(g: &gl::Gl) -> bool {
+    use gpgpu_repro::papers::lu::ulp::{fragment_results, operands, stats};
+    let ab = operands(20_000, 7);
+    let frag = fragment_results(g, &ab, 256).unwrap();
+    stats(&ab, &frag).iter().all(|s| s.correctly_rounded == 1.0)
 }
 
 fn configs() -> Vec<Params> {
@@ -35,20 +49,107 @@ fn gpu_lu(g: &gl::Gl, a: &[f32], n: usize, p: Params) -> Result<Vec<f32>, LuErro
 #[test]
 fn every_variant_and_method_matches_the_f64_factors() {
     let g = ctx();
+    let exact = rounds_correctly(&g);
     // Non-multiples of 4 exercise the I3/I4 identity padding; 1 has no pass at all.
     for n in [1usize, 2, 3, 5, 8, 13, 31, 66, 130, 300] {
         let a = diag_dominant(n, 6000 + n as u64);
         let want = lu_f64_of(&a, n).unwrap();
+        let mut cpu = a.clone();
+        lu_f32(&mut cpu, n).unwrap();
+        let tol = tol_of(&a, n);
         for p in configs() {
             let got = gpu_lu(&g, &a, n, p).unwrap();
             let e = factor_error(&got, &want);
             assert!(
-                e <= tol(n),
-                "{:?} {} N={n}: error {e:.3e} > {:.3e}",
+                e <= tol,
+                "{:?} {} N={n}: error {e:.3e} > {tol:.3e}",
                 p.variant,
                 p.method,
-                tol(n)
             );
+            // §5.1: the same operations in the same order, correctly rounded, give the same
+            // bits as the CPU loop.
+            if exact {
+                assert!(
+                    got.iter()
+                        .zip(&cpu)
+                        .all(|(x, y)| x.to_bits() == y.to_bits()),
+                    "{:?} {} N={n}: not bit-identical to the CPU f32 loop",
+                    p.variant,
+                    p.method
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_corrupted_step_fails_verification() {
+    // Skipping one step's trailing update (early, middle or late) must exceed the tolerance
+    // (the old 8·N·u bound let this pass at N = 160).
+    for n in [32usize, 160] {
+        let a = diag_dominant(n, 4242 + n as u64);
+        let want = lu_f64_of(&a, n).unwrap();
+        let tol = tol_of(&a, n);
+        for skip in [0, n / 2, n - 3] {
+            let mut c = a.clone();
+            lu_in_place_skipping_update(&mut c, n, skip).unwrap();
+            let e = factor_error(&c, &want);
+            assert!(
+                e > tol,
+                "N={n}, step {skip} skipped: error {e:.3e} ≤ {tol:.3e}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_program_variant_compiles() {
+    use gpgpu_repro::gl::Program;
+    use gpgpu_repro::papers::lu::{Stage, program_variants};
+    let g = ctx();
+    // The experiment file's panel width, and the ends of its range.
+    let cfg: gpgpu_repro::papers::lu::experiments::Config =
+        toml::from_str(include_str!("../experiments/lu.toml")).unwrap();
+    let mut count = 0;
+    for block in [cfg.compute.block, 1, 64] {
+        for (stage, file, defines) in program_variants(block) {
+            let r = match stage {
+                Stage::Fragment => Program::fragment(&g, file, &defines),
+                Stage::Compute => Program::compute(&g, file, &defines),
+            };
+            if let Err(e) = r {
+                panic!("{file} {defines:?}: {e}");
+            }
+            count += 1;
+        }
+    }
+    // I1, I3 (4 START values), I4: L and U each, with and without FETCH_ONLY; I2; copy; five
+    // compute programs; two ULP programs.
+    assert!(count >= 3 * (2 * 2 * 6 + 1 + 1 + 5 + 2), "{count} programs");
+}
+
+#[test]
+fn g_c_t_split_as_the_paper_defines_it() {
+    let g = ctx();
+    let n = 40;
+    let a = diag_dominant(n, 9);
+    for p in configs() {
+        let mut p = p;
+        p.profile = true;
+        let mut lu = FragmentLu::new(&g, &a, n, p).unwrap();
+        let i = lu.run().unwrap();
+        assert!(
+            (i.a_ms - (i.g_ms + i.c_ms + i.t_ms)).abs() < 1e-9,
+            "{p:?}: {i:?}"
+        );
+        assert!(i.g_ms > 0.0 && i.g_carry_ms <= i.g_ms, "{p:?}: {i:?}");
+        match p.method {
+            PingPongMethod::Copy => {
+                assert!(i.t_ms > 0.0 && i.g_carry_ms == 0.0 && i.carried_fragments == 0)
+            }
+            PingPongMethod::Switch => {
+                assert!(i.t_ms == 0.0 && i.g_carry_ms > 0.0 && i.carried_fragments > 0)
+            }
         }
     }
 }
@@ -154,13 +255,16 @@ fn cpu_references_agree() {
     let want = lu_f64_of(&a, n).unwrap();
     let mut f = a.clone();
     lu_f32(&mut f, n).unwrap();
-    assert!(factor_error(&f, &want) <= tol(n));
-    let (faer, identity) = faer_lu_f32(&a, n);
-    assert!(
-        identity,
-        "diagonally dominant by columns: partial pivoting swaps nothing"
-    );
-    assert!(factor_error(&faer, &want) <= tol(n));
+    let tol = tol_of(&a, n);
+    assert!(factor_error(&f, &want) <= tol);
+    for threads in [Threads::One, Threads::All] {
+        let (faer, identity) = faer_lu_f32(&a, n, threads);
+        assert!(
+            identity,
+            "diagonally dominant by columns: partial pivoting swaps nothing"
+        );
+        assert!(factor_error(&faer, &want) <= tol, "{threads:?}");
+    }
 }
 
 #[test]
@@ -201,7 +305,8 @@ mod compute {
             for pivoting in [false, true] {
                 let (got, piv) = run(&g, &a, n, ComputeParams { block, pivoting }).unwrap();
                 let e = factor_error(&got, &want);
-                assert!(e <= tol(n), "N={n} nb={block} pivoting={pivoting}: {e:.3e}");
+                let tol = tol_of(&a, n);
+                assert!(e <= tol, "N={n} nb={block} pivoting={pivoting}: {e:.3e}");
                 assert!(
                     piv.iter().enumerate().all(|(i, &p)| i == p),
                     "dominant: no swaps"
@@ -243,7 +348,10 @@ mod compute {
         assert!(piv.iter().enumerate().filter(|&(i, &p)| i != p).count() > 10);
         // Partial pivoting keeps |L| ≤ 1; growth of a random 70 × 70 matrix stays small.
         let e = factor_error(&got, &want);
-        assert!(e <= 10.0 * tol(n), "pivoted factors: {e:.3e}");
+        assert!(
+            e <= 10.0 * 8.0 * n as f64 * f32::EPSILON as f64,
+            "pivoted factors: {e:.3e}"
+        );
     }
 }
 
@@ -279,5 +387,101 @@ fn table5_ulp_measurement_sees_ieee_rounding_on_the_cpu_side() {
     for s in stats(&ab, &frag).iter().chain(stats(&ab, &comp).iter()) {
         assert_eq!(s.non_finite, 0);
         assert!(s.min > -4.0 && s.max < 4.0, "{s:?}");
+    }
+}
+
+mod config {
+    use gpgpu_repro::papers::lu::experiments::Config;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        toml::from_str::<Config>(text).map_err(|e| e.to_string())
+    }
+
+    const FILE: &str = include_str!("../experiments/lu.toml");
+
+    #[test]
+    fn the_shipped_file_is_valid() {
+        parse(FILE).unwrap().validate().unwrap();
+    }
+
+    #[test]
+    fn zero_negative_and_non_finite_parameters_are_refused_naming_the_key() {
+        let cases = [
+            (
+                "quick = [32, 64, 128, 256, 512]",
+                "quick = [0]",
+                "table4.sizes.quick",
+            ),
+            (
+                "quick = [32, 64, 128, 256, 512]",
+                "quick = []",
+                "table4.sizes.quick",
+            ),
+            ("budget_s = 1.5", "budget_s = nan", "table4.repeat.budget_s"),
+            (
+                "budget_s = 1.5",
+                "budget_s = -1.0",
+                "table4.repeat.budget_s",
+            ),
+            (
+                "budget_s = 1.0 }\n\n[bandwidth]",
+                "budget_s = inf }\n\n[bandwidth]",
+                "cpu.repeat.budget_s",
+            ),
+            (
+                "repetitions = 3, warmup = 1, budget_s = 1.5",
+                "repetitions = 0, warmup = 1, budget_s = 1.5",
+                "table4.repeat.repetitions",
+            ),
+            (
+                "paper_gbps = 11.4",
+                "paper_gbps = nan",
+                "bandwidth.paper_gbps",
+            ),
+            (
+                "texture_size = 1024",
+                "texture_size = 0",
+                "bandwidth.texture_size",
+            ),
+            ("quick = 262144", "quick = 0", "table5.operands.quick"),
+            ("block = 32", "block = 0", "compute.block"),
+            ("scan = 40", "scan = 0", "sec51.scan"),
+            (
+                "best_gflops_n1024 = 1.6",
+                "best_gflops_n1024 = -1.6",
+                "best_gflops_n1024",
+            ),
+        ];
+        for (from, to, key) in cases {
+            assert!(FILE.contains(from), "test case out of date: {from}");
+            let text = FILE.replacen(from, to, 1);
+            let err = match parse(&text) {
+                Ok(c) => c.validate().expect_err(to),
+                Err(e) => e,
+            };
+            assert!(err.contains(key), "{to}: `{err}` does not name {key}");
+        }
+    }
+
+    #[test]
+    fn a_huge_lu_size_is_refused_before_allocating() {
+        let g = super::ctx();
+        let cfg = parse(FILE).unwrap();
+        let t0 = std::time::Instant::now();
+        let err = cfg
+            .check_resources(g.info(), &[1_000_000_000], 1024)
+            .unwrap_err();
+        assert!(err.contains("largest rectangle texture"), "{err}");
+        // At the texture limit: refused only for the host's memory, if at all.
+        let side = g.info().max_rectangle_texture_size as u32;
+        if let Err(err) = cfg.check_resources(g.info(), &[side], 1024) {
+            assert!(err.contains("MemAvailable"), "{err}");
+        }
+        let err = cfg
+            .check_resources(g.info(), &[64], 1usize << 40)
+            .unwrap_err();
+        assert!(err.contains("table5.operands"), "{err}");
+        assert!(t0.elapsed().as_secs_f64() < 1.0);
+        cfg.check_resources(g.info(), &[32, 64], 1024).unwrap();
     }
 }

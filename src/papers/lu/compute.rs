@@ -40,6 +40,18 @@ pub struct ComputeInfo {
     pub swaps: u64,
 }
 
+/// The compute programs and their `#define`s for panel width `block`: argmax, swap, panel,
+/// trsm, gemm (the gemm's shared tiles depend on `NB`).
+pub fn program_defines(block: u32) -> [(&'static str, Vec<Define>); 5] {
+    [
+        ("lu/c_argmax.comp", vec![]),
+        ("lu/c_swap.comp", vec![]),
+        ("lu/c_panel.comp", vec![]),
+        ("lu/c_trsm.comp", vec![]),
+        ("lu/c_gemm.comp", vec![Define::new("NB", block)]),
+    ]
+}
+
 /// A compute-shader LU of one matrix.
 pub struct ComputeLu {
     gl: Gl,
@@ -68,18 +80,22 @@ impl ComputeLu {
                 params.block
             )));
         }
-        let nb = [Define::new("NB", params.block)];
+        let mut progs = program_defines(params.block)
+            .into_iter()
+            .map(|(file, d)| Program::compute(gl, file, &d));
+        let mut next = || progs.next().expect("five programs");
+        let (argmax, swap, panel, trsm, gemm) = (next()?, next()?, next()?, next()?, next()?);
         Ok(ComputeLu {
             gl: gl.clone(),
             n,
             params,
             a: Buffer::from_slice(gl, a)?,
             piv: Buffer::from_slice(gl, &(0..n as i32).collect::<Vec<_>>())?,
-            argmax: Program::compute(gl, "lu/c_argmax.comp", &[])?,
-            swap: Program::compute(gl, "lu/c_swap.comp", &[])?,
-            panel: Program::compute(gl, "lu/c_panel.comp", &[])?,
-            trsm: Program::compute(gl, "lu/c_trsm.comp", &[])?,
-            gemm: Program::compute(gl, "lu/c_gemm.comp", &nb)?,
+            argmax,
+            swap,
+            panel,
+            trsm,
+            gemm,
         })
     }
 

@@ -1,5 +1,6 @@
-//! CPU references: the paper's right-looking loop (Fig. 2) in `f32` and `f64`, `faer`'s
-//! partially pivoted LU as today's tuned CPU anchor, and the test matrices.
+//! CPU references: the paper's right-looking loop (Fig. 2), one generic loop run in `f32` and
+//! `f64`; `faer`'s partially pivoted LU as today's tuned CPU anchor (one thread or all, chosen
+//! explicitly); the test matrices and the verification tolerance.
 //!
 //! Matrices are row-major `N × N` slices: `a[j * n + k]` is `A_jk` (row `j`, column `k`).
 //! A factorization is returned in place, as the GPU returns it: the strictly lower part holds
@@ -24,43 +25,67 @@ pub fn diag_dominant(n: usize, seed: u64) -> Vec<f32> {
     a
 }
 
-/// The paper's Fig. 2 loop in `f32`: for each step `i`, `A_ji /= A_ii` then
-/// `A_jk -= A_ik · A_ji` for `j, k > i`. The product is rounded before the subtraction (no
-/// fused multiply-add), as the 2005 fragment processors did. Fails on the first zero or
-/// non-finite pivot.
-pub fn lu_f32(a: &mut [f32], n: usize) -> Result<(), LuError> {
+/// The element types the CPU loop runs in: `f32` (the GPU's precision) and `f64` (the
+/// reference).
+pub trait LuFloat:
+    Copy
+    + PartialEq
+    + Into<f64>
+    + std::ops::Mul<Output = Self>
+    + std::ops::SubAssign
+    + std::ops::DivAssign
+{
+    const ZERO: Self;
+    fn is_finite(self) -> bool;
+}
+
+impl LuFloat for f32 {
+    const ZERO: f32 = 0.0;
+    fn is_finite(self) -> bool {
+        f32::is_finite(self)
+    }
+}
+
+impl LuFloat for f64 {
+    const ZERO: f64 = 0.0;
+    fn is_finite(self) -> bool {
+        f64::is_finite(self)
+    }
+}
+
+/// The paper's Fig. 2 loop: for each step `i`, `A_ji /= A_ii` then `A_jk -= A_ik · A_ji` for
+/// `j, k > i`. The product is rounded before the subtraction (no fused multiply-add), as the
+/// 2005 fragment processors did: Rust never contracts `x - u * l` into an FMA. In `f32` it is
+/// the GPU's arithmetic on the CPU (§5.1); in `f64` the reference every factorization is
+/// checked against. Fails on the first zero or non-finite pivot.
+pub fn lu_in_place<T: LuFloat>(a: &mut [T], n: usize) -> Result<(), LuError> {
+    lu_steps(a, n, None)
+}
+
+/// [`lu_in_place`] with step `skip_u`'s trailing update left out: a deliberately corrupted
+/// factorization, for tests that show verification catches one missing step.
+pub fn lu_in_place_skipping_update<T: LuFloat>(
+    a: &mut [T],
+    n: usize,
+    skip_u: usize,
+) -> Result<(), LuError> {
+    lu_steps(a, n, Some(skip_u))
+}
+
+fn lu_steps<T: LuFloat>(a: &mut [T], n: usize, skip_u: Option<usize>) -> Result<(), LuError> {
     for i in 0..n {
         let p = a[i * n + i];
-        if p == 0.0 || !p.is_finite() {
+        if p == T::ZERO || !p.is_finite() {
             return Err(LuError::Pivot {
                 step: i,
-                value: p as f64,
+                value: p.into(),
             });
         }
         for j in i + 1..n {
             a[j * n + i] /= p;
-            let l = a[j * n + i];
-            let (top, rest) = a.split_at_mut(j * n);
-            let row_i = &top[i * n + i + 1..i * n + n];
-            // Two roundings, like the GPU's MUL then ADD: Rust never contracts `x - u * l`
-            // into a fused multiply-add.
-            for (x, &u) in rest[i + 1..n].iter_mut().zip(row_i) {
-                *x -= u * l;
+            if skip_u == Some(i) {
+                continue;
             }
-        }
-    }
-    Ok(())
-}
-
-/// The same loop in `f64`: the reference every GPU factorization is checked against.
-pub fn lu_f64(a: &mut [f64], n: usize) -> Result<(), LuError> {
-    for i in 0..n {
-        let p = a[i * n + i];
-        if p == 0.0 || !p.is_finite() {
-            return Err(LuError::Pivot { step: i, value: p });
-        }
-        for j in i + 1..n {
-            a[j * n + i] /= p;
             let l = a[j * n + i];
             let (top, rest) = a.split_at_mut(j * n);
             let row_i = &top[i * n + i + 1..i * n + n];
@@ -72,10 +97,15 @@ pub fn lu_f64(a: &mut [f64], n: usize) -> Result<(), LuError> {
     Ok(())
 }
 
-/// [`lu_f64`] of an `f32` matrix.
+/// [`lu_in_place`] in `f32`: the GPU's arithmetic on the CPU.
+pub fn lu_f32(a: &mut [f32], n: usize) -> Result<(), LuError> {
+    lu_in_place(a, n)
+}
+
+/// [`lu_in_place`] in `f64` of an `f32` matrix: the reference.
 pub fn lu_f64_of(a: &[f32], n: usize) -> Result<Vec<f64>, LuError> {
     let mut d: Vec<f64> = a.iter().map(|&x| x as f64).collect();
-    lu_f64(&mut d, n)?;
+    lu_in_place(&mut d, n)?;
     Ok(d)
 }
 
@@ -113,33 +143,82 @@ pub fn lu_pivot_f64(a: &[f32], n: usize) -> Result<(Vec<f64>, Vec<usize>), LuErr
     Ok((a, piv))
 }
 
-/// `faer`'s partially pivoted LU in `f32` (blocked, recursive, SIMD; single-threaded here):
-/// today's tuned CPU anchor. Returns the packed factors of `P·A` (for the diagonally dominant
-/// test matrices `P = I`, so they compare with the unpivoted factors) and whether `P = I`.
-pub fn faer_lu_f32(a: &[f32], n: usize) -> (Vec<f32>, bool) {
-    let m = faer::Mat::<f32>::from_fn(n, n, |j, k| a[j * n + k]);
-    let lu = m.partial_piv_lu();
-    let (l, u) = (lu.L(), lu.U());
+/// How many threads `faer` may use: one (`Par::Seq`) or all (its rayon pool).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    One,
+    All,
+}
+
+impl Threads {
+    fn par(self) -> faer::Par {
+        match self {
+            Threads::One => faer::Par::Seq,
+            Threads::All => faer::Par::rayon(0),
+        }
+    }
+    /// Threads this setting uses here.
+    pub fn count(self) -> usize {
+        match self.par() {
+            faer::Par::Rayon(n) => n.get(),
+            faer::Par::Seq => 1,
+        }
+    }
+}
+
+/// `faer`'s partially pivoted LU in `f32` (blocked, recursive, SIMD) of the column-major copy
+/// `m`, in place, with the parallelism given explicitly (never faer's global default, which
+/// is multithreaded): today's tuned CPU anchor. Returns whether the row permutation is the
+/// identity.
+pub fn faer_lu_f32_in_place(m: &mut faer::Mat<f32>, threads: Threads) -> bool {
+    use faer::dyn_stack::{MemBuffer, MemStack};
+    use faer::linalg::lu::partial_pivoting::factor::{lu_in_place, lu_in_place_scratch};
+    let n = m.nrows();
+    let par = threads.par();
+    let mut perm = vec![0usize; n];
+    let mut perm_inv = vec![0usize; n];
+    let mut mem = MemBuffer::new(lu_in_place_scratch::<usize, f32>(
+        n,
+        n,
+        par,
+        Default::default(),
+    ));
+    let stack = MemStack::new(&mut mem);
+    lu_in_place(
+        m.as_mut(),
+        &mut perm,
+        &mut perm_inv,
+        par,
+        stack,
+        Default::default(),
+    );
+    perm.iter().enumerate().all(|(i, &p)| i == p)
+}
+
+/// [`faer_lu_f32_in_place`] of a row-major matrix: the packed factors of `P·A` (for the
+/// diagonally dominant test matrices `P = I`, so they compare with the unpivoted factors) and
+/// whether `P = I`.
+pub fn faer_lu_f32(a: &[f32], n: usize, threads: Threads) -> (Vec<f32>, bool) {
+    let mut m = faer::Mat::<f32>::from_fn(n, n, |j, k| a[j * n + k]);
+    let identity = faer_lu_f32_in_place(&mut m, threads);
     let mut out = vec![0f32; n * n];
     for j in 0..n {
         for k in 0..n {
-            out[j * n + k] = if k < j { l[(j, k)] } else { u[(j, k)] };
+            out[j * n + k] = m[(j, k)];
         }
     }
-    let identity = lu.P().arrays().0.iter().enumerate().all(|(i, &p)| i == p);
     (out, identity)
 }
 
-/// Only times `faer`'s factorization (no unpacking), for the benchmark.
-pub fn faer_lu_f32_timed(m: &faer::Mat<f32>) -> usize {
-    let lu = m.partial_piv_lu();
-    std::hint::black_box(lu.U().nrows())
-}
-
-/// Normwise relative difference between packed factors, in the max norm:
-/// `max |got − want| / max |want|` (see [`crate::util::max_rel_error`]).
-pub fn factor_error(got: &[f32], want: &[f64]) -> f64 {
-    crate::util::max_rel_error(got, want)
+/// Verification tolerance of a factorization in `f32` of a test matrix, from the error of the
+/// CPU `f32` loop on the same matrix (`cpu_f32_error` = `max_rel_error` of its factors against
+/// the `f64` ones): four times it, and at least four `f32` ULPs. The same operations rounded
+/// by a device that is off by up to ~1.4 ULP per operation (the paper's Quadro, Table 5) stay
+/// within a small multiple of the loop's error; one skipped step's update does not
+/// (`tests/lu.rs`). Where the device rounds correctly the fragment factors must moreover be
+/// bit-identical to the loop's (§5.1).
+pub fn tolerance(cpu_f32_error: f64) -> f64 {
+    4.0 * cpu_f32_error.max(f32::EPSILON as f64)
 }
 
 /// The first step whose pivot `U_ii` of packed factors is zero or not finite: where a

@@ -26,16 +26,30 @@
 //! Under the switch method a pass renders into the texture written *two* passes ago; texels
 //! outside its rectangle are stale. Every pass therefore also copies, through a trivial
 //! program, the texels the previous pass computed and this one does not (`carried`
-//! fragments). For I2 that is two thin strips per step; for I1/I3 the L pass must carry the
-//! whole trailing block of the previous U pass — as many fragments as the copy method's
+//! fragments, drawn in their own draw call and timed apart). For I2 that is two thin strips
+//! per step; for I1, I3 and I4 (an L and a U pass per step) the L pass must carry the whole
+//! trailing block of the previous U pass — as many fragments as the copy method's
 //! `glCopyTexSubImage2D` moves. The paper's Table 1 lists no such cost (0 copies); its
 //! render-texture implementation is not described in enough detail to say how it avoided it.
 //!
+//! A carry-free two-texture switch is not possible for the two-pass variants: the U pass of
+//! step `i` reads what the L pass of step `i` wrote (the L column) *and* what the U pass of
+//! step `i − 1` wrote (the trailing block), and with two textures one of them is its own
+//! output (a feedback loop, defined only under GL 4.5's disjoint-texel rule with
+//! `glTextureBarrier`). Writing the *finished* row and column to both textures does not help:
+//! the stale texels are the unfinished trailing block. A third texture holding only the L
+//! columns (L passes write it; U passes read it beside the previous U output and alternate
+//! between the other two; the readback merges the finished rows) would be carry-free; it is
+//! not built here.
+//!
 //! # Timing (§4.1, Table 4)
-//! With [`Params::profile`] each draw and each copy is bracketed by `glFinish`: `G` is the
-//! time in the draws, `T` in `glCopyTexSubImage2D`, `A` the whole decomposition (upload and
-//! readback excluded), and `C = A − G − T` the CPU side (program and texture binds, uniform
-//! and vertex uploads).
+//! With [`Params::profile`] every draw call and every copy is bracketed by `glFinish`: `G` is
+//! the time in the draw calls (`glDrawArrays`, with the one target-size uniform that
+//! [`QuadBatch::draw`] sets just before it), `T` the time in `glCopyTexSubImage2D`, `A` the
+//! whole decomposition (upload and readback excluded), and `C = A − G − T` everything else,
+//! as the paper defines it: binding the output, program and texture binds, uniform and vertex
+//! uploads, and the `glFinish` calls of the instrumentation. The carried texels' draws are
+//! draw calls (in `G`) and are also reported on their own ([`LuInfo::g_carry_ms`]).
 //!
 //! # Zero pivots
 //! Passes are not synchronised with the CPU, so a zero pivot is found after the last pass:
@@ -45,8 +59,10 @@
 use std::rc::Rc;
 use std::time::Instant;
 
+use crate::gl::timing::Stopwatch;
 use crate::gl::{
-    Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, TexTarget,
+    Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
+    TexTarget,
 };
 
 use super::LuError;
@@ -128,11 +144,13 @@ pub struct LuInfo {
     pub fetched_bytes: u64,
     /// Floating-point operations of the updated channels, a division counted as 2 (§3.6).
     pub flops: u64,
-    /// Times in milliseconds: whole (A), draws (G), copies (T), the rest (C = A − G − T).
+    /// Times in milliseconds: whole (A), draw calls (G), copies (T), the rest (C = A − G − T).
     pub a_ms: f64,
     pub g_ms: f64,
     pub t_ms: f64,
     pub c_ms: f64,
+    /// The part of G spent drawing carried texels (switch method).
+    pub g_carry_ms: f64,
 }
 
 /// One draw: a program variant over a rectangle.
@@ -158,6 +176,9 @@ pub struct FragmentLu {
     progs_u: Vec<Rc<Program>>,
     prog_onepass: Option<Rc<Program>>,
     info: LuInfo,
+    /// `glFinish`-bracketed time of the computing draw calls and of the carrying ones.
+    draws: Stopwatch,
+    carries: Stopwatch,
 }
 
 impl FragmentLu {
@@ -190,38 +211,18 @@ impl FragmentLu {
             h,
             &pack(a, n, params),
         )?;
-        let mut defines = vec![];
-        if params.variant.vector() {
-            defines.push(Define::flag("VEC4"));
-        }
-        if params.fetch_only {
-            defines.push(Define::flag("FETCH_ONLY"));
-        }
-        let with = |extra: &[Define]| {
-            let mut d = defines.clone();
-            d.extend_from_slice(extra);
-            d
+        let set = ProgramSet::of(params.variant, params.fetch_only);
+        let build = |list: &[Vec<Define>], file: &str| -> Result<Vec<Rc<Program>>, GlError> {
+            list.iter()
+                .map(|d| Program::fragment(gl, file, d))
+                .collect()
         };
-        let (mut progs_l, mut progs_u, mut prog_onepass) = (vec![], vec![], None);
-        match params.variant {
-            Variant::I1 => {
-                progs_l.push(Program::fragment(gl, "lu/l.frag", &defines)?);
-                progs_u.push(Program::fragment(gl, "lu/u.frag", &defines)?);
-            }
-            Variant::I2 => prog_onepass = Some(Program::fragment(gl, "lu/onepass.frag", &[])?),
-            Variant::I3 => {
-                for s in 0..4 {
-                    let d = with(&[Define::new("START", s)]);
-                    progs_l.push(Program::fragment(gl, "lu/l.frag", &d)?);
-                    progs_u.push(Program::fragment(gl, "lu/u.frag", &d)?);
-                }
-            }
-            Variant::I4 => {
-                let d = with(&[Define::flag("EDGE_BRANCH")]);
-                progs_l.push(Program::fragment(gl, "lu/l.frag", &d)?);
-                progs_u.push(Program::fragment(gl, "lu/u.frag", &d)?);
-            }
-        }
+        let progs_l = build(&set.l, L_FRAG)?;
+        let progs_u = build(&set.u, U_FRAG)?;
+        let prog_onepass = match &set.onepass {
+            Some(d) => Some(Program::fragment(gl, ONEPASS_FRAG, d)?),
+            None => None,
+        };
         Ok(FragmentLu {
             gl: gl.clone(),
             params,
@@ -230,7 +231,7 @@ impl FragmentLu {
             pp,
             batch: QuadBatch::new(gl, &[])?,
             carry: QuadBatch::new(gl, &[])?,
-            copy_prog: Program::fragment(gl, "lu/copy.frag", &[])?,
+            copy_prog: Program::fragment(gl, COPY_FRAG, &[])?,
             progs_l,
             progs_u,
             prog_onepass,
@@ -239,6 +240,8 @@ impl FragmentLu {
                 padded: np,
                 ..Default::default()
             },
+            draws: Stopwatch::default(),
+            carries: Stopwatch::default(),
         })
     }
 
@@ -261,6 +264,8 @@ impl FragmentLu {
     pub fn run(&mut self) -> Result<LuInfo, LuError> {
         self.pp.reset_stats();
         self.pp.set_profiling(self.params.profile);
+        self.draws = Stopwatch::default();
+        self.carries = Stopwatch::default();
         self.info = LuInfo {
             n: self.n,
             padded: self.np,
@@ -285,16 +290,15 @@ impl FragmentLu {
         let a = t0.elapsed();
         let st = self.pp.stats();
         let info = &mut self.info;
-        info.passes = st.passes;
         info.copies = st.copies;
         info.copied_bytes = st.copied_bytes;
+        info.a_ms = a.as_secs_f64() * 1e3;
         if self.params.profile {
-            info.a_ms = a.as_secs_f64() * 1e3;
-            info.g_ms = (st.draw_time).as_secs_f64() * 1e3;
-            info.t_ms = st.copy_time.as_secs_f64() * 1e3;
+            let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+            info.g_ms = ms(self.draws.total() + self.carries.total());
+            info.g_carry_ms = ms(self.carries.total());
+            info.t_ms = ms(st.copy_time);
             info.c_ms = info.a_ms - info.g_ms - info.t_ms;
-        } else {
-            info.a_ms = a.as_secs_f64() * 1e3;
         }
         self.gl.check_now("LU passes")?;
         Ok(self.info)
@@ -317,11 +321,6 @@ impl FragmentLu {
             });
         }
         Ok(lu)
-    }
-
-    /// The factors as read back, without any check (for the fetch-only variant).
-    pub fn raw_factors(&self) -> Result<Vec<f32>, LuError> {
-        Ok(unpack(&self.pp.read()?, self.n, self.params))
     }
 
     /// The passes of step `i` (empty for the last step).
@@ -430,10 +429,6 @@ impl FragmentLu {
         let i = pass.step as i32;
         let start = pass.start as i32;
         let edge = pass.rect.x as i32;
-        let batch = &mut self.batch;
-        let carry_batch = &mut self.carry;
-        let copy_prog = &self.copy_prog;
-        let mut n_draws = 0u64;
         let set_uniforms = |p: &Program| {
             p.set_i32("u_i", i);
             if vector {
@@ -445,35 +440,110 @@ impl FragmentLu {
                 }
             }
         };
-        self.pp.pass(r, |input| {
-            if is_i4 {
-                // I4: a single draw over the whole rectangle; the shader finds the edge.
-                let p = &draws[0].0;
-                p.bind_texture(0, "u_a", input);
-                set_uniforms(p);
-                batch.set(&[Quad::identity(r)])?;
-                batch.draw(p, w, h)?;
-                n_draws += 1;
-            } else {
-                for (p, d, _) in &draws {
-                    p.bind_texture(0, "u_a", input);
-                    set_uniforms(p);
-                    batch.set(&[Quad::identity(*d)])?;
-                    batch.draw(p, w, h)?;
-                    n_draws += 1;
+        if is_i4 {
+            // I4: a single draw over the whole rectangle; the shader finds the edge.
+            draws.truncate(1);
+            draws[0].1 = r;
+        }
+        let profile = self.params.profile;
+        // C: bind the output, then per draw the program, texture, uniforms and vertices; G:
+        // the draw call alone (glFinish on both sides when profiling).
+        self.pp.bind_output();
+        let input = self.pp.input();
+        for (p, d, _) in &draws {
+            p.bind_texture(0, "u_a", input);
+            set_uniforms(p);
+            self.batch.set(&[Quad::identity(*d)])?;
+            timed(&self.gl, profile, &mut self.draws, || {
+                self.batch.draw(p, w, h)
+            })?;
+            self.info.draws += 1;
+        }
+        if !carry.is_empty() {
+            let quads: Vec<Quad> = carry.iter().map(|c| Quad::identity(*c)).collect();
+            self.copy_prog.bind_texture(0, "u_a", input);
+            self.carry.set(&quads)?;
+            let (prog, batch) = (&self.copy_prog, &self.carry);
+            timed(&self.gl, profile, &mut self.carries, || {
+                batch.draw(prog, w, h)
+            })?;
+            self.info.draws += 1;
+        }
+        self.info.passes += 1;
+        self.pp.end_pass(r)?;
+        Ok(())
+    }
+}
+
+/// Runs `f`, timed into `watch` between two `glFinish` calls when `on`.
+fn timed(
+    gl: &Gl,
+    on: bool,
+    watch: &mut Stopwatch,
+    f: impl FnOnce() -> Result<(), GlError>,
+) -> Result<(), GlError> {
+    if on { watch.time(gl, f) } else { f() }
+}
+
+/// The shader files of the fragment variants.
+pub const L_FRAG: &str = "lu/l.frag";
+pub const U_FRAG: &str = "lu/u.frag";
+pub const ONEPASS_FRAG: &str = "lu/onepass.frag";
+pub const COPY_FRAG: &str = "lu/copy.frag";
+
+/// The `#define` sets of one configuration's programs: L programs, U programs (scalar: one
+/// each; I3: `START` = 0…3, indexed by the edge's first channel; I4: one with
+/// `EDGE_BRANCH`), or the one-pass program of I2. The one place these are decided: the
+/// decomposition builds exactly these, and [`super::program_variants`] lists them all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ProgramSet {
+    pub l: Vec<Vec<Define>>,
+    pub u: Vec<Vec<Define>>,
+    pub onepass: Option<Vec<Define>>,
+}
+
+impl ProgramSet {
+    pub fn of(variant: Variant, fetch_only: bool) -> ProgramSet {
+        let mut base = vec![];
+        if variant.vector() {
+            base.push(Define::flag("VEC4"));
+        }
+        if fetch_only {
+            base.push(Define::flag("FETCH_ONLY"));
+        }
+        let with = |extra: Option<Define>| {
+            let mut d = base.clone();
+            d.extend(extra);
+            d
+        };
+        match variant {
+            Variant::I1 => ProgramSet {
+                l: vec![with(None)],
+                u: vec![with(None)],
+                onepass: None,
+            },
+            // I2 has no fetch-only form: its one program is always the full one.
+            Variant::I2 => ProgramSet {
+                l: vec![],
+                u: vec![],
+                onepass: Some(vec![]),
+            },
+            Variant::I3 => {
+                let sets: Vec<Vec<Define>> = (0..4)
+                    .map(|s| with(Some(Define::new("START", s))))
+                    .collect();
+                ProgramSet {
+                    l: sets.clone(),
+                    u: sets,
+                    onepass: None,
                 }
             }
-            if !carry.is_empty() {
-                let quads: Vec<Quad> = carry.iter().map(|c| Quad::identity(*c)).collect();
-                copy_prog.bind_texture(0, "u_a", input);
-                carry_batch.set(&quads)?;
-                carry_batch.draw(copy_prog, w, h)?;
-                n_draws += 1;
-            }
-            Ok(())
-        })?;
-        self.info.draws += n_draws;
-        Ok(())
+            Variant::I4 => ProgramSet {
+                l: vec![with(Some(Define::flag("EDGE_BRANCH")))],
+                u: vec![with(Some(Define::flag("EDGE_BRANCH")))],
+                onepass: None,
+            },
+        }
     }
 }
 

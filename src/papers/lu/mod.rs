@@ -28,7 +28,7 @@ pub mod ulp;
 
 pub use fragment::{FragmentLu, LuInfo, Params, Variant};
 
-use crate::gl::GlError;
+use crate::gl::{Define, GlError};
 
 /// Why a factorization could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -46,4 +46,49 @@ pub enum LuError {
     Size(String),
     #[error(transparent)]
     Gl(#[from] GlError),
+}
+
+/// How a program is built: fragment (behind `common/quad.vert`) or compute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    Fragment,
+    Compute,
+}
+
+/// Every program this paper builds — each shader file with each set of `#define`s the code
+/// asks for — for a compute panel width `block` (the experiment file's `compute.block`).
+/// Built from the same functions the implementations use ([`fragment::ProgramSet`],
+/// [`compute::program_defines`]), so a test that compiles this list compiles every variant a
+/// run can build.
+pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
+    let mut out = vec![];
+    let mut push = |stage, file, d: Vec<Define>| {
+        if !out
+            .iter()
+            .any(|(s, f, x)| *s == stage && *f == file && *x == d)
+        {
+            out.push((stage, file, d));
+        }
+    };
+    for v in Variant::ALL {
+        for fetch_only in [false, true] {
+            let set = fragment::ProgramSet::of(v, fetch_only);
+            for d in set.l {
+                push(Stage::Fragment, fragment::L_FRAG, d);
+            }
+            for d in set.u {
+                push(Stage::Fragment, fragment::U_FRAG, d);
+            }
+            if let Some(d) = set.onepass {
+                push(Stage::Fragment, fragment::ONEPASS_FRAG, d);
+            }
+        }
+    }
+    push(Stage::Fragment, fragment::COPY_FRAG, vec![]);
+    for (file, d) in compute::program_defines(block) {
+        push(Stage::Compute, file, d);
+    }
+    push(Stage::Fragment, ulp::ULP_FRAG, vec![]);
+    push(Stage::Compute, ulp::ULP_COMP, vec![]);
+    out
 }

@@ -31,6 +31,10 @@ pub struct UlpStats {
     pub non_finite: usize,
 }
 
+/// The shader files of Table 5.
+pub const ULP_FRAG: &str = "lu/ulp.frag";
+pub const ULP_COMP: &str = "lu/ulp.comp";
+
 /// `count` operand pairs: signs random, significands uniform in `[1, 2)`, exponents in
 /// `[−8, 8]` (so sums and differences stay exact in `f64`), `b ≠ 0`.
 pub fn operands(count: usize, seed: u64) -> Vec<[f32; 2]> {
@@ -100,7 +104,7 @@ pub fn fragment_results(gl: &Gl, ab: &[[f32; 2]], width: u32) -> Result<Vec<[f32
     }
     let src = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, Some(&data))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, None)?;
-    let prog = Program::fragment(gl, "lu/ulp.frag", &[])?;
+    let prog = Program::fragment(gl, ULP_FRAG, &[])?;
     let quad = QuadBatch::new(gl, &[Quad::identity(Rect::full(width, h))])?;
     dst.bind();
     prog.bind_texture(0, "u_ab", &src);
@@ -117,7 +121,7 @@ pub fn fragment_results(gl: &Gl, ab: &[[f32; 2]], width: u32) -> Result<Vec<[f32
 pub fn compute_results(gl: &Gl, ab: &[[f32; 2]]) -> Result<Vec<[f32; 4]>, LuError> {
     let input = Buffer::<[f32; 2]>::from_slice(gl, ab)?;
     let output = Buffer::<[f32; 4]>::zeroed(gl, ab.len())?;
-    let prog = Program::compute(gl, "lu/ulp.comp", &[])?;
+    let prog = Program::compute(gl, ULP_COMP, &[])?;
     input.bind(0);
     output.bind(1);
     prog.set_u32("u_n", ab.len() as u32);

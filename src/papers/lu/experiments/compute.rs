@@ -1,0 +1,101 @@
+//! Beyond the paper: the compute-shader LU (blocked right-looking, trailing update as a tiled
+//! matmul), without and with partial pivoting on the GPU (the paper's §5.3 open problem).
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use crate::gl::timing::{TimingPlan, repeat};
+use crate::report::Column;
+use crate::runner::{RunError, Session};
+use crate::util::max_rel_error;
+
+use super::super::compute::{ComputeLu, ComputeParams};
+use super::super::{LuError, theory};
+use super::{ComputeTimes, Config, Reference, gflops};
+
+/// The key of a compute row.
+pub(super) fn key(n: u32, pivoting: bool) -> String {
+    format!("N={n} {}", if pivoting { "partial" } else { "none" })
+}
+
+pub(super) fn run(
+    s: &Session,
+    cfg: &Config,
+    sizes: &[u32],
+    refs: &BTreeMap<u32, Reference>,
+) -> Result<ComputeTimes, RunError> {
+    let rep = &cfg.compute.repeat;
+    let mut t = s.table(
+        "compute",
+        "Beyond the paper — compute-shader LU (blocked right-looking, trailing update as a tiled matmul), without and with GPU partial pivoting",
+        vec![
+            Column::key("N").int(),
+            Column::key("pivoting").text(),
+            Column::beyond("time").unit("ms"),
+            Column::beyond("GFLOPS"),
+            Column::beyond("dispatches").int(),
+            Column::beyond("row swaps").int(),
+            Column::ours("error vs f64").sci(2),
+        ],
+        &cfg.compute,
+    )?;
+    t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
+    t.caption(format!("Median time over the timed runs (the shared repetition loop: {} warm-up, up to {} runs within {} s; one timed run from N = {} on), glFinish on both sides, upload and readback excluded.", rep.warmup, rep.repetitions, rep.budget_s, cfg.table4.single_run_from));
+    t.expect_rows(sizes.len() * 2);
+    let mut out = ComputeTimes::new();
+    for &n in sizes {
+        let r = &refs[&n];
+        for pivot in [false, true] {
+            s.check_interrupt()?;
+            let k = key(n, pivot);
+            if let Some(row) = t.reuse(&k)? {
+                let (ti, gi) = (t.table().col("time"), t.table().col("GFLOPS"));
+                if let (Some(ms), Some(gf)) = (row.values[ti].as_f64(), row.values[gi].as_f64()) {
+                    out.insert(k, (ms, gf));
+                }
+                continue;
+            }
+            t.start(&k);
+            let p = ComputeParams {
+                block: cfg.compute.block,
+                pivoting: pivot,
+            };
+            let row = t
+                .row(&k)
+                .num("N", n as f64)
+                .text("pivoting", if pivot { "partial" } else { "none" });
+            let mut plan = rep.plan();
+            if n >= cfg.table4.single_run_from {
+                plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
+            }
+            let res = (|| -> Result<_, LuError> {
+                let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
+                let samples = repeat(plan, || -> Result<_, LuError> {
+                    lu.upload(&r.a)?;
+                    let info = lu.run()?;
+                    Ok((info, info.ms))
+                })?;
+                Ok((*samples.median(), samples.runs.len(), lu.factors()?))
+            })();
+            match res {
+                Ok((info, runs, f)) => {
+                    let err = max_rel_error(&f, &r.f64);
+                    let gf = gflops(theory::lu_flops(n as f64), info.ms);
+                    out.insert(k.clone(), (info.ms, gf));
+                    t.push(
+                        row.num("time", info.ms)
+                            .num("GFLOPS", gf)
+                            .num("dispatches", info.dispatches as f64)
+                            .num("row swaps", info.swaps as f64)
+                            .num("error vs f64", err)
+                            .runs(runs)
+                            .verify(err, r.tol),
+                    )?;
+                }
+                Err(e) => t.push(row.fail(e.to_string()))?,
+            }
+        }
+    }
+    t.finish()?;
+    Ok(out)
+}

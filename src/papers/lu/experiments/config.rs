@@ -1,0 +1,296 @@
+//! The experiment file `experiments/lu.toml`, parsed and checked before any work starts:
+//! every number finite and in range (named by its key when not), and the sizes of this run
+//! within the device's texture and buffer limits and the host's memory.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::gl::{DeviceInfo, PingPongMethod};
+use crate::runner::{PerMode, Repeat, Sizes};
+
+use super::super::Variant;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub table4: Table4Cfg,
+    pub cpu: CpuCfg,
+    pub bandwidth: BandwidthCfg,
+    pub table5: Table5Cfg,
+    pub sec51: Sec51Cfg,
+    pub compute: ComputeCfg,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table4Cfg {
+    pub sizes: Sizes,
+    pub repeat: Repeat,
+    pub single_run_from: u32,
+    /// Largest order for the scalar variants I1/I2 in a full run (the time budget).
+    pub scalar_max_n: u32,
+    pub scalar_format: String,
+    pub seed: u64,
+    pub paper: PaperTable4,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperTable4 {
+    pub sizes: Vec<u32>,
+    pub copy: BTreeMap<String, Vec<[f64; 4]>>,
+    pub switch: BTreeMap<String, Vec<[f64; 4]>>,
+    pub best_gflops_n1024: f64,
+    /// §4.1: the order from which CPU branching (I1, I3) beats GPU branching (I2, I4) with
+    /// the switch method.
+    pub branch_crossover_n: u32,
+}
+
+impl PaperTable4 {
+    /// The paper's [A, G, C, T] for a configuration and order, if printed.
+    pub fn get(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<[f64; 4]> {
+        let idx = self.sizes.iter().position(|&s| s == n)?;
+        let t = match m {
+            PingPongMethod::Copy => &self.copy,
+            PingPongMethod::Switch => &self.switch,
+        };
+        t.get(v.name()).and_then(|rows| rows.get(idx)).copied()
+    }
+    /// The paper's largest order.
+    pub fn top(&self) -> u32 {
+        self.sizes.last().copied().unwrap_or(0)
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CpuCfg {
+    pub repeat: Repeat,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BandwidthCfg {
+    pub texture_size: u32,
+    pub paper_gbps: f64,
+    pub paper_cache_gbps: f64,
+    pub paper_fraction: f64,
+    pub paper_geforce_gbps: f64,
+    pub paper_geforce_cache_gbps: f64,
+    pub paper_geforce_fraction: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table5Cfg {
+    pub operands: PerMode<usize>,
+    pub seed: u64,
+    pub paper: BTreeMap<String, [f64; 2]>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sec51Cfg {
+    pub scan: usize,
+    pub seed: u64,
+    /// §5.1: the paper found GPU and CPU factors equal only up to this order.
+    pub paper_equal_up_to: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ComputeCfg {
+    pub block: u32,
+    pub repeat: Repeat,
+}
+
+/// Width of the Table 5 operand texture (one operand pair per texel).
+pub const ULP_WIDTH: u32 = 1024;
+
+fn positive(key: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("`{key}` = {v}: must be a finite number > 0"))
+    }
+}
+
+fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Result<(), String> {
+    if v >= min {
+        Ok(())
+    } else {
+        Err(format!("`{key}` = {v}: must be at least {min}"))
+    }
+}
+
+fn repeat(key: &str, r: &Repeat) -> Result<(), String> {
+    at_least(&format!("{key}.repetitions"), r.repetitions, 1)?;
+    let b = r.budget_s;
+    if !(b.is_finite() && b >= 0.0) {
+        return Err(format!(
+            "`{key}.budget_s` = {b}: must be a finite number ≥ 0"
+        ));
+    }
+    Ok(())
+}
+
+impl Config {
+    /// Every number of the file in range; the first that is not, named by its key.
+    pub fn validate(&self) -> Result<(), String> {
+        let t = &self.table4;
+        for (mode, sizes) in [("full", &t.sizes.full), ("quick", &t.sizes.quick)] {
+            if sizes.is_empty() {
+                return Err(format!("`table4.sizes.{mode}` is empty"));
+            }
+            for &n in sizes {
+                at_least(&format!("table4.sizes.{mode}"), n, 1)?;
+            }
+        }
+        repeat("table4.repeat", &t.repeat)?;
+        at_least("table4.single_run_from", t.single_run_from, 1)?;
+        at_least("table4.scalar_max_n", t.scalar_max_n, 1)?;
+        let p = &t.paper;
+        for (m, table) in [("copy", &p.copy), ("switch", &p.switch)] {
+            for (v, rows) in table {
+                if rows.len() != p.sizes.len() {
+                    return Err(format!(
+                        "`table4.paper.{m}.{v}` has {} rows for {} sizes",
+                        rows.len(),
+                        p.sizes.len()
+                    ));
+                }
+                for row in rows {
+                    for &x in row {
+                        if !(x.is_finite() && x >= 0.0) {
+                            return Err(format!(
+                                "`table4.paper.{m}.{v}` holds {x}: times must be finite and ≥ 0"
+                            ));
+                        }
+                    }
+                    positive(&format!("table4.paper.{m}.{v} (A)"), row[0])?;
+                }
+            }
+        }
+        positive("table4.paper.best_gflops_n1024", p.best_gflops_n1024)?;
+        at_least("table4.paper.branch_crossover_n", p.branch_crossover_n, 1)?;
+        repeat("cpu.repeat", &self.cpu.repeat)?;
+        let b = &self.bandwidth;
+        at_least("bandwidth.texture_size", b.texture_size, 1)?;
+        for (k, v) in [
+            ("paper_gbps", b.paper_gbps),
+            ("paper_cache_gbps", b.paper_cache_gbps),
+            ("paper_fraction", b.paper_fraction),
+            ("paper_geforce_gbps", b.paper_geforce_gbps),
+            ("paper_geforce_cache_gbps", b.paper_geforce_cache_gbps),
+            ("paper_geforce_fraction", b.paper_geforce_fraction),
+        ] {
+            positive(&format!("bandwidth.{k}"), v)?;
+        }
+        at_least("table5.operands.full", self.table5.operands.full, 1)?;
+        at_least("table5.operands.quick", self.table5.operands.quick, 1)?;
+        for (op, [lo, hi]) in &self.table5.paper {
+            if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+                return Err(format!(
+                    "`table5.paper.{op}` = [{lo}, {hi}]: must be finite with min ≤ max"
+                ));
+            }
+        }
+        at_least("sec51.scan", self.sec51.scan, 1)?;
+        if !(1..=64).contains(&self.compute.block) {
+            return Err(format!(
+                "`compute.block` = {}: must be in 1 … 64",
+                self.compute.block
+            ));
+        }
+        repeat("compute.repeat", &self.compute.repeat)?;
+        Ok(())
+    }
+
+    /// Whether this run's sizes fit the device and the host, computed before anything is
+    /// allocated: the limit each would break, or `Ok`.
+    pub fn check_resources(
+        &self,
+        info: &DeviceInfo,
+        sizes: &[u32],
+        operands: usize,
+    ) -> Result<(), String> {
+        let rect = info.max_rectangle_texture_size.max(0) as u64;
+        let tex = info.max_texture_size.max(0) as u64;
+        for &n in sizes {
+            if n as u64 > rect {
+                return Err(format!(
+                    "`table4.sizes` holds N = {n}: the matrix texture needs {n} rows, above this device's largest rectangle texture ({rect})"
+                ));
+            }
+            let ssbo = 4 * (n as u64).pow(2);
+            if info.compute && ssbo as i64 > info.max_ssbo_bytes {
+                return Err(format!(
+                    "`table4.sizes` holds N = {n}: the compute LU's buffer needs {ssbo} bytes, above this device's largest SSBO ({} bytes)",
+                    info.max_ssbo_bytes
+                ));
+            }
+        }
+        if self.bandwidth.texture_size as u64 > rect.min(tex) {
+            return Err(format!(
+                "`bandwidth.texture_size` = {}: above this device's largest texture ({})",
+                self.bandwidth.texture_size,
+                rect.min(tex)
+            ));
+        }
+        let rows = (operands as u64).div_ceil(ULP_WIDTH as u64);
+        if rows > rect {
+            return Err(format!(
+                "`table5.operands` = {operands}: needs a texture of {rows} rows of {ULP_WIDTH}, above this device's largest rectangle texture ({rect})"
+            ));
+        }
+        if self.sec51.scan as u64 > rect {
+            return Err(format!(
+                "`sec51.scan` = {}: above this device's largest rectangle texture ({rect})",
+                self.sec51.scan
+            ));
+        }
+        let need = host_bytes(sizes, operands);
+        if let Some(avail) = available_memory() {
+            if need > avail {
+                return Err(format!(
+                    "these sizes need about {need} bytes of memory (matrices, references and kept factors for every order, the textures of the largest), more than the {avail} bytes available (MemAvailable)"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Bytes a run holds at its peak: per order the matrix (4N²), its `f64` factors (8N²), the CPU
+/// `f32` factors (4N²) and the eight configurations' factors (32N²); for the largest order the
+/// texture data in flight (packed RGBA upload and readback, 2 × 16N²), two RGBA32F textures
+/// (2 × 16N², host memory on a software rasterizer) and faer's copy (4N²); Table 5's operands
+/// and results (40 bytes a pair, twice).
+pub fn host_bytes(sizes: &[u32], operands: usize) -> u64 {
+    let sq = |n: u32| (n as u64).pow(2);
+    let kept: u64 = sizes.iter().map(|&n| 48 * sq(n)).sum();
+    let top = sizes.iter().copied().max().unwrap_or(0);
+    kept + 68 * sq(top) + 80 * operands as u64
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes (None where it cannot be read).
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Checked by the runner before any work starts: every number, then the sizes of this mode
+/// against the device and the host.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
+        Config::validate(self)?;
+        self.check_resources(
+            check.device,
+            self.table4.sizes.pick(check.mode),
+            *self.table5.operands.pick(check.mode),
+        )
+    }
+}

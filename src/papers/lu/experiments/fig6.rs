@@ -1,0 +1,70 @@
+//! Fig. 6: GFLOPS of every configuration against N, ours and the paper's (recomputed from
+//! its Table 4 times with its Table 2 flops).
+
+use std::collections::HashMap;
+
+use crate::report::{LineChart, Series};
+use crate::runner::{RunError, Session};
+
+use super::super::theory;
+use super::{ComputeTimes, Config, Measured, compute, configs, gflops, key};
+
+pub(super) fn run(
+    s: &Session,
+    cfg: &Config,
+    sizes: &[u32],
+    measured: &HashMap<String, Measured>,
+    compute_rows: &ComputeTimes,
+) -> Result<(), RunError> {
+    let mut chart = LineChart::new(
+        "Fig. 6 — LU on this device: GFLOPS (Table 2 flops / A) vs N",
+        "N",
+        "GFLOPS",
+    )
+    .log_x();
+    for (v, m) in configs() {
+        let pts: Vec<(f64, f64)> = sizes
+            .iter()
+            .filter_map(|&n| measured.get(&key(n, v, m)).map(|x| (n as f64, x.gflops)))
+            .collect();
+        chart = chart.series(Series::ours(format!("{v} {m}"), pts));
+    }
+    let pts: Vec<(f64, f64)> = sizes
+        .iter()
+        .filter_map(|&n| {
+            compute_rows
+                .get(&compute::key(n, false))
+                .map(|x| (n as f64, x.1))
+        })
+        .collect();
+    chart = chart.series(Series::ours("compute blocked (beyond)", pts));
+    s.line_chart(
+        "fig6.png",
+        &chart,
+        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper).",
+    )?;
+    let p = &cfg.table4.paper;
+    let mut paper = LineChart::new(
+        "Fig. 6(b, c) — the paper's Quadro FX 3400, from its Table 4 (Table 2 flops / A)",
+        "N",
+        "GFLOPS",
+    )
+    .log_x();
+    for (v, m) in configs() {
+        let pts: Vec<(f64, f64)> = p
+            .sizes
+            .iter()
+            .filter_map(|&n| {
+                p.get(v, m, n)
+                    .map(|a| (n as f64, gflops(theory::table2(v, n as f64).0, a[0])))
+            })
+            .collect();
+        paper = paper.series(Series::paper(format!("{v} {m}"), pts));
+    }
+    s.line_chart(
+        "fig6_paper.png",
+        &paper,
+        "The paper's Fig. 6 (Quadro), recomputed from its Table 4 times with its Table 2 flops.",
+    )?;
+    Ok(())
+}

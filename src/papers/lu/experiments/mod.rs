@@ -1,0 +1,168 @@
+//! The paper's tables and figures, regenerated, one file each: Tables 1 and 2
+//! ([`tables_1_2`]), Table 4 ([`table4`]), Table 5 ([`table5`]), Fig. 6 ([`fig6`]), §4.3
+//! ([`sec4_3`]), §5.1 ([`sec5_1`]), the audit of the paper's own numbers ([`audits`]), the
+//! four findings re-tested ([`findings`]), the CPU baselines ([`cpu`]) and the compute-shader
+//! LU beyond the paper ([`compute`]).
+//!
+//! # Verification
+//! Every factorization is compared with the `f64` factors of the same loop
+//! (`max_rel_error`, the max-norm difference over the packed factors relative to the largest
+//! `f64` entry) within [`super::cpu::tolerance`], four times the error of the CPU `f32` loop
+//! on the same matrix. Where this device's fragment arithmetic rounds `+ − × ÷` correctly
+//! (Table 5, measured first) the fragment factors must moreover be bit-identical to that
+//! loop's (§5.1: same operations, same order, same rounding).
+
+mod audits;
+mod compute;
+mod config;
+mod cpu;
+mod fig6;
+mod findings;
+mod sec4_3;
+mod sec5_1;
+mod table4;
+mod table5;
+mod tables_1_2;
+
+use std::collections::{BTreeMap, HashMap};
+
+use crate::gl::{Format, PingPongMethod};
+use crate::report::RowBuilder;
+use crate::runner::{RunError, Session};
+use crate::util::max_rel_error;
+
+use super::LuInfo;
+use super::Variant;
+use super::cpu::{diag_dominant, lu_f32, lu_f64_of, tolerance};
+
+pub use config::{Config, host_bytes};
+
+/// What one configuration measured at one order (for Tables 1, 2, Fig. 6, §4.3 and §5.1).
+#[derive(Clone, Debug)]
+struct Measured {
+    info: LuInfo,
+    gflops: f64,
+    factors: Vec<f32>,
+}
+
+/// Per order: the matrix, its `f64` factors, the CPU `f32` loop's factors and the tolerance
+/// they set.
+struct Reference {
+    a: Vec<f32>,
+    f64: Vec<f64>,
+    cpu_f32: Vec<f32>,
+    tol: f64,
+}
+
+/// The eight configurations, copy method first.
+fn configs() -> Vec<(Variant, PingPongMethod)> {
+    let mut v = vec![];
+    for m in PingPongMethod::ALL {
+        for var in Variant::ALL {
+            v.push((var, m));
+        }
+    }
+    v
+}
+
+fn key(n: u32, v: Variant, m: PingPongMethod) -> String {
+    format!("N={n} {v} {m}")
+}
+
+/// Whether two factorizations hold the same bits.
+fn bit_identical(a: &[f32], b: &[f32]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
+}
+
+/// Verifies fragment-shader factors (see the module docs): error vs `f64` within the
+/// tolerance, and, on a correctly rounding device, the bits of the CPU `f32` loop.
+fn verify_fragment(row: RowBuilder, factors: &[f32], r: &Reference, exact: bool) -> RowBuilder {
+    let err = max_rel_error(factors, &r.f64);
+    if exact && !bit_identical(factors, &r.cpu_f32) {
+        row.fail(format!(
+            "factors differ from the CPU f32 loop's bits although this device rounds + − × ÷ correctly (Table 5); error vs f64 {err:.3e}"
+        ))
+    } else {
+        row.verify(err, r.tol)
+    }
+}
+
+/// Runs the paper's experiments.
+pub fn run(s: &Session) -> Result<(), RunError> {
+    let cfg: Config = s.config()?;
+    let config_error = |message: String| RunError::Config {
+        file: format!("{}.toml", s.paper.key),
+        message,
+    };
+    cfg.validate().map_err(config_error)?;
+    let sizes = cfg.table4.sizes.pick(s.mode).to_vec();
+    let operands = *cfg.table5.operands.pick(s.mode);
+    cfg.check_resources(s.gl.info(), &sizes, operands)
+        .map_err(config_error)?;
+    let fmt = scalar_format(&cfg).map_err(config_error)?;
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        s.note(format!("Machine load average (1, 5, 15 min) when the LU experiments started: {}. llvmpipe's threads share the CPU with whatever else runs: on a busy machine every time here is inflated and noisy.", load.split_whitespace().take(3).collect::<Vec<_>>().join(", ")));
+    }
+    // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
+    // how the factorizations are verified.
+    let ulps = table5::measure(s, &cfg)?;
+    let exact = table5::rounds_correctly(&ulps[0]);
+    let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
+    for &n in &sizes {
+        let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
+        let f64 = lu_f64_of(&a, n as usize).map_err(RunError::algorithm)?;
+        let mut c = a.clone();
+        lu_f32(&mut c, n as usize).map_err(RunError::algorithm)?;
+        let tol = tolerance(max_rel_error(&c, &f64));
+        refs.insert(
+            n,
+            Reference {
+                a,
+                f64,
+                cpu_f32: c,
+                tol,
+            },
+        );
+    }
+    let measured = table4::run(s, &cfg, fmt, &sizes, &refs, exact)?;
+    let compute = compute::run(s, &cfg, &sizes, &refs)?;
+    let cpu = cpu::run(s, &cfg, &sizes, &refs)?;
+    fig6::run(s, &cfg, &sizes, &measured, &compute)?;
+    tables_1_2::run(s, &sizes, &measured)?;
+    let bw = sec4_3::run(s, &cfg, fmt, &sizes, &refs, &measured)?;
+    table5::table(s, &cfg, &ulps)?;
+    let first_diff = sec5_1::run(s, &cfg, &sizes, &refs, &measured)?;
+    audits::run(s, &cfg);
+    findings::run(
+        s,
+        &cfg,
+        &findings::Results {
+            sizes: &sizes,
+            measured: &measured,
+            cpu: &cpu,
+            compute: &compute,
+            bw,
+            ulps: &ulps,
+            first_diff,
+        },
+    );
+    Ok(())
+}
+
+fn scalar_format(cfg: &Config) -> Result<Format, String> {
+    match cfg.table4.scalar_format.as_str() {
+        "rgba32f" => Ok(Format::RGBA32F),
+        "r32f" => Ok(Format::R32F),
+        other => Err(format!(
+            "`table4.scalar_format` = `{other}`: rgba32f or r32f"
+        )),
+    }
+}
+
+/// GFLOPS of `flops` done in `ms` milliseconds.
+fn gflops(flops: f64, ms: f64) -> f64 {
+    flops / (ms * 1e-3) / 1e9
+}
+
+/// The compute rows' (time ms, GFLOPS) by row key.
+type ComputeTimes = HashMap<String, (f64, f64)>;
