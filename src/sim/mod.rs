@@ -62,7 +62,7 @@ pub static SIMS: &[&SimEntry] = &[
 pub static BIOFET: SimEntry = SimEntry {
     name: "biofet",
     about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",
-    run: crate::papers::bicg::biofet::run_sim,
+    run: run_biofet,
 };
 
 /// The simulation with this name.
@@ -292,6 +292,50 @@ pub fn write_frame(
     } else {
         frames::write_frame(sim, path)
     }
+}
+
+/// `sim biofet`: the command-line side of [`crate::papers::bicg::biofet::simulate`] (checks
+/// the arguments, prints the run and its physics checks; a failed check is an error).
+fn run_biofet(a: &SimArgs) -> anyhow::Result<()> {
+    use crate::papers::bicg::biofet::{self, BiofetOutput, BiofetParams, Tolerances};
+    if a.window {
+        anyhow::bail!(
+            "biofet has no live window view; run it headless and look at the PNG slices \
+             (--frames DIR) and figures/bicg/biofet_double_layer.png"
+        );
+    }
+    if let Some(s) = &a.solver
+        && s != "bicg"
+    {
+        anyhow::bail!("biofet solves Poisson with its GL Bi-CG only (--solver bicg), not `{s}`");
+    }
+    let mut params = BiofetParams::default();
+    if let Some(n) = a.size {
+        params.n = n as usize;
+    }
+    if let Some(s) = a.steps {
+        params.max_steps = s as usize;
+    }
+    params.validate()?;
+    let g = gl::headless(&a.device).context("creating a headless GL context")?;
+    eprintln!("{}", params.describe());
+    let out = BiofetOutput {
+        figures: Some(PathBuf::from("figures/bicg")),
+        frames: a.frames.clone().map(|d| (d, a.every as usize)),
+    };
+    let report = biofet::simulate(&g, &params, &out)?;
+    println!("{report}");
+    println!("wrote {} files", report.written.len());
+    let failed: Vec<String> = report
+        .checks(&Tolerances::default())
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| format!("{}: deviation {:.3e} > tolerance {:.1e}", c.name, c.deviation, c.tolerance))
+        .collect();
+    if !failed.is_empty() {
+        anyhow::bail!("biofet checks FAILED: {}", failed.join("; "));
+    }
+    Ok(())
 }
 
 fn run_cli(kind: Kind, a: &SimArgs) -> anyhow::Result<()> {
