@@ -14,15 +14,17 @@ layout(std430, binding = 1) buffer Result { REAL result[]; };
 #endif
 uniform uint u_count;
 uniform uint u_slot;
+// First partial to fold (the fused variant keeps three runs of partials in one buffer).
+uniform uint u_offset;
 shared REAL sdata[LOCAL_SIZE];
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
     REAL acc = REAL(0);
     for (uint i = tid; i < u_count; i += 2u * LOCAL_SIZE) {
-        acc = COMBINE(acc, partial[i]);
+        acc = COMBINE(acc, partial[u_offset + i]);
         if (i + LOCAL_SIZE < u_count) {
-            acc = COMBINE(acc, partial[i + LOCAL_SIZE]);
+            acc = COMBINE(acc, partial[u_offset + i + LOCAL_SIZE]);
         }
     }
     sdata[tid] = acc;

@@ -136,6 +136,10 @@ pub struct GpuOptions {
     /// Dot products by one fused reduction (Σ aᵢbᵢ) instead of V_mul_U + reduction: a
     /// variant beyond the paper.
     pub fused_dot: bool,
+    /// The fused variant, beyond the paper: the SpMV with its dot product, the
+    /// preconditioner with ρ, both direction updates in one pass, and the x / r / r̄ / z
+    /// updates with their max-norms in two (12 dispatches per iteration instead of 20).
+    pub fused: bool,
 }
 
 impl Default for GpuOptions {
@@ -143,6 +147,7 @@ impl Default for GpuOptions {
         GpuOptions {
             local_size: 256,
             fused_dot: false,
+            fused: false,
         }
     }
 }
@@ -194,6 +199,11 @@ enum Prog {
     Dot,
     SumFinal,
     MaxFinal,
+    FusedAsolveDot,
+    FusedP,
+    FusedSpmvDot,
+    FusedUpdateX,
+    FusedUpdateR,
 }
 
 /// This paper's program variants in one place: each program as (shader file under
@@ -201,7 +211,7 @@ enum Prog {
 /// `REAL` ∈ {double, float} and `LOCAL_SIZE` ∈ [`LOCAL_SIZES`] ([`program_variants`]).
 /// Stage 1 of a reduction is `reduce_grid_stride.comp` (the paper's reduceKernel6 /
 /// MaxreduceKernel6), stage 2 `reduce_partials.comp` (reduceKernel5 / MaxreduceKernel5).
-const PROGRAMS: [(Prog, &str, Option<&str>); 11] = [
+const PROGRAMS: [(Prog, &str, Option<&str>); 16] = [
     (Prog::Spmv, "spmv", None),
     (Prog::VPlusBU, "v_plus_bu", None),
     (Prog::VMulU, "v_mul_u", None),
@@ -213,6 +223,11 @@ const PROGRAMS: [(Prog, &str, Option<&str>); 11] = [
     (Prog::Dot, "reduce_grid_stride", Some("FUSED_DOT")),
     (Prog::SumFinal, "reduce_partials", None),
     (Prog::MaxFinal, "reduce_partials", Some("OP_MAX")),
+    (Prog::FusedAsolveDot, "fused_asolve_dot", None),
+    (Prog::FusedP, "fused_p_update", None),
+    (Prog::FusedSpmvDot, "fused_spmv_dot", None),
+    (Prog::FusedUpdateX, "fused_update", Some("UPDATE_X")),
+    (Prog::FusedUpdateR, "fused_update", None),
 ];
 
 /// The local sizes ("threads per block") the solver accepts: powers of two in 32..=1024
@@ -370,7 +385,8 @@ impl<T: Real> GpuBicg<T> {
             },
             diag: Buffer::from_slice(gl, &diag)?,
             vecs,
-            partial: Buffer::zeroed(gl, red_groups as usize)?,
+            // Three runs of partials (the fused variant's max-norms); one otherwise.
+            partial: Buffer::zeroed(gl, 3 * red_groups as usize)?,
             results: Buffer::zeroed(gl, 8)?,
             coef: Buffer::zeroed(gl, 4)?,
             groups,
@@ -499,10 +515,11 @@ impl<T: Real> GpuBicg<T> {
             s.gl.storage_barrier();
             Ok::<_, GlError>(())
         })?;
-        self.stage2(k5, max, slot)
+        self.stage2(k5, max, slot, 0)
     }
 
-    fn stage2(&mut self, k5: Kernel, max: bool, slot: usize) -> Result<(), GlError> {
+    /// Folds the `red_groups` partials from `run` (0, 1, 2: which run of them) into `slot`.
+    fn stage2(&mut self, k5: Kernel, max: bool, slot: usize, run: u32) -> Result<(), GlError> {
         self.run(k5, |s| {
             let p = s.prog.get(if max { Prog::MaxFinal } else { Prog::SumFinal });
             s.partial.bind(0);
@@ -510,6 +527,7 @@ impl<T: Real> GpuBicg<T> {
             p.bind();
             p.set_u32("u_count", s.red_groups);
             p.set_u32("u_slot", slot as u32);
+            p.set_u32("u_offset", run * s.red_groups);
             p.dispatch([1, 1, 1])?;
             s.gl.storage_barrier();
             Ok(())
@@ -530,13 +548,83 @@ impl<T: Real> GpuBicg<T> {
                 s.gl.storage_barrier();
                 Ok::<_, GlError>(())
             })?;
-            return self.stage2(Kernel::Reduce5, false, slot);
+            return self.stage2(Kernel::Reduce5, false, slot, 0);
         }
         self.v(a).bind(0);
         self.v(b).bind(1);
         self.v(V::Tmp).bind(2);
         self.elementwise(Kernel::VMulU, None)?;
         self.reduce(V::Tmp, false, slot)
+    }
+
+    /// Dispatches fused program `p` over the reduction grid with the buffers the caller
+    /// bound, timed as kernel `k` (the paper's kernel it replaces).
+    fn fused_pass(&mut self, k: Kernel, p: Prog, offsets: [u32; 2]) -> Result<(), GlError> {
+        self.run(k, |s| {
+            let prog = s.prog.get(p);
+            prog.bind();
+            prog.set_u32("u_n", s.n as u32);
+            if matches!(p, Prog::FusedUpdateX | Prog::FusedUpdateR) {
+                prog.set_u32("u_off_a", offsets[0] * s.red_groups);
+                prog.set_u32("u_off_b", offsets[1] * s.red_groups);
+            }
+            let groups = if p == Prog::FusedP { s.groups } else { s.red_groups };
+            prog.dispatch([groups, 1, 1])?;
+            s.gl.storage_barrier();
+            Ok(())
+        })
+    }
+
+    /// Fused: z̄ = Ã⁻ᵀ r̄ and ρ = z·r̄ into `RHO`.
+    fn fused_rho(&mut self) -> Result<(), GlError> {
+        self.v(V::Rr).bind(0);
+        self.diag.bind(1);
+        self.v(V::Zz).bind(2);
+        self.v(V::Z).bind(3);
+        self.partial.bind(4);
+        self.fused_pass(Kernel::Asolve, Prog::FusedAsolveDot, [0, 0])?;
+        self.stage2(Kernel::Reduce5, false, RHO, 0)
+    }
+
+    /// Fused: p = z + β p and p̄ = z̄ + β p̄.
+    fn fused_directions(&mut self) -> Result<(), GlError> {
+        self.v(V::Z).bind(0);
+        self.v(V::P).bind(1);
+        self.v(V::Zz).bind(2);
+        self.v(V::Pp).bind(3);
+        self.coef.bind(4);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedP, [0, 0])
+    }
+
+    /// Fused: z = A p and z·p̄ into `AKDEN`.
+    fn fused_spmv_dot(&mut self) -> Result<(), GlError> {
+        self.a.val.bind(0);
+        self.a.col.bind(1);
+        self.a.rl.bind(2);
+        self.v(V::P).bind(3);
+        self.v(V::Z).bind(4);
+        self.v(V::Pp).bind(5);
+        self.partial.bind(6);
+        self.fused_pass(Kernel::SpMV, Prog::FusedSpmvDot, [0, 0])?;
+        self.stage2(Kernel::Reduce5, false, AKDEN, 0)
+    }
+
+    /// Fused: x += α p, r −= α z, r̄ −= α z̄, z = Ã⁻¹ r, and ‖z‖∞, ‖p‖∞, ‖x‖∞ into their slots.
+    fn fused_update(&mut self) -> Result<(), GlError> {
+        self.v(V::X).bind(0);
+        self.v(V::P).bind(1);
+        self.coef.bind(5);
+        self.partial.bind(6);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedUpdateX, [1, 2])?;
+        self.v(V::R).bind(0);
+        self.v(V::Z).bind(1);
+        self.v(V::Rr).bind(2);
+        self.v(V::Zz).bind(3);
+        self.diag.bind(4);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedUpdateR, [0, 0])?;
+        self.stage2(Kernel::MaxReduce5, true, ZNRM, 0)?;
+        self.stage2(Kernel::MaxReduce5, true, PNRM, 1)?;
+        self.stage2(Kernel::MaxReduce5, true, XNRM, 2)
     }
 
     fn read_results(&mut self, first: usize, count: usize) -> Result<Vec<f64>, GlError> {
@@ -600,9 +688,14 @@ impl<T: Real> GpuBicg<T> {
         let mut err = znrm / bnrm;
         let mut bkden = 1.0;
         let mut info = None;
+        let fused = self.opts.fused;
         for iter in 1..=params.max_iter {
-            self.asolve(V::Rr, V::Zz)?;
-            self.dot(V::Z, V::Rr, RHO)?;
+            if fused {
+                self.fused_rho()?;
+            } else {
+                self.asolve(V::Rr, V::Zz)?;
+                self.dot(V::Z, V::Rr, RHO)?;
+            }
             let bknum = self.read_results(RHO, 1)?[0];
             if !bknum.is_finite() {
                 info = Some(stop(
@@ -627,12 +720,20 @@ impl<T: Real> GpuBicg<T> {
                 self.copy(V::Zz, V::Pp)?;
             } else {
                 self.set_coef(C_BETA, &[bknum / bkden])?;
-                self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
-                self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+                if fused {
+                    self.fused_directions()?;
+                } else {
+                    self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
+                    self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+                }
             }
             bkden = bknum;
-            self.spmv(false, V::P, V::Z)?;
-            self.dot(V::Z, V::Pp, AKDEN)?;
+            if fused {
+                self.fused_spmv_dot()?;
+            } else {
+                self.spmv(false, V::P, V::Z)?;
+                self.dot(V::Z, V::Pp, AKDEN)?;
+            }
             let akden = self.read_results(AKDEN, 1)?[0];
             if akden == 0.0 || !akden.is_finite() {
                 let why = if akden == 0.0 {
@@ -646,13 +747,17 @@ impl<T: Real> GpuBicg<T> {
             let ak = bknum / akden;
             self.set_coef(C_ALPHA, &[ak, -ak])?;
             self.spmv(true, V::Pp, V::Zz)?;
-            self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
-            self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
-            self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
-            self.asolve(V::R, V::Z)?;
-            self.reduce(V::Z, true, ZNRM)?;
-            self.reduce(V::P, true, PNRM)?;
-            self.reduce(V::X, true, XNRM)?;
+            if fused {
+                self.fused_update()?;
+            } else {
+                self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
+                self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
+                self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
+                self.asolve(V::R, V::Z)?;
+                self.reduce(V::Z, true, ZNRM)?;
+                self.reduce(V::P, true, PNRM)?;
+                self.reduce(V::X, true, XNRM)?;
+            }
             let s = self.read_results(ZNRM, 3)?;
             let zm1nrm = znrm;
             znrm = s[0];

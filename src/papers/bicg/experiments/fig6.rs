@@ -52,7 +52,7 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         t.start(&key);
         let opts = GpuOptions {
             local_size: l,
-            fused_dot: false,
+            ..GpuOptions::default()
         };
         warm_up(s, opts)?;
         let runs = time_gpu(&s.gl, cfg.fig6.repeat.plan(), || {

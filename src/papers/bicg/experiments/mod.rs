@@ -107,7 +107,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     };
     let opts = GpuOptions {
         local_size: cfg.solver.local_size,
-        fused_dot: false,
+        ..GpuOptions::default()
     };
     notes(s, &params);
     // Compile every kernel once, outside any timed region.
