@@ -385,7 +385,12 @@ fn breakdown_cap_and_non_finite_are_reported() {
 fn meshes_are_parsed_with_clear_errors() {
     assert_eq!("64x128x64".parse::<Mesh>(), Ok(Mesh::new(64, 128, 64)));
     assert_eq!("64×128×64".parse::<Mesh>(), Ok(Mesh::new(64, 128, 64)));
-    for bad in ["64x64", "1x8x8", "ax8x8", "99999999999x99999999999x99999999999"] {
+    for bad in [
+        "64x64",
+        "1x8x8",
+        "ax8x8",
+        "99999999999x99999999999x99999999999",
+    ] {
         let e = bad.parse::<Mesh>().unwrap_err().to_string();
         assert!(e.contains(bad), "{e}");
     }
@@ -437,10 +442,22 @@ fn experiment_file_refuses_nan_tolerance_naming_the_key() {
         ("tol = 1e-8", "tol = -1.0", "tol"),
         ("cap_factor = 2", "cap_factor = 0", "precision.cap_factor"),
         ("local_size = 256", "local_size = 48", "solver.local_size"),
-        ("about_as_long = 1.25", "about_as_long = inf", "fig4.about_as_long"),
+        (
+            "about_as_long = 1.25",
+            "about_as_long = inf",
+            "fig4.about_as_long",
+        ),
         ("fit_within = 1.25", "fit_within = nan", "table2.fit_within"),
-        ("nodes = { full = 21, quick = 21 }", "nodes = { full = 21, quick = 4 }", "biofet.nodes"),
-        ("\"16x16x16\", \"32x32x32\", \"64x64x64\"", "\"16x16\", \"32x32x32\", \"64x64x64\"", "16x16"),
+        (
+            "nodes = { full = 21, quick = 21 }",
+            "nodes = { full = 21, quick = 4 }",
+            "biofet.nodes",
+        ),
+        (
+            "\"16x16x16\", \"32x32x32\", \"64x64x64\"",
+            "\"16x16\", \"32x32x32\", \"64x64x64\"",
+            "16x16",
+        ),
     ] {
         assert!(text.contains(from), "{from}");
         let e = toml::from_str::<Config>(&text.replacen(from, to, 1))
@@ -520,8 +537,22 @@ fn biofet_refuses_a_mesh_too_coarse_for_the_screening_fit() {
     assert!(matches!(e, BiofetError::Params(_)));
     assert!(e.to_string().contains("screening-length fit"), "{e}");
     let min = BiofetParams::default().min_nodes_z();
-    assert!(BiofetParams { n: min, ..BiofetParams::default() }.validate().is_ok());
-    assert!(BiofetParams { n: min - 1, ..BiofetParams::default() }.validate().is_err());
+    assert!(
+        BiofetParams {
+            n: min,
+            ..BiofetParams::default()
+        }
+        .validate()
+        .is_ok()
+    );
+    assert!(
+        BiofetParams {
+            n: min - 1,
+            ..BiofetParams::default()
+        }
+        .validate()
+        .is_err()
+    );
 }
 
 #[test]

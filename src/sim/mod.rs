@@ -330,7 +330,12 @@ fn run_biofet(a: &SimArgs) -> anyhow::Result<()> {
         .checks(&Tolerances::default())
         .iter()
         .filter(|c| !c.passed())
-        .map(|c| format!("{}: deviation {:.3e} > tolerance {:.1e}", c.name, c.deviation, c.tolerance))
+        .map(|c| {
+            format!(
+                "{}: deviation {:.3e} > tolerance {:.1e}",
+                c.name, c.deviation, c.tolerance
+            )
+        })
         .collect();
     if !failed.is_empty() {
         anyhow::bail!("biofet checks FAILED: {}", failed.join("; "));

@@ -115,7 +115,10 @@ impl BiofetParams {
     pub fn validate(&self) -> Result<(), BiofetError> {
         let bad = |m: String| Err(BiofetError::Params(m));
         if !(self.length.is_finite() && self.length > 0.0) {
-            return bad(format!("box length {} must be a finite number > 0", self.length));
+            return bad(format!(
+                "box length {} must be a finite number > 0",
+                self.length
+            ));
         }
         let min = self.min_nodes_z().max(4);
         if !(min..=MAX_NODES_Z).contains(&self.n) {
@@ -128,16 +131,25 @@ impl BiofetParams {
             ));
         }
         if !(2..=64).contains(&self.n_xy) {
-            return bad(format!("{} nodes along x and y is outside 2..=64", self.n_xy));
+            return bad(format!(
+                "{} nodes along x and y is outside 2..=64",
+                self.n_xy
+            ));
         }
         if !(self.volts.is_finite() && self.volts != 0.0) {
-            return bad(format!("electrode step {} V must be finite and non-zero", self.volts));
+            return bad(format!(
+                "electrode step {} V must be finite and non-zero",
+                self.volts
+            ));
         }
         if self.max_steps == 0 {
             return bad("the step cap must be at least 1".into());
         }
         if !(self.steady_tol.is_finite() && self.steady_tol > 0.0) {
-            return bad(format!("steady_tol {} must be a finite number > 0", self.steady_tol));
+            return bad(format!(
+                "steady_tol {} must be a finite number > 0",
+                self.steady_tol
+            ));
         }
         if !(self.solver.tol.is_finite() && self.solver.tol > 0.0 && self.solver.max_iter > 0) {
             return bad(format!(
@@ -416,7 +428,6 @@ impl Biofet {
         Ok(())
     }
 }
-
 
 /// Where [`simulate`] writes: the figures (double layer, ions, slices) and PNG frames.
 #[derive(Clone, Debug, Default)]

@@ -255,7 +255,11 @@ pub fn build_variants(real: &str, local: u32) -> Vec<(String, Vec<Define>)> {
 pub fn program_variants() -> Vec<(String, Vec<Define>)> {
     [f64::GLSL, f32::GLSL]
         .iter()
-        .flat_map(|real| LOCAL_SIZES.iter().flat_map(|&l| build_variants(real, l)))
+        .flat_map(|real| {
+            LOCAL_SIZES
+                .iter()
+                .flat_map(move |&l| build_variants(real, l))
+        })
         .collect()
 }
 
@@ -270,7 +274,10 @@ impl Programs {
             .map(Programs)
     }
     fn get(&self, p: Prog) -> &Rc<Program> {
-        debug_assert_eq!(PROGRAMS[p as usize].0, p, "PROGRAMS is in the order of Prog");
+        debug_assert_eq!(
+            PROGRAMS[p as usize].0, p,
+            "PROGRAMS is in the order of Prog"
+        );
         &self.0[p as usize]
     }
 }
@@ -521,7 +528,9 @@ impl<T: Real> GpuBicg<T> {
     /// Folds the `red_groups` partials from `run` (0, 1, 2: which run of them) into `slot`.
     fn stage2(&mut self, k5: Kernel, max: bool, slot: usize, run: u32) -> Result<(), GlError> {
         self.run(k5, |s| {
-            let p = s.prog.get(if max { Prog::MaxFinal } else { Prog::SumFinal });
+            let p = s
+                .prog
+                .get(if max { Prog::MaxFinal } else { Prog::SumFinal });
             s.partial.bind(0);
             s.results.bind(1);
             p.bind();
@@ -568,7 +577,11 @@ impl<T: Real> GpuBicg<T> {
                 prog.set_u32("u_off_a", offsets[0] * s.red_groups);
                 prog.set_u32("u_off_b", offsets[1] * s.red_groups);
             }
-            let groups = if p == Prog::FusedP { s.groups } else { s.red_groups };
+            let groups = if p == Prog::FusedP {
+                s.groups
+            } else {
+                s.red_groups
+            };
             prog.dispatch([groups, 1, 1])?;
             s.gl.storage_barrier();
             Ok(())

@@ -4,10 +4,10 @@
 use super::config::Config;
 use super::{cpu_solve, time_cpu};
 use crate::gl::TimingPlan;
+use crate::papers::bicg::Stop;
 use crate::papers::bicg::anchor::cholesky_solve;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::papers::bicg::Stop;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;

@@ -226,8 +226,7 @@ impl Fields {
             return bad("precision.cap_factor", "must be at least 1".into());
         }
         for p in &self.fig4.paper {
-            if !(p.cpu_ms > 0.0 && p.gpu_ms > 0.0 && p.cpu_ms.is_finite() && p.gpu_ms.is_finite())
-            {
+            if !(p.cpu_ms > 0.0 && p.gpu_ms > 0.0 && p.cpu_ms.is_finite() && p.gpu_ms.is_finite()) {
                 return bad("fig4.paper", "times must be finite and > 0".into());
             }
         }
@@ -264,8 +263,20 @@ impl Fields {
     /// Every mesh `mode` will solve, with the key it comes from.
     pub fn meshes(&self, mode: Mode) -> Vec<(&'static str, Mesh)> {
         let mut v: Vec<(&str, Mesh)> = Vec::new();
-        v.extend(self.fig4.meshes.pick(mode).iter().map(|m| ("fig4.meshes", m.0)));
-        v.extend(self.anchor.meshes.pick(mode).iter().map(|m| ("anchor.meshes", m.0)));
+        v.extend(
+            self.fig4
+                .meshes
+                .pick(mode)
+                .iter()
+                .map(|m| ("fig4.meshes", m.0)),
+        );
+        v.extend(
+            self.anchor
+                .meshes
+                .pick(mode)
+                .iter()
+                .map(|m| ("anchor.meshes", m.0)),
+        );
         for (key, m) in [
             ("periter.mesh", &self.periter.mesh),
             ("spmv.mesh", &self.spmv.mesh),

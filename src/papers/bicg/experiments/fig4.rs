@@ -88,10 +88,7 @@ pub fn run(
             .runs(tg.runs);
         t.push(match not_converged(ginfo, cpu_info) {
             Some(why) => row.fail(why),
-            None => row.verify(
-                max_rel_error(gx, cpu_x),
-                solution_tolerance(params.tol),
-            ),
+            None => row.verify(max_rel_error(gx, cpu_x), solution_tolerance(params.tol)),
         })?;
     }
     let table = t.finish()?;
@@ -214,7 +211,10 @@ fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
             spread(|r| r.1 / r.3)
         ));
     }
-    for slow in out.iter().filter(|r| r.0.ny == 2 * r.0.nx && r.0.nx == r.0.nz) {
+    for slow in out
+        .iter()
+        .filter(|r| r.0.ny == 2 * r.0.nx && r.0.nx == r.0.nz)
+    {
         let twice: Vec<&Measured> = out
             .iter()
             .filter(|r| r.0.nodes() == 2 * slow.0.nodes())

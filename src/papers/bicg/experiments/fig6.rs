@@ -65,7 +65,10 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
             .num("Local size", l as f64)
             .num("Iterations", info.iterations as f64)
             .num("GPU time", tm.median_ms)
-            .num("Per iteration", tm.median_ms / info.iterations.max(1) as f64)
+            .num(
+                "Per iteration",
+                tm.median_ms / info.iterations.max(1) as f64,
+            )
             .runs(tm.runs);
         t.push(if info.stop == Stop::Converged {
             row.verify(max_rel_error(gx, &cx), solution_tolerance(params.tol))

@@ -25,8 +25,8 @@ use super::cpu::{self, BicgParams};
 use super::gpu::{GpuBicg, GpuOptions};
 use super::poisson::{Mesh, PoissonSystem, fig4_problem};
 use super::{BicgInfo, Stop};
-use crate::gl::timing::{Samples, TimingPlan, repeat};
 use crate::gl::Gl;
+use crate::gl::timing::{Samples, TimingPlan, repeat};
 use crate::runner::{RunError, Session};
 pub use config::{Config, MeshSpec};
 
