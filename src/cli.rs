@@ -10,7 +10,7 @@ use gpgpu_repro::sim::{self, SimArgs};
 /// Runs the simulation `entry` as `gpgpu-repro sim` was asked to.
 pub fn run_sim(entry: &SimEntry, a: &SimArgs) -> anyhow::Result<()> {
     match entry.kind {
-        SimKind::Biofet => gpgpu_repro::papers::bicg::biofet::run_sim(a),
+        SimKind::Biofet => run_biofet(a),
         SimKind::Adi(adi) => run_adi(adi, a),
     }
 }
@@ -52,5 +52,53 @@ fn run_adi(entry: &'static sim::SimEntry, a: &SimArgs) -> anyhow::Result<()> {
             None => String::new(),
         }
     );
+    Ok(())
+}
+
+/// `sim biofet`: the BioFET ion transport; its figures and frames go to `--frames DIR`.
+pub fn run_biofet(a: &SimArgs) -> anyhow::Result<()> {
+    use gpgpu_repro::papers::bicg::biofet::{self, BiofetOutput, BiofetParams, Tolerances};
+    if a.window {
+        anyhow::bail!(
+            "biofet has no live window view; run it headless and look at the PNG slices \
+             (--frames DIR)"
+        );
+    }
+    if let Some(s) = &a.solver
+        && s != "bicg"
+    {
+        anyhow::bail!("biofet solves Poisson with its GL Bi-CG only (--solver bicg), not `{s}`");
+    }
+    let mut params = BiofetParams::default();
+    if let Some(n) = a.size {
+        params.n = n as usize;
+    }
+    if let Some(s) = a.steps {
+        params.max_steps = s as usize;
+    }
+    params.validate()?;
+    let g = gl::headless(&a.device).context("creating a headless GL context")?;
+    eprintln!("{}", params.describe());
+    let out = BiofetOutput {
+        figures: a.frames.clone(),
+        frames: a.frames.clone().map(|d| (d, a.every as usize)),
+    };
+    let report = biofet::simulate(&g, &params, &out)?;
+    println!("{report}");
+    println!("wrote {} files", report.written.len());
+    let failed: Vec<String> = report
+        .checks(&Tolerances::default())
+        .iter()
+        .filter(|c| !c.passed())
+        .map(|c| {
+            format!(
+                "{}: deviation {:.3e} > tolerance {:.1e}",
+                c.name, c.deviation, c.tolerance
+            )
+        })
+        .collect();
+    if !failed.is_empty() {
+        anyhow::bail!("biofet checks FAILED: {}", failed.join("; "));
+    }
     Ok(())
 }

@@ -5,10 +5,9 @@ mod common;
 use common::ctx;
 
 use gpgpu_repro::papers::bicg::cpu::{self, BicgParams, Stop};
-use gpgpu_repro::papers::bicg::experiments::{parse_mesh, rel_diff};
 use gpgpu_repro::papers::bicg::poisson::{self, Mesh};
 use gpgpu_repro::papers::bicg::{EllpackError, EllpackR, GpuBicg, GpuBicgError, GpuOptions};
-use gpgpu_repro::util::{RngExt, rng};
+use gpgpu_repro::util::{RngExt, max_rel_error as rel_diff, rng};
 
 /// A random sparse matrix with 1..=max_len entries per row (diagonal first, made dominant).
 fn random_matrix(n: usize, max_len: usize, seed: u64, dominant: bool) -> EllpackR<f64> {
@@ -116,6 +115,7 @@ fn two_stage_reductions_match_the_cpu() {
         let fused = GpuOptions {
             local_size: local,
             fused_dot: true,
+            ..GpuOptions::default()
         };
         let mut gpu = GpuBicg::<f64>::new(&g, &a, true, fused).unwrap();
         assert_eq!(gpu.reductions(&x, &y).unwrap().0, dot, "fused dot, n = {n}");
@@ -208,7 +208,7 @@ fn poisson_error_falls_with_h_squared() {
 #[test]
 fn poisson_matrix_is_symmetric_and_fig3_problem_converges_on_the_gpu() {
     let g = ctx();
-    let mesh = parse_mesh("12x16x10").unwrap();
+    let mesh: Mesh = "12x16x10".parse().unwrap();
     let sys = poisson::fig4_problem(&mesh);
     assert_eq!(
         sys.a.transpose(),
@@ -268,6 +268,50 @@ fn gpu_and_cpu_iterates_agree_for_the_first_iterations() {
         );
     }
     assert!(rel_diff(&gx, &cx) < 1e-12, "{}", rel_diff(&gx, &cx));
+}
+
+/// The fused variant (beyond the paper) runs the same iteration: only the summation order of
+/// the two dot products differs, so its iterates follow the CPU's to rounding.
+#[test]
+fn fused_variant_follows_the_cpu_iteration() {
+    let g = ctx();
+    let fused = GpuOptions {
+        fused: true,
+        ..GpuOptions::default()
+    };
+    // Symmetric Poisson (Aᵀ = A) and a random nonsymmetric matrix (Aᵀ stored).
+    let sys = poisson::fig4_problem(&Mesh::new(12, 10, 9));
+    let nonsym = random_matrix(700, 6, 41, true);
+    let b_nonsym = random_vec(700, 42);
+    for (a, b, symmetric) in [(&sys.a, &sys.b, true), (&nonsym, &b_nonsym, false)] {
+        let params = BicgParams {
+            tol: 1e-10,
+            max_iter: 2000,
+        };
+        let x0 = vec![0.0; a.n];
+        let at = (!symmetric).then(|| a.transpose());
+        let mut cx = x0.clone();
+        let cinfo = cpu::solve(a, at.as_ref(), b, &mut cx, &params).unwrap();
+        let mut gpu = GpuBicg::<f64>::new(&g, a, symmetric, fused).unwrap();
+        let (gx, ginfo) = gpu.solve(b, &x0, &params).unwrap();
+        assert_eq!(ginfo.stop, Stop::Converged);
+        assert!(
+            ginfo.iterations.abs_diff(cinfo.iterations) <= 2,
+            "{} vs {}",
+            ginfo.iterations,
+            cinfo.iterations
+        );
+        assert!(rel_diff(&gx, &cx) < 1e-8, "{}", rel_diff(&gx, &cx));
+        // A fixed number of iterations: the iterates agree to rounding.
+        let k = BicgParams {
+            tol: 0.0,
+            max_iter: 5,
+        };
+        let mut ck = x0.clone();
+        cpu::solve(a, at.as_ref(), b, &mut ck, &k).unwrap();
+        let (gk, _) = gpu.solve(b, &x0, &k).unwrap();
+        assert!(rel_diff(&gk, &ck) < 1e-12, "{}", rel_diff(&gk, &ck));
+    }
 }
 
 #[test]
@@ -333,7 +377,92 @@ fn breakdown_cap_and_non_finite_are_reported() {
         gpu.solve(&[1.0], &[0.0], &params),
         Err(GpuBicgError::Length { got: 1, n: 1000 })
     ));
-    assert!(parse_mesh("64x64").is_err());
+}
+
+#[test]
+fn meshes_are_parsed_with_clear_errors() {
+    assert_eq!("64x128x64".parse::<Mesh>(), Ok(Mesh::new(64, 128, 64)));
+    assert_eq!("64×128×64".parse::<Mesh>(), Ok(Mesh::new(64, 128, 64)));
+    for bad in [
+        "64x64",
+        "1x8x8",
+        "ax8x8",
+        "99999999999x99999999999x99999999999",
+    ] {
+        let e = bad.parse::<Mesh>().unwrap_err().to_string();
+        assert!(e.contains(bad), "{e}");
+    }
+}
+
+/// Every shader of this paper × every set of `#define`s the solver builds
+/// (`gpu::program_variants`) compiles and links.
+#[test]
+fn every_program_variant_compiles() {
+    use gpgpu_repro::gl::Program;
+    use gpgpu_repro::papers::bicg::gpu::program_variants;
+    let g = ctx();
+    let limit = g.info().max_work_group_invocations as u32;
+    let variants = program_variants();
+    assert!(variants.len() >= 2 * 6 * 11, "{} variants", variants.len());
+    for (file, defines) in &variants {
+        let local = defines
+            .iter()
+            .find(|d| d.0 == "LOCAL_SIZE")
+            .map(|d| d.1.trim_end_matches('u').parse::<u32>().unwrap())
+            .unwrap();
+        if local > limit {
+            eprintln!("skipping {file} at LOCAL_SIZE {local}: the device allows {limit}");
+            continue;
+        }
+        if let Err(e) = Program::compute(&g, file, defines) {
+            panic!("{file} with {defines:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn a_matrix_over_the_index_limit_is_refused_before_allocation() {
+    use gpgpu_repro::papers::bicg::gpu::check_fits;
+    let g = ctx();
+    // 7 slots × 700 M rows overflow the shaders' 32-bit indices: refused without allocating.
+    let e = check_fits(&g, 700_000_000, 7, 8).unwrap_err().to_string();
+    assert!(e.contains("32-bit index limit"), "{e}");
+    assert!(check_fits(&g, 1000, 7, 8).is_ok());
+}
+
+#[test]
+fn experiment_file_refuses_nan_tolerance_naming_the_key() {
+    use gpgpu_repro::papers::bicg::experiments::Config;
+    let text = include_str!("../experiments/bicg.toml");
+    assert!(toml::from_str::<Config>(text).is_ok());
+    for (from, to, key) in [
+        ("tol = 1e-8", "tol = nan", "tol"),
+        ("tol = 1e-8", "tol = -1.0", "tol"),
+        ("cap_factor = 2", "cap_factor = 0", "precision.cap_factor"),
+        ("local_size = 256", "local_size = 48", "solver.local_size"),
+        (
+            "about_as_long = 1.25",
+            "about_as_long = inf",
+            "fig4.about_as_long",
+        ),
+        ("fit_within = 1.25", "fit_within = nan", "table2.fit_within"),
+        (
+            "nodes = { full = 21, quick = 21 }",
+            "nodes = { full = 21, quick = 4 }",
+            "biofet.nodes",
+        ),
+        (
+            "\"16x16x16\", \"32x32x32\", \"64x64x64\"",
+            "\"16x16\", \"32x32x32\", \"64x64x64\"",
+            "16x16",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        let e = toml::from_str::<Config>(&text.replacen(from, to, 1))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(key), "{to}: {e}");
+    }
 }
 
 #[test]
@@ -391,4 +520,46 @@ fn biofet_conserves_ions_and_builds_a_double_layer() {
     // At the driven (positive) electrode anions gather and cations are pushed away.
     let prof = sim.axis_profile();
     assert!(prof[1].3 > 1.0 && prof[1].2 < 1.0, "{:?}", prof[1]);
+}
+
+#[test]
+fn biofet_refuses_a_mesh_too_coarse_for_the_screening_fit() {
+    use gpgpu_repro::papers::bicg::biofet::{BiofetError, BiofetParams};
+    // `sim biofet --size 4` printed "screening length NaN": h = 3.3 λ_D leaves one node in
+    // the fit. Now refused up front, saying why.
+    let p = BiofetParams {
+        n: 4,
+        ..BiofetParams::default()
+    };
+    let e = p.validate().unwrap_err();
+    assert!(matches!(e, BiofetError::Params(_)));
+    assert!(e.to_string().contains("screening-length fit"), "{e}");
+    let min = BiofetParams::default().min_nodes_z();
+    assert!(
+        BiofetParams {
+            n: min,
+            ..BiofetParams::default()
+        }
+        .validate()
+        .is_ok()
+    );
+    assert!(
+        BiofetParams {
+            n: min - 1,
+            ..BiofetParams::default()
+        }
+        .validate()
+        .is_err()
+    );
+}
+
+#[test]
+fn biofet_steady_state_passes_its_checks() {
+    use gpgpu_repro::papers::bicg::biofet::{BiofetOutput, BiofetParams, Tolerances, simulate};
+    let g = ctx();
+    let r = simulate(&g, &BiofetParams::default(), &BiofetOutput::default()).unwrap();
+    assert!(r.steady, "{r}");
+    for c in r.checks(&Tolerances::default()) {
+        assert!(c.passed(), "{c:?}\n{r}");
+    }
 }

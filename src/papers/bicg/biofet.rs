@@ -1,4 +1,7 @@
-//! The BioFET electrolyte simulation (paper §V.1, eqs. 6–7): `gpgpu-repro sim biofet`.
+//! The BioFET electrolyte simulation (paper §V.1, eqs. 6–7): [`simulate`] runs it to the
+//! steady state and returns a [`BiofetReport`] whose [`BiofetReport::checks`] compare it
+//! with theory, each within a stated tolerance ([`Tolerances`]). The command line
+//! (`gpgpu-repro sim biofet`) and the `bicg` paper's `biofet` table call it.
 //!
 //! Positive and negative monovalent ions in an electrolyte box of n_xy × n_xy × n nodes
 //! (`--size` sets n, along z; default 8 × 8 × 21 over 10 Debye lengths) with blocking walls;
@@ -23,19 +26,54 @@
 //! axis matches the linear Debye–Hückel solution of a symmetric blocking cell,
 //! ψ̂(z) = V̂/2 + (V̂/2)·sinh((L/2 − z)) / sinh(L/2) (valid for V̂ ≲ 1: the default is
 //! 10 mV, V̂ = 0.39), the screening length fitted from the profile is 1 λ_D, and the ion
-//! counts are unchanged.
+//! counts are unchanged. The fit is the slope of ln(ψ̂ − ψ̂_mid) against z over the nodes
+//! within [`FIT_SPAN`] λ_D of the driven electrode, so the mesh must put at least two nodes
+//! there (h ≤ FIT_SPAN): [`BiofetParams::validate`] refuses coarser meshes before anything
+//! is allocated.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use anyhow::{Context, bail};
-
 use super::cpu::{BicgParams, Stop};
-use super::gpu::{GpuBicg, GpuOptions};
+use super::gpu::{GpuBicg, GpuBicgError, GpuOptions};
 use super::poisson::{self, Mesh};
 use crate::gl;
+use crate::report::files::{OutputError, write_atomic};
+use crate::report::plot::PlotError;
 use crate::report::{LineChart, Series};
-use crate::sim::SimArgs;
+
+/// The screening-length fit uses the nodes within this many Debye lengths of the driven
+/// electrode.
+pub const FIT_SPAN: f64 = 1.5;
+
+/// The largest accepted `n` (nodes along z): the explicit time step shrinks with h², so
+/// larger boxes would not reach the steady state in any reasonable number of steps.
+pub const MAX_NODES_Z: usize = 4096;
+
+/// Errors of the BioFET simulation.
+#[derive(Debug, thiserror::Error)]
+pub enum BiofetError {
+    /// A parameter out of its range (checked before anything is allocated).
+    #[error("biofet: {0}")]
+    Params(String),
+    #[error(transparent)]
+    Gpu(#[from] GpuBicgError),
+    #[error("biofet: Poisson solve at step {step}: {why} after {iterations} iterations")]
+    Poisson {
+        step: usize,
+        why: &'static str,
+        iterations: usize,
+    },
+    /// The screening length cannot be fitted from this profile.
+    #[error("biofet: no screening length: {0}")]
+    Fit(String),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error(transparent)]
+    Plot(#[from] PlotError),
+    #[error("biofet: encoding {}: {message}", path.display())]
+    Image { path: PathBuf, message: String },
+}
 
 /// kT/q at 300 K, volts.
 const THERMAL_VOLTAGE: f64 = 0.025_852;
@@ -60,6 +98,89 @@ pub struct BiofetParams {
     pub steady_tol: f64,
     /// Poisson solver parameters per step.
     pub solver: BicgParams,
+}
+
+impl BiofetParams {
+    /// Mesh spacing in Debye lengths.
+    pub fn h(&self) -> f64 {
+        self.length / (self.n.max(2) - 1) as f64
+    }
+
+    /// The smallest `n` that puts two nodes within [`FIT_SPAN`] of the electrode.
+    pub fn min_nodes_z(&self) -> usize {
+        (self.length / FIT_SPAN).ceil() as usize + 1
+    }
+
+    /// Every parameter in its range; the error says which and why.
+    pub fn validate(&self) -> Result<(), BiofetError> {
+        let bad = |m: String| Err(BiofetError::Params(m));
+        if !(self.length.is_finite() && self.length > 0.0) {
+            return bad(format!(
+                "box length {} must be a finite number > 0",
+                self.length
+            ));
+        }
+        let min = self.min_nodes_z().max(4);
+        if !(min..=MAX_NODES_Z).contains(&self.n) {
+            return bad(format!(
+                "{} nodes along z is outside {min}..={MAX_NODES_Z} (the screening-length fit \
+                 needs two nodes within {FIT_SPAN} λ_D of the electrode: h = {:.3} λ_D must be \
+                 ≤ {FIT_SPAN})",
+                self.n,
+                self.h()
+            ));
+        }
+        if !(2..=64).contains(&self.n_xy) {
+            return bad(format!(
+                "{} nodes along x and y is outside 2..=64",
+                self.n_xy
+            ));
+        }
+        if !(self.volts.is_finite() && self.volts != 0.0) {
+            return bad(format!(
+                "electrode step {} V must be finite and non-zero",
+                self.volts
+            ));
+        }
+        if self.max_steps == 0 {
+            return bad("the step cap must be at least 1".into());
+        }
+        if !(self.steady_tol.is_finite() && self.steady_tol > 0.0) {
+            return bad(format!(
+                "steady_tol {} must be a finite number > 0",
+                self.steady_tol
+            ));
+        }
+        if !(self.solver.tol.is_finite() && self.solver.tol > 0.0 && self.solver.max_iter > 0) {
+            return bad(format!(
+                "Poisson tolerance {} must be finite and > 0, with a cap ≥ 1",
+                self.solver.tol
+            ));
+        }
+        Ok(())
+    }
+
+    /// One line describing the run (mesh, box, step, time step).
+    pub fn describe(&self) -> String {
+        let h = self.h();
+        format!(
+            "biofet: {}×{}×{} nodes, box length {} λ_D (h = {h:.3} λ_D), step {} mV \
+             (V̂ = {:.3}), dt = {:.4} λ_D²/D",
+            self.n_xy,
+            self.n_xy,
+            self.n,
+            self.length,
+            self.volts * 1e3,
+            self.volts / THERMAL_VOLTAGE,
+            time_step(h)
+        )
+    }
+}
+
+/// Explicit SG stability: dt·Σ B / h² ≤ 1 with Σ B ≈ 6 near equilibrium; margin for the
+/// fields of the double layer.
+fn time_step(h: f64) -> f64 {
+    0.12 * h * h
 }
 
 impl Default for BiofetParams {
@@ -108,13 +229,11 @@ fn bernoulli(x: f64) -> f64 {
 
 impl Biofet {
     /// The box at rest (uniform ions, no field) with the step already applied.
-    pub fn new(gl: &gl::Gl, params: BiofetParams) -> anyhow::Result<Biofet> {
+    pub fn new(gl: &gl::Gl, params: BiofetParams) -> Result<Biofet, BiofetError> {
+        params.validate()?;
         let n = params.n;
-        if n < 4 {
-            bail!("biofet needs at least 4 nodes per side (got {n})");
-        }
-        let mesh = Mesh::new(params.n_xy.max(2), params.n_xy.max(2), n);
-        let h = params.length / (n - 1) as f64;
+        let mesh = Mesh::new(params.n_xy, params.n_xy, n);
+        let h = params.h();
         let v_hat = params.volts / THERMAL_VOLTAGE;
         let mut dirichlet = vec![None; mesh.nodes()];
         for y in 0..mesh.ny {
@@ -126,9 +245,7 @@ impl Biofet {
         let ones = vec![1.0; mesh.nodes()];
         let sys = poisson::assemble(&mesh, &ones, &vec![0.0; mesh.nodes()], &dirichlet);
         let solver = GpuBicg::<f64>::new(gl, &sys.a, true, GpuOptions::default())?;
-        // Explicit SG stability: dt·Σ B / h² ≤ 1 with Σ B ≈ 6 near equilibrium; margin for
-        // the fields of the double layer.
-        let dt = 0.12 * h * h;
+        let dt = time_step(h);
         Ok(Biofet {
             mesh,
             h,
@@ -147,7 +264,7 @@ impl Biofet {
     }
 
     /// Solves Poisson for the current ions (GL Bi-CG, warm start).
-    pub fn solve_poisson(&mut self) -> anyhow::Result<()> {
+    pub fn solve_poisson(&mut self) -> Result<(), BiofetError> {
         let h2 = self.h * self.h;
         // b = Dirichlet part (as assembled) + h²(n⁺ − n⁻)/2 on free nodes.
         let rhs: Vec<f64> = (0..self.mesh.nodes())
@@ -168,12 +285,11 @@ impl Biofet {
         let (x, info) = self.solver.solve(&sys.b, &self.psi, &self.params.solver)?;
         self.poisson_iterations += info.iterations;
         if info.stop != Stop::Converged {
-            bail!(
-                "Poisson solve at step {}: {} after {} iterations",
-                self.steps,
-                info.stop.describe(),
-                info.iterations
-            );
+            return Err(BiofetError::Poisson {
+                step: self.steps,
+                why: info.stop.describe(),
+                iterations: info.iterations,
+            });
         }
         self.psi = x;
         Ok(())
@@ -243,27 +359,48 @@ impl Biofet {
         0.5 * self.v_hat + 0.5 * self.v_hat * ((0.5 * l - z).sinh() / (0.5 * l).sinh())
     }
 
-    /// The screening length fitted from the potential near the driven electrode: the slope
-    /// of ln(ψ̂ − ψ̂_mid) over the first λ_D.
-    pub fn fitted_debye_length(&self) -> f64 {
+    /// The screening length fitted from the potential near the driven electrode: −1 / the
+    /// slope of ln(ψ̂ − ψ̂_mid) over the nodes within [`FIT_SPAN`] λ_D; an error where fewer
+    /// than two of them lie above the mid-box potential.
+    pub fn fitted_debye_length(&self) -> Result<f64, BiofetError> {
         let prof = self.axis_profile();
         let mid = prof[prof.len() / 2].1;
         let pts: Vec<(f64, f64)> = prof
             .iter()
-            .filter(|p| p.0 <= 1.5 && p.1 - mid > 0.0)
+            .filter(|p| p.0 <= FIT_SPAN && p.1 - mid > 0.0)
             .map(|p| (p.0, (p.1 - mid).ln()))
             .collect();
+        if pts.len() < 2 {
+            return Err(BiofetError::Fit(format!(
+                "{} node(s) within {FIT_SPAN} λ_D of the electrode lie above the mid-box \
+                 potential (h = {:.3} λ_D); two are needed",
+                pts.len(),
+                self.h
+            )));
+        }
         let m = pts.len() as f64;
         let (sx, sy) = pts.iter().fold((0.0, 0.0), |a, p| (a.0 + p.0, a.1 + p.1));
         let (sxx, sxy) = pts
             .iter()
             .fold((0.0, 0.0), |a, p| (a.0 + p.0 * p.0, a.1 + p.0 * p.1));
         let slope = (m * sxy - sx * sy) / (m * sxx - sx * sx);
-        -1.0 / slope
+        if !(slope.is_finite() && slope < 0.0) {
+            return Err(BiofetError::Fit(format!(
+                "the potential does not decay from the electrode (slope {slope:.3e})"
+            )));
+        }
+        Ok(-1.0 / slope)
     }
 
     /// A y–z slice through the middle of x of a field, as an RGB image (blue–white–red).
-    pub fn slice_png(&self, field: &[f64], lo: f64, hi: f64, path: &Path) -> anyhow::Result<()> {
+    /// Written atomically (temp file + rename).
+    pub fn slice_png(
+        &self,
+        field: &[f64],
+        lo: f64,
+        hi: f64,
+        path: &Path,
+    ) -> Result<(), BiofetError> {
         let Mesh { nx, ny, nz } = self.mesh;
         let scale = (384 / ny.max(nz)).max(1) as u32;
         let mut img = image::RgbImage::new(ny as u32 * scale, nz as u32 * scale);
@@ -281,55 +418,172 @@ impl Biofet {
             };
             *p = image::Rgb([(r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8]);
         }
-        img.save(path)
-            .with_context(|| format!("writing {}", path.display()))?;
+        let mut png = std::io::Cursor::new(Vec::new());
+        img.write_to(&mut png, image::ImageFormat::Png)
+            .map_err(|e| BiofetError::Image {
+                path: path.to_path_buf(),
+                message: e.to_string(),
+            })?;
+        write_atomic(path, png.get_ref())?;
         Ok(())
     }
 }
 
-/// `gpgpu-repro sim biofet`: runs to steady state, writes frames (with `--frames`) and the
-/// double-layer figure into `figures/bicg/`, prints the physics checks.
-pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
-    if args.window {
-        bail!(
-            "biofet has no live window view; run it headless and look at the PNG slices \
-             (--frames DIR) and figures/bicg/biofet_double_layer.png"
-        );
+/// Where [`simulate`] writes: the figures (double layer, ions, slices) and PNG frames.
+#[derive(Clone, Debug, Default)]
+pub struct BiofetOutput {
+    /// Folder for `biofet_double_layer.png`, `biofet_ions.png` and the two slices.
+    pub figures: Option<PathBuf>,
+    /// Folder for frames and the steps between them.
+    pub frames: Option<(PathBuf, usize)>,
+}
+
+/// The tolerances of the physics checks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tolerances {
+    /// max |ψ̂ − ψ̂_DH| / V̂ along the axis (discretisation at h ≈ λ_D/2 and the step cap).
+    pub debye_huckel: f64,
+    /// |λ_fit − 1| in Debye lengths.
+    pub debye_length: f64,
+    /// Relative change of the ion counts (the scheme conserves them to rounding).
+    pub conservation: f64,
+}
+
+impl Default for Tolerances {
+    fn default() -> Self {
+        Tolerances {
+            debye_huckel: 0.05,
+            debye_length: 0.1,
+            conservation: 1e-10,
+        }
     }
-    if let Some(s) = &args.solver
-        && s != "bicg"
-    {
-        bail!("biofet solves Poisson with its GL Bi-CG only (--solver bicg), not `{s}`");
+}
+
+/// One physics check: the measured value, the expected one, the deviation and its tolerance.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    pub name: &'static str,
+    pub measured: f64,
+    pub expected: f64,
+    pub deviation: f64,
+    pub tolerance: f64,
+}
+
+impl Check {
+    pub fn passed(&self) -> bool {
+        self.deviation <= self.tolerance
     }
-    let mut params = BiofetParams::default();
-    if let Some(n) = args.size {
-        params.n = n as usize;
+}
+
+/// What a run to the steady state gives.
+#[derive(Clone, Debug)]
+pub struct BiofetReport {
+    pub params: BiofetParams,
+    pub mesh: Mesh,
+    pub steps: usize,
+    /// Simulated time in λ_D²/D.
+    pub time: f64,
+    /// Whether max |∂n̂/∂t| fell below `steady_tol` before the step cap.
+    pub steady: bool,
+    /// The last max |∂n̂/∂t|.
+    pub rate: f64,
+    pub seconds: f64,
+    pub poisson_iterations: usize,
+    /// (Σ n̂⁺, Σ n̂⁻) at the start and at the end.
+    pub totals: [(f64, f64); 2],
+    /// max |ψ̂ − ψ̂_DH| / V̂ along the axis.
+    pub dh_error: f64,
+    /// Fitted screening length in λ_D.
+    pub debye_length: f64,
+    /// The files written.
+    pub written: Vec<PathBuf>,
+}
+
+impl BiofetReport {
+    /// Relative change of the ion counts.
+    pub fn conservation(&self) -> f64 {
+        let [(p0, m0), (p1, m1)] = self.totals;
+        ((p1 - p0) / p0).abs().max(((m1 - m0) / m0).abs())
     }
-    if let Some(s) = args.steps {
-        params.max_steps = s as usize;
+
+    /// The physics checks against `tol`.
+    pub fn checks(&self, tol: &Tolerances) -> Vec<Check> {
+        vec![
+            Check {
+                name: "Debye–Hückel agreement",
+                measured: self.dh_error,
+                expected: 0.0,
+                deviation: self.dh_error,
+                tolerance: tol.debye_huckel,
+            },
+            Check {
+                name: "Fitted screening length",
+                measured: self.debye_length,
+                expected: 1.0,
+                deviation: (self.debye_length - 1.0).abs(),
+                tolerance: tol.debye_length,
+            },
+            Check {
+                name: "Ion conservation",
+                measured: self.conservation(),
+                expected: 0.0,
+                deviation: self.conservation(),
+                tolerance: tol.conservation,
+            },
+        ]
     }
-    let gl = gl::headless(&args.device)?;
-    let out = PathBuf::from("figures/bicg");
-    std::fs::create_dir_all(&out)?;
-    if let Some(f) = &args.frames {
-        std::fs::create_dir_all(f)?;
+}
+
+impl std::fmt::Display for BiofetReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let [(p0, m0), (p1, m1)] = self.totals;
+        writeln!(
+            f,
+            "biofet: {} steps, t = {:.2} λ_D²/D, {} (max |dn/dt| = {:.2e}), {:.1} s, {:.1} \
+             steps/s, {} Bi-CG iterations ({:.1} per step)",
+            self.steps,
+            self.time,
+            if self.steady {
+                "steady state reached"
+            } else {
+                "step cap reached before steady state"
+            },
+            self.rate,
+            self.seconds,
+            self.steps as f64 / self.seconds,
+            self.poisson_iterations,
+            self.poisson_iterations as f64 / (self.steps + 1) as f64
+        )?;
+        writeln!(
+            f,
+            "conservation: Σn⁺ {p0:.6} → {p1:.6}, Σn⁻ {m0:.6} → {m1:.6}, max relative change \
+             {:.2e}",
+            self.conservation()
+        )?;
+        write!(
+            f,
+            "Debye check: max |ψ − ψ_DH| / V = {:.3} (linear Debye–Hückel, blocking cell); \
+             fitted screening length {:.3} λ_D (expected 1)",
+            self.dh_error, self.debye_length
+        )
     }
-    let mut sim = Biofet::new(&gl, params.clone())?;
-    let (p0, m0) = sim.totals();
-    eprintln!(
-        "biofet: {} nodes, box length {} λ_D (h = {:.3} λ_D), step {} mV (V̂ = {:.3}), dt = {:.4} λ_D²/D",
-        sim.mesh.label(),
-        params.length,
-        sim.h,
-        params.volts * 1e3,
-        sim.v_hat,
-        sim.dt
-    );
+}
+
+/// Runs the simulation to the steady state (or the step cap) and writes what `out` asks
+/// for. Parameters are checked before anything is allocated.
+pub fn simulate(
+    gl: &gl::Gl,
+    params: &BiofetParams,
+    out: &BiofetOutput,
+) -> Result<BiofetReport, BiofetError> {
+    params.validate()?;
+    let mut sim = Biofet::new(gl, params.clone())?;
+    let t0 = sim.totals();
     let started = Instant::now();
     let mut snapshots: Vec<(f64, Vec<AxisPoint>)> = Vec::new();
     let snap_times = [0.5, 2.0, 8.0];
     let mut rate = f64::INFINITY;
-    let every = args.every.max(1) as usize;
+    let mut written = Vec::new();
     while sim.steps < params.max_steps {
         sim.solve_poisson()?;
         if let Some(&t) = snap_times.get(snapshots.len())
@@ -337,10 +591,10 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         {
             snapshots.push((sim.time, sim.axis_profile()));
         }
-        if let Some(f) = &args.frames
-            && sim.steps % every == 0
+        if let Some((dir, every)) = &out.frames
+            && sim.steps % (*every).max(1) == 0
         {
-            write_frames(&sim, f, sim.steps)?;
+            written.extend(write_frames(&sim, dir, sim.steps)?);
         }
         rate = sim.continuity_step();
         if rate < params.steady_tol {
@@ -348,60 +602,65 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         }
     }
     sim.solve_poisson()?;
-    let secs = started.elapsed().as_secs_f64();
-    let (p1, m1) = sim.totals();
-    let steady = rate < params.steady_tol;
-    println!(
-        "biofet: {} steps, t = {:.2} λ_D²/D, {} (max |dn/dt| = {rate:.2e}), {:.1} s, {:.1} steps/s, {} Bi-CG iterations ({:.1} per step)",
-        sim.steps,
-        sim.time,
-        if steady {
-            "steady state reached"
-        } else {
-            "step cap reached before steady state"
-        },
-        secs,
-        sim.steps as f64 / secs,
-        sim.poisson_iterations,
-        sim.poisson_iterations as f64 / (sim.steps + 1) as f64
-    );
-    let cons = ((p1 - p0) / p0).abs().max(((m1 - m0) / m0).abs());
-    println!(
-        "conservation: Σn⁺ {p0:.6} → {p1:.6}, Σn⁻ {m0:.6} → {m1:.6}, max relative change {cons:.2e}"
-    );
+    let seconds = started.elapsed().as_secs_f64();
     let prof = sim.axis_profile();
-    let dh_err = prof
+    let dh_error = prof
         .iter()
         .map(|p| (p.1 - sim.analytic_potential(p.0)).abs())
         .fold(0.0f64, f64::max)
         / sim.v_hat;
-    let lambda = sim.fitted_debye_length();
-    println!(
-        "Debye check: max |ψ − ψ_DH| / V = {dh_err:.3} (linear Debye–Hückel, blocking cell); fitted screening length {lambda:.3} λ_D (expected 1)"
-    );
-    // Figures.
-    if let Some(f) = &args.frames {
-        write_frames(&sim, f, sim.steps)?;
+    let debye_length = sim.fitted_debye_length()?;
+    if let Some((dir, _)) = &out.frames {
+        written.extend(write_frames(&sim, dir, sim.steps)?);
     }
-    sim.slice_png(
-        &sim.psi,
-        0.0,
-        sim.v_hat,
-        &out.join("biofet_potential_slice.png"),
-    )?;
+    if let Some(dir) = &out.figures {
+        snapshots.push((sim.time, prof));
+        written.extend(figures(&sim, &snapshots, dir)?);
+    }
+    Ok(BiofetReport {
+        params: params.clone(),
+        mesh: sim.mesh,
+        steps: sim.steps,
+        time: sim.time,
+        steady: rate < params.steady_tol,
+        rate,
+        seconds,
+        poisson_iterations: sim.poisson_iterations,
+        totals: [t0, sim.totals()],
+        dh_error,
+        debye_length,
+        written,
+    })
+}
+
+/// The double-layer and ion figures and the two slices; `snapshots` ends with the final
+/// profile.
+fn figures(
+    sim: &Biofet,
+    snapshots: &[(f64, Vec<AxisPoint>)],
+    dir: &Path,
+) -> Result<Vec<PathBuf>, BiofetError> {
+    let files = [
+        "biofet_potential_slice.png",
+        "biofet_charge_slice.png",
+        "biofet_double_layer.png",
+        "biofet_ions.png",
+    ]
+    .map(|f| dir.join(f));
+    sim.slice_png(&sim.psi, 0.0, sim.v_hat, &files[0])?;
     let rho: Vec<f64> = sim.np.iter().zip(&sim.nm).map(|(p, m)| p - m).collect();
     let rmax = rho.iter().fold(1e-12f64, |a, v| a.max(v.abs()));
-    sim.slice_png(&rho, -rmax, rmax, &out.join("biofet_charge_slice.png"))?;
-    snapshots.push((sim.time, prof.clone()));
+    sim.slice_png(&rho, -rmax, rmax, &files[1])?;
+    let length = sim.params.length;
     let mut chart = LineChart::new(
         &format!(
             "BioFET double layer: potential along the axis after a {} mV step",
-            params.volts * 1e3
+            sim.params.volts * 1e3
         ),
         "distance from the driven electrode z (Debye lengths)",
         "qψ/kT",
     );
-    for (t, p) in &snapshots {
+    for (t, p) in snapshots {
         chart = chart.series(Series::ours(
             format!("t = {t:.1} λ²/D"),
             p.iter().map(|q| (q.0, q.1)).collect(),
@@ -411,13 +670,14 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         "steady state, linear Debye–Hückel (analytic)",
         (0..=200)
             .map(|k| {
-                let z = params.length * k as f64 / 200.0;
+                let z = length * k as f64 / 200.0;
                 (z, sim.analytic_potential(z))
             })
             .collect(),
     ));
-    chart.save(&out.join("biofet_double_layer.png"))?;
-    let ions = LineChart::new(
+    chart.save(&files[2])?;
+    let prof = sim.axis_profile();
+    LineChart::new(
         "BioFET double layer: ion densities along the axis at the end",
         "z (Debye lengths)",
         "n / c0",
@@ -435,38 +695,23 @@ pub fn run_sim(args: &SimArgs) -> anyhow::Result<()> {
         prof.iter()
             .map(|q| (q.0, (-(q.1 - 0.5 * sim.v_hat)).exp()))
             .collect(),
-    ));
-    ions.save(&out.join("biofet_ions.png"))?;
-    println!(
-        "wrote {}/biofet_double_layer.png, biofet_ions.png, biofet_potential_slice.png, biofet_charge_slice.png",
-        out.display()
-    );
-    if cons > 1e-10 {
-        bail!("ion count not conserved: relative change {cons:.2e}");
-    }
-    Ok(())
+    ))
+    .save(&files[3])?;
+    Ok(files.to_vec())
 }
 
-fn write_frames(sim: &Biofet, dir: &Path, step: usize) -> anyhow::Result<()> {
-    sim.slice_png(
-        &sim.psi,
-        0.0,
-        sim.v_hat,
-        &dir.join(format!("psi_{step:06}.png")),
-    )?;
-    let lo = 1.0 - 0.5 * sim.v_hat;
-    let hi = 1.0 + 0.5 * sim.v_hat;
-    sim.slice_png(
-        &sim.np,
-        lo.min(0.0),
-        hi.max(2.0),
-        &dir.join(format!("nplus_{step:06}.png")),
-    )?;
-    sim.slice_png(
-        &sim.nm,
-        lo.min(0.0),
-        hi.max(2.0),
-        &dir.join(format!("nminus_{step:06}.png")),
-    )?;
-    Ok(())
+fn write_frames(sim: &Biofet, dir: &Path, step: usize) -> Result<Vec<PathBuf>, BiofetError> {
+    let lo = (1.0 - 0.5 * sim.v_hat).min(0.0);
+    let hi = (1.0 + 0.5 * sim.v_hat).max(2.0);
+    let mut out = Vec::new();
+    for (name, field, lo, hi) in [
+        ("psi", &sim.psi, 0.0, sim.v_hat),
+        ("nplus", &sim.np, lo, hi),
+        ("nminus", &sim.nm, lo, hi),
+    ] {
+        let path = dir.join(format!("{name}_{step:06}.png"));
+        sim.slice_png(field, lo, hi, &path)?;
+        out.push(path);
+    }
+    Ok(out)
 }

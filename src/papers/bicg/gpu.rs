@@ -1,8 +1,13 @@
 //! The GPU solver: the preconditioned Bi-CG of [`super::cpu`] as GL 4.3 compute shaders,
 //! one shader per kernel the paper's profile names (Table 2): `spmv.comp` (SpMV),
 //! `v_plus_bu.comp` (V_plus_bU), `v_mul_u.comp` (V_mul_U), `asolve.comp` (asolveKernel),
-//! `reduce6.comp` + `reduce5.comp` (reduceKernel6/5 and, with `OP_MAX`,
-//! MaxreduceKernel6/5), `copy.comp` (Copy), `sub.comp` (Sub).
+//! `copy.comp` (Copy), `sub.comp` (Sub), and the two reduction stages profiled as
+//! reduceKernel6/5 (with `OP_MAX`, MaxreduceKernel6/5): `reduce_grid_stride.comp`, a
+//! grid-stride reduction (Harris's #7, multiple elements per thread, without the warp
+//! unrolling of his #5/#6 that GLSL cannot express), and `reduce_partials.comp`, one work group
+//! folding the partials (Harris's #4, the first combine during the load). The paper's "6"
+//! and "5" are the CUDA SDK kernel numbers it used; ours keep the names in the profile only.
+//! [`build_variants`] lists every shader with its switches in one place.
 //!
 //! As in the paper (§III.1) the matrix and vectors live on the device for the whole solve;
 //! per iteration only scalars cross the bus: the three reductions' results are read back
@@ -91,6 +96,15 @@ impl Kernel {
             Kernel::Sub => "Sub",
         }
     }
+    /// Vectors of length n an element-wise kernel streams per call (read and written): what
+    /// one call costs in a memory-bound profile. `None` for the other kernels.
+    pub fn vectors_streamed(self) -> Option<u32> {
+        match self {
+            Kernel::VPlusBU | Kernel::VMulU | Kernel::Asolve | Kernel::Sub => Some(3),
+            Kernel::Copy => Some(2),
+            _ => None,
+        }
+    }
 }
 
 /// Per-kernel time and call count, each call bracketed by `glFinish`.
@@ -122,6 +136,10 @@ pub struct GpuOptions {
     /// Dot products by one fused reduction (Σ aᵢbᵢ) instead of V_mul_U + reduction: a
     /// variant beyond the paper.
     pub fused_dot: bool,
+    /// The fused variant, beyond the paper: the SpMV with its dot product, the
+    /// preconditioner with ρ, both direction updates in one pass, and the x / r / r̄ / z
+    /// updates with their max-norms in two (12 dispatches per iteration instead of 20).
+    pub fused: bool,
 }
 
 impl Default for GpuOptions {
@@ -129,6 +147,7 @@ impl Default for GpuOptions {
         GpuOptions {
             local_size: 256,
             fused_dot: false,
+            fused: false,
         }
     }
 }
@@ -146,6 +165,8 @@ pub enum GpuBicgError {
     Length { got: usize, n: usize },
     #[error(transparent)]
     NotConverged(#[from] BicgError),
+    #[error("too large for this device: {what}, but {limit}")]
+    TooLarge { what: String, limit: String },
 }
 
 struct DeviceMatrix<T: Pod> {
@@ -164,46 +185,142 @@ impl<T: Real> DeviceMatrix<T> {
     }
 }
 
-struct Programs {
-    spmv: Rc<Program>,
-    v_plus_bu: Rc<Program>,
-    v_mul_u: Rc<Program>,
-    asolve: Rc<Program>,
-    copy: Rc<Program>,
-    sub: Rc<Program>,
-    sum6: Rc<Program>,
-    max6: Rc<Program>,
-    dot6: Rc<Program>,
-    sum5: Rc<Program>,
-    max5: Rc<Program>,
+/// The solver's programs, in the order of [`PROGRAMS`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Prog {
+    Spmv,
+    VPlusBU,
+    VMulU,
+    Asolve,
+    Copy,
+    Sub,
+    Sum,
+    Max,
+    Dot,
+    SumFinal,
+    MaxFinal,
+    FusedAsolveDot,
+    FusedP,
+    FusedSpmvDot,
+    FusedUpdateX,
+    FusedUpdateR,
 }
+
+/// This paper's program variants in one place: each program as (shader file under
+/// `glsl/bicg/`, the `#ifdef` switch it is built with). Every one is built for
+/// `REAL` ∈ {double, float} and `LOCAL_SIZE` ∈ [`LOCAL_SIZES`] ([`program_variants`]).
+/// Stage 1 of a reduction is `reduce_grid_stride.comp` (the paper's reduceKernel6 /
+/// MaxreduceKernel6), stage 2 `reduce_partials.comp` (reduceKernel5 / MaxreduceKernel5).
+const PROGRAMS: [(Prog, &str, Option<&str>); 16] = [
+    (Prog::Spmv, "spmv", None),
+    (Prog::VPlusBU, "v_plus_bu", None),
+    (Prog::VMulU, "v_mul_u", None),
+    (Prog::Asolve, "asolve", None),
+    (Prog::Copy, "copy", None),
+    (Prog::Sub, "sub", None),
+    (Prog::Sum, "reduce_grid_stride", None),
+    (Prog::Max, "reduce_grid_stride", Some("OP_MAX")),
+    (Prog::Dot, "reduce_grid_stride", Some("FUSED_DOT")),
+    (Prog::SumFinal, "reduce_partials", None),
+    (Prog::MaxFinal, "reduce_partials", Some("OP_MAX")),
+    (Prog::FusedAsolveDot, "fused_asolve_dot", None),
+    (Prog::FusedP, "fused_p_update", None),
+    (Prog::FusedSpmvDot, "fused_spmv_dot", None),
+    (Prog::FusedUpdateX, "fused_update", Some("UPDATE_X")),
+    (Prog::FusedUpdateR, "fused_update", None),
+];
+
+/// The local sizes ("threads per block") the solver accepts: powers of two in 32..=1024
+/// (and within the device's limit).
+pub const LOCAL_SIZES: [u32; 6] = [32, 64, 128, 256, 512, 1024];
+
+/// The (file, defines) of every program of one build: precision `real` (GLSL type name)
+/// and `local` invocations per group.
+pub fn build_variants(real: &str, local: u32) -> Vec<(String, Vec<Define>)> {
+    PROGRAMS
+        .iter()
+        .map(|&(_, file, flag)| {
+            let mut d = vec![
+                Define::new("REAL", real),
+                Define::new("LOCAL_SIZE", format!("{local}u")),
+            ];
+            d.extend(flag.map(Define::flag));
+            (format!("bicg/{file}.comp"), d)
+        })
+        .collect()
+}
+
+/// Every program variant the code can build: [`build_variants`] for both precisions and
+/// every local size of [`LOCAL_SIZES`] (what the shader test compiles).
+pub fn program_variants() -> Vec<(String, Vec<Define>)> {
+    [f64::GLSL, f32::GLSL]
+        .iter()
+        .flat_map(|real| {
+            LOCAL_SIZES
+                .iter()
+                .flat_map(move |&l| build_variants(real, l))
+        })
+        .collect()
+}
+
+struct Programs(Vec<Rc<Program>>);
 
 impl Programs {
     fn new(gl: &Gl, real: &str, local: u32) -> Result<Programs, GlError> {
-        let base = vec![
-            Define::new("REAL", real),
-            Define::new("LOCAL_SIZE", format!("{local}u")),
-        ];
-        let with = |flag: &str| {
-            let mut d = base.clone();
-            d.push(Define::flag(flag));
-            d
-        };
-        let c = |f: &str, d: &[Define]| Program::compute(gl, &format!("bicg/{f}.comp"), d);
-        Ok(Programs {
-            spmv: c("spmv", &base)?,
-            v_plus_bu: c("v_plus_bu", &base)?,
-            v_mul_u: c("v_mul_u", &base)?,
-            asolve: c("asolve", &base)?,
-            copy: c("copy", &base)?,
-            sub: c("sub", &base)?,
-            sum6: c("reduce6", &base)?,
-            max6: c("reduce6", &with("OP_MAX"))?,
-            dot6: c("reduce6", &with("FUSED_DOT"))?,
-            sum5: c("reduce5", &base)?,
-            max5: c("reduce5", &with("OP_MAX"))?,
-        })
+        build_variants(real, local)
+            .iter()
+            .map(|(file, defines)| Program::compute(gl, file, defines))
+            .collect::<Result<_, _>>()
+            .map(Programs)
     }
+    fn get(&self, p: Prog) -> &Rc<Program> {
+        debug_assert_eq!(
+            PROGRAMS[p as usize].0, p,
+            "PROGRAMS is in the order of Prog"
+        );
+        &self.0[p as usize]
+    }
+}
+
+/// Device memory of one solver: A (and Aᵀ unless `symmetric`) as m·n values and indices plus
+/// n row lengths, the diagonal and the nine work vectors; `elem` is the size of a value.
+pub fn device_bytes(n: usize, m: usize, elem: usize, symmetric: bool) -> u64 {
+    let (n, m, elem) = (n as u64, m as u64, elem as u64);
+    let matrix = m * n * (elem + 4) + 4 * n;
+    let copies = if symmetric { 1 } else { 2 };
+    copies * matrix + 10 * n * elem
+}
+
+/// Refuses a matrix that the shaders or the device cannot hold, before anything is
+/// allocated: the shaders index `val[k·n + i]` with 32-bit integers, and the largest buffer
+/// (the m·n values) must fit `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`.
+pub fn check_fits(gl: &Gl, n: usize, m: usize, elem: usize) -> Result<(), GpuBicgError> {
+    check_fits_on(gl.info(), n, m, elem)
+}
+
+/// [`check_fits`] against a device's limits (before any context work).
+pub fn check_fits_on(
+    info: &crate::gl::DeviceInfo,
+    n: usize,
+    m: usize,
+    elem: usize,
+) -> Result<(), GpuBicgError> {
+    let entries = (n as u64) * (m as u64);
+    if entries > u32::MAX as u64 {
+        return Err(GpuBicgError::TooLarge {
+            what: format!("{n} rows × {m} slots = {entries} stored entries"),
+            limit: format!("the shaders' 32-bit index limit {}", u32::MAX),
+        });
+    }
+    let bytes = entries * elem as u64;
+    let max = info.max_ssbo_bytes;
+    if max > 0 && bytes > max as u64 {
+        return Err(GpuBicgError::TooLarge {
+            what: format!("the value buffer of {n} rows × {m} slots needs {bytes} bytes"),
+            limit: format!("GL_MAX_SHADER_STORAGE_BLOCK_SIZE is {max} bytes"),
+        });
+    }
+    Ok(())
 }
 
 /// Vector names of the solver's device state.
@@ -265,6 +382,7 @@ impl<T: Real> GpuBicg<T> {
             return Err(GpuBicgError::LocalSize(l, limit));
         }
         let n = a.n;
+        check_fits(gl, n, a.m, std::mem::size_of::<T>())?;
         let diag: Vec<T> = a.diagonal()?.into_iter().map(T::from_f64).collect();
         let prog = Programs::new(gl, T::GLSL, l)?;
         let groups = (n as u32).div_ceil(l).clamp(1, 65_535);
@@ -284,7 +402,8 @@ impl<T: Real> GpuBicg<T> {
             },
             diag: Buffer::from_slice(gl, &diag)?,
             vecs,
-            partial: Buffer::zeroed(gl, red_groups as usize)?,
+            // Three runs of partials (the fused variant's max-norms); one otherwise.
+            partial: Buffer::zeroed(gl, 3 * red_groups as usize)?,
             results: Buffer::zeroed(gl, 8)?,
             coef: Buffer::zeroed(gl, 4)?,
             groups,
@@ -339,9 +458,9 @@ impl<T: Real> GpuBicg<T> {
             m.rl.bind(2);
             s.v(x).bind(3);
             s.v(y).bind(4);
-            s.prog.spmv.bind();
-            s.prog.spmv.set_u32("u_n", s.n as u32);
-            s.prog.spmv.dispatch([s.groups, 1, 1])?;
+            s.prog.get(Prog::Spmv).bind();
+            s.prog.get(Prog::Spmv).set_u32("u_n", s.n as u32);
+            s.prog.get(Prog::Spmv).dispatch([s.groups, 1, 1])?;
             s.gl.storage_barrier();
             Ok(())
         })
@@ -350,13 +469,13 @@ impl<T: Real> GpuBicg<T> {
     /// Dispatches an element-wise kernel over the buffers the caller bound.
     fn elementwise(&mut self, k: Kernel, slot: Option<u32>) -> Result<(), GlError> {
         let prog = match k {
-            Kernel::VPlusBU => &self.prog.v_plus_bu,
-            Kernel::VMulU => &self.prog.v_mul_u,
-            Kernel::Asolve => &self.prog.asolve,
-            Kernel::Copy => &self.prog.copy,
-            _ => &self.prog.sub,
-        }
-        .clone();
+            Kernel::VPlusBU => Prog::VPlusBU,
+            Kernel::VMulU => Prog::VMulU,
+            Kernel::Asolve => Prog::Asolve,
+            Kernel::Copy => Prog::Copy,
+            _ => Prog::Sub,
+        };
+        let prog = self.prog.get(prog).clone();
         let gl = self.gl.clone();
         let (n, groups) = (self.n as u32, self.groups);
         let go = || -> Result<(), GlError> {
@@ -404,7 +523,7 @@ impl<T: Real> GpuBicg<T> {
             (Kernel::Reduce6, Kernel::Reduce5)
         };
         self.run(k6, |s| {
-            let p = if max { &s.prog.max6 } else { &s.prog.sum6 };
+            let p = s.prog.get(if max { Prog::Max } else { Prog::Sum });
             s.v(a).bind(0);
             s.partial.bind(1);
             p.bind();
@@ -413,17 +532,21 @@ impl<T: Real> GpuBicg<T> {
             s.gl.storage_barrier();
             Ok::<_, GlError>(())
         })?;
-        self.stage2(k5, max, slot)
+        self.stage2(k5, max, slot, 0)
     }
 
-    fn stage2(&mut self, k5: Kernel, max: bool, slot: usize) -> Result<(), GlError> {
+    /// Folds the `red_groups` partials from `run` (0, 1, 2: which run of them) into `slot`.
+    fn stage2(&mut self, k5: Kernel, max: bool, slot: usize, run: u32) -> Result<(), GlError> {
         self.run(k5, |s| {
-            let p = if max { &s.prog.max5 } else { &s.prog.sum5 };
+            let p = s
+                .prog
+                .get(if max { Prog::MaxFinal } else { Prog::SumFinal });
             s.partial.bind(0);
             s.results.bind(1);
             p.bind();
             p.set_u32("u_count", s.red_groups);
             p.set_u32("u_slot", slot as u32);
+            p.set_u32("u_offset", run * s.red_groups);
             p.dispatch([1, 1, 1])?;
             s.gl.storage_barrier();
             Ok(())
@@ -437,20 +560,94 @@ impl<T: Real> GpuBicg<T> {
                 s.v(a).bind(0);
                 s.partial.bind(1);
                 s.v(b).bind(2);
-                let p = &s.prog.dot6;
+                let p = s.prog.get(Prog::Dot);
                 p.bind();
                 p.set_u32("u_n", s.n as u32);
                 p.dispatch([s.red_groups, 1, 1])?;
                 s.gl.storage_barrier();
                 Ok::<_, GlError>(())
             })?;
-            return self.stage2(Kernel::Reduce5, false, slot);
+            return self.stage2(Kernel::Reduce5, false, slot, 0);
         }
         self.v(a).bind(0);
         self.v(b).bind(1);
         self.v(V::Tmp).bind(2);
         self.elementwise(Kernel::VMulU, None)?;
         self.reduce(V::Tmp, false, slot)
+    }
+
+    /// Dispatches fused program `p` over the reduction grid with the buffers the caller
+    /// bound, timed as kernel `k` (the paper's kernel it replaces).
+    fn fused_pass(&mut self, k: Kernel, p: Prog, offsets: [u32; 2]) -> Result<(), GlError> {
+        self.run(k, |s| {
+            let prog = s.prog.get(p);
+            prog.bind();
+            prog.set_u32("u_n", s.n as u32);
+            if matches!(p, Prog::FusedUpdateX | Prog::FusedUpdateR) {
+                prog.set_u32("u_off_a", offsets[0] * s.red_groups);
+                prog.set_u32("u_off_b", offsets[1] * s.red_groups);
+            }
+            let groups = if p == Prog::FusedP {
+                s.groups
+            } else {
+                s.red_groups
+            };
+            prog.dispatch([groups, 1, 1])?;
+            s.gl.storage_barrier();
+            Ok(())
+        })
+    }
+
+    /// Fused: z̄ = Ã⁻ᵀ r̄ and ρ = z·r̄ into `RHO`.
+    fn fused_rho(&mut self) -> Result<(), GlError> {
+        self.v(V::Rr).bind(0);
+        self.diag.bind(1);
+        self.v(V::Zz).bind(2);
+        self.v(V::Z).bind(3);
+        self.partial.bind(4);
+        self.fused_pass(Kernel::Asolve, Prog::FusedAsolveDot, [0, 0])?;
+        self.stage2(Kernel::Reduce5, false, RHO, 0)
+    }
+
+    /// Fused: p = z + β p and p̄ = z̄ + β p̄.
+    fn fused_directions(&mut self) -> Result<(), GlError> {
+        self.v(V::Z).bind(0);
+        self.v(V::P).bind(1);
+        self.v(V::Zz).bind(2);
+        self.v(V::Pp).bind(3);
+        self.coef.bind(4);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedP, [0, 0])
+    }
+
+    /// Fused: z = A p and z·p̄ into `AKDEN`.
+    fn fused_spmv_dot(&mut self) -> Result<(), GlError> {
+        self.a.val.bind(0);
+        self.a.col.bind(1);
+        self.a.rl.bind(2);
+        self.v(V::P).bind(3);
+        self.v(V::Z).bind(4);
+        self.v(V::Pp).bind(5);
+        self.partial.bind(6);
+        self.fused_pass(Kernel::SpMV, Prog::FusedSpmvDot, [0, 0])?;
+        self.stage2(Kernel::Reduce5, false, AKDEN, 0)
+    }
+
+    /// Fused: x += α p, r −= α z, r̄ −= α z̄, z = Ã⁻¹ r, and ‖z‖∞, ‖p‖∞, ‖x‖∞ into their slots.
+    fn fused_update(&mut self) -> Result<(), GlError> {
+        self.v(V::X).bind(0);
+        self.v(V::P).bind(1);
+        self.coef.bind(5);
+        self.partial.bind(6);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedUpdateX, [1, 2])?;
+        self.v(V::R).bind(0);
+        self.v(V::Z).bind(1);
+        self.v(V::Rr).bind(2);
+        self.v(V::Zz).bind(3);
+        self.diag.bind(4);
+        self.fused_pass(Kernel::VPlusBU, Prog::FusedUpdateR, [0, 0])?;
+        self.stage2(Kernel::MaxReduce5, true, ZNRM, 0)?;
+        self.stage2(Kernel::MaxReduce5, true, PNRM, 1)?;
+        self.stage2(Kernel::MaxReduce5, true, XNRM, 2)
     }
 
     fn read_results(&mut self, first: usize, count: usize) -> Result<Vec<f64>, GlError> {
@@ -514,9 +711,14 @@ impl<T: Real> GpuBicg<T> {
         let mut err = znrm / bnrm;
         let mut bkden = 1.0;
         let mut info = None;
+        let fused = self.opts.fused;
         for iter in 1..=params.max_iter {
-            self.asolve(V::Rr, V::Zz)?;
-            self.dot(V::Z, V::Rr, RHO)?;
+            if fused {
+                self.fused_rho()?;
+            } else {
+                self.asolve(V::Rr, V::Zz)?;
+                self.dot(V::Z, V::Rr, RHO)?;
+            }
             let bknum = self.read_results(RHO, 1)?[0];
             if !bknum.is_finite() {
                 info = Some(stop(
@@ -541,12 +743,20 @@ impl<T: Real> GpuBicg<T> {
                 self.copy(V::Zz, V::Pp)?;
             } else {
                 self.set_coef(C_BETA, &[bknum / bkden])?;
-                self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
-                self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+                if fused {
+                    self.fused_directions()?;
+                } else {
+                    self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
+                    self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+                }
             }
             bkden = bknum;
-            self.spmv(false, V::P, V::Z)?;
-            self.dot(V::Z, V::Pp, AKDEN)?;
+            if fused {
+                self.fused_spmv_dot()?;
+            } else {
+                self.spmv(false, V::P, V::Z)?;
+                self.dot(V::Z, V::Pp, AKDEN)?;
+            }
             let akden = self.read_results(AKDEN, 1)?[0];
             if akden == 0.0 || !akden.is_finite() {
                 let why = if akden == 0.0 {
@@ -560,13 +770,17 @@ impl<T: Real> GpuBicg<T> {
             let ak = bknum / akden;
             self.set_coef(C_ALPHA, &[ak, -ak])?;
             self.spmv(true, V::Pp, V::Zz)?;
-            self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
-            self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
-            self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
-            self.asolve(V::R, V::Z)?;
-            self.reduce(V::Z, true, ZNRM)?;
-            self.reduce(V::P, true, PNRM)?;
-            self.reduce(V::X, true, XNRM)?;
+            if fused {
+                self.fused_update()?;
+            } else {
+                self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
+                self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
+                self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
+                self.asolve(V::R, V::Z)?;
+                self.reduce(V::Z, true, ZNRM)?;
+                self.reduce(V::P, true, PNRM)?;
+                self.reduce(V::X, true, XNRM)?;
+            }
             let s = self.read_results(ZNRM, 3)?;
             let zm1nrm = znrm;
             znrm = s[0];

@@ -15,8 +15,10 @@
 //! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
 //!   in an f32 build;
 //! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver);
-//! * [`experiments`] — Fig. 4, Fig. 6, Table 2, the precision comparison, SpMV bandwidth;
-//! * [`biofet`] — the ion-transport simulation (`gpgpu-repro sim biofet`).
+//! * [`experiments`] — one file per table or figure: Fig. 4, the per-iteration timing, SpMV
+//!   bandwidth, Table 2, Fig. 6, the precision comparison, the faer anchor, the BioFET checks;
+//! * [`biofet`] — the ion-transport simulation ([`biofet::simulate`], also `gpgpu-repro sim
+//!   biofet`).
 //!
 //! Fig. 5 (one GPU behind two different CPUs) needs two host machines and is skipped.
 

@@ -49,6 +49,43 @@ impl Mesh {
     }
 }
 
+/// A mesh written as "64x128x64" (or "64×128×64") that is not three sides ≥ 2.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error("mesh `{text}`: {why} (expected NXxNYxNZ, every side ≥ 2, e.g. 64x128x64)")]
+pub struct MeshError {
+    pub text: String,
+    pub why: String,
+}
+
+impl std::str::FromStr for Mesh {
+    type Err = MeshError;
+    /// Parses "64x128x64" (or "64×128×64"); refuses sides below 2 and node counts that
+    /// overflow (before anything is allocated).
+    fn from_str(s: &str) -> Result<Mesh, MeshError> {
+        let err = |why: String| MeshError {
+            text: s.to_string(),
+            why,
+        };
+        let parts: Vec<usize> = s
+            .split(['x', '×'])
+            .map(|p| p.trim().parse::<usize>())
+            .collect::<Result<_, _>>()
+            .map_err(|e| err(e.to_string()))?;
+        match parts[..] {
+            [x, y, z] => {
+                if x.min(y).min(z) < 2 {
+                    return Err(err("a side is below 2".into()));
+                }
+                x.checked_mul(y)
+                    .and_then(|xy| xy.checked_mul(z))
+                    .ok_or_else(|| err("the node count overflows".into()))?;
+                Ok(Mesh::new(x, y, z))
+            }
+            _ => Err(err(format!("{} sides instead of 3", parts.len()))),
+        }
+    }
+}
+
 /// A Dirichlet condition: `None` for a free node, `Some(volts)` on an electrode.
 pub type Dirichlet = Vec<Option<f64>>;
 

@@ -1,9 +1,11 @@
-// Stage 1 of the two-stage reduction (paper §IV.2, Fig. 2; "reduction #6" of the CUDA SDK
-// white paper): each group strides over the vector, every invocation combining many
-// elements (two per step, the first combine during the load), then a tree in shared memory;
-// the group's result goes to partial[group]. OP_MAX: max |a_i| (MaxreduceKernel6), else Σ a_i
-// (reduceKernel6). FUSED_DOT (a variant beyond the paper): Σ a_i b_i without V_mul_U.
-// GLSL has no warp-synchronous unrolling, so every tree level ends with barrier().
+// Stage 1 of the two-stage reduction (paper §IV.2, Fig. 2), profiled under the paper's names
+// reduceKernel6 / MaxreduceKernel6. What it is: a grid-stride reduction, Harris's kernel #7
+// ("multiple elements per thread") without the unrolling of #5/#6 (GLSL has no
+// warp-synchronous execution, so every tree level ends with barrier()): each group strides
+// over the vector, every invocation combining many elements (two per step, the first
+// combine during the load), then a tree in shared memory; the group's result goes to
+// partial[group]. OP_MAX: max |a_i|, else Σ a_i. FUSED_DOT (a variant beyond the paper):
+// Σ a_i b_i without V_mul_U.
 layout(local_size_x = LOCAL_SIZE) in;
 layout(std430, binding = 0) readonly buffer A { REAL a[]; };
 layout(std430, binding = 1) writeonly buffer Partial { REAL partial[]; };

@@ -1,0 +1,348 @@
+//! The typed form of `experiments/bicg.toml`, checked on load: every number finite and in
+//! range, every mesh parsed, and every mesh the run will solve small enough for this device
+//! and this host (refused with the limit it would break, before anything is allocated).
+
+use serde::{Deserialize, Deserializer, Serialize};
+
+use crate::papers::bicg::biofet::BiofetParams;
+use crate::papers::bicg::gpu::{self, LOCAL_SIZES};
+use crate::papers::bicg::poisson::Mesh;
+use crate::runner::{Mode, PerMode, Repeat, RunError};
+
+/// A mesh written "64x128x64" in the file, parsed on load.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "String", into = "String")]
+pub struct MeshSpec(pub Mesh);
+
+impl TryFrom<String> for MeshSpec {
+    type Error = String;
+    fn try_from(s: String) -> Result<Self, String> {
+        s.parse::<Mesh>().map(MeshSpec).map_err(|e| e.to_string())
+    }
+}
+
+impl From<MeshSpec> for String {
+    fn from(m: MeshSpec) -> String {
+        let Mesh { nx, ny, nz } = m.0;
+        format!("{nx}x{ny}x{nz}")
+    }
+}
+
+/// A float that must be finite and > 0; the error names the key.
+fn positive<'de, D: Deserializer<'de>>(d: D, key: &str) -> Result<f64, D::Error> {
+    let v = f64::deserialize(d)?;
+    if v.is_finite() && v > 0.0 {
+        Ok(v)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "`{key}` = {v}: must be a finite number > 0"
+        )))
+    }
+}
+
+fn positive_tol<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+    positive(d, "tol")
+}
+
+/// The experiment file, checked on load ([`Fields::validate`]): a bad value is an error of
+/// the file read, naming its key.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "Fields")]
+pub struct Config(pub Fields);
+
+impl TryFrom<Fields> for Config {
+    type Error = String;
+    fn try_from(f: Fields) -> Result<Config, String> {
+        f.validate()?;
+        Ok(Config(f))
+    }
+}
+
+impl std::ops::Deref for Config {
+    type Target = Fields;
+    fn deref(&self) -> &Fields {
+        &self.0
+    }
+}
+
+/// The tables of `experiments/bicg.toml`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fields {
+    pub solver: SolverCfg,
+    pub fig4: Fig4Cfg,
+    pub periter: PerIterCfg,
+    pub spmv: SpmvCfg,
+    pub table2: Table2Cfg,
+    pub fig6: Fig6Cfg,
+    pub precision: PrecisionCfg,
+    pub anchor: AnchorCfg,
+    pub biofet: BiofetCfg,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SolverCfg {
+    #[serde(deserialize_with = "positive_tol")]
+    pub tol: f64,
+    pub max_iter: usize,
+    pub local_size: u32,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fig4Cfg {
+    pub meshes: PerMode<Vec<MeshSpec>>,
+    pub gpu: Repeat,
+    pub cpu: Repeat,
+    pub cpu_once_above: usize,
+    /// "About as long" in the paper's orientation claim: a time ratio within this factor.
+    pub about_as_long: f64,
+    pub paper: Vec<PaperTime>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperTime {
+    pub mesh: MeshSpec,
+    pub cpu_ms: f64,
+    pub gpu_ms: f64,
+    #[serde(default)]
+    pub speedup: Option<f64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerIterCfg {
+    pub mesh: PerMode<MeshSpec>,
+    pub iterations: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpmvCfg {
+    pub mesh: PerMode<MeshSpec>,
+    pub repeat: Repeat,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table2Cfg {
+    pub mesh: PerMode<MeshSpec>,
+    /// The SpMV share the paper's text (§V.2.d) prints beside its table.
+    #[serde(default)]
+    pub spmv_text_share: Option<f64>,
+    /// A call count implied by the paper's shares "fits" ours within this factor.
+    pub fit_within: f64,
+    pub paper: Vec<PaperShare>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperShare {
+    pub kernel: String,
+    pub share: f64,
+    #[serde(default)]
+    pub calls: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fig6Cfg {
+    pub mesh: PerMode<MeshSpec>,
+    pub local_sizes: Vec<u32>,
+    pub repeat: Repeat,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrecisionCfg {
+    pub mesh: PerMode<MeshSpec>,
+    /// The fp32 solve's cap, as a multiple of the fp64 iteration count.
+    pub cap_factor: usize,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AnchorCfg {
+    pub meshes: PerMode<Vec<MeshSpec>>,
+}
+
+/// The BioFET check run inside `reproduce` (see [`super::biofet`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BiofetCfg {
+    /// Nodes along z (electrode to electrode) for a full and a quick run.
+    pub nodes: PerMode<usize>,
+    /// Time-step cap.
+    pub max_steps: usize,
+}
+
+impl Fields {
+    /// Every number checked (finite, in range); the error names the table and key.
+    pub fn validate(&self) -> Result<(), String> {
+        let bad = |key: &str, why: String| Err(format!("`{key}`: {why}"));
+        if self.solver.max_iter == 0 {
+            return bad("solver.max_iter", "must be at least 1".into());
+        }
+        if !LOCAL_SIZES.contains(&self.solver.local_size) {
+            return bad(
+                "solver.local_size",
+                format!("{} is not one of {LOCAL_SIZES:?}", self.solver.local_size),
+            );
+        }
+        if let Some(l) = self
+            .fig6
+            .local_sizes
+            .iter()
+            .find(|l| !LOCAL_SIZES.contains(l))
+        {
+            return bad(
+                "fig6.local_sizes",
+                format!("{l} is not one of {LOCAL_SIZES:?}"),
+            );
+        }
+        for (key, r) in [
+            ("fig4.gpu", &self.fig4.gpu),
+            ("fig4.cpu", &self.fig4.cpu),
+            ("spmv.repeat", &self.spmv.repeat),
+            ("fig6.repeat", &self.fig6.repeat),
+        ] {
+            if r.repetitions == 0 || !r.budget_s.is_finite() || r.budget_s < 0.0 {
+                return bad(
+                    key,
+                    format!(
+                        "repetitions {} and budget_s {} must be ≥ 1 and a finite number ≥ 0",
+                        r.repetitions, r.budget_s
+                    ),
+                );
+            }
+        }
+        if self.periter.iterations == 0 {
+            return bad("periter.iterations", "must be at least 1".into());
+        }
+        if self.precision.cap_factor == 0 {
+            return bad("precision.cap_factor", "must be at least 1".into());
+        }
+        for p in &self.fig4.paper {
+            if !(p.cpu_ms > 0.0 && p.gpu_ms > 0.0 && p.cpu_ms.is_finite() && p.gpu_ms.is_finite()) {
+                return bad("fig4.paper", "times must be finite and > 0".into());
+            }
+        }
+        if !(self.fig4.about_as_long.is_finite() && self.fig4.about_as_long >= 1.0) {
+            return bad(
+                "fig4.about_as_long",
+                format!("{}: must be a finite number ≥ 1", self.fig4.about_as_long),
+            );
+        }
+        if !(self.table2.fit_within.is_finite() && self.table2.fit_within >= 1.0) {
+            return bad(
+                "table2.fit_within",
+                format!("{}: must be a finite number ≥ 1", self.table2.fit_within),
+            );
+        }
+        let b = &self.biofet;
+        for n in [b.nodes.full, b.nodes.quick] {
+            if let Err(e) = self.biofet_params(n).validate() {
+                return bad("biofet.nodes", e.to_string());
+            }
+        }
+        Ok(())
+    }
+
+    /// The BioFET parameters of this file for `nodes` along z.
+    pub fn biofet_params(&self, nodes: usize) -> BiofetParams {
+        BiofetParams {
+            n: nodes,
+            max_steps: self.biofet.max_steps,
+            ..BiofetParams::default()
+        }
+    }
+
+    /// Every mesh `mode` will solve, with the key it comes from.
+    pub fn meshes(&self, mode: Mode) -> Vec<(&'static str, Mesh)> {
+        let mut v: Vec<(&str, Mesh)> = Vec::new();
+        v.extend(
+            self.fig4
+                .meshes
+                .pick(mode)
+                .iter()
+                .map(|m| ("fig4.meshes", m.0)),
+        );
+        v.extend(
+            self.anchor
+                .meshes
+                .pick(mode)
+                .iter()
+                .map(|m| ("anchor.meshes", m.0)),
+        );
+        for (key, m) in [
+            ("periter.mesh", &self.periter.mesh),
+            ("spmv.mesh", &self.spmv.mesh),
+            ("table2.mesh", &self.table2.mesh),
+            ("fig6.mesh", &self.fig6.mesh),
+            ("precision.mesh", &self.precision.mesh),
+        ] {
+            v.push((key, m.pick(mode).0));
+        }
+        v
+    }
+}
+
+/// Host bytes per node at the peak of a solve: the assembly's row lists (≈ 150 B), the
+/// ELLPACK-R matrix (7 × 12 B + 4 B), right-hand side, permittivity, sources and electrode
+/// map (40 B), the CPU solver's nine vectors (72 B) and the solutions kept for verification.
+const HOST_BYTES_PER_NODE: u64 = 400;
+
+/// A mesh of the run that this device or host cannot hold.
+#[derive(Debug, thiserror::Error)]
+#[error("bicg `{key}` mesh {mesh}: {why}")]
+pub struct SizeError {
+    pub key: &'static str,
+    pub mesh: String,
+    pub why: String,
+}
+
+/// Refuses any mesh of the run that the shaders, the device or the host memory cannot
+/// hold, naming the limit: checked before any table starts.
+pub fn check_sizes(info: &crate::gl::DeviceInfo, cfg: &Config, mode: Mode) -> Result<(), RunError> {
+    let available = mem_available();
+    for (key, mesh) in cfg.meshes(mode) {
+        let n = mesh.nodes();
+        let too_large = |why: String| {
+            RunError::algorithm(SizeError {
+                key,
+                mesh: mesh.label(),
+                why,
+            })
+        };
+        gpu::check_fits_on(info, n, 7, 8).map_err(|e| too_large(e.to_string()))?;
+        let need = HOST_BYTES_PER_NODE * n as u64 + gpu::device_bytes(n, 7, 8, true);
+        if let Some(avail) = available
+            && need > avail
+        {
+            return Err(too_large(format!(
+                "needs about {need} bytes of memory (host and llvmpipe device) but the host \
+                 has {avail} bytes available (MemAvailable)"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `MemAvailable` of `/proc/meminfo` in bytes, where there is one.
+fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Checked by the runner before any work starts: every number, then every mesh of this mode
+/// against the device and the host.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
+        Fields::validate(self)?;
+        check_sizes(check.device, self, check.mode).map_err(|e| e.to_string())
+    }
+}

@@ -1,0 +1,97 @@
+//! Fig. 6 (§V.2): GPU solve time against threads per block — here the local work-group size
+//! every kernel is built for ([`crate::papers::bicg::gpu::LOCAL_SIZES`], within the device's
+//! limit).
+
+use super::config::Config;
+use super::{cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
+use crate::papers::bicg::Stop;
+use crate::papers::bicg::cpu::BicgParams;
+use crate::papers::bicg::gpu::GpuOptions;
+use crate::papers::bicg::poisson::fig4_problem;
+use crate::report::{Column, LineChart, Series};
+use crate::runner::{RunError, Session};
+use crate::util::max_rel_error;
+
+pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunError> {
+    let mesh = cfg.fig6.mesh.pick(s.mode).0;
+    let sys = fig4_problem(&mesh);
+    let (cx, _) = cpu_solve(&sys, params)?;
+    let limit = s.gl.info().max_work_group_invocations.max(0) as u32;
+    let sizes: Vec<u32> = cfg
+        .fig6
+        .local_sizes
+        .iter()
+        .copied()
+        .filter(|&l| limit == 0 || l <= limit)
+        .collect();
+    let mut t = s.table(
+        "fig6",
+        &format!(
+            "Fig. 6 — GPU solve time vs threads per work group ({})",
+            mesh.label()
+        ),
+        vec![
+            Column::key("Local size").int(),
+            Column::ours("Iterations").int(),
+            Column::ours("GPU time").unit("ms").fixed(1),
+            Column::ours("Per iteration").unit("ms").fixed(2),
+        ],
+        &(&cfg.fig6, params),
+    )?;
+    t.expect_rows(sizes.len());
+    t.caption(
+        "Same solve as Fig. 4 with every kernel built for the given local size. Verified: \
+         solution vs the CPU reference.",
+    );
+    for &l in &sizes {
+        s.check_interrupt()?;
+        let key = l.to_string();
+        if t.reuse(&key)?.is_some() {
+            continue;
+        }
+        t.start(&key);
+        let opts = GpuOptions {
+            local_size: l,
+            ..GpuOptions::default()
+        };
+        warm_up(s, opts)?;
+        let runs = time_gpu(&s.gl, cfg.fig6.repeat.plan(), || {
+            gpu_solve(&s.gl, &sys, params, opts)
+        })?;
+        let (gx, info) = runs.median();
+        let tm = runs.timing();
+        let row = t
+            .row(&key)
+            .num("Local size", l as f64)
+            .num("Iterations", info.iterations as f64)
+            .num("GPU time", tm.median_ms)
+            .num(
+                "Per iteration",
+                tm.median_ms / info.iterations.max(1) as f64,
+            )
+            .runs(tm.runs);
+        t.push(if info.stop == Stop::Converged {
+            row.verify(max_rel_error(gx, &cx), solution_tolerance(params.tol))
+        } else {
+            row.fail(info.stop.describe())
+        })?;
+    }
+    let table = t.finish()?;
+    s.line_chart(
+        "fig6.png",
+        &LineChart::new(
+            &format!(
+                "Fig. 6 — solve time vs local work-group size ({})",
+                mesh.label()
+            ),
+            "invocations per work group",
+            "time (ms)",
+        )
+        .log_x()
+        .series(Series::ours(
+            "GL fp64 Bi-CG",
+            table.series("Local size", "GPU time"),
+        )),
+        "Fig. 6: solve time against threads per work group (the paper's threads per block).",
+    )
+}

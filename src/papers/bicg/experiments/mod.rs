@@ -1,0 +1,177 @@
+//! The paper's experiments, one file per table or figure: [`fig4`] (GPU vs CPU solve time per
+//! mesh), [`periter`] (a fixed number of iterations at the largest mesh), [`spmv`] (SpMV
+//! bandwidth), [`table2`] (share of time per kernel), [`fig6`] (time vs threads per block),
+//! [`precision`] (fp32 vs fp64), [`anchor`] (faer's sparse Cholesky) and [`biofet`] (the
+//! BioFET double layer against Debye–Hückel). Fig. 5 is skipped (two host CPUs).
+//!
+//! Every GPU solution is verified against the CPU f64 `linbcg` of [`super::cpu`] with
+//! [`crate::util::max_rel_error`]; both stop when NR's estimate of the relative error
+//! reaches `tol`, from slightly different rounding (reduction order), so they agree to a
+//! small multiple of `tol` ([`solution_tolerance`]).
+
+pub mod anchor;
+pub mod biofet;
+pub mod config;
+pub mod fig4;
+pub mod fig6;
+pub mod periter;
+pub mod precision;
+pub mod spmv;
+pub mod table2;
+
+use std::time::Instant;
+
+use super::cpu::{self, BicgParams};
+use super::gpu::{GpuBicg, GpuOptions};
+use super::poisson::{Mesh, PoissonSystem, fig4_problem};
+use super::{BicgInfo, Stop};
+use crate::gl::Gl;
+use crate::gl::timing::{Samples, TimingPlan, repeat};
+use crate::runner::{RunError, Session};
+pub use config::{Config, MeshSpec};
+
+/// Verification tolerance of a GPU solution against the CPU one (see the module docs).
+pub fn solution_tolerance(tol: f64) -> f64 {
+    100.0 * tol
+}
+
+/// Runs `f` `plan` times between two `glFinish` calls (through [`repeat`]), keeping each
+/// run's result.
+pub(crate) fn time_gpu<S>(
+    gl: &Gl,
+    plan: TimingPlan,
+    mut f: impl FnMut() -> Result<S, RunError>,
+) -> Result<Samples<S>, RunError> {
+    gl.finish();
+    repeat(plan, || {
+        gl.finish();
+        let t0 = Instant::now();
+        let out = f()?;
+        gl.finish();
+        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
+    })
+}
+
+/// Runs `f` `plan` times on the CPU (through [`repeat`]), keeping each run's result.
+pub(crate) fn time_cpu<S>(
+    plan: TimingPlan,
+    mut f: impl FnMut() -> Result<S, RunError>,
+) -> Result<Samples<S>, RunError> {
+    repeat(plan, || {
+        let t0 = Instant::now();
+        let out = f()?;
+        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
+    })
+}
+
+/// One GPU solve from x₀ = 0 with the matrix uploaded (the upload is part of the run).
+pub(crate) fn gpu_solve(
+    gl: &Gl,
+    sys: &PoissonSystem,
+    params: &BicgParams,
+    opts: GpuOptions,
+) -> Result<(Vec<f64>, BicgInfo), RunError> {
+    let x0 = vec![0.0; sys.mesh.nodes()];
+    let mut g = GpuBicg::<f64>::new(gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+    g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)
+}
+
+/// One CPU solve from x₀ = 0.
+pub(crate) fn cpu_solve(
+    sys: &PoissonSystem,
+    params: &BicgParams,
+) -> Result<(Vec<f64>, BicgInfo), RunError> {
+    let mut x = vec![0.0; sys.mesh.nodes()];
+    let info = cpu::solve(&sys.a, None, &sys.b, &mut x, params).map_err(RunError::algorithm)?;
+    Ok((x, info))
+}
+
+/// `None` when both solves converged, else the reason a row fails.
+pub(crate) fn not_converged(gpu: &BicgInfo, cpu: &BicgInfo) -> Option<String> {
+    if gpu.stop != Stop::Converged {
+        Some(format!("GPU: {}", gpu.stop.describe()))
+    } else if cpu.stop != Stop::Converged {
+        Some(format!("CPU: {}", cpu.stop.describe()))
+    } else {
+        None
+    }
+}
+
+/// Runs every experiment of the paper.
+pub fn run(s: &Session) -> Result<(), RunError> {
+    let cfg: Config = s.config()?;
+    config::check_sizes(s.gl.info(), &cfg, s.mode)?;
+    let params = BicgParams {
+        tol: cfg.solver.tol,
+        max_iter: cfg.solver.max_iter,
+    };
+    let opts = GpuOptions {
+        local_size: cfg.solver.local_size,
+        ..GpuOptions::default()
+    };
+    notes(s, &params);
+    // Compile every kernel once, outside any timed region.
+    warm_up(s, opts)?;
+    fig4::run(s, &cfg, &params, opts)?;
+    periter::run(s, &cfg, opts)?;
+    spmv::run(s, &cfg, opts)?;
+    table2::run(s, &cfg, &params, opts)?;
+    fig6::run(s, &cfg, &params)?;
+    precision::run(s, &cfg, &params, opts)?;
+    anchor::run(s, &cfg, &params)?;
+    biofet::run(s, &cfg)?;
+    Ok(())
+}
+
+fn notes(s: &Session, params: &BicgParams) {
+    s.note(format!(
+        "Solver: NR linbcg with the diagonal preconditioner and itol = 4 (the max-norm estimate of \
+         the relative error of x), tol = {:.0e}, cap {} iterations, x₀ = 0. The paper states no \
+         tolerance; {:.0e} lies below what fp32 (ε ≈ {:.0e}) can resolve in x, so the precision \
+         comparison asks the paper's question.",
+        params.tol,
+        params.max_iter,
+        params.tol,
+        f32::EPSILON
+    ));
+    s.note(
+        "Problem: the 7-point Laplace operator (ε = 1, no charge) on nx×ny×nz nodes, node \
+         x + nx·(y + ny·z); Fig. 3's electrodes as Dirichlet nodes (0 V on z = 0, 0.5 V on the \
+         centred half-width square of z = nz−1, 0.25 V on x = 0; the paper shows but does not \
+         specify the geometry); the other faces insulating. Dirichlet rows are identity rows \
+         and their values moved to the right-hand side, so A is symmetric and Aᵀ reuses A.",
+    );
+    s.note(
+        "Fig. 5 (the same GPU behind an i7 and a Core 2 Duo) is skipped: it needs two host \
+         machines, and on llvmpipe the 'GPU' is the host CPU itself, so the question it asks \
+         (does the host CPU matter?) has no meaning here.",
+    );
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        s.note(format!(
+            "Load average (1, 5, 15 min) when the experiments started: {}. On a shared machine \
+             the absolute times are inflated and noisy; rows reused with --resume keep the load \
+             of their own run.",
+            load.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+}
+
+/// Builds the kernels of `opts` (both precisions) on a tiny problem.
+pub(crate) fn warm_up(s: &Session, opts: GpuOptions) -> Result<(), RunError> {
+    let sys = fig4_problem(&Mesh::cube(4));
+    let p = BicgParams {
+        tol: 0.0,
+        max_iter: 2,
+    };
+    let x0 = vec![0.0; sys.mesh.nodes()];
+    GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts)
+        .and_then(|mut g| g.solve(&sys.b, &x0, &p))
+        .map_err(RunError::algorithm)?;
+    GpuBicg::<f32>::new(&s.gl, &sys.a.map(|v| v as f32), true, opts)
+        .and_then(|mut g| g.solve(&sys.b, &x0, &p))
+        .map_err(RunError::algorithm)?;
+    Ok(())
+}
