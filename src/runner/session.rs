@@ -118,6 +118,11 @@ impl Session {
         self.mode == Mode::Quick
     }
 
+    /// The experiment file actually read (for errors that name it).
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
     /// The paper's experiment file parsed into `T`; errors name the file, line and problem.
     pub fn config<T: DeserializeOwned>(&self) -> Result<T, RunError> {
         toml::from_str(&self.text).map_err(|e| RunError::Config {
