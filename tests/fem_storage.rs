@@ -8,11 +8,11 @@ use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{Config, count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::gpu::programs;
-use gpgpu_repro::runner::{self, Mode, Options, RunError};
 use gpgpu_repro::papers::fem_storage::{
     CpuJacobi, Csr, FemError, FlatMatrix, GpuJacobi, Grid, JacobiParams, MatrixSink, Problem,
     Skyline, Stop, System, VarVec, direct::cholesky_solve,
 };
+use gpgpu_repro::runner::{self, Mode, Options, RunError};
 
 fn ctx() -> gl::Gl {
     gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
@@ -372,7 +372,11 @@ fn bad_numbers_are_refused_on_load_naming_the_key() {
         ("sweeps = 20", "sweeps = 0", "perf.sweeps"),
         ("tol = 1e-8", "tol = nan", "table4.tol"),
         ("chi = 1.0 ", "chi = 0.0 ", "problem.chi"),
-        ("quick = [3.0, 3.0]", "quick = [3.0]", "jacobi_budget_s.quick"),
+        (
+            "quick = [3.0, 3.0]",
+            "quick = [3.0]",
+            "jacobi_budget_s.quick",
+        ),
         ("max_aspect = 1.1", "max_aspect = 0.5", "table4.max_aspect"),
     ] {
         assert!(TOML.contains(from), "{from}");

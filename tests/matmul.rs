@@ -1,11 +1,11 @@
 //! The matmul paper's kernels against the f64 reference, on a real context.
 
 use gpgpu_repro::gl::{self, DeviceSelector};
+use gpgpu_repro::papers::matmul::experiments::{Config, Need, Printed, Published, audit};
+use gpgpu_repro::papers::matmul::gpu::programs;
 use gpgpu_repro::papers::matmul::gpu::{
     Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
 };
-use gpgpu_repro::papers::matmul::experiments::{Config, Need, Printed, Published, audit};
-use gpgpu_repro::papers::matmul::gpu::programs;
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
 use gpgpu_repro::runner::{self, Mode, Options, RunError};
 use gpgpu_repro::util::max_rel_error;
@@ -244,14 +244,19 @@ fn sizes_beyond_the_device_or_host_are_refused_from_the_arithmetic() {
     let info = g.info();
     let host = Some(16u64 << 30);
     let e = Need::of(100_000).check(100_000, info, host).unwrap_err();
-    assert!(e.contains("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") || e.contains("host"), "{e}");
+    assert!(
+        e.contains("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") || e.contains("host"),
+        "{e}"
+    );
     let fits = Need::of(1024);
     assert!(fits.check(1024, info, host).is_ok());
     // Host memory alone: a machine of 64 MiB cannot hold N = 2048.
     let mut no_limits = info.clone();
     no_limits.max_ssbo_bytes = 0;
     no_limits.max_rectangle_texture_size = 0;
-    let e = Need::of(2048).check(2048, &no_limits, Some(64 << 20)).unwrap_err();
+    let e = Need::of(2048)
+        .check(2048, &no_limits, Some(64 << 20))
+        .unwrap_err();
     assert!(e.contains("host memory"), "{e}");
 }
 
@@ -284,7 +289,10 @@ fn matmul_quick_100000_is_refused_in_under_a_second() {
     let toml = TOML.replace("quick = [128, 256, 512, 1024]", "quick = [100000]");
     let (err, secs) = reproduce_with(&toml);
     let msg = err.to_string();
-    assert!(msg.contains("N = 100000") && msg.contains("table1.sizes.quick"), "{msg}");
+    assert!(
+        msg.contains("N = 100000") && msg.contains("table1.sizes.quick"),
+        "{msg}"
+    );
     assert!(secs < 1.0, "took {secs} s");
 }
 

@@ -123,7 +123,10 @@ impl Config {
         }
         positive("problem.chi", p.chi)?;
         let t2 = &self.table2;
-        for (k, sizes) in [("table2.grids_2d", &t2.grids_2d), ("table2.grids_3d", &t2.grids_3d)] {
+        for (k, sizes) in [
+            ("table2.grids_2d", &t2.grids_2d),
+            ("table2.grids_3d", &t2.grids_3d),
+        ] {
             for (mode, v) in [("full", &sizes.full), ("quick", &sizes.quick)] {
                 if let Some(n) = v.iter().find(|&&n| n < 2) {
                     return Err(format!("{k}.{mode}: {n} nodes per side: must be ≥ 2"));
@@ -252,8 +255,7 @@ pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
         for &dim in &cfg.table4.dims {
             // The target first: the nearest grid is within the aspect limit of it, and the
             // search for it is itself long at absurd sizes.
-            need(s, dim, n as u64, true)
-                .map_err(|e| bad(format!("table4.sizes.{mode}: {e}")))?;
+            need(s, dim, n as u64, true).map_err(|e| bad(format!("table4.sizes.{mode}: {e}")))?;
             let g = Grid::nearest(dim, n as usize, cfg.table4.max_aspect)
                 .map_err(|e| bad(format!("table4.sizes.{mode}: {e}")))?;
             need(s, dim, g.nodes() as u64, true)

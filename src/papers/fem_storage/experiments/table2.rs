@@ -4,11 +4,12 @@
 
 use super::Config;
 use crate::papers::fem_storage::assembly::{Problem, assemble, grid_element};
-use crate::papers::fem_storage::formats::{Both, Csr, CsrPattern, Dense, Skyline, SkylineProfile, VarVec};
+use crate::papers::fem_storage::formats::{
+    Both, Csr, CsrPattern, Dense, Skyline, SkylineProfile, VarVec,
+};
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
-
 
 /// Stored-value counts of one grid, from the assembled structures.
 #[derive(Clone, Debug, PartialEq)]
@@ -223,4 +224,3 @@ pub fn run(s: &Session, cfg: &Config) -> Result<Vec<Counts>, RunError> {
     t.finish()?;
     Ok(all)
 }
-

@@ -172,7 +172,9 @@ fn solve_row(
         _ => extra.map(|e| info.iterations as f64 + e.more_iterations),
     };
     let on_paper_row = dim == 2 || c.dims.len() == 1;
-    let paper_s = on_paper_row.then(|| c.paper_gpu_s.get(si).copied()).flatten();
+    let paper_s = on_paper_row
+        .then(|| c.paper_gpu_s.get(si).copied())
+        .flatten();
     let paper_any = c.paper_gpu_s.get(si).copied();
     let implied = needed.zip(paper_any).map(|(k, p)| 1e6 * p / k);
     let bound = 1e6 * flat.sweep_bytes() as f64 / (c.c1060_bandwidth_gbs * 1e9);
@@ -181,9 +183,8 @@ fn solve_row(
         feasibility: needed
             .zip(paper_any)
             .map(|(k, p)| (c.sizes.pick(s.mode)[si] as usize, p, k, bound)),
-        converged: (info.stop == Stop::Converged).then(|| {
-            (grid.label(), info.iterations, jacobi_res)
-        }),
+        converged: (info.stop == Stop::Converged)
+            .then(|| (grid.label(), info.iterations, jacobi_res)),
     };
     // The Cholesky answer must solve the system to near machine precision.
     let err = match chol_res {
@@ -332,7 +333,9 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
     let stalled: Vec<String> = findings
         .iter()
         .filter_map(|f| f.converged.as_ref())
-        .map(|(mesh, k, res)| format!("{mesh}: test passed after {k} iterations, residual {res:.2e}"))
+        .map(|(mesh, k, res)| {
+            format!("{mesh}: test passed after {k} iterations, residual {res:.2e}")
+        })
         .collect();
     s.note(format!(
         "f32 and the stopping test: with float arrays an iterate can stall — once every update \

@@ -66,10 +66,9 @@ impl Predict {
     fn plan(&self, kernel: &'static str, n: usize, plan: TimingPlan) -> TimingPlan {
         let budget_ms = plan.budget.as_secs_f64() * 1e3;
         match self.0.get(kernel) {
-            Some(&(n0, ms)) if ms * (n as f64 / n0 as f64).powi(3) > budget_ms => TimingPlan {
-                warmup: 0,
-                ..plan
-            },
+            Some(&(n0, ms)) if ms * (n as f64 / n0 as f64).powi(3) > budget_ms => {
+                TimingPlan { warmup: 0, ..plan }
+            }
             _ => plan,
         }
     }
@@ -92,8 +91,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
     let repeat = cfg.repeat.pick(s.mode);
     let k = Kernels {
         paper: Park2019::new(gl, Park2019Params::default()).map_err(RunError::algorithm)?,
-        as_printed: Park2019::new(gl, Park2019Params::as_printed())
-            .map_err(RunError::algorithm)?,
+        as_printed: Park2019::new(gl, Park2019Params::as_printed()).map_err(RunError::algorithm)?,
         blocked: Blocked::new(gl, cfg.blocked).map_err(RunError::algorithm)?,
         multipass: Multipass::new(gl, cfg.multipass_k_chunk).map_err(RunError::algorithm)?,
     };
@@ -204,12 +202,12 @@ fn measure_row(
         })?;
         Ok((tm, err(&kern.read(&ops)?), groups))
     };
-    let (gpu_t, gpu_err, groups) = park(&k.paper, "paper", predict)?;
+    let (gpu_t, gpu_err, groups) = park(&k.paper, "paper", &mut *predict)?;
     // Where N fills whole 64×64-group dispatches the two launches are the same.
     let (print_t, print_err, print_groups) = if n % full_edge() == 0 {
         (gpu_t, gpu_err, groups)
     } else {
-        park(&k.as_printed, "as printed", predict)?
+        park(&k.as_printed, "as printed", &mut *predict)?
     };
 
     let ops = k.blocked.upload(&a, &b)?;
