@@ -24,7 +24,7 @@ pub fn over_printed(inputs: &[Printed], f: impl Fn(&[f64]) -> f64) -> (f64, f64)
             .iter()
             .enumerate()
             .map(|(i, p)| {
-                let sign = if corner >> i & 1 == 1 { 1.0 } else { -1.0 };
+                let sign = if (corner >> i) & 1 == 1 { 1.0 } else { -1.0 };
                 p.value + sign * p.half_unit()
             })
             .collect();
