@@ -41,9 +41,9 @@ pub static MATMUL: PaperEntry = PaperEntry {
     files: &[ExperimentFile {
         name: "matmul",
         builtin: include_str!("../experiments/matmul.toml"),
-        check: check::<matmul::experiment::Config>,
+        check: check::<matmul::experiments::Config>,
     }],
-    run: matmul::experiment::run,
+    run: matmul::experiments::run,
 };
 
 pub static LU: PaperEntry = PaperEntry {

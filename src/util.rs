@@ -35,3 +35,13 @@ pub fn max_rel_error<G: Copy + Into<f64>>(got: &[G], want: &[f64]) -> f64 {
     }
     e / scale
 }
+
+/// The machine's physical memory in bytes (`MemTotal` of Linux's `/proc/meminfo`); `None`
+/// where it cannot be read. Experiments compare what a size needs against it before they
+/// allocate, so that a size too large is refused with a message instead of an abort.
+pub fn host_memory_bytes() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}

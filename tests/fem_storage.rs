@@ -8,11 +8,13 @@ mod common;
 use common::ctx;
 
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
-use gpgpu_repro::papers::fem_storage::experiments::{count_formats, stencil_counts};
+use gpgpu_repro::papers::fem_storage::experiments::{Config, count_formats, stencil_counts};
+use gpgpu_repro::papers::fem_storage::gpu::programs;
 use gpgpu_repro::papers::fem_storage::{
     CpuJacobi, Csr, FemError, FlatMatrix, GpuJacobi, Grid, JacobiParams, MatrixSink, Problem,
     Skyline, Stop, System, VarVec, direct::cholesky_solve,
 };
+use gpgpu_repro::runner::{self, Mode, Options, RunError};
 
 #[test]
 fn element_matrices_match_the_hand_derived_ones() {
@@ -345,4 +347,68 @@ fn jacobi_spectral_radius_is_exact() {
             );
         }
     }
+}
+
+const TOML: &str = include_str!("../experiments/fem-storage.toml");
+
+#[test]
+fn every_program_variant_compiles() {
+    let g = ctx();
+    for (file, defines) in programs() {
+        assert!(file.ends_with(".comp"), "{file}");
+        if let Err(e) = gpgpu_repro::gl::Program::compute(&g, file, &defines) {
+            panic!("{file} {defines:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn bad_numbers_are_refused_on_load_naming_the_key() {
+    let ok: Config = toml::from_str(TOML).unwrap();
+    assert!(ok.validate().is_ok());
+    for (from, to, key) in [
+        ("sweeps = 20", "sweeps = 0", "perf.sweeps"),
+        ("tol = 1e-8", "tol = nan", "table4.tol"),
+        ("chi = 1.0 ", "chi = 0.0 ", "problem.chi"),
+        (
+            "quick = [3.0, 3.0]",
+            "quick = [3.0]",
+            "jacobi_budget_s.quick",
+        ),
+        ("max_aspect = 1.1", "max_aspect = 0.5", "table4.max_aspect"),
+    ] {
+        assert!(TOML.contains(from), "{from}");
+        let cfg: Config = toml::from_str(&TOML.replace(from, to)).unwrap();
+        let e = cfg.validate().unwrap_err();
+        assert!(e.contains(key), "{to}: {e}");
+    }
+}
+
+#[test]
+fn fem_grids_2d_quick_30000_is_refused_in_under_a_second() {
+    let g = ctx();
+    let exp = tempfile::tempdir().unwrap();
+    let toml = TOML.replace("quick = [6, 16, 32, 64, 128]", "quick = [30000]");
+    assert_ne!(toml, TOML);
+    std::fs::write(exp.path().join("fem-storage.toml"), toml).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let opts = Options {
+        papers: vec!["fem-storage".into()],
+        mode: Mode::Quick,
+        out: Some(out.path().to_path_buf()),
+        resume: false,
+        experiments: Some(exp.path().to_path_buf()),
+        check_only: false,
+    };
+    let t0 = std::time::Instant::now();
+    let err = runner::reproduce(&g, gpgpu_repro::registry::PAPERS, &opts).unwrap_err();
+    let secs = t0.elapsed().as_secs_f64();
+    let msg = err.to_string();
+    assert!(matches!(err, RunError::Config { .. }), "{msg}");
+    assert!(
+        msg.contains("table2.grids_2d.quick") && msg.contains("host memory"),
+        "{msg}"
+    );
+    assert!(secs < 1.0, "took {secs} s");
+    assert!(!out.path().join("fem-storage/table2.csv").exists());
 }

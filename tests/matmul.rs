@@ -3,10 +3,14 @@
 mod common;
 use common::ctx;
 
+use gpgpu_repro::gl;
+use gpgpu_repro::papers::matmul::experiments::{Config, Need, Printed, Published, audit};
+use gpgpu_repro::papers::matmul::gpu::programs;
 use gpgpu_repro::papers::matmul::gpu::{
     Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
 };
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
+use gpgpu_repro::runner::{self, Mode, Options, RunError};
 use gpgpu_repro::util::max_rel_error;
 
 /// f32 accumulation of n products of entries in [-1, 1): normwise error about √n·2⁻²⁴
@@ -43,7 +47,7 @@ fn paper_kernel_handles_ragged_shapes_and_writes_every_element() {
     // The full grid as printed (64×64 groups per dispatch) costs seconds per product on
     // llvmpipe whatever the size; the full-grid path is exercised here with 4×4 groups per
     // dispatch (which also runs the sub-matrix loop), the trimmed path with the paper's 64.
-    for (full_grid, max_groups) in [(true, 4), (false, 64)] {
+    for (full_grid, max_groups) in [(true, 4), (false, 64), (false, 2)] {
         let p = Park2019Params {
             block: 32,
             max_groups,
@@ -90,11 +94,8 @@ fn thousand_by_thousand_with_every_kernel() {
     let g = ctx();
     let a = Matrix::random(1000, 1000, 7);
     let b = Matrix::random(1000, 1000, 8);
-    let trimmed = Park2019Params {
-        full_grid: false,
-        ..Default::default()
-    };
-    let k = Park2019::new(&g, trimmed).unwrap();
+    // The paper's kernel: the needed work groups, at most 64×64 per dispatch.
+    let k = Park2019::new(&g, Park2019Params::default()).unwrap();
     check("paper kernel", &a, &b, &k.multiply(&a, &b).unwrap());
     let blk = Blocked::new(&g, BlockedParams::default()).unwrap();
     check("blocked", &a, &b, &blk.multiply(&a, &b).unwrap());
@@ -149,4 +150,172 @@ fn shape_errors_are_reported() {
         .multiply(&Matrix::zeros(0, 4), &Matrix::zeros(4, 3))
         .unwrap_err();
     assert!(matches!(err, MatmulError::Empty(0, 4)), "{err}");
+}
+
+const TOML: &str = include_str!("../experiments/matmul.toml");
+
+fn config(text: &str) -> Config {
+    toml::from_str(text).expect("the experiment file parses")
+}
+
+#[test]
+fn every_program_variant_compiles() {
+    let g = ctx();
+    let cfg = config(TOML);
+    let list = programs(cfg.table1.blocked, cfg.table1.multipass_k_chunk);
+    assert!(list.len() >= 3);
+    for (file, defines) in list {
+        let built = if file.ends_with(".comp") {
+            gl::Program::compute(&g, file, &defines)
+        } else {
+            gl::Program::fragment(&g, file, &defines)
+        };
+        if let Err(e) = built {
+            panic!("{file} {defines:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn the_paper_kernel_launches_only_the_needed_groups_and_as_printed_the_full_grid() {
+    let g = ctx();
+    let a = Matrix::random(40, 10, 1);
+    let b = Matrix::random(10, 70, 2);
+    let paper = Park2019::new(&g, Park2019Params::default()).unwrap();
+    let ops = paper.upload(&a, &b).unwrap();
+    // R is 40×70: ⌈70/32⌉ × ⌈40/32⌉ = 3 × 2 groups in one dispatch.
+    let info = paper.run(&ops).unwrap();
+    assert_eq!((info.dispatches, info.groups), (1, 6));
+    check("paper kernel", &a, &b, &paper.read(&ops).unwrap());
+    let printed = Park2019Params {
+        max_groups: 4,
+        ..Park2019Params::as_printed()
+    };
+    let k = Park2019::new(&g, printed).unwrap();
+    let ops = k.upload(&a, &b).unwrap();
+    assert_eq!(k.run(&ops).unwrap().groups, 16);
+    check("as printed", &a, &b, &k.read(&ops).unwrap());
+}
+
+#[test]
+fn printed_numbers_keep_their_precision() {
+    let p = Printed::parse("0.40").unwrap();
+    assert_eq!((p.value, p.decimals), (0.4, 2));
+    assert_eq!(p.half_unit(), 0.005);
+    let p = Printed::parse("86,792").unwrap();
+    assert_eq!((p.value, p.decimals), (86792.0, 0));
+    assert!(Printed::parse("fast").is_err());
+    assert_eq!(String::from(Printed::parse("46.60").unwrap()), "46.60");
+}
+
+#[test]
+fn audit_compares_within_the_printed_precision() {
+    let cfg = config(TOML);
+    let p: &Published = cfg.table1.published.iter().find(|p| p.n == 2048).unwrap();
+    let [cpu_gf, gpu_gf, sp_gf, sp_t] = audit::checks(p);
+    // 74.42 / 0.40 = 186.05, but 0.40 stands for [0.395, 0.405]: 188 is within reach.
+    assert!(sp_gf.agrees(), "{sp_gf:?}");
+    // A real disagreement stays one: speed-up from times is twice the printed one, and the
+    // printed CPU GFLOPS twice eq. (2).
+    assert!(!sp_t.agrees(), "{sp_t:?}");
+    assert!(!cpu_gf.agrees(), "{cpu_gf:?}");
+    assert!(gpu_gf.agrees(), "{gpu_gf:?}");
+    // A printed value one unit beyond the interval fails.
+    let mut off = p.clone();
+    off.speedup = Printed::parse("190").unwrap();
+    assert!(!audit::checks(&off)[2].agrees());
+}
+
+#[test]
+fn zero_tile_sizes_are_refused_on_load_naming_the_key() {
+    let bad = config(&TOML.replace("tm = 4", "tm = 0"));
+    let e = bad.table1.validate().unwrap_err();
+    assert!(e.contains("blocked.tm"), "{e}");
+    let bad = config(&TOML.replace("multipass_k_chunk = 64", "multipass_k_chunk = 0"));
+    let e = bad.table1.validate().unwrap_err();
+    assert!(e.contains("multipass_k_chunk"), "{e}");
+    assert!(config(TOML).table1.validate().is_ok());
+}
+
+#[test]
+fn sizes_beyond_the_device_or_host_are_refused_from_the_arithmetic() {
+    let g = ctx();
+    let info = g.info();
+    let host = Some(16u64 << 30);
+    let e = Need::of(100_000).check(100_000, info, host).unwrap_err();
+    assert!(
+        e.contains("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") || e.contains("host"),
+        "{e}"
+    );
+    let fits = Need::of(1024);
+    assert!(fits.check(1024, info, host).is_ok());
+    // Host memory alone: a machine of 64 MiB cannot hold N = 2048.
+    let mut no_limits = info.clone();
+    no_limits.max_ssbo_bytes = 0;
+    no_limits.max_rectangle_texture_size = 0;
+    let e = Need::of(2048)
+        .check(2048, &no_limits, Some(64 << 20))
+        .unwrap_err();
+    assert!(e.contains("host memory"), "{e}");
+}
+
+/// Runs `reproduce matmul --quick` with `toml` as the experiment file; returns the error and
+/// the seconds it took.
+fn reproduce_with(toml: &str) -> (RunError, f64) {
+    let g = ctx();
+    let exp = tempfile::tempdir().unwrap();
+    std::fs::write(exp.path().join("matmul.toml"), toml).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let opts = Options {
+        papers: vec!["matmul".into()],
+        mode: Mode::Quick,
+        out: Some(out.path().to_path_buf()),
+        resume: false,
+        experiments: Some(exp.path().to_path_buf()),
+        check_only: false,
+    };
+    let t0 = std::time::Instant::now();
+    let err = runner::reproduce(&g, gpgpu_repro::registry::PAPERS, &opts).unwrap_err();
+    let secs = t0.elapsed().as_secs_f64();
+    assert!(
+        !out.path().join("matmul/table1.csv").exists(),
+        "no table was started"
+    );
+    (err, secs)
+}
+
+#[test]
+fn matmul_quick_100000_is_refused_in_under_a_second() {
+    let toml = TOML.replace("quick = [128, 256, 512, 1024]", "quick = [100000]");
+    let (err, secs) = reproduce_with(&toml);
+    let msg = err.to_string();
+    assert!(
+        msg.contains("N = 100000") && msg.contains("table1.sizes.quick"),
+        "{msg}"
+    );
+    assert!(secs < 1.0, "took {secs} s");
+}
+
+#[test]
+fn matmul_quick_8192_is_refused_on_the_ssbo_limit() {
+    let g = ctx();
+    let max = g.info().max_ssbo_bytes;
+    if max <= 0 || max >= 4 * 8192 * 8192 {
+        eprintln!("skipped: this device's SSBO limit ({max} bytes) holds an 8192² matrix");
+        return;
+    }
+    let toml = TOML.replace("quick = [128, 256, 512, 1024]", "quick = [8192]");
+    let (err, secs) = reproduce_with(&toml);
+    let msg = err.to_string();
+    assert!(msg.contains("GL_MAX_SHADER_STORAGE_BLOCK_SIZE"), "{msg}");
+    assert!(secs < 1.0, "took {secs} s");
+}
+
+#[test]
+fn matmul_zero_tile_size_is_refused_before_any_shader() {
+    let (err, _) = reproduce_with(&TOML.replace("tm = 4", "tm = 0"));
+    assert!(matches!(err, RunError::Config { .. }), "{err}");
+    assert!(err.to_string().contains("blocked.tm"), "{err}");
+    let (err, _) = reproduce_with(&TOML.replace("multipass_k_chunk = 64", "multipass_k_chunk = 0"));
+    assert!(err.to_string().contains("multipass_k_chunk"), "{err}");
 }

@@ -118,6 +118,11 @@ impl Session {
         self.mode == Mode::Quick
     }
 
+    /// The paper's own experiment file as read (for errors that name it).
+    pub fn file(&self) -> &str {
+        &self.files[0].source
+    }
+
     /// The paper's own experiment file (`<key>.toml`) parsed into `T`; errors name the file
     /// read, the line and the problem.
     pub fn config<T: DeserializeOwned>(&self) -> Result<T, RunError> {

@@ -20,6 +20,21 @@ pub const WORK_GROUP: u32 = 256;
 /// The most work groups of a sweep; beyond, invocations loop over rows (grid stride).
 pub const MAX_GROUPS: u32 = 1024;
 
+/// The sweep kernel (Fig. 5) and the norm reduction.
+pub const JACOBI: &str = "fem-storage/jacobi.comp";
+pub const REDUCE: &str = "fem-storage/reduce.comp";
+
+/// The `#define`s both kernels are built with.
+pub fn defines() -> Vec<Define> {
+    vec![Define::new("WG", WORK_GROUP)]
+}
+
+/// Every program the paper's code builds, in one place: (shader file, `#define`s); both are
+/// compute programs.
+pub fn programs() -> Vec<(&'static str, Vec<Define>)> {
+    vec![(JACOBI, defines()), (REDUCE, defines())]
+}
+
 /// The GPU Jacobi solver holding the matrix on the device.
 pub struct GpuJacobi {
     gl: Gl,
@@ -42,14 +57,14 @@ impl GpuJacobi {
     pub fn new(gl: &Gl, m: &FlatMatrix) -> Result<GpuJacobi, FemError> {
         let n = u32::try_from(m.n())
             .map_err(|_| FemError::InvalidGrid(format!("{} rows exceed u32", m.n())))?;
-        let defines = [Define::new("WG", WORK_GROUP)];
+        let defines = defines();
         let groups = n.div_ceil(WORK_GROUP).clamp(1, MAX_GROUPS);
         Ok(GpuJacobi {
             gl: gl.clone(),
             n,
             groups,
-            sweep: Program::compute(gl, "fem-storage/jacobi.comp", &defines)?,
-            reduce: Program::compute(gl, "fem-storage/reduce.comp", &defines)?,
+            sweep: Program::compute(gl, JACOBI, &defines)?,
+            reduce: Program::compute(gl, REDUCE, &defines)?,
             idx: Buffer::from_slice(gl, &m.idx)?,
             val: Buffer::from_slice(gl, &m.val)?,
             accm: Buffer::from_slice(gl, &m.accm_size)?,

@@ -20,8 +20,9 @@
 //! Modules: [`mesh`] (grids), [`element`] (element matrices), [`formats`] (the four storage
 //! formats behind one sink), [`assembly`] (the element loop, loads, boundary conditions),
 //! [`flat`] (the GPU layout), [`jacobi`] (the stopping loop and the CPU Jacobi), [`gpu`] (the
-//! GL compute Jacobi), [`direct`] (sparse Cholesky), [`experiments`] (Table 2, Fig. 3,
-//! Table 4, the benchmark and the audit).
+//! GL compute Jacobi), [`direct`] (sparse Cholesky), [`experiments`] (one file per table or
+//! figure: Table 2, Fig. 3, Table 4, the sweep benchmark and the audit). Every GL program the
+//! paper builds is listed in [`gpu::programs`].
 
 pub mod assembly;
 pub mod direct;

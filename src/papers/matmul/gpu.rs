@@ -23,6 +23,25 @@ use crate::gl::{
     TexTarget, Texture,
 };
 
+/// The paper's kernel (Algorithm 2).
+pub const PARK2019: &str = "matmul/park2019.comp";
+/// Beyond the paper: the register-blocked compute kernel.
+pub const BLOCKED: &str = "matmul/blocked.comp";
+/// Beyond the paper: the multipass fragment kernel.
+pub const MULTIPASS: &str = "matmul/multipass.frag";
+
+/// Every program the paper's code builds, in one place: (shader file, `#define`s) for the
+/// paper's kernel at the paper's tile, and the two variants with the experiment's parameters
+/// (`blocked`, `multipass_k_chunk` of `experiments/matmul.toml`). A `.comp` file is a compute
+/// program, a `.frag` file a fragment program over `common/quad.vert`.
+pub fn programs(blocked: BlockedParams, k_chunk: u32) -> Vec<(&'static str, Vec<Define>)> {
+    vec![
+        (PARK2019, Park2019Params::default().defines()),
+        (BLOCKED, blocked.defines()),
+        (MULTIPASS, Multipass::defines(k_chunk)),
+    ]
+}
+
 /// Parameters of Algorithm 1/2.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Park2019Params {
@@ -30,8 +49,13 @@ pub struct Park2019Params {
     pub block: u32,
     /// Most work groups per dispatch along x and y (64×64 in the paper, for Windows TDR).
     pub max_groups: u32,
-    /// Dispatch `max_groups`² groups every time, as Algorithm 1 is printed (`true`), or only
-    /// as many as the matrix needs (`false`, beyond the paper).
+    /// `false` (the paper's kernel): each dispatch launches the work groups its sub-matrix
+    /// needs — §2.2: "the number of work groups is the matrix size divided by the number of
+    /// work items", §3.1: *at most* 64×64 — which is also the only reading the paper's own
+    /// times allow (at N = 128 a full 64×64 grid is 1.07 TFLOP of work, 3.46 TFLOPS in its
+    /// 0.31 ms on a 486-GFLOPS Quadro 4000). `true`: Algorithm 1 *as printed*, which calls
+    /// `glDispatchCompute(gsize.x, gsize.y, 1)` with the full 64×64 grid every time (the
+    /// extra groups load zero tiles and store nothing): a labelled variant.
     pub full_grid: bool,
 }
 
@@ -40,8 +64,22 @@ impl Default for Park2019Params {
         Park2019Params {
             block: 32,
             max_groups: 64,
-            full_grid: true,
+            full_grid: false,
         }
+    }
+}
+
+impl Park2019Params {
+    /// Algorithm 1 as printed: the full 64×64 grid on every dispatch.
+    pub fn as_printed() -> Park2019Params {
+        Park2019Params {
+            full_grid: true,
+            ..Default::default()
+        }
+    }
+    /// The `#define`s of `park2019.comp` for these parameters.
+    pub fn defines(&self) -> Vec<Define> {
+        vec![Define::new("BLOCK_SIZE", self.block)]
     }
 }
 
@@ -73,11 +111,7 @@ pub struct Park2019 {
 
 impl Park2019 {
     pub fn new(gl: &Gl, params: Park2019Params) -> Result<Park2019, MatmulError> {
-        let prog = Program::compute(
-            gl,
-            "matmul/park2019.comp",
-            &[Define::new("BLOCK_SIZE", params.block)],
-        )?;
+        let prog = Program::compute(gl, PARK2019, &params.defines())?;
         Ok(Park2019 {
             gl: gl.clone(),
             prog,
@@ -161,6 +195,44 @@ pub struct BlockedParams {
     pub wg_y: u32,
 }
 
+impl BlockedParams {
+    /// The `#define`s of `blocked.comp` for these parameters.
+    pub fn defines(&self) -> Vec<Define> {
+        vec![
+            Define::new("TM", format!("{}u", self.tm)),
+            Define::new("TN", format!("{}u", self.tn)),
+            Define::new("WG_X", self.wg_x),
+            Define::new("WG_Y", self.wg_y),
+        ]
+    }
+
+    /// Checks the sizes before any shader is built: `Err` names the bad field.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, v, max) in [
+            ("tm", self.tm, MAX_REGISTER_BLOCK),
+            ("tn", self.tn, MAX_REGISTER_BLOCK),
+            ("wg_x", self.wg_x, 1024),
+            ("wg_y", self.wg_y, 1024),
+        ] {
+            if v == 0 || v > max {
+                return Err(format!("blocked.{name} = {v}: must be 1..={max}"));
+            }
+        }
+        if self.wg_x * self.wg_y > 1024 {
+            return Err(format!(
+                "blocked.wg_x × blocked.wg_y = {}: GL guarantees at most 1024 invocations per \
+                 work group",
+                self.wg_x * self.wg_y
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The largest register block edge (`tm`, `tn`) accepted: `tm × tn` vec4 accumulators per
+/// invocation must stay in registers.
+pub const MAX_REGISTER_BLOCK: u32 = 16;
+
 impl Default for BlockedParams {
     fn default() -> Self {
         BlockedParams {
@@ -193,13 +265,7 @@ pub struct BlockedOperands {
 
 impl Blocked {
     pub fn new(gl: &Gl, params: BlockedParams) -> Result<Blocked, MatmulError> {
-        let defs = [
-            Define::new("TM", format!("{}u", params.tm)),
-            Define::new("TN", format!("{}u", params.tn)),
-            Define::new("WG_X", params.wg_x),
-            Define::new("WG_Y", params.wg_y),
-        ];
-        let prog = Program::compute(gl, "matmul/blocked.comp", &defs)?;
+        let prog = Program::compute(gl, BLOCKED, &params.defines())?;
         Ok(Blocked {
             gl: gl.clone(),
             prog,
@@ -290,18 +356,25 @@ pub struct TextureOperands {
 }
 
 impl Multipass {
+    /// `k_chunk` k per pass, rounded up to a multiple of 4 (at least 4).
     pub fn new(gl: &Gl, k_chunk: u32) -> Result<Multipass, MatmulError> {
-        let k_chunk = k_chunk.max(4).next_multiple_of(4);
-        let prog = Program::fragment(
-            gl,
-            "matmul/multipass.frag",
-            &[Define::new("K_CHUNK", k_chunk)],
-        )?;
+        let k_chunk = Self::chunk(k_chunk);
+        let prog = Program::fragment(gl, MULTIPASS, &Self::defines(k_chunk))?;
         Ok(Multipass {
             gl: gl.clone(),
             prog,
             k_chunk,
         })
+    }
+
+    /// The k per pass actually used for a requested `k_chunk`.
+    pub fn chunk(k_chunk: u32) -> u32 {
+        k_chunk.max(4).next_multiple_of(4)
+    }
+
+    /// The `#define`s of `multipass.frag` for a requested `k_chunk`.
+    pub fn defines(k_chunk: u32) -> Vec<Define> {
+        vec![Define::new("K_CHUNK", Self::chunk(k_chunk))]
     }
 
     pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<TextureOperands, MatmulError> {

@@ -11,15 +11,20 @@
 //!   at most 64×64 work groups at a time (to stay below Windows' TDR timeout), looping over
 //!   sub-matrix origins (x0, y0) that are passed as uniforms, then reads R back.
 //! - **Algorithm 3** (CPU baseline, [`cpu::naive`]): the i-j-k triple loop, one thread.
-//! - **Eq. (1)**: GFLOPS = 2·m·n·l / (10⁹ · seconds); the paper reports the mean of 10 runs.
+//! - **Eq. (1)**: GFLOPS = 2·m·n·l / (10⁹ · seconds); eq. (2) the same for N×N in ms,
+//!   2N³ / (10⁶ · ms); the paper reports the mean of 10 runs (§4).
+//! - **The grid** (§2.2, §3.1): the work groups the matrix needs (N / 32 per axis), at most
+//!   64×64 per dispatch; Algorithm 1 *as printed* launches 64×64 every time, a labelled
+//!   variant ([`gpu::Park2019Params::full_grid`]).
 //!
-//! Beyond the paper, in the same table: a register-blocked compute kernel
+//! Beyond the paper, in the same table (experiments in [`experiments`], one file per table
+//! or figure; every program variant listed in [`gpu::programs`]): a register-blocked compute kernel
 //! ([`gpu::Blocked`]), a multipass fragment-shader matmul on RGBA32F textures in the style
 //! of 2001–2004 ([`gpu::Multipass`]), and a tuned single-threaded CPU SGEMM
 //! (`matrixmultiply`) as today's CPU anchor.
 
 pub mod cpu;
-pub mod experiment;
+pub mod experiments;
 pub mod gpu;
 
 use crate::gl::GlError;

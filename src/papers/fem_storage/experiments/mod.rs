@@ -1,0 +1,287 @@
+//! The paper's experiments, one file per table or figure: [`table2`] (stored values),
+//! [`fig3`] (skyline / proposed, in values and in bytes), [`audit`] (the paper's Table 2 and
+//! claims recomputed), [`table4`] (GPU Jacobi against a direct solve) and [`perf`] (the
+//! Jacobi sweep, GL against CPU, on the same arrays).
+//!
+//! Everything is checked before any work starts: every key of `experiments/fem-storage.toml`
+//! ([`Config::validate`]) and what each size needs — host memory for assembly, SSBO bytes
+//! for the GPU Jacobi ([`need`]) — against this machine and device.
+
+pub mod audit;
+pub mod fig3;
+pub mod perf;
+pub mod table2;
+pub mod table4;
+
+use serde::{Deserialize, Serialize};
+
+use super::assembly::Problem;
+use super::mesh::Grid;
+use crate::gl::DeviceInfo;
+use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes};
+
+pub use table2::{Counts, count_formats, stencil_counts};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub problem: Problem,
+    pub table2: Table2Config,
+    pub table4: Table4Config,
+    pub perf: PerfConfig,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table2Config {
+    pub grids_2d: Sizes,
+    pub grids_3d: Sizes,
+    pub dense_alloc_max: usize,
+    pub skyline_alloc_max: usize,
+    pub paper: Vec<PaperTable2Row>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PaperTable2Row {
+    pub grid: usize,
+    pub dense: f64,
+    pub proposed: f64,
+    pub with_indices: f64,
+    pub skyline: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table4Config {
+    pub max_aspect: f64,
+    pub dims: Vec<usize>,
+    pub sizes: Sizes,
+    pub direct_max_3d: usize,
+    pub tol: f64,
+    pub max_iterations: usize,
+    /// Wall-time budget of each GPU Jacobi solve, one per size.
+    pub jacobi_budget_s: PerMode<Vec<f64>>,
+    pub direct: Repeat,
+    pub paper_gpu_s: Vec<f64>,
+    pub paper_matlab_s: Vec<f64>,
+    pub c1060_bandwidth_gbs: f64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerfConfig {
+    pub unknowns: Sizes,
+    pub dim: usize,
+    pub sweeps: usize,
+    pub repeat: Repeat,
+}
+
+/// Runs every experiment of the paper, after [`check`].
+pub fn run(s: &Session) -> Result<(), RunError> {
+    let cfg: Config = s.config()?;
+    check(s, &cfg)?;
+    let counts = table2::run(s, &cfg)?;
+    fig3::run(s, &counts, &cfg.table2)?;
+    audit::run(s, &cfg.table2);
+    s.check_interrupt()?;
+    table4::run(s, &cfg)?;
+    s.check_interrupt()?;
+    perf::run(s, &cfg)?;
+    Ok(())
+}
+
+fn positive(key: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{key} = {v}: must be a finite number > 0"))
+    }
+}
+
+fn at_least(key: &str, v: usize, min: usize) -> Result<(), String> {
+    if v >= min {
+        Ok(())
+    } else {
+        Err(format!("{key} = {v}: must be ≥ {min}"))
+    }
+}
+
+impl Config {
+    /// Refuses values no run can use, naming the key.
+    pub fn validate(&self) -> Result<(), String> {
+        let p = &self.problem;
+        for (k, v) in [
+            ("problem.chi", p.chi),
+            ("problem.source", p.source),
+            ("problem.t_left", p.t_left),
+            ("problem.t_right", p.t_right),
+            ("problem.flux", p.flux),
+        ] {
+            if !v.is_finite() {
+                return Err(format!("{k} = {v}: must be finite"));
+            }
+        }
+        positive("problem.chi", p.chi)?;
+        let t2 = &self.table2;
+        for (k, sizes) in [
+            ("table2.grids_2d", &t2.grids_2d),
+            ("table2.grids_3d", &t2.grids_3d),
+        ] {
+            for (mode, v) in [("full", &sizes.full), ("quick", &sizes.quick)] {
+                if let Some(n) = v.iter().find(|&&n| n < 2) {
+                    return Err(format!("{k}.{mode}: {n} nodes per side: must be ≥ 2"));
+                }
+            }
+        }
+        let t4 = &self.table4;
+        if !(t4.max_aspect.is_finite() && t4.max_aspect >= 1.0) {
+            return Err(format!(
+                "table4.max_aspect = {}: must be finite and ≥ 1",
+                t4.max_aspect
+            ));
+        }
+        if let Some(d) = t4.dims.iter().find(|&&d| d != 2 && d != 3) {
+            return Err(format!("table4.dims: {d}: dimensions are 2 or 3"));
+        }
+        positive("table4.tol", t4.tol)?;
+        at_least("table4.max_iterations", t4.max_iterations, 1)?;
+        for (mode, sizes, budgets) in [
+            ("full", &t4.sizes.full, &t4.jacobi_budget_s.full),
+            ("quick", &t4.sizes.quick, &t4.jacobi_budget_s.quick),
+        ] {
+            if let Some(n) = sizes.iter().find(|&&n| n < 4) {
+                return Err(format!("table4.sizes.{mode}: {n} unknowns: must be ≥ 4"));
+            }
+            if budgets.len() != sizes.len() {
+                return Err(format!(
+                    "table4.jacobi_budget_s.{mode} has {} budgets for {} sizes",
+                    budgets.len(),
+                    sizes.len()
+                ));
+            }
+            for b in budgets {
+                positive(&format!("table4.jacobi_budget_s.{mode}"), *b)?;
+            }
+        }
+        repeat("table4.direct", &t4.direct)?;
+        for v in t4.paper_gpu_s.iter().chain(&t4.paper_matlab_s) {
+            positive("table4.paper_gpu_s / paper_matlab_s", *v)?;
+        }
+        positive("table4.c1060_bandwidth_gbs", t4.c1060_bandwidth_gbs)?;
+        let pf = &self.perf;
+        for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+            if let Some(n) = v.iter().find(|&&n| n < 4) {
+                return Err(format!("perf.unknowns.{mode}: {n}: must be ≥ 4"));
+            }
+        }
+        if pf.dim != 2 && pf.dim != 3 {
+            return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
+        }
+        at_least("perf.sweeps", pf.sweeps, 1)?;
+        repeat("perf.repeat", &pf.repeat)
+    }
+}
+
+fn repeat(key: &str, r: &Repeat) -> Result<(), String> {
+    at_least(&format!("{key}.repetitions"), r.repetitions, 1)?;
+    if !(r.budget_s.is_finite() && r.budget_s >= 0.0) {
+        return Err(format!(
+            "{key}.budget_s = {}: must be a finite number of seconds ≥ 0",
+            r.budget_s
+        ));
+    }
+    Ok(())
+}
+
+/// Upper-triangle entries per row of the assembled matrix (the paper's 5 in 2D, 14 in 3D).
+fn upper_per_row(dim: usize) -> u64 {
+    if dim == 3 { 14 } else { 5 }
+}
+
+/// Host bytes to assemble an `nodes`-node grid in the proposed, CSR and symbolic skyline
+/// structures at once (per row: two growable vectors with their headers and spare capacity,
+/// CSR's index + value + pointers, the skyline profile) — an upper estimate — plus the
+/// flattened arrays of the GPU layout (both triangles: 2·upper − 1 entries per row).
+pub fn need_host_bytes(dim: usize, nodes: u64) -> u64 {
+    let u = upper_per_row(dim);
+    nodes * (64 + 2 * 16 * u + 12 * u + 24 + 8 * (2 * u - 1) + 32)
+}
+
+/// SSBO bytes of the largest GPU Jacobi array (the values, 2·upper − 1 per row, f32).
+pub fn need_ssbo_bytes(dim: usize, nodes: u64) -> u64 {
+    4 * nodes * (2 * upper_per_row(dim) - 1)
+}
+
+/// `Err` names the limit a grid of `nodes` nodes would break (host memory; with `gpu`, the
+/// device's SSBO size).
+pub fn need(info: &DeviceInfo, dim: usize, nodes: u64, gpu: bool) -> Result<(), String> {
+    let host = crate::util::host_memory_bytes();
+    let bytes = need_host_bytes(dim, nodes);
+    if let Some(h) = host.filter(|&h| bytes > h / 2) {
+        return Err(format!(
+            "{nodes} nodes ({dim}D) need about {:.1} GB of host memory; half of this machine's \
+             {:.1} GB is the most a row may take",
+            bytes as f64 / 1e9,
+            h as f64 / 1e9
+        ));
+    }
+    let max = info.max_ssbo_bytes.max(0) as u64;
+    let ssbo = need_ssbo_bytes(dim, nodes);
+    if gpu && max > 0 && ssbo > max {
+        return Err(format!(
+            "{nodes} nodes ({dim}D) need an SSBO of {ssbo} bytes; this device's \
+             GL_MAX_SHADER_STORAGE_BLOCK_SIZE is {max} bytes"
+        ));
+    }
+    Ok(())
+}
+
+/// [`Config::validate`] and [`need`] for every size of the run's mode, before any work.
+pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
+        file: s.file().to_string(),
+        message,
+    })
+}
+
+/// [`check`] against a device's limits: the error names the key.
+fn check_on(cfg: &Config, info: &DeviceInfo, run_mode: Mode) -> Result<(), String> {
+    cfg.validate()?;
+    let mode = run_mode.name();
+    let t2 = &cfg.table2;
+    for (dim, key, sizes) in [(2, "grids_2d", &t2.grids_2d), (3, "grids_3d", &t2.grids_3d)] {
+        for &n in sizes.pick(run_mode) {
+            let nodes = (n as u64).pow(dim as u32);
+            need(info, dim, nodes, false).map_err(|e| format!("table2.{key}.{mode}: {e}"))?;
+        }
+    }
+    for &n in cfg.table4.sizes.pick(run_mode) {
+        for &dim in &cfg.table4.dims {
+            // The target first: the nearest grid is within the aspect limit of it, and the
+            // search for it is itself long at absurd sizes.
+            need(info, dim, n as u64, true).map_err(|e| format!("table4.sizes.{mode}: {e}"))?;
+            let g = Grid::nearest(dim, n as usize, cfg.table4.max_aspect)
+                .map_err(|e| format!("table4.sizes.{mode}: {e}"))?;
+            need(info, dim, g.nodes() as u64, true)
+                .map_err(|e| format!("table4.sizes.{mode}: {e}"))?;
+        }
+    }
+    for &n in cfg.perf.unknowns.pick(run_mode) {
+        need(info, cfg.perf.dim, n as u64, true)
+            .map_err(|e| format!("perf.unknowns.{mode}: {e}"))?;
+    }
+    Ok(())
+}
+
+/// Checked by the runner before any work starts.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
+        check_on(self, check.device, check.mode)
+    }
+}
+
+/// Threads for the CPU Jacobi.
+pub fn threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -1,0 +1,110 @@
+//! Beyond the paper: the Jacobi sweep of Table 4 timed alone, GL compute against the CPU on
+//! the same flattened arrays, and against this device's SSBO streaming bandwidth. Compulsory
+//! bytes per sweep ([`FlatMatrix::sweep_bytes`]): 8 B per stored entry (index + value) and
+//! 16 B per row (accmSize, rhs, x_old, x_new).
+
+use super::{Config, threads};
+use crate::gl::timing::{measure_cpu, measure_gpu};
+use crate::papers::fem_storage::FemError;
+use crate::papers::fem_storage::assembly::System;
+use crate::papers::fem_storage::flat::FlatMatrix;
+use crate::papers::fem_storage::gpu::GpuJacobi;
+use crate::papers::fem_storage::jacobi::CpuJacobi;
+use crate::papers::fem_storage::mesh::Grid;
+use crate::report::Column;
+use crate::runner::{RunError, Session};
+
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let p = &cfg.perf;
+    let stream_mib = if s.quick() { 16 } else { 64 };
+    let stream = crate::bench::ssbo_stream_bandwidth(&s.gl, stream_mib)?;
+    let mut t = s.table(
+        "perf",
+        "Jacobi sweep: GL compute vs CPU on the same flattened arrays",
+        vec![
+            Column::key("unknowns").int(),
+            Column::key("solver").text(),
+            Column::ours("ms/sweep").fixed(3),
+            Column::ours("GB/s (compulsory bytes)").fixed(2),
+            Column::ours("fraction of SSBO stream").fixed(2),
+            Column::ours("time / GL time").fixed(2),
+        ],
+        p,
+    )?;
+    let sweeps = p.sweeps;
+    for &size in p.unknowns.pick(s.mode) {
+        let grid = Grid::nearest(p.dim, size as usize, 1.1).map_err(RunError::algorithm)?;
+        let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
+        let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
+        let bytes = flat.sweep_bytes() as f64;
+        let mut gpu = GpuJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
+        let tg = measure_gpu(&s.gl, p.repeat.plan(), || {
+            gpu.set_x(&vec![0.0; flat.n()])?;
+            gpu.run_fixed(sweeps)
+        })
+        .map_err(RunError::algorithm)?;
+        let xg = gpu.x().map_err(RunError::algorithm)?;
+        let mut cpu_rows = Vec::new();
+        let mut xc = Vec::new();
+        for th in [threads(), 1] {
+            let mut cpu = CpuJacobi::new(&flat, th);
+            let tc = measure_cpu(p.repeat.plan(), || {
+                cpu.set_x(&vec![0.0; flat.n()]);
+                for _ in 0..sweeps {
+                    cpu.step();
+                }
+                Ok::<(), FemError>(())
+            })
+            .map_err(RunError::algorithm)?;
+            xc = cpu.x().to_vec();
+            cpu_rows.push((th, tc));
+            if threads() == 1 {
+                break;
+            }
+        }
+        // The upload of x⁽⁰⁾ (4N bytes) is inside the GL timing; it is < 1% of the sweeps.
+        let gl_ms = tg.median_ms / sweeps as f64;
+        let want: Vec<f64> = xc.iter().map(|&v| v as f64).collect();
+        let err = crate::util::max_rel_error(&xg, &want);
+        let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
+        let row = t
+            .row(format!("{} GL", grid.nodes()))
+            .num("unknowns", grid.nodes() as f64)
+            .text(
+                "solver",
+                format!("GL compute, {} ({})", grid.label(), s.gl.info().short()),
+            )
+            .num("ms/sweep", gl_ms)
+            .num("GB/s (compulsory bytes)", gbs(gl_ms))
+            .num("fraction of SSBO stream", gbs(gl_ms) / stream.gb_per_s)
+            .num("time / GL time", 1.0)
+            .runs(tg.runs)
+            // f32 sweeps in different summation order / fma: differences stay at f32
+            // rounding because Jacobi contracts them.
+            .verify(err, 1e-5);
+        t.push(row)?;
+        for (th, tc) in cpu_rows {
+            let ms = tc.median_ms / sweeps as f64;
+            let row = t
+                .row(format!("{} CPU {th}", grid.nodes()))
+                .num("unknowns", grid.nodes() as f64)
+                .text("solver", format!("CPU, {th} thread(s)"))
+                .num("ms/sweep", ms)
+                .num("GB/s (compulsory bytes)", gbs(ms))
+                .num("time / GL time", ms / gl_ms)
+                .runs(tc.runs)
+                .unchecked("the reference the GL row is verified against");
+            t.push(row)?;
+        }
+    }
+    t.caption(format!(
+        "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests, median of repetitions; compulsory \
+         bytes per sweep = 8 B per stored entry (index + value) + 16 B per row (accmSize, rhs, \
+         x_old, x_new). SSBO streaming bandwidth (bench::ssbo_stream_bandwidth, copy of \
+         {stream_mib} MiB): {:.2} GB/s. The GL row is verified against the multithreaded CPU \
+         result.",
+        stream.gb_per_s
+    ));
+    t.finish()?;
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! The paper's experiments, one file per table or figure: [`table1`] (Table 1 with the
+//! variants beyond the paper in the same table), [`fig3`] (Fig. 3 from Table 1's rows) and
+//! [`audit`] (the paper's own Table 1 recomputed with its eq. (1)/(2)).
+//!
+//! Everything an experiment needs is checked here before any work starts: the keys of
+//! `experiments/matmul.toml` ([`Table1Config::validate`]) and the memory each size needs
+//! against this device's SSBO and texture limits and the machine's memory ([`Need`]).
+
+pub mod audit;
+pub mod fig3;
+pub mod table1;
+
+use serde::{Deserialize, Serialize};
+
+use super::gpu::BlockedParams;
+use crate::gl::DeviceInfo;
+use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes};
+
+/// `experiments/matmul.toml`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    pub table1: Table1Config,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Table1Config {
+    pub sizes: Sizes,
+    /// Full mode times as many runs as the paper (10) within a larger budget than quick mode.
+    pub repeat: PerMode<Repeat>,
+    pub cpu_rows_max: usize,
+    pub tolerance: f64,
+    pub seed: u64,
+    pub blocked: BlockedParams,
+    pub multipass_k_chunk: u32,
+    pub published: Vec<Published>,
+}
+
+/// One row of the paper's Table 1, each number as printed ([`Printed`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Published {
+    pub n: u32,
+    pub cpu_ms: Printed,
+    pub cpu_gflops: Printed,
+    pub gpu_ms: Printed,
+    pub gpu_gflops: Printed,
+    pub speedup: Printed,
+}
+
+/// A number as the paper prints it: its value and how many decimals it shows, so that an
+/// audit knows the printed precision (0.40 stands for [0.395, 0.405]). In the TOML a string
+/// keeps trailing zeros (`"0.40"`); a plain number counts the decimals it is written with.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(try_from = "PrintedText", into = "String")]
+pub struct Printed {
+    pub value: f64,
+    pub decimals: u32,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum PrintedText {
+    Text(String),
+    Int(i64),
+    Float(f64),
+}
+
+impl Printed {
+    /// Parses "86,792", "0.40", "1831".
+    pub fn parse(text: &str) -> Result<Printed, String> {
+        let t = text.trim().replace(',', "");
+        let value: f64 = t
+            .parse()
+            .map_err(|_| format!("`{text}` is not a number as printed"))?;
+        if !value.is_finite() {
+            return Err(format!("`{text}` is not a finite number"));
+        }
+        let decimals = t.split_once('.').map_or(0, |(_, d)| d.len() as u32);
+        Ok(Printed { value, decimals })
+    }
+    /// Half a unit of the last printed digit: the rounding the printed value may carry.
+    pub fn half_unit(&self) -> f64 {
+        0.5 * 10f64.powi(-(self.decimals as i32))
+    }
+}
+
+impl TryFrom<PrintedText> for Printed {
+    type Error = String;
+    fn try_from(t: PrintedText) -> Result<Printed, String> {
+        match t {
+            PrintedText::Text(s) => Printed::parse(&s),
+            PrintedText::Int(i) => Printed::parse(&i.to_string()),
+            PrintedText::Float(f) => Printed::parse(&f.to_string()),
+        }
+    }
+}
+
+impl From<Printed> for String {
+    fn from(p: Printed) -> String {
+        format!("{:.*}", p.decimals as usize, p.value)
+    }
+}
+
+impl Table1Config {
+    /// Refuses values no run can use, naming the key (before any shader is built).
+    pub fn validate(&self) -> Result<(), String> {
+        for (mode, sizes) in [("full", &self.sizes.full), ("quick", &self.sizes.quick)] {
+            if let Some(n) = sizes.iter().find(|&&n| n == 0) {
+                return Err(format!("table1.sizes.{mode}: N = {n}: sizes must be ≥ 1"));
+            }
+        }
+        for (mode, r) in [("full", &self.repeat.full), ("quick", &self.repeat.quick)] {
+            if r.repetitions == 0 {
+                return Err(format!("table1.repeat.{mode}.repetitions = 0: must be ≥ 1"));
+            }
+            if !(r.budget_s.is_finite() && r.budget_s >= 0.0) {
+                return Err(format!(
+                    "table1.repeat.{mode}.budget_s = {}: must be a finite number of seconds ≥ 0",
+                    r.budget_s
+                ));
+            }
+        }
+        if self.cpu_rows_max == 0 {
+            return Err("table1.cpu_rows_max = 0: must be ≥ 1".into());
+        }
+        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
+            return Err(format!(
+                "table1.tolerance = {}: must be finite and > 0",
+                self.tolerance
+            ));
+        }
+        if self.multipass_k_chunk == 0 {
+            return Err("table1.multipass_k_chunk = 0: must be ≥ 1 (k per pass)".into());
+        }
+        self.blocked.validate().map_err(|e| format!("table1.{e}"))
+    }
+}
+
+/// What one row of Table 1 needs, computed from N before anything is allocated.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Need {
+    /// The largest SSBO (one N×N f32 matrix; the blocked kernel's are padded to vec4 rows).
+    pub ssbo_bytes: u64,
+    /// The largest texture edge of the fragment variant (the padded B has 4·⌈N/4⌉ rows).
+    pub texture_edge: u64,
+    /// Host memory held at once: A, B, R read back, the CPU rows, SGEMM's R (f32) and the
+    /// f64 reference, plus the vec4 copies of B made for upload.
+    pub host_bytes: u64,
+}
+
+impl Need {
+    pub fn of(n: u64) -> Need {
+        let n4 = n.div_ceil(4) * 4;
+        Need {
+            ssbo_bytes: 4 * n * n4,
+            texture_edge: n4,
+            host_bytes: 4 * n * n * 5 + 8 * n * n + 2 * 4 * n * n4,
+        }
+    }
+
+    /// `Err` names the limit this size would break on `info` and a machine of `host` bytes.
+    pub fn check(&self, n: u64, info: &DeviceInfo, host: Option<u64>) -> Result<(), String> {
+        let max_ssbo = info.max_ssbo_bytes.max(0) as u64;
+        if max_ssbo > 0 && self.ssbo_bytes > max_ssbo {
+            return Err(format!(
+                "N = {n} needs an SSBO of {} bytes per matrix; this device's \
+                 GL_MAX_SHADER_STORAGE_BLOCK_SIZE is {max_ssbo} bytes",
+                self.ssbo_bytes
+            ));
+        }
+        let max_tex = info.max_rectangle_texture_size.max(0) as u64;
+        if max_tex > 0 && self.texture_edge > max_tex {
+            return Err(format!(
+                "N = {n} needs textures {} texels tall; this device's \
+                 GL_MAX_RECTANGLE_TEXTURE_SIZE is {max_tex}",
+                self.texture_edge
+            ));
+        }
+        if let Some(h) = host.filter(|&h| self.host_bytes > h / 2) {
+            return Err(format!(
+                "N = {n} needs {:.1} GB of host memory at once; half of this machine's {:.1} GB \
+                 is the most a row may take",
+                self.host_bytes as f64 / 1e9,
+                h as f64 / 1e9
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Runs the paper's experiments, after checking the file and every size of this mode.
+pub fn run(s: &Session) -> Result<(), RunError> {
+    let cfg: Config = s.config()?;
+    check(s, &cfg)?;
+    audit::run(s, &cfg.table1.published);
+    table1::run(s, &cfg.table1)
+}
+
+/// [`Table1Config::validate`] and [`Need::check`] for every size of the run's mode.
+pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
+        file: s.file().to_string(),
+        message,
+    })
+}
+
+/// [`check`] against a device's limits: the error names the key.
+fn check_on(cfg: &Config, info: &DeviceInfo, mode: Mode) -> Result<(), String> {
+    cfg.table1.validate()?;
+    let host = crate::util::host_memory_bytes();
+    for &n in cfg.table1.sizes.pick(mode) {
+        Need::of(n as u64)
+            .check(n as u64, info, host)
+            .map_err(|e| format!("table1.sizes.{}: {e}", mode.name()))?;
+    }
+    Ok(())
+}
+
+/// Checked by the runner before any work starts.
+impl crate::runner::Experiments for Config {
+    fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
+        check_on(self, check.device, check.mode)
+    }
+}
