@@ -59,7 +59,7 @@ fn budget_s_nan_inf_or_negative_is_refused_on_load_naming_file_and_key() {
         let exp = experiments_copy();
         let path = exp.path().join("matmul.toml");
         let text = std::fs::read_to_string(&path).unwrap();
-        let text = set_key(&text, "table1.repeat.budget_s", bad);
+        let text = set_key(&text, "table1.repeat.quick.budget_s", bad);
         std::fs::write(&path, text).unwrap();
         let opts = options(&["matmul"], Some(exp.path()), out.path(), false);
         let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
@@ -77,7 +77,7 @@ fn budget_s_nan_inf_or_negative_is_refused_on_load_naming_file_and_key() {
 #[test]
 fn repetitions_zero_is_refused_on_load() {
     let text = registry::MATMUL.files[0].builtin;
-    let text = set_key(text, "table1.repeat.repetitions", "0");
+    let text = set_key(text, "table1.repeat.quick.repetitions", "0");
     let g = ctx();
     let check = Check {
         mode: Mode::Quick,

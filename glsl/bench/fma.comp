@@ -1,5 +1,5 @@
 // FMA throughput (clpeak "compute_sp/dp"): every invocation runs two independent vec4 (or
-// dvec4 with DOUBLE) chains x ← x·a + b, u_iters × 16 steps each, unrolled 16 deep; a and b
+// dvec4 with DOUBLE) chains x ← x·a + b, u_iters × 8 steps each (16 FMAs per loop trip); a and b
 // are uniforms, so nothing folds at compile time. The sum is written: nothing is dead code.
 // 0 < a < 1 keeps every chain bounded (it converges to b / (1 − a)), so the result is
 // checked against the same recurrence on the CPU.

@@ -13,7 +13,9 @@ uniform float u_b;
 uniform float u_width;
 out vec4 o_color;
 
-#define STEP2 x0 = fma(x0, a, b); x1 = fma(x1, a, b);
+// `a * x + b`, not `fma()`: GLSL 3.30 (the legacy fragment pipeline) has no fma(); the driver
+// may fuse the pair or not, and the CPU check's tolerance allows two roundings per step.
+#define STEP2 x0 = x0 * a + b; x1 = x1 * a + b;
 #define STEP8 STEP2 STEP2 STEP2 STEP2
 #define STEP16 STEP8 STEP8
 

@@ -17,11 +17,15 @@ use crate::gl::{
 };
 use crate::util::max_rel_error;
 
-/// Loop trips of the kernel (16 unrolled steps each).
+/// Loop trips of the kernel: each trip is `STEP16`, 16 vec4 FMAs, i.e. [`STEPS_PER_TRIP`]
+/// steps of each of the two chains.
 const ITERS: u32 = 64;
 
+/// Steps of one chain per loop trip (`STEP16` = 8 × `STEP2`, one step of each chain).
+const STEPS_PER_TRIP: u32 = 8;
+
 fn coefficients() -> (f32, f32) {
-    let a = 1.0 - 1.0 / (16.0 * ITERS as f32);
+    let a = 1.0 - 1.0 / ((STEPS_PER_TRIP * ITERS) as f32);
     (a, 1.0 - a)
 }
 
@@ -35,7 +39,7 @@ fn reference(i: usize, double: bool) -> f64 {
     for c in 0..4 {
         for x0 in [s + c as f64, s + c as f64 + 0.5] {
             let mut x = round(x0);
-            for _ in 0..16 * ITERS {
+            for _ in 0..STEPS_PER_TRIP * ITERS {
                 x = x * a + b;
             }
             sum += x;
@@ -51,7 +55,7 @@ fn tolerance(double: bool) -> f64 {
     } else {
         f32::EPSILON as f64
     };
-    2.0 * 16.0 * ITERS as f64 * eps + f32::EPSILON as f64
+    2.0 * (STEPS_PER_TRIP * ITERS) as f64 * eps + f32::EPSILON as f64
 }
 
 fn defines(double: bool) -> Vec<Define> {
@@ -62,8 +66,10 @@ fn defines(double: bool) -> Vec<Define> {
     }
 }
 
+/// Flops of `reps` kernels: per thread and trip, 2 chains × [`STEPS_PER_TRIP`] vec4 FMAs of
+/// 4 lanes × 2 flops.
 fn flops(threads: usize, reps: u32) -> f64 {
-    threads as f64 * ITERS as f64 * 16.0 * 2.0 * 8.0 * reps as f64
+    threads as f64 * ITERS as f64 * (2 * STEPS_PER_TRIP) as f64 * 8.0 * reps as f64
 }
 
 fn check(got: &[f32], double: bool) -> (f64, f64) {

@@ -155,7 +155,10 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
             .filter(|e| ext.contains(**e))
             .map(|e| e.to_string())
             .collect();
-        caps.compute = at_least(4, 3) || ext.contains("GL_ARB_compute_shader");
+        // Compute programs are written as `#version 430 core` (one preamble): a context below
+        // 4.3 that lists GL_ARB_compute_shader (llvmpipe under MESA_GL_VERSION_OVERRIDE) is
+        // treated as the device it claims to be, without compute.
+        caps.compute = at_least(4, 3);
         caps.fp64 = (at_least(4, 0) || ext.contains("GL_ARB_gpu_shader_fp64")) && probe_fp64(gl);
         caps.atomic_counters = at_least(4, 2) || ext.contains("GL_ARB_shader_atomic_counters");
         caps.ssbo = at_least(4, 3) || ext.contains("GL_ARB_shader_storage_buffer_object");

@@ -135,9 +135,9 @@ impl Config {
             }
         }
         let t4 = &self.table4;
-        if !(t4.max_aspect.is_finite() && t4.max_aspect >= 1.0) {
+        if !(t4.max_aspect.is_finite() && (1.0..=MAX_ASPECT).contains(&t4.max_aspect)) {
             return Err(format!(
-                "table4.max_aspect = {}: must be finite and ≥ 1",
+                "table4.max_aspect = {}: must be in 1..={MAX_ASPECT} (a grid whose sides differ more is not the paper's square or cube)",
                 t4.max_aspect
             ));
         }
@@ -280,6 +280,10 @@ impl crate::runner::Experiments for Config {
         check_on(self, check.device, check.mode)
     }
 }
+
+/// The largest side ratio `table4.max_aspect` may allow: the nearest-grid search scans the
+/// sides within it, and the paper's meshes are squares and cubes.
+const MAX_ASPECT: f64 = 4.0;
 
 /// Threads for the CPU Jacobi.
 pub fn threads() -> usize {
