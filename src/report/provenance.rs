@@ -8,6 +8,9 @@ use crate::gl::DeviceInfo;
 pub struct Provenance {
     pub date: String,
     pub commit: String,
+    /// The build that ran: profile and rustc version.
+    #[serde(default)]
+    pub build: String,
     pub command: String,
     pub mode: String,
     pub gl_vendor: String,
@@ -27,6 +30,7 @@ impl Provenance {
         Provenance {
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             commit: git_commit(),
+            build: env!("GPGPU_REPRO_BUILD").to_string(),
             command: command_line(),
             mode: mode.into(),
             gl_vendor: info.vendor.clone(),
@@ -42,10 +46,11 @@ impl Provenance {
     /// Markdown bullet list.
     pub fn to_markdown(&self) -> String {
         format!(
-            "- date: {}\n- commit: `{}`\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
+            "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
              - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s\n",
             self.date,
             self.commit,
+            self.build,
             self.command,
             self.mode,
             self.gl_vendor,
@@ -59,8 +64,15 @@ impl Provenance {
     }
 }
 
-/// `git describe`-like commit id of the working tree, `+dirty` when it has changes.
+/// `git describe`-like commit id of the working tree, `+dirty` when it has changes. A copy
+/// without its `.git` (e.g. a tree sent to a remote GPU machine) names its commit in
+/// `GPGPU_REPRO_COMMIT`; the reports then say it was given, not read.
 pub fn git_commit() -> String {
+    if let Ok(c) = std::env::var("GPGPU_REPRO_COMMIT")
+        && !c.trim().is_empty()
+    {
+        return format!("{} (given in GPGPU_REPRO_COMMIT)", c.trim());
+    }
     let run = |args: &[&str]| {
         std::process::Command::new("git")
             .args(args)
