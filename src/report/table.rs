@@ -268,12 +268,15 @@ impl Row {
 }
 
 /// A row filled by column name: `t.row("N=256").num("GPU", ms).text("impl", "I2")`. Cells
-/// left unset are missing (`—`); a name that is not a column panics (a programming error
-/// that every test run of the table catches).
+/// left unset are missing (`—`). A name is looked up first among the printed headers
+/// (`"paper: FPS"`, which tells a paper column from ours of the same name), then among the
+/// names; one that is neither panics (a programming error that every test run of the table
+/// catches).
 #[derive(Clone, Debug)]
 pub struct RowBuilder {
     table: String,
     names: std::rc::Rc<[String]>,
+    headers: std::rc::Rc<[String]>,
     row: Row,
 }
 
@@ -285,13 +288,15 @@ impl RowBuilder {
         RowBuilder {
             table: table.into(),
             names: columns.iter().map(|c| c.name.clone()).collect(),
+            headers: columns.iter().map(Column::header).collect(),
             row,
         }
     }
     fn index(&self, name: &str) -> usize {
-        self.names
+        self.headers
             .iter()
             .position(|c| c == name)
+            .or_else(|| self.names.iter().position(|c| c == name))
             .unwrap_or_else(|| panic!("table {}: no column `{name}`", self.table))
     }
     /// Sets a cell by column name (later calls overwrite).
