@@ -45,6 +45,16 @@ impl DeviceInfo {
     }
 
     /// A short one-line description: renderer and GL version.
+    /// The renderer's name without its details, for legends: `llvmpipe`, `NVIDIA H100 80GB
+    /// HBM3`.
+    pub fn label(&self) -> &str {
+        self.renderer
+            .split(" (")
+            .next()
+            .and_then(|r| r.split('/').next())
+            .unwrap_or(&self.renderer)
+    }
+
     pub fn short(&self) -> String {
         format!("{} — {}", self.renderer, self.version)
     }

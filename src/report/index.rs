@@ -175,6 +175,10 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
             .filter_map(|p| std::fs::read_to_string(p.path().join("paper.json")).ok())
             .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
             .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
+        // Quick runs (`figures/quick/`, not committed) are not a device's results.
+        if latest.as_ref().is_some_and(|r| r.provenance.mode == "quick") {
+            continue;
+        }
         devices.push((e.file_name().to_string_lossy().into_owned(), latest));
     }
     devices.sort_by(|a, b| a.0.cmp(&b.0));

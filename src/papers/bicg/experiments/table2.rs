@@ -105,7 +105,7 @@ fn chart(s: &Session, cfg: &Config, table: &Table, mesh: &str) -> Result<(), Run
             log_y: false,
             categories: Kernel::ALL.iter().map(|k| k.name().to_string()).collect(),
             series: vec![
-                ("ours (GL fp64, llvmpipe)".into(), ours),
+                (format!("ours (GL fp64, {})", s.gl.info().label()), ours),
                 ("paper (GTX 285)".into(), theirs),
             ],
         },
