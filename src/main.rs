@@ -69,8 +69,9 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
-    /// Rewrite figures/REPORT.md, the index of the devices' result folders (a full run does
-    /// it too; use it after adding another device's folder).
+    /// Rewrite figures/REPORT.md, the index of the devices' result folders, and each device's
+    /// REPORT.md from its papers' records (a full run does both; use it after adding a
+    /// device's folder or a paper's results).
     Index {
         /// The folder holding one results folder per device.
         #[arg(default_value = "figures")]
@@ -174,6 +175,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Index { root } => {
+            let order: Vec<(&str, &str)> =
+                registry::PAPERS.iter().map(|p| (p.key, p.title)).collect();
+            for dir in std::fs::read_dir(&root)
+                .with_context(|| format!("reading {}", root.display()))?
+                .flatten()
+                .map(|e| e.path())
+                .filter(|d| d.join("REPORT.md").is_file())
+            {
+                gpgpu_repro::report::index::rewrite_report(&dir, &order)?;
+            }
             gpgpu_repro::report::index::write_device_index(&root)?;
             eprintln!("index: {}", root.join("REPORT.md").display());
             Ok(())

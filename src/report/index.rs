@@ -157,6 +157,20 @@ fn short(v: f64) -> String {
     }
 }
 
+/// Rewrites a device folder's `REPORT.md` from its papers' records (`<paper>/paper.json`),
+/// with the provenance of the latest of them; a folder without records is left alone.
+pub fn rewrite_report(dir: &Path, order: &[(&str, &str)]) -> Result<(), OutputError> {
+    let latest = order
+        .iter()
+        .filter_map(|(key, _)| std::fs::read_to_string(dir.join(key).join("paper.json")).ok())
+        .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
+        .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
+    match latest {
+        Some(r) => write_report(dir, order, &r.provenance),
+        None => Ok(()),
+    }
+}
+
 /// Rewrites `root/REPORT.md`, the index of the devices whose full-run results are in
 /// `root/<device>/` (each with its own `REPORT.md`): device, GL renderer and version, CPU,
 /// and the date, commit and mode of its latest paper run, read from the papers' records.
@@ -176,7 +190,10 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
             .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
             .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
         // Quick runs (`figures/quick/`, not committed) are not a device's results.
-        if latest.as_ref().is_some_and(|r| r.provenance.mode == "quick") {
+        if latest
+            .as_ref()
+            .is_some_and(|r| r.provenance.mode == "quick")
+        {
             continue;
         }
         devices.push((e.file_name().to_string_lossy().into_owned(), latest));
