@@ -31,7 +31,7 @@
 //! For a kernel that moves `B` bytes, does `F₃₂` and `F₆₄` flops in `P` passes and `D`
 //! dispatches: `t ≥ max(B / BW_kind, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
 //! with `BW_kind` the best bandwidth measured in the kernel's pipeline (fragment or compute).
-//! The roofline ([`roofline`]) draws the same limits against operational intensity `F / B`.
+//! The roofline ([`mod@roofline`]) draws the same limits against operational intensity `F / B`.
 
 pub mod bound;
 pub mod fixed;

@@ -1,13 +1,13 @@
 //! The paper's experiments, one file per table or figure:
-//! - [`table1`]: Table 1, texture fetches per element (measured with instrumented shaders,
+//! - `table1.rs`: Table 1, texture fetches per element (measured with instrumented shaders,
 //!   against the static count and the paper's numbers), and the audit of its sums;
-//! - [`fig11`]: Fig. 11, solve times at the paper's grids (Thomas, CG n = 1, 2, 4, 8, CR),
+//! - `fig11.rs`: Fig. 11, solve times at the paper's grids (Thomas, CG n = 1, 2, 4, 8, CR),
 //!   the paper's claims about them and the central claim "CR is considerably faster than
 //!   Thomas" as findings;
-//! - [`sweep`]: Fig. 11 as a curve over grid sizes;
-//! - [`passes`]: where the fragment CR's time goes;
-//! - [`fig9`]: Fig. 9, 3D batches tiled into one 2D texture, timed in Fig. 11's style;
-//! - [`notes`]: the reproduction notes (decisions, ambiguities).
+//! - `sweep.rs`: Fig. 11 as a curve over grid sizes;
+//! - `passes.rs`: where the fragment CR's time goes;
+//! - `fig9.rs`: Fig. 9, 3D batches tiled into one 2D texture, timed in Fig. 11's style;
+//! - `notes.rs`: the reproduction notes (decisions, ambiguities).
 //!
 //! Every GPU solve is read back and compared with a CPU reference in f64 (Thomas, or CG f64
 //! for the same iteration count); the error is a column. Times are medians of
