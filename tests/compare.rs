@@ -34,7 +34,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
     );
     let prov = Provenance {
         gl_renderer: renderer.into(),
-        mode: "quick".into(),
+        mode: "full".into(),
         ..Default::default()
     };
     let record = PaperRecord {
@@ -92,7 +92,18 @@ fn device_index_lists_every_device_folder_with_its_renderer() {
         run(&dir, renderer, [1.0, 2.0], 1e-7);
         std::fs::write(dir.join("REPORT.md"), "report").unwrap();
     }
-    std::fs::create_dir_all(root.path().join("quick")).unwrap(); // no REPORT.md: not listed
+    std::fs::create_dir_all(root.path().join("empty")).unwrap(); // no REPORT.md: not listed
+    // A quick run's folder (figures/quick/, not committed) is not a device's results.
+    let quick = root.path().join("quick");
+    run(&quick, "llvmpipe (LLVM 15)", [1.0, 2.0], 1e-7);
+    std::fs::write(quick.join("REPORT.md"), "report").unwrap();
+    let rec = quick.join("matmul/paper.json");
+    let text = std::fs::read_to_string(&rec).unwrap();
+    std::fs::write(
+        &rec,
+        text.replace("\"mode\":\"full\"", "\"mode\":\"quick\""),
+    )
+    .unwrap();
     gpgpu_repro::report::index::write_device_index(root.path()).unwrap();
     let md = std::fs::read_to_string(root.path().join("REPORT.md")).unwrap();
     assert!(
