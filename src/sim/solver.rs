@@ -159,15 +159,6 @@ pub fn footprint(name: &str, n: u32) -> Footprint {
     }
 }
 
-/// The memory this machine has available for new allocations (`MemAvailable` of
-/// `/proc/meminfo`), when it can be read. A software GL (llvmpipe) keeps its textures there.
-pub fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// Refuses, before any allocation, a simulation of `n × n` with solver `name` that this
 /// device cannot hold: a texture wider than its rectangle-texture limit, or more memory than
 /// the machine has available.
@@ -182,7 +173,7 @@ pub fn check_fits(gl: &Gl, name: &str, n: u32) -> Result<(), SimError> {
             fp.widest
         )));
     }
-    if let Some(avail) = available_memory()
+    if let Some(avail) = crate::util::available_memory()
         && fp.bytes > avail
     {
         let gib = |b: u64| b as f64 / (1u64 << 30) as f64;

@@ -306,7 +306,7 @@ pub struct SizeError {
 /// Refuses any mesh of the run that the shaders, the device or the host memory cannot
 /// hold, naming the limit: checked before any table starts.
 pub fn check_sizes(info: &crate::gl::DeviceInfo, cfg: &Config, mode: Mode) -> Result<(), RunError> {
-    let available = mem_available();
+    let available = crate::util::available_memory();
     for (key, mesh) in cfg.meshes(mode) {
         let n = mesh.nodes();
         let too_large = |why: String| {
@@ -328,14 +328,6 @@ pub fn check_sizes(info: &crate::gl::DeviceInfo, cfg: &Config, mode: Mode) -> Re
         }
     }
     Ok(())
-}
-
-/// `MemAvailable` of `/proc/meminfo` in bytes, where there is one.
-fn mem_available() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// Checked by the runner before any work starts: every number, then every mesh of this mode

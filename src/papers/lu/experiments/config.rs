@@ -251,7 +251,7 @@ impl Config {
             ));
         }
         let need = host_bytes(sizes, operands);
-        if let Some(avail) = available_memory() {
+        if let Some(avail) = crate::util::available_memory() {
             if need > avail {
                 return Err(format!(
                     "these sizes need about {need} bytes of memory (matrices, references and kept factors for every order, the textures of the largest), more than the {avail} bytes available (MemAvailable)"
@@ -272,14 +272,6 @@ pub fn host_bytes(sizes: &[u32], operands: usize) -> u64 {
     let kept: u64 = sizes.iter().map(|&n| 48 * sq(n)).sum();
     let top = sizes.iter().copied().max().unwrap_or(0);
     kept + 68 * sq(top) + 80 * operands as u64
-}
-
-/// `MemAvailable` of `/proc/meminfo`, in bytes (None where it cannot be read).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
 }
 
 /// Checked by the runner before any work starts: every number, then the sizes of this mode

@@ -143,7 +143,7 @@ fn check_size(
         ));
     }
     let need = unknowns.saturating_mul(BYTES_PER_UNKNOWN);
-    if let Some(avail) = available_memory()
+    if let Some(avail) = crate::util::available_memory()
         && need > avail
     {
         return refuse(format!(
@@ -159,14 +159,6 @@ fn check_size(
 fn check_batch(info: &DeviceInfo, table: &str, n: usize, batch: usize) -> Result<(), RunError> {
     let width = (1u64 << super::layout::levels_for(n)) + 3;
     check_size(info, table, n + 1, width, batch as u64, (n * batch) as u64)
-}
-
-/// `MemAvailable` of `/proc/meminfo` in bytes (None where there is no such file).
-fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// `row` verified against its tolerance, or failed with the solver's error.
