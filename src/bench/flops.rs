@@ -78,6 +78,16 @@ fn check(got: &[f32], double: bool) -> (f64, f64) {
     (max_rel_error(got, &want), tolerance(double))
 }
 
+/// What a run measured: `who` × the steps of each of the two chains (one description for
+/// the compute and the fragment kernels, from the same constants as [`flops`]).
+fn what(who: &str, double: bool) -> String {
+    format!(
+        "{who} × {} {} FMA steps × 2 chains",
+        STEPS_PER_TRIP * ITERS,
+        if double { "dvec4" } else { "vec4" }
+    )
+}
+
 fn prec(double: bool) -> &'static str {
     if double { "f64" } else { "f32" }
 }
@@ -104,11 +114,7 @@ fn compute(gl: &Gl, s: &Settings, double: bool) -> Result<Measurement, GlError> 
     let got = y.read()?;
     Ok(Measurement::new(
         &format!("fma.compute.{}", prec(double)),
-        format!(
-            "compute, {threads} invocations × {} {} FMA steps × 2 chains",
-            16 * ITERS,
-            if double { "dvec4" } else { "vec4" }
-        ),
+        what(&format!("compute, {threads} invocations"), double),
         Unit::Gflops,
         flops(threads, reps),
         reps,
@@ -139,11 +145,7 @@ fn fragment(gl: &Gl, s: &Settings, double: bool) -> Result<Measurement, GlError>
     let threads = side as usize * side as usize;
     Ok(Measurement::new(
         &format!("fma.fragment.{}", prec(double)),
-        format!(
-            "fragment pass, {side}² fragments × {} {} FMA steps × 2 chains",
-            16 * ITERS,
-            if double { "dvec4" } else { "vec4" }
-        ),
+        what(&format!("fragment pass, {side}² fragments"), double),
         Unit::Gflops,
         flops(threads, reps),
         reps,
