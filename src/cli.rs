@@ -27,6 +27,12 @@ fn run_adi(entry: &'static sim::SimEntry, a: &SimArgs) -> anyhow::Result<()> {
     }
     let g = gl::headless(&a.device).context("creating a headless GL context")?;
     eprintln!("device: {}", g.info().short());
+    if let Some(why) = g.caps().lacks(sim::solver::needs(&solver)) {
+        anyhow::bail!(
+            "--solver {solver} {why}; the paper's fragment solvers (cr, cr-copy, cgN) and \
+             thomas run on GL 3.3"
+        );
+    }
     let mut sim = (spec.make)(&g, n, &solver)?;
     if let Some(padded) = sim::solver::padded(&solver, n) {
         println!(
@@ -78,6 +84,12 @@ pub fn run_biofet(a: &SimArgs) -> anyhow::Result<()> {
     }
     params.validate()?;
     let g = gl::headless(&a.device).context("creating a headless GL context")?;
+    if let Some(why) = g
+        .caps()
+        .lacks(gpgpu_repro::papers::bicg::experiments::GL_FP64)
+    {
+        anyhow::bail!("biofet solves Poisson with the paper's fp64 compute Bi-CG: it {why}");
+    }
     eprintln!("{}", params.describe());
     let out = BiofetOutput {
         figures: a.frames.clone(),

@@ -134,14 +134,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 let used = g.info().egl_device.as_deref() == Some(&d.to_string());
                 println!("  {d}{}", if used { "  <- in use" } else { "" });
             }
-            println!(
-                "\nPapers: {}",
-                registry::PAPERS
-                    .iter()
-                    .map(|p| p.key)
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
+            print!("\n{}", registry::plan(g.caps()));
             Ok(())
         }
         Command::Reproduce {

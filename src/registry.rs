@@ -32,6 +32,7 @@ pub static TRIDIAGONAL: PaperEntry = PaperEntry {
         SIMS_FILE,
     ],
     // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
+    tables: &[tridiagonal::experiments::TABLES, sim::figures::TABLES],
     run: |s| tridiagonal::experiments::run(s).and_then(|()| sim::figures::run(s)),
 };
 
@@ -43,6 +44,7 @@ pub static MATMUL: PaperEntry = PaperEntry {
         builtin: include_str!("../experiments/matmul.toml"),
         check: check::<matmul::experiments::Config>,
     }],
+    tables: &[matmul::experiments::TABLES],
     run: matmul::experiments::run,
 };
 
@@ -54,6 +56,7 @@ pub static LU: PaperEntry = PaperEntry {
         builtin: include_str!("../experiments/lu.toml"),
         check: check::<lu::experiments::Config>,
     }],
+    tables: &[lu::experiments::TABLES],
     run: lu::experiments::run,
 };
 
@@ -65,6 +68,7 @@ pub static BICG: PaperEntry = PaperEntry {
         builtin: include_str!("../experiments/bicg.toml"),
         check: check::<bicg::experiments::Config>,
     }],
+    tables: &[bicg::experiments::TABLES],
     run: bicg::experiments::run,
 };
 
@@ -76,6 +80,7 @@ pub static FEM_STORAGE: PaperEntry = PaperEntry {
         builtin: include_str!("../experiments/fem-storage.toml"),
         check: check::<fem_storage::experiments::Config>,
     }],
+    tables: &[fem_storage::experiments::TABLES],
     run: fem_storage::experiments::run,
 };
 
@@ -85,6 +90,36 @@ pub static PAPERS: &[&PaperEntry] = &[&TRIDIAGONAL, &MATMUL, &LU, &BICG, &FEM_ST
 /// The paper with this key.
 pub fn paper(key: &str) -> Option<&'static PaperEntry> {
     PAPERS.iter().copied().find(|p| p.key == key)
+}
+
+/// What this device will run: per paper, each table with "runs" or why it is skipped; then
+/// the simulations' solvers that are unavailable (the `info` command).
+pub fn plan(caps: &crate::gl::Caps) -> String {
+    let mut s = format!("What runs on this device ({}):\n", caps.summary());
+    for p in PAPERS {
+        s.push_str(&format!("  {}\n", p.key));
+        for t in p.table_specs() {
+            s.push_str(&format!("    {:<12} {}\n", t.id, t.plan(caps)));
+        }
+    }
+    let (unavailable, why): (Vec<&str>, Vec<String>) = sim::solver::SOLVER_NAMES
+        .iter()
+        .chain(&[sim::solver::FUSED])
+        .filter_map(|n| caps.lacks(sim::solver::needs(n)).map(|why| (*n, why)))
+        .unzip();
+    s.push_str("  sim: every ADI simulation runs with the paper's fragment CR (--solver cr)");
+    match why.first() {
+        None => s.push_str("; every solver is available\n"),
+        // Every solver that is unavailable lacks the same thing (compute shaders).
+        Some(why) => s.push_str(&format!(
+            "; --solver {} unavailable ({why})\n",
+            unavailable.join(", ")
+        )),
+    }
+    if let Some(why) = caps.lacks(bicg::experiments::GL_FP64) {
+        s.push_str(&format!("  sim biofet: unavailable ({why})\n"));
+    }
+    s
 }
 
 /// What runs behind a simulation's name.

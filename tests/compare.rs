@@ -46,6 +46,8 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             title: "Table 1".into(),
             rows: 2,
             failed: 0,
+            skipped_rows: 0,
+            skipped: None,
         }],
         plots: vec![],
         notes: vec![],

@@ -140,6 +140,7 @@ static FAILS_AT_ONCE: PaperEntry = PaperEntry {
         builtin: "[x]\ny = 1\n",
         check: |_, _| Ok(()),
     }],
+    tables: &[],
     run: |_| Err(RunError::algorithm(std::io::Error::other("broken"))),
 };
 

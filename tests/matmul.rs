@@ -4,7 +4,7 @@ mod common;
 use common::ctx;
 
 use gpgpu_repro::gl;
-use gpgpu_repro::papers::matmul::experiments::{Config, Need, Printed, Published, audit};
+use gpgpu_repro::papers::matmul::experiments::{Config, Footprint, Printed, Published, audit};
 use gpgpu_repro::papers::matmul::gpu::programs;
 use gpgpu_repro::papers::matmul::gpu::{
     Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
@@ -242,18 +242,20 @@ fn sizes_beyond_the_device_or_host_are_refused_from_the_arithmetic() {
     let g = ctx();
     let info = g.info();
     let host = Some(16u64 << 30);
-    let e = Need::of(100_000).check(100_000, info, host).unwrap_err();
+    let e = Footprint::of(100_000)
+        .check(100_000, info, host)
+        .unwrap_err();
     assert!(
         e.contains("GL_MAX_SHADER_STORAGE_BLOCK_SIZE") || e.contains("host"),
         "{e}"
     );
-    let fits = Need::of(1024);
+    let fits = Footprint::of(1024);
     assert!(fits.check(1024, info, host).is_ok());
     // Host memory alone: a machine of 64 MiB cannot hold N = 2048.
     let mut no_limits = info.clone();
     no_limits.max_ssbo_bytes = 0;
     no_limits.max_rectangle_texture_size = 0;
-    let e = Need::of(2048)
+    let e = Footprint::of(2048)
         .check(2048, &no_limits, Some(64 << 20))
         .unwrap_err();
     assert!(e.contains("host memory"), "{e}");

@@ -4,9 +4,13 @@
 mod common;
 use common::ctx;
 
+use gpgpu_repro::gl::Need;
 use gpgpu_repro::registry::{self, PAPERS};
+use gpgpu_repro::report::index::PaperRecord;
 use gpgpu_repro::report::{Column, Row, Table};
-use gpgpu_repro::runner::{self, Mode, Options, RunError, Session};
+use gpgpu_repro::runner::{
+    self, ExperimentFile, Mode, Options, PaperEntry, RunError, Session, TableSpec,
+};
 
 fn columns() -> Vec<Column> {
     vec![
@@ -146,4 +150,116 @@ fn every_built_in_experiment_file_parses_and_papers_are_unique() {
     }
     assert!(runner::select(PAPERS, &["nope".into()]).is_err());
     assert_eq!(runner::select(PAPERS, &["all".into()]).unwrap().len(), 5);
+}
+
+// ---- Tables a device cannot run: skipped with the reason, not failed --------------------
+
+/// No device offers GL 9.9: what a GL 3.3 device is to a compute table.
+const FUTURE: Need = Need::Version(9, 9);
+
+static NEEDS_TOO_MUCH: PaperEntry = PaperEntry {
+    key: "needs-too-much",
+    title: "A paper with a table and a row no device can run",
+    files: &[ExperimentFile {
+        name: "needs-too-much",
+        builtin: "[x]\ny = 1\n",
+        check: |_, _| Ok(()),
+    }],
+    tables: &[&[
+        TableSpec::needs("future", &[FUTURE]),
+        TableSpec::any("now").rows_need(&[FUTURE]),
+    ]],
+    run: |s| {
+        if s.runs("future") {
+            return Err(RunError::Failed(vec![
+                "ran a table the device lacks".into(),
+            ]));
+        }
+        if !s.runs("now") {
+            return Err(RunError::Failed(vec!["skipped a table it can run".into()]));
+        }
+        let cols = vec![Column::key("k").text(), Column::ours("v")];
+        let mut t = s.table("now", "Now", cols, &())?;
+        t.push(
+            t.row("ran")
+                .text("k", "ran")
+                .num("v", 1.0)
+                .verify(0.0, 1e-6),
+        )?;
+        let why = s.lacks(&[FUTURE]).unwrap_or_default();
+        t.push(t.row("later").text("k", "later").skip(why))?;
+        t.finish()?;
+        Ok(())
+    },
+};
+
+#[test]
+fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succeeds() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let opts = Options {
+        papers: vec!["needs-too-much".into()],
+        mode: Mode::Quick,
+        out: Some(out.path().to_path_buf()),
+        resume: false,
+        experiments: None,
+        check_only: false,
+    };
+    runner::reproduce(&g, &[&NEEDS_TOO_MUCH], &opts).expect("skipping is not failing");
+    let rec: PaperRecord = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("needs-too-much/paper.json")).unwrap(),
+    )
+    .unwrap();
+    let offers = g.caps().offers();
+    let want = format!("needs OpenGL 9.9, device offers {offers}");
+    let future = rec.tables.iter().find(|t| t.id == "future").unwrap();
+    assert_eq!(future.skipped.as_deref(), Some(want.as_str()));
+    assert_eq!(future.rows, 0);
+    let now = rec.tables.iter().find(|t| t.id == "now").unwrap();
+    assert_eq!((now.rows, now.failed, now.skipped_rows), (2, 0, 1));
+    assert_eq!(rec.failed_rows(), 0);
+    assert_eq!(rec.skipped(), "1 table, 1 row");
+    assert!(!out.path().join("needs-too-much/future.md").exists());
+    let md = std::fs::read_to_string(out.path().join("needs-too-much/now.md")).unwrap();
+    assert!(md.contains(&format!("skipped: {want}")), "{md}");
+    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
+    assert!(
+        report.contains(&format!("Skipped on this device: {want}")),
+        "{report}"
+    );
+    // `info`'s plan says the same before anything runs.
+    let plan = |id| {
+        NEEDS_TOO_MUCH
+            .table_spec(id)
+            .map(|t| t.plan(g.caps()))
+            .unwrap()
+    };
+    assert_eq!(plan("future"), format!("skipped: {want}"));
+    assert_eq!(plan("now"), format!("runs; some rows skipped ({want})"));
+}
+
+#[test]
+fn every_paper_declares_its_tables_once() {
+    for p in PAPERS {
+        let ids: Vec<&str> = p.table_specs().map(|t| t.id).collect();
+        assert!(!ids.is_empty(), "{}: no tables declared", p.key);
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "{}: {ids:?}", p.key);
+    }
+    // On a device with compute, fp64 and fragment SSBOs (llvmpipe) every table runs.
+    let g = ctx();
+    if let Some(why) = g
+        .caps()
+        .lacks(&[Need::Compute, Need::Fp64, Need::FragmentSsbo])
+    {
+        println!("not checking that every table runs: the device {why}");
+        return;
+    }
+    for p in PAPERS {
+        for t in p.table_specs() {
+            assert_eq!(t.plan(g.caps()), "runs", "{}/{}", p.key, t.id);
+        }
+    }
 }

@@ -81,6 +81,7 @@ fn status(s: &Status) -> &'static str {
         Status::Verified { .. } => "verified",
         Status::Failed { .. } => "FAILED",
         Status::Unchecked { .. } => "unchecked",
+        Status::Skipped { .. } => "skipped",
     }
 }
 

@@ -15,6 +15,21 @@ pub struct TableRef {
     pub title: String,
     pub rows: usize,
     pub failed: usize,
+    /// Rows not run because the device lacks what they need (see [`crate::gl::Caps::lacks`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub skipped_rows: usize,
+    /// The whole table was not run, and why ("needs compute shaders (GL 4.3), device offers
+    /// GL 3.3"); it has no files.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// A plot as the index shows it.
@@ -42,6 +57,17 @@ impl PaperRecord {
     pub fn failed_rows(&self) -> usize {
         self.tables.iter().map(|t| t.failed).sum()
     }
+    /// "2 tables, 4 rows": what this device could not run (empty when everything ran).
+    pub fn skipped(&self) -> String {
+        let tables = self.tables.iter().filter(|t| t.skipped.is_some()).count();
+        let rows: usize = self.tables.iter().map(|t| t.skipped_rows).sum();
+        match (tables, rows) {
+            (0, 0) => String::new(),
+            (t, 0) => format!("{t} table{}", plural(t)),
+            (0, r) => format!("{r} row{}", plural(r)),
+            (t, r) => format!("{t} table{}, {r} row{}", plural(t), plural(r)),
+        }
+    }
 }
 
 /// Rewrites `dir/REPORT.md` from the records found under `dir` (papers in `order`).
@@ -59,7 +85,7 @@ pub fn write_report(
     );
     s.push_str("## Provenance of the latest run\n\n");
     s.push_str(&latest.to_markdown());
-    s.push_str("\n## Papers\n\n| paper | last run | mode | tables | rows | failed |\n|---|---|---|---:|---:|---:|\n");
+    s.push_str("\n## Papers\n\n| paper | last run | mode | tables | rows | failed | skipped (device lacks) |\n|---|---|---|---:|---:|---:|---|\n");
     let records: Vec<(&str, &str, Option<PaperRecord>)> = order
         .iter()
         .map(|&(key, title)| {
@@ -72,15 +98,16 @@ pub fn write_report(
     for (key, title, rec) in &records {
         match rec {
             Some(r) => s.push_str(&format!(
-                "| [{key}](#{key}) — {title} | {} (`{}`) | {} | {} | {} | {} |\n",
+                "| [{key}](#{key}) — {title} | {} (`{}`) | {} | {} | {} | {} | {} |\n",
                 r.provenance.date,
                 r.provenance.commit,
                 r.provenance.mode,
                 r.tables.len(),
                 r.tables.iter().map(|t| t.rows).sum::<usize>(),
-                r.failed_rows()
+                r.failed_rows(),
+                r.skipped()
             )),
-            None => s.push_str(&format!("| {key} — {title} | not run yet | | | | |\n")),
+            None => s.push_str(&format!("| {key} — {title} | not run yet | | | | | |\n")),
         }
     }
     for (key, title, rec) in &records {
@@ -96,6 +123,13 @@ pub fn write_report(
             r.provenance.seconds
         ));
         for t in &r.tables {
+            if let Some(why) = &t.skipped {
+                s.push_str(&format!(
+                    "### {}\n\n*Skipped on this device: {why}.*\n\n",
+                    t.title
+                ));
+                continue;
+            }
             let md = std::fs::read_to_string(dir.join(key).join(format!("{}.md", t.id)))
                 .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
             s.push_str(&md);

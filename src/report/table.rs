@@ -176,6 +176,9 @@ pub enum Status {
     Failed { reason: String },
     /// Nothing to verify in this row (analytic counts, the paper's numbers).
     Unchecked { why: String },
+    /// Not run: the device lacks what the row needs ("needs compute shaders (GL 4.3),
+    /// device offers GL 3.3"). Neither verified nor failed.
+    Skipped { reason: String },
 }
 
 impl Status {
@@ -187,6 +190,7 @@ impl Status {
             Status::Verified { tolerance, .. } => format!("ok (≤ {tolerance:.0e})"),
             Status::Failed { reason } => format!("**FAILED**: {reason}"),
             Status::Unchecked { why } => why.clone(),
+            Status::Skipped { reason } => format!("skipped: {reason}"),
         }
     }
 }
@@ -265,6 +269,13 @@ impl Row {
         self.status = Status::Unchecked { why: why.into() };
         self
     }
+    /// Marks the row as not run on this device, and why (see [`crate::gl::Caps::lacks`]).
+    pub fn skip(mut self, reason: impl Into<String>) -> Row {
+        self.status = Status::Skipped {
+            reason: reason.into(),
+        };
+        self
+    }
 }
 
 /// A row filled by column name: `t.row("N=256").num("GPU", ms).text("impl", "I2")`. Cells
@@ -332,6 +343,11 @@ impl RowBuilder {
     /// See [`Row::unchecked`].
     pub fn unchecked(mut self, why: impl Into<String>) -> RowBuilder {
         self.row = self.row.unchecked(why);
+        self
+    }
+    /// See [`Row::skip`].
+    pub fn skip(mut self, reason: impl Into<String>) -> RowBuilder {
+        self.row = self.row.skip(reason);
         self
     }
     /// The row so far (its key, cells and status).
@@ -491,6 +507,9 @@ impl Table {
                 }
                 Status::Unchecked { why } => {
                     rec.extend([why.clone(), String::new(), String::new()])
+                }
+                Status::Skipped { reason } => {
+                    rec.extend([format!("skipped: {reason}"), String::new(), String::new()])
                 }
             }
             w.write_record(&rec)?;

@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 use serde::de::DeserializeOwned;
 
 use super::{Mode, RunError, Session};
-use crate::gl::DeviceInfo;
+use crate::gl::{Caps, DeviceInfo, Need};
 
 /// One experiment file a paper reads.
 pub struct ExperimentFile {
@@ -38,8 +38,67 @@ pub struct PaperEntry {
     /// The files it reads: its own `<key>.toml` first ([`Session::config`]), then any
     /// others ([`Session::config_of`]), e.g. tridiagonal's `sims.toml`.
     pub files: &'static [ExperimentFile],
+    /// Its tables and what each needs from the device, in the order they run (in groups: a
+    /// paper's own tables, then e.g. its simulations'): `info` lists them, and
+    /// [`Session::runs`] skips a table whose needs the device lacks.
+    pub tables: &'static [&'static [TableSpec]],
     /// Runs the paper's experiments (tables, plots, notes) in a session.
     pub run: fn(&Session) -> Result<(), RunError>,
+}
+
+/// One table of a paper and what it needs from the device.
+///
+/// `needs` gates the whole table: without them it is listed in the report as *skipped: needs
+/// X, device offers Y* and not run. `rows_need` is what some of its rows need (the compute
+/// variants beside the fragment ones): those rows are skipped one by one, the rest run.
+#[derive(Clone, Copy, Debug)]
+pub struct TableSpec {
+    /// The table's id: its files are `<id>.md`, `<id>.csv`, `<id>.json`.
+    pub id: &'static str,
+    pub needs: &'static [Need],
+    pub rows_need: &'static [Need],
+}
+
+impl TableSpec {
+    /// A table that runs on every device the program supports (GL 3.3 core).
+    pub const fn any(id: &'static str) -> TableSpec {
+        TableSpec::needs(id, &[])
+    }
+    /// A table that needs `needs`.
+    pub const fn needs(id: &'static str, needs: &'static [Need]) -> TableSpec {
+        TableSpec {
+            id,
+            needs,
+            rows_need: &[],
+        }
+    }
+    /// The same table, with some rows that need `rows_need`.
+    pub const fn rows_need(self, rows_need: &'static [Need]) -> TableSpec {
+        TableSpec { rows_need, ..self }
+    }
+    /// What this device will do with the table: "runs", "runs; some rows skipped (needs
+    /// compute shaders (GL 4.3), device offers GL 3.3)" or "skipped: needs …, device offers …".
+    pub fn plan(&self, caps: &Caps) -> String {
+        if let Some(why) = caps.lacks(self.needs) {
+            return format!("skipped: {why}");
+        }
+        match caps.lacks(self.rows_need) {
+            Some(why) => format!("runs; some rows skipped ({why})"),
+            None => "runs".to_string(),
+        }
+    }
+}
+
+impl PaperEntry {
+    /// Every table of the paper, in order.
+    pub fn table_specs(&self) -> impl Iterator<Item = &'static TableSpec> + use<> {
+        self.tables.iter().flat_map(|g| g.iter())
+    }
+
+    /// The table called `id`.
+    pub fn table_spec(&self, id: &str) -> Option<&'static TableSpec> {
+        self.table_specs().find(|t| t.id == id)
+    }
 }
 
 impl std::fmt::Debug for PaperEntry {

@@ -17,7 +17,7 @@ pub mod entry;
 pub mod session;
 
 pub use config::{PerMode, Repeat, Sizes};
-pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, check};
+pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, TableSpec, check};
 pub use session::{Session, TableWriter};
 
 use std::path::{Path, PathBuf};

@@ -18,7 +18,9 @@ use super::{Mode, RunError};
 use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
-use crate::report::{Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Table};
+use crate::report::{
+    Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Status, Table,
+};
 
 struct State {
     tables: Vec<TableRef>,
@@ -161,6 +163,41 @@ impl Session {
     /// The folder this paper's files go to (`DIR/<paper>/`).
     pub fn dir(&self) -> &Path {
         &self.shared.dir
+    }
+
+    /// Whether table `id` runs on this device: `false` when the device lacks what the
+    /// paper's [`TableSpec`](super::TableSpec) for it needs, and the table is then listed in
+    /// the report as skipped, with the reason. Call it before measuring anything for the table.
+    pub fn runs(&self, id: &str) -> bool {
+        let spec = self.paper.table_spec(id);
+        debug_assert!(
+            spec.is_some(),
+            "{}: table {id} is not in the paper's TABLES",
+            self.paper.key
+        );
+        let Some(why) = spec.and_then(|t| self.gl.caps().lacks(t.needs)) else {
+            return true;
+        };
+        if self.shared.verbose_lines {
+            eprintln!("{}/{id}: skipped ({why})", self.shared.paper);
+        }
+        let mut st = self.shared.state.borrow_mut();
+        st.tables.retain(|t| t.id != id);
+        st.tables.push(TableRef {
+            id: id.to_string(),
+            title: id.to_string(),
+            rows: 0,
+            failed: 0,
+            skipped_rows: 0,
+            skipped: Some(why),
+        });
+        false
+    }
+
+    /// Why a row that needs `needs` cannot run on this device (`None`: it can); see
+    /// [`RowBuilder::skip`](crate::report::RowBuilder::skip).
+    pub fn lacks(&self, needs: &[crate::gl::Need]) -> Option<String> {
+        self.gl.caps().lacks(needs)
     }
 
     /// Starts a table; `config` is what the rows depend on (sizes, variants, repetitions…),
@@ -352,10 +389,10 @@ impl TableWriter {
         row.fingerprint = self.fingerprint(&row.key);
         row.device = self.shared.device.clone();
         if self.shared.verbose_lines {
-            let status = if row.status.failed() {
-                "FAILED"
-            } else {
-                "done"
+            let status = match row.status {
+                Status::Failed { .. } => "FAILED",
+                Status::Skipped { .. } => "skipped",
+                _ => "done",
             };
             let how = if reused { " (reused)" } else { "" };
             eprintln!(
@@ -409,6 +446,13 @@ impl TableWriter {
             title: self.table.title.clone(),
             rows: self.table.rows.len(),
             failed,
+            skipped_rows: self
+                .table
+                .rows
+                .iter()
+                .filter(|r| matches!(r.status, Status::Skipped { .. }))
+                .count(),
+            skipped: None,
         });
         Ok(self.table)
     }

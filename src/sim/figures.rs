@@ -10,9 +10,9 @@
 use std::time::Instant;
 
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
-use crate::gl::{Format, Gl, RenderTexture, TexTarget};
+use crate::gl::{Format, Gl, Need, RenderTexture, TexTarget};
 use crate::report::table::Column;
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableSpec};
 use crate::util::max_rel_error;
 
 use super::config::{AllFps, HeatFps, Stability, config};
@@ -126,6 +126,13 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     frame_figures(s)
 }
 
+/// The simulations' tables in `reproduce tridiagonal`: they run on GL 3.3 (the paper's
+/// fragment CR); the heat table's compute-shader solvers are skipped where compute is lacking.
+pub const TABLES: &[TableSpec] = &[
+    TableSpec::any("fig14_heat").rows_need(&[Need::Compute]),
+    TableSpec::any("fig14_all"),
+];
+
 /// Fig. 14: FPS of the heat simulation per solver and size (visualisation excluded), and of
 /// all four simulations at the largest size with visualisation included.
 pub fn fig14(s: &Session) -> Result<(), RunError> {
@@ -177,8 +184,12 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
                 continue;
             }
             s.check_interrupt()?;
-            t.start(&key);
             let row = t.row(&key).num("N", n as f64).text("solver", name.clone());
+            if let Some(why) = s.lacks(solver::needs(name)) {
+                t.push(row.skip(why))?;
+                continue;
+            }
+            t.start(&key);
             let row = match heat_row(gl, n, name, c) {
                 Ok((step, share, err, runs)) => {
                     let row = row

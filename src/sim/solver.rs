@@ -17,7 +17,7 @@
 //! `cr-copy` (copy method), `cgN` (fragment CG, N fixed iterations, scalar textures; `cg` =
 //! `cg4`), `thomas` (CPU), `compute-cr`, `compute-pcr`, `gpu-thomas`.
 
-use crate::gl::{Format, Gl, PingPongMethod, Program, TexTarget, Texture, image_access};
+use crate::gl::{Format, Gl, Need, PingPongMethod, Program, TexTarget, Texture, image_access};
 use crate::papers::tridiagonal::{
     self as tri, BatchSolver, ComputeCr, ComputePcr, FragmentCg, FragmentCr, Packing,
     TridiagonalError,
@@ -41,6 +41,15 @@ pub const SOLVER_NAMES: &[&str] = &[
 /// is never written. Not a [`BatchSolver`] (it takes no systems texture): [`super::adi`]
 /// runs it; not for shallow water.
 pub const FUSED: &str = "fused-thomas";
+
+/// What the solver called `name` needs from the device: compute shaders for the solvers
+/// beyond the paper; nothing beyond GL 3.3 for the paper's fragment solvers and CPU Thomas.
+pub fn needs(name: &str) -> &'static [Need] {
+    match name {
+        "compute-cr" | "compute-pcr" | "gpu-thomas" | FUSED => &[Need::Compute],
+        _ => &[],
+    }
+}
 
 /// The solver a simulation uses unless told otherwise: the paper's.
 pub const DEFAULT: &str = "cr";

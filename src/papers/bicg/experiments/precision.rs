@@ -4,6 +4,7 @@
 
 use super::config::Config;
 use super::{cpu_solve, solution_tolerance};
+use crate::gl::Need;
 use crate::papers::bicg::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
@@ -61,6 +62,10 @@ pub fn run(
     let mut hist = Vec::new();
     for build in ["fp64", "fp32"] {
         s.check_interrupt()?;
+        if let Some(why) = (build == "fp64").then(|| s.lacks(&[Need::Fp64])).flatten() {
+            t.push(t.row(build).text("Build", build).skip(why))?;
+            continue;
+        }
         t.start(build);
         let (x, info) = if build == "fp64" {
             GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts)

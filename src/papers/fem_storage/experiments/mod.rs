@@ -17,8 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::assembly::Problem;
 use super::mesh::Grid;
-use crate::gl::DeviceInfo;
-use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes};
+use crate::gl::{DeviceInfo, Need};
+use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
 pub use table2::{Counts, count_formats, stencil_counts};
 
@@ -78,6 +78,15 @@ pub struct PerfConfig {
 }
 
 /// Runs every experiment of the paper, after [`check`].
+/// The tables and what they need: the storage counts (Table 2, Fig. 3) are computed on the
+/// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader.
+pub const TABLES: &[TableSpec] = &[
+    TableSpec::any("table2"),
+    TableSpec::any("fig3_bytes"),
+    TableSpec::needs("table4", &[Need::Compute]),
+    TableSpec::needs("perf", &[Need::Compute]),
+];
+
 pub fn run(s: &Session) -> Result<(), RunError> {
     let cfg: Config = s.config()?;
     check(s, &cfg)?;
@@ -85,9 +94,13 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     fig3::run(s, &counts, &cfg.table2)?;
     audit::run(s, &cfg.table2);
     s.check_interrupt()?;
-    table4::run(s, &cfg)?;
+    if s.runs("table4") {
+        table4::run(s, &cfg)?;
+    }
     s.check_interrupt()?;
-    perf::run(s, &cfg)?;
+    if s.runs("perf") {
+        perf::run(s, &cfg)?;
+    }
     Ok(())
 }
 

@@ -178,7 +178,7 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
         ));
     }
     // (4) GPU != CPU, mainly division.
-    let [fs, _] = r.ulps;
+    let fs = &r.ulps.fragment;
     s.note(format!(
         "Finding 4 (GPU ≠ CPU, mainly from division error): {}. This device's fragment shader: divide error [{:.3}, {:.3}] ULP ({:.2}% correctly rounded), multiply [{:.3}, {:.3}], add [{:.3}, {:.3}] — {}.",
         match r.first_diff {

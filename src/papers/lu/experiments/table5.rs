@@ -1,6 +1,7 @@
 //! Table 5: the error of one `+ − × ÷` in ULP in this device's fragment and compute shaders,
 //! beside the paper's Quadro FX 3400 (GPU Paranoia).
 
+use crate::gl::Need;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
 
@@ -8,16 +9,33 @@ use super::super::ulp::{self, UlpStats};
 use super::Config;
 use super::config::ULP_WIDTH;
 
-/// Fragment and compute statistics, per operation in [`ulp::OPS`] order.
-pub(super) type Ulps = [[UlpStats; 4]; 2];
+/// Statistics per operation in [`ulp::OPS`] order.
+pub(super) type OpStats = [UlpStats; 4];
 
-/// Runs the four operations on the configured operands in both shader stages.
+/// Fragment statistics, and compute statistics where the device has compute shaders (else
+/// why not).
+pub(super) struct Ulps {
+    pub fragment: OpStats,
+    pub compute: Result<OpStats, String>,
+}
+
+/// Runs the four operations on the configured operands in both shader stages (the compute
+/// stage only where the device has it).
 pub(super) fn measure(s: &Session, cfg: &Config) -> Result<Ulps, RunError> {
     let c = &cfg.table5;
     let ab = ulp::operands(*c.operands.pick(s.mode), c.seed);
     let frag = ulp::fragment_results(&s.gl, &ab, ULP_WIDTH).map_err(RunError::algorithm)?;
-    let comp = ulp::compute_results(&s.gl, &ab).map_err(RunError::algorithm)?;
-    Ok([ulp::stats(&ab, &frag), ulp::stats(&ab, &comp)])
+    let compute = match s.lacks(&[Need::Compute]) {
+        Some(why) => Err(why),
+        None => {
+            let comp = ulp::compute_results(&s.gl, &ab).map_err(RunError::algorithm)?;
+            Ok(ulp::stats(&ab, &comp))
+        }
+    };
+    Ok(Ulps {
+        fragment: ulp::stats(&ab, &frag),
+        compute,
+    })
 }
 
 /// Whether every operation was correctly rounded for every operand (IEEE round-to-nearest).
@@ -30,7 +48,8 @@ pub(super) fn rounds_correctly(stats: &[UlpStats; 4]) -> bool {
 pub(super) fn table(s: &Session, cfg: &Config, ulps: &Ulps) -> Result<(), RunError> {
     let c = &cfg.table5;
     let count = *c.operands.pick(s.mode);
-    let [fs, cs] = ulps;
+    let fs = &ulps.fragment;
+    let cs = ulps.compute.as_ref().ok();
     let mut t = s.table(
         "table5",
         "Table 5 — error of one operation in ULP against the exact result (IEEE round-to-nearest: [−0.5, 0.5])",
@@ -48,18 +67,22 @@ pub(super) fn table(s: &Session, cfg: &Config, ulps: &Ulps) -> Result<(), RunErr
         c,
     )?;
     t.caption(format!("{count} random operand pairs (significands in [1, 2), exponents in [−8, 8], random signs) per operation; 'correctly rounded' = share of results equal to the exact result rounded to nearest f32."));
+    if let Err(why) = &ulps.compute {
+        t.caption(format!("Compute columns empty: the compute stage {why}."));
+    }
     for (i, op) in ulp::OPS.iter().enumerate() {
         let paper = c.paper.get(*op).copied();
-        let bad = fs[i].non_finite + cs[i].non_finite;
+        let c = cs.map(|c| &c[i]);
+        let bad = fs[i].non_finite + c.map_or(0, |c| c.non_finite);
         let row = t
             .row(*op)
             .text("operation", *op)
             .num("fragment min", fs[i].min)
             .num("fragment max", fs[i].max)
             .num("fragment correctly rounded", fs[i].correctly_rounded)
-            .num("compute min", cs[i].min)
-            .num("compute max", cs[i].max)
-            .num("compute correctly rounded", cs[i].correctly_rounded)
+            .opt("compute min", c.map(|c| c.min))
+            .opt("compute max", c.map(|c| c.max))
+            .opt("compute correctly rounded", c.map(|c| c.correctly_rounded))
             .opt("Quadro min", paper.map(|p| p[0]))
             .opt("Quadro max", paper.map(|p| p[1]))
             .runs(count);

@@ -4,7 +4,7 @@
 //!
 //! Everything an experiment needs is checked here before any work starts: the keys of
 //! `experiments/matmul.toml` ([`Table1Config::validate`]) and the memory each size needs
-//! against this device's SSBO and texture limits and the machine's memory ([`Need`]).
+//! against this device's SSBO and texture limits and the machine's memory ([`Footprint`]).
 
 pub mod audit;
 pub mod fig3;
@@ -13,8 +13,8 @@ pub mod table1;
 use serde::{Deserialize, Serialize};
 
 use super::gpu::BlockedParams;
-use crate::gl::DeviceInfo;
-use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes};
+use crate::gl::{DeviceInfo, Need};
+use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
 /// `experiments/matmul.toml`.
 #[derive(Debug, Deserialize)]
@@ -140,7 +140,7 @@ impl Table1Config {
 
 /// What one row of Table 1 needs, computed from N before anything is allocated.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Need {
+pub struct Footprint {
     /// The largest SSBO (one N×N f32 matrix; the blocked kernel's are padded to vec4 rows).
     pub ssbo_bytes: u64,
     /// The largest texture edge of the fragment variant (the padded B has 4·⌈N/4⌉ rows).
@@ -150,10 +150,10 @@ pub struct Need {
     pub host_bytes: u64,
 }
 
-impl Need {
-    pub fn of(n: u64) -> Need {
+impl Footprint {
+    pub fn of(n: u64) -> Footprint {
         let n4 = n.div_ceil(4) * 4;
-        Need {
+        Footprint {
             ssbo_bytes: 4 * n * n4,
             texture_edge: n4,
             host_bytes: 4 * n * n * 5 + 8 * n * n + 2 * 4 * n * n4,
@@ -191,14 +191,21 @@ impl Need {
 }
 
 /// Runs the paper's experiments, after checking the file and every size of this mode.
+/// The paper's table: a 2019 compute-shader paper, so Table 1 (and Fig. 3 from its rows)
+/// needs compute shaders; the audit of the paper's own numbers runs anywhere.
+pub const TABLES: &[TableSpec] = &[TableSpec::needs("table1", &[Need::Compute])];
+
 pub fn run(s: &Session) -> Result<(), RunError> {
     let cfg: Config = s.config()?;
     check(s, &cfg)?;
     audit::run(s, &cfg.table1.published);
-    table1::run(s, &cfg.table1)
+    if s.runs("table1") {
+        table1::run(s, &cfg.table1)?;
+    }
+    Ok(())
 }
 
-/// [`Table1Config::validate`] and [`Need::check`] for every size of the run's mode.
+/// [`Table1Config::validate`] and [`Footprint::check`] for every size of the run's mode.
 pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
     check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
         file: s.file().to_string(),
@@ -211,7 +218,7 @@ fn check_on(cfg: &Config, info: &DeviceInfo, mode: Mode) -> Result<(), String> {
     cfg.table1.validate()?;
     let host = crate::util::host_memory_bytes();
     for &n in cfg.table1.sizes.pick(mode) {
-        Need::of(n as u64)
+        Footprint::of(n as u64)
             .check(n as u64, info, host)
             .map_err(|e| format!("table1.sizes.{}: {e}", mode.name()))?;
     }

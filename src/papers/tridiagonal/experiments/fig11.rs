@@ -11,7 +11,7 @@ use super::findings::{self, Fig11Times};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat, upload};
 use super::{time_solver, verified_row};
 use crate::gl::timing::measure_cpu;
-use crate::gl::{Gl, PingPongMethod};
+use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
 use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
@@ -60,7 +60,17 @@ type Make<'a> = Box<dyn Fn() -> Result<Box<dyn BatchSolver>, TridiagonalError> +
 pub(super) struct Entry<'a> {
     pub make: Make<'a>,
     pub reference: Reference,
+    /// A compute-shader solver, beyond the paper (needs [`Need::Compute`]).
     pub beyond: bool,
+    /// Its name where it cannot be built (the built solver names itself).
+    pub label: &'static str,
+}
+
+impl Entry<'_> {
+    /// What the solver needs from the device.
+    pub fn needs(&self) -> &'static [Need] {
+        if self.beyond { &[Need::Compute] } else { &[] }
+    }
 }
 
 fn entry<'a, S: BatchSolver + 'static>(
@@ -72,6 +82,18 @@ fn entry<'a, S: BatchSolver + 'static>(
         make: Box::new(move || Ok(Box::new(make()?) as Box<dyn BatchSolver>)),
         reference,
         beyond,
+        label: "",
+    }
+}
+
+fn compute_entry<'a, S: BatchSolver + 'static>(
+    make: impl Fn() -> Result<S, TridiagonalError> + 'a,
+    reference: Reference,
+    label: &'static str,
+) -> Entry<'a> {
+    Entry {
+        label,
+        ..entry(make, reference, true)
     }
 }
 
@@ -111,19 +133,19 @@ pub(super) fn solvers<'a>(
         s.set_check_finite(false);
         s
     };
-    v.push(entry(
+    v.push(compute_entry(
         move || ComputeCr::new(gl, n, batch).map(quiet),
         direct,
-        true,
+        "CR compute",
     ));
     let quiet = |mut s: ComputePcr| {
         s.set_check_finite(false);
         s
     };
-    v.push(entry(
+    v.push(compute_entry(
         move || ComputePcr::new(gl, n, batch).map(quiet),
         direct,
-        true,
+        "PCR compute",
     ));
     v
 }
@@ -185,6 +207,12 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
         let mut times = Fig11Times::new(g, th.median_ms);
         for e in solvers(gl, n, batch, Some(c)) {
             s.check_interrupt()?;
+            if let Some(why) = s.lacks(e.needs()) {
+                let key = format!("{grid} {}", e.label);
+                let row = t.row(&key).text("grid", &grid).text("solver", e.label);
+                t.push(row.skip(why))?;
+                continue;
+            }
             let mut solver = (e.make)().map_err(alg)?;
             let name = match solver.name() {
                 "Thomas CPU f32" => "Thomas via texture (read back, solve, upload)".to_string(),

@@ -57,20 +57,30 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
         thomas_batch_f32(&sys, &mut x).map_err(alg)?;
         let th_err = max_rel_error(&x, &want);
         let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
-        let mut results = vec![(th.median_ms, th.runs, Ok(th_err))];
+        // (median ms, timed runs, error, why it was skipped on this device)
+        let mut results = vec![(th.median_ms, th.runs, Ok(th_err), None)];
         // The GL solvers of Fig. 11 without CG, skipping "Thomas via texture".
         for e in solvers(gl, n, batch, None).into_iter().skip(1) {
             s.check_interrupt()?;
+            if let Some(why) = s.lacks(e.needs()) {
+                results.push((f64::NAN, 0, Err(why.clone()), Some(why)));
+                continue;
+            }
             let mut solver = (e.make)().map_err(alg)?;
             let m = time_solver(gl, solver.as_mut(), &tex, &want, &c.repeat)?;
-            results.push((m.ms, m.runs, m.err));
+            results.push((m.ms, m.runs, m.err, None));
         }
-        for (i, (ms, runs, e)) in results.into_iter().enumerate() {
+        for (i, (ms, runs, e, skipped)) in results.into_iter().enumerate() {
             let key = format!("{g} {}", NAMES[i]);
             let row = t
                 .row(&key)
                 .text("grid N", g.to_string())
-                .text("solver", NAMES[i])
+                .text("solver", NAMES[i]);
+            if let Some(why) = skipped {
+                t.push(row.skip(why))?;
+                continue;
+            }
+            let row = row
                 .num(time, ms)
                 .num(ratio, ms / th.median_ms)
                 .opt(err, e.as_ref().ok().copied())
