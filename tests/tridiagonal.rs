@@ -1,9 +1,9 @@
 //! The tridiagonal solvers on a real context (llvmpipe), against Thomas in f64.
 
 mod common;
-use common::ctx;
+use common::{ctx, ctx_with};
 
-use gpgpu_repro::gl::{Format, Gl, PingPongMethod, TexTarget, Texture};
+use gpgpu_repro::gl::{Format, Gl, Need, PingPongMethod, TexTarget, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
@@ -143,7 +143,9 @@ fn cpu_thomas_solver_matches_f64() {
 
 #[test]
 fn compute_cr_and_pcr_agree_with_thomas_shared_and_global() {
-    let gl = ctx();
+    let Some(gl) = ctx_with("compute CR/PCR", &[Need::Compute]) else {
+        return;
+    };
     for (n, batch) in [(1, 3), (7, 4), (100, 5), (1023, 3), (2000, 2)] {
         let s = Systems::random(n, batch, false, 2000 + n as u64);
         let want = thomas_batch_f64(&s).unwrap();
@@ -176,7 +178,9 @@ fn compute_cr_and_pcr_agree_with_thomas_shared_and_global() {
 fn fragment_and_compute_cr_agree_closely() {
     // Same eq. (15)/(16) arithmetic in the same order per equation: expect agreement to a
     // few ulps (the compilers may contract a*b+c into fma differently).
-    let gl = ctx();
+    let Some(gl) = ctx_with("fragment vs compute CR", &[Need::Compute]) else {
+        return;
+    };
     let s = Systems::random(255, 16, false, 77);
     let mut f = FragmentCr::new(&gl, 255, 16, PingPongMethod::Copy).unwrap();
     let mut c = ComputeCr::new(&gl, 255, 16).unwrap();

@@ -52,6 +52,8 @@ fn load(dir: &Path) -> Result<Run, CompareError> {
         let tables = record
             .tables
             .iter()
+            // A table the device could not run has no files (see `TableRef::skipped`).
+            .filter(|t| t.skipped.is_none())
             .map(|t| read_json::<Table>(&e.path().join(format!("{}.json", t.id))))
             .collect::<Result<Vec<_>, _>>()?;
         papers.insert(record.key.clone(), (record, tables));
@@ -122,14 +124,28 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     );
     let mut changes = Vec::new();
     let mut only = Vec::new();
-    for (key, (_, tables_a)) in &ra.papers {
-        let Some((_, tables_b)) = rb.papers.get(key) else {
+    // "only in A", or "skipped in A (needs …)" where that device could not run it.
+    let missing = |rec: &PaperRecord, id: &str, side: &str| match rec
+        .tables
+        .iter()
+        .find(|t| t.id == id)
+        .and_then(|t| t.skipped.as_deref())
+    {
+        Some(why) => format!("skipped in {side} ({why})"),
+        None => format!("only in {}", if side == "A" { "B" } else { "A" }),
+    };
+    for (key, (rec_a, tables_a)) in &ra.papers {
+        let Some((rec_b, tables_b)) = rb.papers.get(key) else {
             only.push(format!("paper `{key}`: only in A"));
             continue;
         };
         for ta in tables_a {
             let Some(tb) = tables_b.iter().find(|t| t.id == ta.id) else {
-                only.push(format!("`{key}/{}`: only in A", ta.id));
+                only.push(format!(
+                    "`{key}/{}`: {}",
+                    ta.id,
+                    missing(rec_b, &ta.id, "B")
+                ));
                 continue;
             };
             s.push_str(&format!("\n## `{key}` — {}\n\n", ta.title));
@@ -187,7 +203,11 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
         }
         for tb in tables_b {
             if !tables_a.iter().any(|t| t.id == tb.id) {
-                only.push(format!("`{key}/{}`: only in B", tb.id));
+                only.push(format!(
+                    "`{key}/{}`: {}",
+                    tb.id,
+                    missing(rec_a, &tb.id, "A")
+                ));
             }
         }
     }

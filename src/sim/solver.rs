@@ -173,6 +173,12 @@ pub fn footprint(name: &str, n: u32) -> Footprint {
 /// the machine has available.
 pub fn check_fits(gl: &Gl, name: &str, n: u32) -> Result<(), SimError> {
     check_name(name)?;
+    if let Some(why) = gl.caps().lacks(needs(name)) {
+        return Err(SimError::Solver {
+            solver: name.to_string(),
+            message: why,
+        });
+    }
     let fp = footprint(name, n);
     let max = gl.info().max_rectangle_texture_size as u64;
     if fp.widest > max {
