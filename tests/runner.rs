@@ -263,3 +263,65 @@ fn every_paper_declares_its_tables_once() {
         }
     }
 }
+
+/// `gpgpu-repro reproduce PAPERS --quick --out DIR` with `GPGPU_REPRO_WITHOUT=without`.
+fn reproduce_without(without: &str, papers: &[&str], out: &std::path::Path) -> String {
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"))
+        .arg("reproduce")
+        .args(papers)
+        .args(["--quick", "--out"])
+        .arg(out)
+        .env(gpgpu_repro::gl::caps::WITHOUT_ENV, without)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr).into_owned();
+    assert!(r.status.success(), "exit {:?}: {err}", r.status);
+    err
+}
+
+#[test]
+fn without_fp64_bicg_runs_its_fp32_build_and_skips_the_rest() {
+    let out = tempfile::tempdir().unwrap();
+    reproduce_without("fp64", &["bicg"], out.path());
+    let md = std::fs::read_to_string(out.path().join("bicg/precision.md")).unwrap();
+    let fp32 = md.lines().find(|l| l.starts_with("| fp32")).unwrap();
+    assert!(fp32.contains("ok (≤"), "{fp32}");
+    let fp64 = md.lines().find(|l| l.starts_with("| fp64")).unwrap();
+    assert!(
+        fp64.contains("skipped: needs fp64 (double) shaders"),
+        "{fp64}"
+    );
+    let rec: PaperRecord =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("bicg/paper.json")).unwrap())
+            .unwrap();
+    assert_eq!(rec.failed_rows(), 0);
+    let ran: Vec<&str> = rec
+        .tables
+        .iter()
+        .filter(|t| t.skipped.is_none())
+        .map(|t| t.id.as_str())
+        .collect();
+    assert_eq!(ran, ["precision", "anchor"]);
+}
+
+#[test]
+fn without_compute_the_compute_papers_skip_their_gpu_tables_and_exit_0() {
+    let out = tempfile::tempdir().unwrap();
+    let log = reproduce_without("compute", &["matmul", "fem-storage"], out.path());
+    assert!(
+        log.contains("matmul/table1: skipped (needs compute shaders (GL 4.3)"),
+        "{log}"
+    );
+    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
+    assert!(report.contains("Skipped on this device: needs compute shaders"));
+    // fem-storage's storage counts are CPU work and still run, verified.
+    let rec: PaperRecord = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("fem-storage/paper.json")).unwrap(),
+    )
+    .unwrap();
+    let t2 = rec.tables.iter().find(|t| t.id == "table2").unwrap();
+    assert!(
+        t2.skipped.is_none() && t2.rows > 0 && t2.failed == 0,
+        "{t2:?}"
+    );
+}

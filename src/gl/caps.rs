@@ -73,16 +73,28 @@ pub enum Need {
 impl Need {
     /// What it is, with the GL version that made it core: "compute shaders (GL 4.3)".
     pub fn describe(&self) -> String {
-        let (what, (maj, min)) = match self {
-            Need::Compute => ("compute shaders", (4, 3)),
-            Need::Fp64 => ("fp64 (double) shaders", (4, 0)),
-            Need::AtomicCounters => ("atomic counters", (4, 2)),
-            Need::FragmentSsbo => ("shader storage buffers in fragment shaders", (4, 3)),
-            Need::ImageLoadStore => ("image load/store", (4, 2)),
-            Need::RectTextures => ("rectangle textures", (3, 1)),
-            Need::Version(maj, min) => return format!("OpenGL {maj}.{min}"),
+        let (maj, min) = self.core_in();
+        let what = match self {
+            Need::Compute => "compute shaders",
+            Need::Fp64 => "fp64 (double) shaders",
+            Need::AtomicCounters => "atomic counters",
+            Need::FragmentSsbo => "shader storage buffers in fragment shaders",
+            Need::ImageLoadStore => "image load/store",
+            Need::RectTextures => "rectangle textures",
+            Need::Version(..) => return format!("OpenGL {maj}.{min}"),
         };
         format!("{what} (GL {maj}.{min})")
+    }
+
+    /// The GL version that made it core.
+    pub fn core_in(&self) -> (u8, u8) {
+        match self {
+            Need::Compute | Need::FragmentSsbo => (4, 3),
+            Need::Fp64 => (4, 0),
+            Need::AtomicCounters | Need::ImageLoadStore => (4, 2),
+            Need::RectTextures => (3, 1),
+            Need::Version(maj, min) => (*maj, *min),
+        }
     }
 }
 
@@ -90,6 +102,49 @@ impl std::fmt::Display for Need {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.describe())
     }
+}
+
+/// Features to treat as missing although the device has them, comma-separated: `compute`,
+/// `fp64`, `atomic-counters`, `fragment-ssbo`, `image-load-store`. A test aid: on llvmpipe,
+/// `GPGPU_REPRO_WITHOUT=compute` runs what a GL 3.3 device runs, `GPGPU_REPRO_WITHOUT=fp64`
+/// what a device with compute shaders but no fp64 runs (bicg's fp32 build).
+pub const WITHOUT_ENV: &str = "GPGPU_REPRO_WITHOUT";
+
+/// The names [`WITHOUT_ENV`] accepts, and what each masks.
+const MASKABLE: [(&str, Need); 5] = [
+    ("compute", Need::Compute),
+    ("fp64", Need::Fp64),
+    ("atomic-counters", Need::AtomicCounters),
+    ("fragment-ssbo", Need::FragmentSsbo),
+    ("image-load-store", Need::ImageLoadStore),
+];
+
+/// The features [`WITHOUT_ENV`] masks (none when it is unset); an unknown name is an error.
+pub fn without_from_env() -> Result<Vec<Need>, String> {
+    let Ok(list) = std::env::var(WITHOUT_ENV) else {
+        return Ok(vec![]);
+    };
+    parse_without(&list)
+}
+
+fn parse_without(list: &str) -> Result<Vec<Need>, String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|name| {
+            MASKABLE
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, need)| *need)
+                .ok_or_else(|| {
+                    let known: Vec<&str> = MASKABLE.iter().map(|(n, _)| *n).collect();
+                    format!(
+                        "{WITHOUT_ENV}: unknown feature `{name}`; the features are {}",
+                        known.join(", ")
+                    )
+                })
+        })
+        .collect()
 }
 
 /// The extensions a `#version 330 core` shader may enable, when the driver offers them.
@@ -120,25 +175,43 @@ impl Caps {
     /// `None` when the device has every one of `needs`; else why not, e.g. "needs compute
     /// shaders (GL 4.3) and fp64 (double) shaders (GL 4.0), device offers GL 3.3".
     pub fn lacks(&self, needs: &[Need]) -> Option<String> {
-        let missing: Vec<String> = needs
-            .iter()
-            .filter(|n| !self.has(**n))
-            .map(Need::describe)
-            .collect();
-        if missing.is_empty() {
-            return None;
-        }
-        let list = match missing.as_slice() {
+        let missing: Vec<&Need> = needs.iter().filter(|n| !self.has(**n)).collect();
+        let names: Vec<String> = missing.iter().map(|n| n.describe()).collect();
+        let list = match names.as_slice() {
+            [] => return None,
             [one] => one.clone(),
             [init @ .., last] => format!("{} and {last}", init.join(", ")),
-            [] => unreachable!("checked non-empty"),
         };
-        Some(format!("needs {list}, device offers {}", self.offers()))
+        // A feature its version makes core, missing all the same: a driver that refuses it
+        // (the fp64 probe) or one masked with GPGPU_REPRO_WITHOUT.
+        let without = if missing.iter().all(|n| n.core_in() <= self.version) {
+            " without it"
+        } else {
+            ""
+        };
+        Some(format!(
+            "needs {list}, device offers {}{without}",
+            self.offers()
+        ))
     }
 
     /// "GL 3.3": the version the device offers.
     pub fn offers(&self) -> String {
         format!("GL {}.{}", self.version.0, self.version.1)
+    }
+
+    /// Treats `without` as missing ([`WITHOUT_ENV`]).
+    pub(crate) fn mask(&mut self, without: &[Need]) {
+        for need in without {
+            match need {
+                Need::Compute => self.compute = false,
+                Need::Fp64 => self.fp64 = false,
+                Need::AtomicCounters => self.atomic_counters = false,
+                Need::FragmentSsbo => self.ssbo_in_fragment = false,
+                Need::ImageLoadStore => self.image_load_store = false,
+                Need::RectTextures | Need::Version(..) => {}
+            }
+        }
     }
 
     /// Whether the driver offers extension `name` (only those of the toolkit's list).
@@ -216,6 +289,24 @@ mod tests {
                 .contains("OpenGL 4.1")
         );
         assert_eq!(c.lacks(&[Need::Version(3, 3)]), None);
+    }
+
+    #[test]
+    fn masked_features_are_missing_and_unknown_names_are_refused() {
+        let mut c = Caps {
+            compute: true,
+            fp64: true,
+            ..gl33()
+        };
+        c.mask(&parse_without(" fp64 ,").unwrap());
+        assert!(c.compute && !c.fp64);
+        assert_eq!(
+            c.lacks(&[Need::Fp64]).unwrap(),
+            "needs fp64 (double) shaders (GL 4.0), device offers GL 3.3"
+        );
+        let e = parse_without("compute,doubles").unwrap_err();
+        assert!(e.contains("`doubles`") && e.contains("fp64"), "{e}");
+        assert_eq!(parse_without("").unwrap(), vec![]);
     }
 
     #[test]

@@ -155,6 +155,7 @@ fn window_forced() -> Result<bool, GlError> {
 /// Without an EGL device platform, or with `GPGPU_REPRO_CONTEXT=window`, the context is a
 /// hidden window's ([`super::window::hidden`]); `selector` must then be `Auto`.
 pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
+    super::caps::without_from_env().map_err(GlError::Invalid)?;
     if window_forced()? {
         if *selector != DeviceSelector::Auto {
             return Err(GlError::Invalid(format!(

@@ -74,6 +74,12 @@ impl std::fmt::Display for DeviceInfo {
             ("GL_RENDERER", self.renderer.clone()),
             ("GL_VERSION", self.version.clone()),
             ("GLSL version", self.glsl_version.clone()),
+            (
+                "treated as missing",
+                std::env::var(super::caps::WITHOUT_ENV)
+                    .map(|v| format!("{v} ({})", super::caps::WITHOUT_ENV))
+                    .unwrap_or_else(|_| "nothing".into()),
+            ),
             ("compute shaders", yes_with(self.compute, "GL 4.3 core")),
             (
                 "fp64 (double)",
@@ -176,6 +182,8 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
         caps.rect_textures = at_least(3, 1) || ext.contains("GL_ARB_texture_rectangle");
         caps.precise = ext.contains("GL_ARB_gpu_shader5");
         caps.explicit_binding = at_least(4, 2) || ext.contains("GL_ARB_shading_language_420pack");
+        // Checked by `headless` before any context was made: an unknown name never gets here.
+        caps.mask(&super::caps::without_from_env().unwrap_or_default());
         info.compute = caps.compute;
         info.fp64 = caps.fp64;
         info.max_texture_size = gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE);
