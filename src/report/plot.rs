@@ -184,12 +184,28 @@ impl LineChart {
             range(pts.iter().map(|p| p.0), self.log_x),
             range(pts.iter().map(|p| p.1), self.log_y),
         );
+        // Category names that do not fit side by side are written vertically, in an axis
+        // area as tall as the longest name (about 9 px per character at 18 px).
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let slot = (SIZE.0 - 130) / nc as u32;
+        let vertical = longest * 9 > slot;
+        let x_area = if vertical { (longest * 9 + 30).min(340) } else { 60 };
+        let x_style = if vertical {
+            TextStyle::from((FONT, 18).into_font()).transform(FontTransform::Rotate90)
+        } else {
+            TextStyle::from((FONT, 18).into_font())
+        };
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
         b.caption(&self.title, (FONT, 30))
             .margin(20)
-            .x_label_area_size(60)
+            .x_label_area_size(x_area)
             .y_label_area_size(90);
         macro_rules! draw {
             ($chart:expr) => {{
@@ -307,12 +323,28 @@ impl BarChart {
         let lo = if self.log_y { lo } else { 0f64.min(lo) };
         let ns = self.series.len().max(1) as f64;
         let nc = self.categories.len();
+        // Category names that do not fit side by side are written vertically, in an axis
+        // area as tall as the longest name (about 9 px per character at 18 px).
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let slot = (SIZE.0 - 130) / nc as u32;
+        let vertical = longest * 9 > slot;
+        let x_area = if vertical { (longest * 9 + 30).min(340) } else { 60 };
+        let x_style = if vertical {
+            TextStyle::from((FONT, 18).into_font()).transform(FontTransform::Rotate90)
+        } else {
+            TextStyle::from((FONT, 18).into_font())
+        };
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
         b.caption(&self.title, (FONT, 30))
             .margin(20)
-            .x_label_area_size(60)
+            .x_label_area_size(x_area)
             .y_label_area_size(90);
         let cats = self.categories.clone();
         let xfmt = move |v: &f64| {
@@ -334,6 +366,7 @@ impl BarChart {
                     .y_label_formatter(&|v| tick(*v))
                     .y_desc(&self.y_label)
                     .label_style((FONT, 18))
+                    .x_label_style(x_style.clone())
                     .axis_desc_style((FONT, 22))
                     .draw()
                     .map_err(|e| perr(e.to_string()))?;
