@@ -184,28 +184,12 @@ impl LineChart {
             range(pts.iter().map(|p| p.0), self.log_x),
             range(pts.iter().map(|p| p.1), self.log_y),
         );
-        // Category names that do not fit side by side are written vertically, in an axis
-        // area as tall as the longest name (about 9 px per character at 18 px).
-        let longest = self
-            .categories
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0) as u32;
-        let slot = (SIZE.0 - 130) / nc as u32;
-        let vertical = longest * 9 > slot;
-        let x_area = if vertical { (longest * 9 + 30).min(340) } else { 60 };
-        let x_style = if vertical {
-            TextStyle::from((FONT, 18).into_font()).transform(FontTransform::Rotate90)
-        } else {
-            TextStyle::from((FONT, 18).into_font())
-        };
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
         b.caption(&self.title, (FONT, 30))
             .margin(20)
-            .x_label_area_size(x_area)
+            .x_label_area_size(60)
             .y_label_area_size(90);
         macro_rules! draw {
             ($chart:expr) => {{
