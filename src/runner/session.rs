@@ -354,12 +354,16 @@ impl TableWriter {
     }
 
     /// With `--resume`: the row `key` saved before with the same configuration on the same
-    /// device, if it did not fail — the row [`reuse`](Self::reuse) would add, not added yet.
+    /// device, if it did not fail (and was not skipped: a skipped row costs nothing to write
+    /// again) — the row [`reuse`](Self::reuse) would add, not added yet.
     pub fn reusable(&self, key: &str) -> Option<&Row> {
         let fp = self.fingerprint(key);
-        self.previous
-            .get(key)
-            .filter(|r| r.fingerprint == fp && r.device == self.shared.device && !r.status.failed())
+        self.previous.get(key).filter(|r| {
+            r.fingerprint == fp
+                && r.device == self.shared.device
+                && !r.status.failed()
+                && !matches!(r.status, Status::Skipped { .. })
+        })
     }
 
     /// With `--resume`: if a row `key` was saved before with the same configuration on the same
