@@ -48,6 +48,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             failed: 0,
             skipped_rows: 0,
             skipped: None,
+            reused: 0,
         }],
         plots: vec![],
         notes: vec![],

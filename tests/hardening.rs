@@ -7,6 +7,7 @@ use std::process::Command;
 use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::registry::{self, PAPERS};
 use gpgpu_repro::report::files::{write_atomic, write_atomic_with};
+use gpgpu_repro::report::index::PaperRecord;
 use gpgpu_repro::report::{LineChart, Series};
 use gpgpu_repro::runner::{
     self, Check, ExperimentFile, Mode, Options, PaperEntry, RunError, Session,
@@ -248,6 +249,228 @@ fn resume_reuses_every_row_of_a_table_measured_before() {
         assert_eq!(table.rows.len(), 3);
     }
     assert_eq!(measured, 3, "the second run measured nothing again");
+}
+
+#[test]
+fn resume_reuse_all_is_all_or_nothing_and_values_are_read_back() {
+    let g = ctx();
+    let dir = tempfile::tempdir().unwrap();
+    let paper = registry::paper("matmul").unwrap();
+    let cols = || {
+        vec![
+            gpgpu_repro::report::Column::key("part").text(),
+            gpgpu_repro::report::Column::ours("time").unit("ms"),
+        ]
+    };
+    let keys = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+    let mut t = s.table("t", "T", cols(), &"config").unwrap();
+    for (key, ms, ok) in [("a", 1.5, true), ("b", 2.0, true), ("c", 3.0, false)] {
+        let row = t.row(key).text("part", key).num("time", ms);
+        t.push(if ok {
+            row.verify(0.0, 0.0)
+        } else {
+            row.fail("bad")
+        })
+        .unwrap();
+    }
+    t.finish().unwrap();
+    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), true).unwrap();
+    let mut t = s.table("t", "T", cols(), &"config").unwrap();
+    // "c" failed: a group with it is measured again, and none of the group is added.
+    assert!(t.reuse_all(&keys(&["a", "c"])).unwrap().is_none());
+    assert!(t.rows().is_empty());
+    let rows = t
+        .reuse_all(&keys(&["a", "b"]))
+        .unwrap()
+        .expect("both reusable");
+    assert_eq!(t.rows().len(), 2);
+    assert_eq!(t.value(&rows[0], "time"), Some(1.5));
+    assert_eq!(t.text(&rows[1], "part"), Some("b"));
+    assert_eq!(t.value(&rows[1], "part"), None);
+    // A different configuration reuses nothing.
+    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), true).unwrap();
+    let mut t = s.table("t", "T", cols(), &"other config").unwrap();
+    assert!(t.reuse("a").unwrap().is_none());
+    // Records written before `reused` existed still load.
+    let old = r#"{"id": "t", "title": "T", "rows": 2, "failed": 0}"#;
+    let r: gpgpu_repro::report::index::TableRef = serde_json::from_str(old).unwrap();
+    assert_eq!(r.reused, 0);
+}
+
+// ---- 14.7: every table of every paper honours --resume ---------------------------------
+
+/// Tables that `--resume` recomputes instead of reusing, with the reason: they measure
+/// nothing of their own, their rows are derived (instantly) from what other tables of the same
+/// run measured or reused.
+const RECOMPUTED: &[(&str, &str, &str)] = &[
+    ("lu", "table1", "passes, copies, bytes: Table 4's counts"),
+    ("lu", "table2", "flops, bytes: Table 4's counts"),
+    ("lu", "sec5_1", "Table 4's factors compared bit for bit"),
+    (
+        "fem-storage",
+        "fig3_bytes",
+        "bytes computed from Table 2's counts",
+    ),
+];
+
+/// Every experiment file shrunk so that each paper's quick run takes seconds on llvmpipe: one
+/// small size per table, one timed run without warm-up.
+fn tiny_experiments() -> tempfile::TempDir {
+    const ONCE: &str = "{ repetitions = 1, warmup = 0, budget_s = 0.001 }";
+    let edits: &[(&str, &[(&str, &str)])] = &[
+        (
+            "tridiagonal",
+            &[
+                ("table1.n", "15"),
+                ("table1.batch", "2"),
+                ("table1.cg_iterations", "1"),
+                ("fig11.grids.quick", "[16]"),
+                ("fig11.cg_iterations", "[1]"),
+                ("fig11.repeat", ONCE),
+                ("sweep.grids.quick", "[16]"),
+                ("sweep.repeat", ONCE),
+                ("passes.grids.quick", "[16]"),
+                ("passes.repeat", ONCE),
+                ("fig9.grids.quick", "[4]"),
+                ("fig9.repeat", ONCE),
+            ],
+        ),
+        (
+            "sims",
+            &[
+                ("fig14_heat.sizes.quick", "[15]"),
+                ("fig14_heat.solvers", r#"["cr", "thomas"]"#),
+                ("fig14_heat.verify_steps", "1"),
+                ("fig14_heat.repeat", ONCE),
+                ("fig14_all.size.quick", "[15]"),
+                ("fig14_all.view", "[32, 24]"),
+                ("fig14_all.verify_steps", "1"),
+                ("fig14_all.repeat", ONCE),
+                ("frames.size.quick", "[15]"),
+                ("frames.fig13", "[1]"),
+                ("frames.fig16", "[1]"),
+                ("frames.fig18", "[1]"),
+                ("frames.fig19", "[1]"),
+                ("stability.n", "8"),
+                ("stability.steps", "2"),
+                ("stability.multiples", "[2.0]"),
+            ],
+        ),
+        (
+            "matmul",
+            &[
+                ("table1.sizes.quick", "[32]"),
+                ("table1.repeat.quick", ONCE),
+            ],
+        ),
+        (
+            "lu",
+            &[
+                ("table4.sizes.quick", "[8]"),
+                ("table4.repeat", ONCE),
+                ("cpu.repeat", ONCE),
+                ("bandwidth.texture_size", "64"),
+                ("table5.operands.quick", "256"),
+                ("sec51.scan", "2"),
+                ("compute.repeat", ONCE),
+            ],
+        ),
+        (
+            "bicg",
+            &[
+                ("fig4.meshes.quick", r#"["4x4x4"]"#),
+                ("fig4.gpu", ONCE),
+                ("fig4.cpu", ONCE),
+                ("periter.mesh.quick", r#""4x4x4""#),
+                ("periter.iterations", "2"),
+                ("spmv.mesh.quick", r#""4x4x4""#),
+                ("spmv.repeat", ONCE),
+                ("table2.mesh.quick", r#""4x4x4""#),
+                ("fig6.mesh.quick", r#""4x4x4""#),
+                ("fig6.local_sizes", "[32, 64]"),
+                ("fig6.repeat", ONCE),
+                ("precision.mesh.quick", r#""4x4x4""#),
+                ("anchor.meshes.quick", r#"["4x4x4"]"#),
+                ("biofet.nodes.quick", "11"),
+            ],
+        ),
+        (
+            "fem-storage",
+            &[
+                ("table2.grids_2d.quick", "[6]"),
+                ("table2.grids_3d.quick", "[4]"),
+                ("table4.sizes.quick", "[64]"),
+                ("table4.dims", "[2]"),
+                ("table4.jacobi_budget_s.quick", "[2.0]"),
+                ("table4.direct", ONCE),
+                ("perf.unknowns.quick", "[64]"),
+                ("perf.sweeps", "2"),
+                ("perf.repeat", ONCE),
+            ],
+        ),
+    ];
+    let dir = experiments_copy();
+    for (file, keys) in edits {
+        let path = dir.path().join(format!("{file}.toml"));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        for (key, value) in *keys {
+            text = set_key(&text, key, value);
+        }
+        std::fs::write(&path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn resume_reuses_every_row_of_every_paper() {
+    let g = ctx();
+    let exp = tiny_experiments();
+    let out = tempfile::tempdir().unwrap();
+    let mut measured_again = Vec::new();
+    let mut recomputed = Vec::new();
+    for paper in PAPERS {
+        let mut opts = options(&[paper.key], Some(exp.path()), out.path(), false);
+        let started = std::time::Instant::now();
+        runner::reproduce(&g, PAPERS, &opts)
+            .unwrap_or_else(|e| panic!("{}: the first run: {e}", paper.key));
+        let first = started.elapsed();
+        opts.resume = true;
+        runner::reproduce(&g, PAPERS, &opts)
+            .unwrap_or_else(|e| panic!("{}: the run with --resume: {e}", paper.key));
+        eprintln!(
+            "{}: {:.1} s, then {:.1} s with --resume",
+            paper.key,
+            first.as_secs_f64(),
+            (started.elapsed() - first).as_secs_f64()
+        );
+        let path = out.path().join(paper.key).join("paper.json");
+        let record: PaperRecord =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert!(!record.tables.is_empty(), "{}: no table", paper.key);
+        // Tables and rows this device cannot run are written again (instantly), not reused.
+        for t in record.tables.iter().filter(|t| t.skipped.is_none()) {
+            assert!(t.rows > 0, "{}/{}: no row", paper.key, t.id);
+            let name = format!(
+                "{}/{} ({} of {} rows reused)",
+                paper.key, t.id, t.reused, t.rows
+            );
+            if RECOMPUTED
+                .iter()
+                .any(|r| (r.0, r.1) == (paper.key, t.id.as_str()))
+            {
+                recomputed.push(name);
+            } else if t.reused + t.skipped_rows != t.rows {
+                measured_again.push(name);
+            }
+        }
+    }
+    assert!(
+        measured_again.is_empty(),
+        "tables measured again under --resume: {measured_again:?}"
+    );
+    // The allow-list names tables that ran here (and nothing else is recomputed).
+    assert_eq!(recomputed.len(), RECOMPUTED.len(), "{recomputed:?}");
 }
 
 // ---- 14.8: files honour the umask -------------------------------------------------------

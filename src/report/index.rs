@@ -22,6 +22,9 @@ pub struct TableRef {
     /// GL 3.3"); it has no files.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
+    /// Rows taken over from an earlier run by `--resume` (not measured again).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub reused: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -103,7 +106,7 @@ pub fn write_report(
                 r.provenance.commit,
                 r.provenance.mode,
                 r.tables.len(),
-                r.tables.iter().map(|t| t.rows).sum::<usize>(),
+                rows_cell(r),
                 r.failed_rows(),
                 r.skipped()
             )),
@@ -133,8 +136,15 @@ pub fn write_report(
             let md = std::fs::read_to_string(dir.join(key).join(format!("{}.md", t.id)))
                 .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
             s.push_str(&md);
+            let reused = match t.reused {
+                0 => String::new(),
+                n => format!(
+                    " — {n} of {} rows reused from an earlier run (`--resume`)",
+                    t.rows
+                ),
+            };
             s.push_str(&format!(
-                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json)\n\n",
+                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json){reused}\n\n",
                 id = t.id
             ));
         }
@@ -180,6 +190,15 @@ pub fn write_report(
         }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
+}
+
+/// A paper's row count, with how many of them `--resume` reused (`42 (40 reused)`).
+fn rows_cell(r: &PaperRecord) -> String {
+    let rows: usize = r.tables.iter().map(|t| t.rows).sum();
+    match r.tables.iter().map(|t| t.reused).sum::<usize>() {
+        0 => rows.to_string(),
+        reused => format!("{rows} ({reused} reused)"),
+    }
 }
 
 fn short(v: f64) -> String {

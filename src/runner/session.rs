@@ -2,7 +2,7 @@
 //! experiment file, table writers that save every row as it finishes, notes, audits, plots.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
@@ -19,7 +19,7 @@ use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{
-    Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Status, Table,
+    Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Status, Table, Value,
 };
 
 struct State {
@@ -190,6 +190,7 @@ impl Session {
             failed: 0,
             skipped_rows: 0,
             skipped: Some(why),
+            reused: 0,
         });
         false
     }
@@ -234,6 +235,7 @@ impl Session {
             table: Table::new(id, title, columns),
             config_json,
             previous,
+            reused: HashSet::new(),
             bar,
         })
     }
@@ -312,6 +314,8 @@ pub struct TableWriter {
     table: Table,
     config_json: String,
     previous: HashMap<String, Row>,
+    /// Keys of the rows taken over from the earlier run.
+    reused: HashSet<String>,
     bar: ProgressBar,
 }
 
@@ -349,19 +353,73 @@ impl TableWriter {
         format!("{h:016x}")
     }
 
-    /// With `--resume`: if a row `key` was saved before with the same configuration on the
-    /// same device (and it did not fail), adds it again and returns it; else `None`.
-    pub fn reuse(&mut self, key: &str) -> Result<Option<Row>, RunError> {
+    /// With `--resume`: the row `key` saved before with the same configuration on the same
+    /// device, if it did not fail (and was not skipped: a skipped row costs nothing to write
+    /// again) — the row [`reuse`](Self::reuse) would add, not added yet.
+    pub fn reusable(&self, key: &str) -> Option<&Row> {
         let fp = self.fingerprint(key);
-        let hit = self.previous.remove(key).filter(|r| {
-            r.fingerprint == fp && r.device == self.shared.device && !r.status.failed()
-        });
-        match hit {
+        self.previous.get(key).filter(|r| {
+            r.fingerprint == fp
+                && r.device == self.shared.device
+                && !r.status.failed()
+                && !matches!(r.status, Status::Skipped { .. })
+        })
+    }
+
+    /// With `--resume`: if a row `key` was saved before with the same configuration on the same
+    /// device (and it did not fail), adds it again and returns it; else `None` (measure it).
+    pub fn reuse(&mut self, key: &str) -> Result<Option<Row>, RunError> {
+        let hit = self.reusable(key).is_some();
+        match self.previous.remove(key).filter(|_| hit) {
             Some(row) => {
                 self.push_row(row.clone(), true)?;
                 Ok(Some(row))
             }
             None => Ok(None),
+        }
+    }
+
+    /// [`reuse`](Self::reuse) for rows that one measurement fills together: all of `keys`
+    /// are added again (and returned, in order) when every one of them can be reused; else
+    /// none is, and `None` says to measure them all.
+    pub fn reuse_all(&mut self, keys: &[String]) -> Result<Option<Vec<Row>>, RunError> {
+        if keys.is_empty() || !keys.iter().all(|k| self.reusable(k).is_some()) {
+            return Ok(None);
+        }
+        let mut rows = Vec::with_capacity(keys.len());
+        for row in keys
+            .iter()
+            .filter_map(|k| self.previous.remove(k))
+            .collect::<Vec<_>>()
+        {
+            self.push_row(row.clone(), true)?;
+            rows.push(row);
+        }
+        Ok(Some(rows))
+    }
+
+    /// The index of the column called `column`: its printed header (e.g. `"paper: Share"`)
+    /// or else its name, looked up as [`RowBuilder`] does; panics on a typo (a programming
+    /// error).
+    fn column(&self, column: &str) -> usize {
+        let cols = &self.table.columns;
+        cols.iter()
+            .position(|c| c.header() == column)
+            .or_else(|| cols.iter().position(|c| c.name == column))
+            .unwrap_or_else(|| panic!("table {}: no column `{column}`", self.table.id))
+    }
+
+    /// The number in `row`'s cell of `column` (a reused row's measurement, for what later
+    /// code computes from it); `None` for a text or missing cell.
+    pub fn value(&self, row: &Row, column: &str) -> Option<f64> {
+        row.values.get(self.column(column)).and_then(Value::as_f64)
+    }
+
+    /// The text in `row`'s cell of `column`; `None` for a number or a missing cell.
+    pub fn text<'r>(&self, row: &'r Row, column: &str) -> Option<&'r str> {
+        match row.values.get(self.column(column)) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
         }
     }
 
@@ -399,6 +457,11 @@ impl TableWriter {
                 "{}/{} {}: {status}{how}",
                 self.shared.paper, self.table.id, row.key
             );
+        }
+        if reused {
+            self.reused.insert(row.key.clone());
+        } else {
+            self.reused.remove(&row.key);
         }
         self.table.rows.retain(|r| r.key != row.key);
         self.table.rows.push(row);
@@ -453,6 +516,7 @@ impl TableWriter {
                 .filter(|r| matches!(r.status, Status::Skipped { .. }))
                 .count(),
             skipped: None,
+            reused: self.reused.len(),
         });
         Ok(self.table)
     }

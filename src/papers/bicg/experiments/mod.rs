@@ -8,6 +8,11 @@
 //! [`crate::util::max_rel_error`]; both stop when NR's estimate of the relative error
 //! reaches `tol`, from slightly different rounding (reduction order), so they agree to a
 //! small multiple of `tol` ([`solution_tolerance`]).
+//!
+//! With `--resume` every table reuses the rows of an earlier run with the same configuration
+//! on the same device, and the notes that go with them are written again from their cells:
+//! per row ([`fig4`], [`periter`], [`spmv`], [`fig6`], [`anchor`]), or all rows of one
+//! measurement together ([`table2`], [`precision`], [`biofet`]).
 
 pub mod anchor;
 pub mod biofet;

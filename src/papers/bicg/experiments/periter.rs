@@ -3,7 +3,7 @@
 //! paper's whole-solve ratio at its largest mesh (read from `fig4.paper`); and the same for
 //! the fused variant (beyond the paper, [`GpuOptions::fused`]).
 
-use super::config::Config;
+use super::config::{Config, PaperTime};
 use super::{cpu_solve, time_cpu, time_gpu};
 use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::BicgParams;
@@ -60,7 +60,13 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
         ),
     ] {
         s.check_interrupt()?;
-        if t.reuse(&key)?.is_some() {
+        if let Some(row) = t.reuse(&key)? {
+            // The note of the run that measured the row, from its cells.
+            if let Some(p) = paper {
+                let [g, c] = ["GPU per iteration", "CPU per iteration"]
+                    .map(|col| t.value(&row, col).unwrap_or(f64::NAN));
+                note(s, &text, g, c, p);
+            }
             continue;
         }
         t.start(&key);
@@ -97,19 +103,23 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
                 .verify(max_rel_error(gx, cx), 1e-10),
         )?;
         if let Some(p) = paper {
-            s.note(format!(
-                "Per iteration at {text}: GL fp64 {:.0} ms, single-thread CPU {:.0} ms, GPU/CPU \
-                 = {ratio:.2}. The paper's whole-solve GPU/CPU at {} is {:.3} ({} ms on the GTX \
-                 285 vs {} ms on the Core 2 Duo).",
-                tg / k as f64,
-                tc / k as f64,
-                p.mesh.0.label(),
-                p.gpu_ms / p.cpu_ms,
-                p.gpu_ms,
-                p.cpu_ms
-            ));
+            note(s, &text, tg / k as f64, tc / k as f64, p);
         }
     }
     t.finish()?;
     Ok(())
+}
+
+/// The note on one row: GPU and CPU ms per iteration beside the paper's whole-solve ratio.
+fn note(s: &Session, text: &str, gpu_ms: f64, cpu_ms: f64, p: &PaperTime) {
+    s.note(format!(
+        "Per iteration at {text}: GL fp64 {gpu_ms:.0} ms, single-thread CPU {cpu_ms:.0} ms, \
+         GPU/CPU = {:.2}. The paper's whole-solve GPU/CPU at {} is {:.3} ({} ms on the GTX 285 \
+         vs {} ms on the Core 2 Duo).",
+        gpu_ms / cpu_ms,
+        p.mesh.0.label(),
+        p.gpu_ms / p.cpu_ms,
+        p.gpu_ms,
+        p.cpu_ms
+    ));
 }

@@ -59,12 +59,43 @@ pub fn run(
         max_iter: cap,
         ..*params
     };
+    // With `--resume` the rows of the builds this device runs are reused together, and only
+    // where the chart of their histories (which rows do not hold) is still there from the run
+    // that measured them. The CPU solve above runs either way: it sets the fp32 cap of the
+    // caption.
+    let lacks_fp64 = s.lacks(&[Need::Fp64]);
+    let builds: Vec<String> = ["fp64", "fp32"]
+        .into_iter()
+        .filter(|&b| b == "fp32" || lacks_fp64.is_none())
+        .map(String::from)
+        .collect();
+    if let Some(why) = &lacks_fp64 {
+        t.push(t.row("fp64").text("Build", "fp64").skip(why.clone()))?;
+    }
+    if s.dir().join(CHART).exists()
+        && let Some(rows) = t.reuse_all(&builds)?
+    {
+        for (build, row) in builds.iter().zip(&rows) {
+            let num = |c: &str| t.value(row, c).unwrap_or(f64::NAN);
+            note(
+                s,
+                &mesh.label(),
+                build,
+                t.text(row, "Stop").unwrap_or("—"),
+                num("Iterations"),
+                [num("Final estimate"), num("Best estimate")],
+                [num("True residual"), num("Error vs f64 CPU")],
+            );
+        }
+        t.finish()?;
+        s.add_plot(CHART, CAPTION);
+        return Ok(());
+    }
     let mut hist = Vec::new();
     for build in ["fp64", "fp32"] {
         s.check_interrupt()?;
-        if let Some(why) = (build == "fp64").then(|| s.lacks(&[Need::Fp64])).flatten() {
-            t.push(t.row(build).text("Build", build).skip(why))?;
-            continue;
+        if build == "fp64" && lacks_fp64.is_some() {
+            continue; // its row says why, above
         }
         t.start(build);
         let (x, info) = if build == "fp64" {
@@ -93,18 +124,15 @@ pub fn run(
             _ => row.verify(err, FP32_TOLERANCE),
         };
         t.push(row)?;
-        s.note(format!(
-            "Precision ({}): {build} {} after {} iterations (final estimate {:.2e}, best {:.2e}); \
-             true residual ‖b − Ax‖∞/‖b‖∞ = {residual:.2e}, error vs the f64 CPU solution \
-             {err:.2e}. NR's estimate is built from the solver's own (here {build}) norms, so an \
-             fp32 solve can 'converge' by its estimate while its true residual stays at the fp32 \
-             floor.",
-            mesh.label(),
+        note(
+            s,
+            &mesh.label(),
+            build,
             info.stop.describe(),
-            info.iterations,
-            info.err,
-            best,
-        ));
+            info.iterations as f64,
+            [info.err, best],
+            [residual, err],
+        );
         hist.push((build, info.history));
     }
     t.finish()?;
@@ -130,9 +158,29 @@ pub fn run(
         format!("tolerance {:.0e}", params.tol),
         vec![(1.0, params.tol), (cap as f64, params.tol)],
     ));
-    s.line_chart(
-        "precision.png",
-        &chart,
-        "Precision: the error estimate of the same GL Bi-CG in fp64 and in fp32, per iteration.",
-    )
+    s.line_chart(CHART, &chart, CAPTION)
+}
+
+const CHART: &str = "precision.png";
+const CAPTION: &str =
+    "Precision: the error estimate of the same GL Bi-CG in fp64 and in fp32, per iteration.";
+
+/// The note of one build's solve: `estimates` = (final, best), `errors` = (true residual,
+/// error vs the f64 CPU solution).
+fn note(
+    s: &Session,
+    mesh: &str,
+    build: &str,
+    stop: &str,
+    iterations: f64,
+    [last, best]: [f64; 2],
+    [residual, err]: [f64; 2],
+) {
+    s.note(format!(
+        "Precision ({mesh}): {build} {stop} after {iterations} iterations (final estimate \
+         {last:.2e}, best {best:.2e}); true residual ‖b − Ax‖∞/‖b‖∞ = {residual:.2e}, error vs \
+         the f64 CPU solution {err:.2e}. NR's estimate is built from the solver's own (here \
+         {build}) norms, so an fp32 solve can 'converge' by its estimate while its true \
+         residual stays at the fp32 floor.",
+    ));
 }

@@ -8,7 +8,7 @@ use std::time::Instant;
 use super::config::Config;
 use super::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
-use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel, Profile};
+use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Audit, BarChart, Column, Source, Table, Value};
 use crate::runner::{RunError, Session, TableWriter};
@@ -48,6 +48,30 @@ pub fn run(
          profiled solve's solution against the CPU reference.",
     );
     s.check_interrupt()?;
+    let keys = Kernel::ALL.map(|k| k.name().to_string());
+    if let Some(rows) = t.reuse_all(&keys)? {
+        // With `--resume` the notes read the calls and times from the reused rows (memcpyHtoD
+        // less the matrix upload's call; its time includes the upload), and the iteration
+        // count, which no row holds, from one unprofiled solve.
+        let x0 = vec![0.0; n];
+        let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+        let (_, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+        let index = |k: Kernel| Kernel::ALL.iter().position(|&x| x == k).expect("a kernel");
+        let of = |col: &str| -> Vec<f64> {
+            rows.iter()
+                .map(|r| t.value(r, col).unwrap_or(0.0))
+                .collect()
+        };
+        let (calls, times) = (of("Calls"), of("Time"));
+        let calls =
+            |k: Kernel| (calls[index(k)] as u64).saturating_sub(u64::from(k == Kernel::HtoD));
+        let top = top_kernel(|k| times[index(k)]);
+        let table = t.finish()?;
+        chart(s, cfg, &table, &mesh.label())?;
+        audits(s, cfg);
+        notes(s, cfg, calls, top, ginfo.iterations);
+        return Ok(());
+    }
     let (cx, cinfo) = cpu_solve(&sys, params)?;
     // The kernels are compiled (warm_up); the profiled solve includes the upload.
     let x0 = vec![0.0; n];
@@ -89,7 +113,8 @@ pub fn run(
     let table = t.finish()?;
     chart(s, cfg, &table, &mesh.label())?;
     audits(s, cfg);
-    notes(s, cfg, &profile, ginfo.iterations);
+    let top = top_kernel(|k| profile.seconds(k));
+    notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
     Ok(())
 }
 
@@ -157,9 +182,18 @@ fn printed_half_unit(v: f64) -> f64 {
     0.5 * 10f64.powi(-(decimals as i32))
 }
 
-/// The paper's shares read as `linbcg` call counts: what fits and what does not.
-fn notes(s: &Session, cfg: &Config, profile: &Profile, iterations: usize) {
-    let ours_per_iter = |k: Kernel| profile.calls(k) as f64 / iterations.max(1) as f64;
+/// The kernel with the largest `time`.
+fn top_kernel(time: impl Fn(Kernel) -> f64) -> &'static str {
+    Kernel::ALL
+        .iter()
+        .max_by(|a, b| time(**a).total_cmp(&time(**b)))
+        .map_or("?", |k| k.name())
+}
+
+/// The paper's shares read as `linbcg` call counts: what fits and what does not (`calls`:
+/// ours per kernel, `top`: our largest share, `iterations`: of our solve).
+fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, iterations: usize) {
+    let ours_per_iter = |k: Kernel| calls(k) as f64 / iterations.max(1) as f64;
     let Some(vpb_calls) = cfg
         .table2
         .paper
@@ -171,7 +205,7 @@ fn notes(s: &Session, cfg: &Config, profile: &Profile, iterations: usize) {
     };
     // linbcg: 5 V_plus_bU calls per iteration but the first (5k − 2 for k iterations).
     let k_paper = (vpb_calls + 2) as f64 / 5.0;
-    let vpb = profile.calls(Kernel::VPlusBU);
+    let vpb = calls(Kernel::VPlusBU);
     let share = |k: Kernel| paper_share(cfg, k).unwrap_or(f64::NAN);
     let ratio = |a: Kernel, b: Kernel| share(a) / share(b);
     s.note(format!(
@@ -188,9 +222,9 @@ fn notes(s: &Session, cfg: &Config, profile: &Profile, iterations: usize) {
             ", not a whole number of iterations"
         },
         ratio(Kernel::MaxReduce6, Kernel::Reduce6),
-        profile.calls(Kernel::MaxReduce6) as f64 / profile.calls(Kernel::Reduce6).max(1) as f64,
+        calls(Kernel::MaxReduce6) as f64 / calls(Kernel::Reduce6).max(1) as f64,
         ratio(Kernel::VPlusBU, Kernel::VMulU),
-        vpb as f64 / profile.calls(Kernel::VMulU).max(1) as f64,
+        vpb as f64 / calls(Kernel::VMulU).max(1) as f64,
     ));
     // Each element-wise kernel's share as calls, a call costing in proportion to the vectors
     // it streams, with V_plus_bU's printed calls as the yardstick.
@@ -218,7 +252,7 @@ fn notes(s: &Session, cfg: &Config, profile: &Profile, iterations: usize) {
             "{} {per_iter:.2} per iteration ({implied:.1} calls; ours {ours:.3} per \
              iteration, {} calls: linbcg calls it {linbcg})",
             k.name(),
-            profile.calls(k)
+            calls(k)
         );
         if r_hi >= 1.0 / within && r_lo <= within {
             fits.push(text);
@@ -243,10 +277,6 @@ fn notes(s: &Session, cfg: &Config, profile: &Profile, iterations: usize) {
             misfits.join("; ")
         },
     ));
-    let top = Kernel::ALL
-        .iter()
-        .max_by(|a, b| profile.seconds(**a).total_cmp(&profile.seconds(**b)))
-        .map_or("?", |k| k.name());
     s.note(format!(
         "Table 2 here: the largest share is {top}. A glFinish per call adds a fixed cost per \
          kernel (llvmpipe's thread pool wakes up per dispatch), which weighs on the many short \

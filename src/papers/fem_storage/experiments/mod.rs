@@ -6,6 +6,10 @@
 //! Everything is checked before any work starts: every key of `experiments/fem-storage.toml`
 //! ([`Config::validate`]) and what each size needs — host memory for assembly, SSBO bytes
 //! for the GPU Jacobi ([`need`]) — against this machine and device.
+//!
+//! With `--resume` every measuring table reuses the rows of an earlier run with the same
+//! configuration on the same device ([`table2`] and [`table4`] per row, [`perf`] per size);
+//! `fig3_bytes` measures nothing of its own: it is recomputed from Table 2's counts (instant).
 
 pub mod audit;
 pub mod fig3;

@@ -17,8 +17,8 @@ use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, RowBuilder};
-use crate::runner::{RunError, Session};
+use crate::report::{Column, Row, RowBuilder};
+use crate::runner::{RunError, Session, TableWriter};
 
 fn jacobi_params(c: &Table4Config, budget_s: f64) -> JacobiParams {
     JacobiParams {
@@ -86,7 +86,12 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         s.check_interrupt()?;
         let grid = Grid::nearest(dim, size, c.max_aspect).map_err(RunError::algorithm)?;
         let key = format!("{size} {dim}D {}", grid.label());
-        if t.reuse(&key)?.is_some() {
+        // A reused row's finding (for the notes) is read back from its cells (a row that
+        // lacks one is measured again).
+        if let Some(row) = t.reuse(&key)?
+            && let Some(f) = finding_of(&t, &row, c, (si, size, dim), &grid)
+        {
+            findings.push(f);
             continue;
         }
         t.start(&key);
@@ -221,6 +226,40 @@ fn solve_row(
         // (summation order and fused multiply-adds).
         .verify(err, 1e-5);
     Ok((row, finding))
+}
+
+/// The finding of a reused row of the paper size `size` (index `si`) on `grid` (`dim`D),
+/// from the row's cells as [`solve_row`] wrote them.
+fn finding_of(
+    t: &TableWriter,
+    row: &Row,
+    c: &Table4Config,
+    (si, size, dim): (usize, usize, usize),
+    grid: &Grid,
+) -> Option<Finding> {
+    let num = |col: &str| t.value(row, col);
+    let stopped = t.text(row, "stopped by")?;
+    let stop = [Stop::Converged, Stop::IterationCap, Stop::TimeBudget]
+        .into_iter()
+        .find(|s| s.describe() == stopped)?;
+    let info = JacobiInfo {
+        iterations: num("Jacobi iterations")? as usize,
+        rel_change: num("final rel. change")?,
+        stop,
+        seconds: num("GPU total")?,
+        history: vec![],
+    };
+    let (jacobi_res, rho) = (num("Jacobi residual")?, num("ρ exact")?);
+    let fitted = num("ρ fitted");
+    let needed = num(&format!("iterations to {:.0e} (estimate)", c.tol));
+    let bound = num("C1060 bound µs/iter")?;
+    Some(Finding {
+        text: describe(grid, dim, &info, jacobi_res, rho, fitted, needed, c.tol),
+        feasibility: needed
+            .zip(c.paper_gpu_s.get(si).copied())
+            .map(|(k, p)| (size, p, k, bound)),
+        converged: (stop == Stop::Converged).then(|| (grid.label(), info.iterations, jacobi_res)),
+    })
 }
 
 #[allow(clippy::too_many_arguments)]

@@ -11,6 +11,14 @@
 //! on the same matrix. Where this device's fragment arithmetic rounds `+ − × ÷` correctly
 //! (Table 5, measured first) the fragment factors must moreover be bit-identical to that
 //! loop's (§5.1: same operations, same order, same rounding).
+//!
+//! # `--resume`
+//! Every measuring table reuses the rows of an earlier run with the same configuration on the
+//! same device: Table 5 all four or none (their statistics decide how the factorizations are
+//! verified), Table 4 per configuration (with one untimed factorization for the counts and
+//! factors the later tables need), `compute` and `cpu` per row, §4.3 where Table 4's row it
+//! compares with was reused. Tables 1 and 2 and §5.1 measure nothing of their own: they are
+//! recomputed from Table 4's counts and factors (instant).
 
 mod audits;
 mod compute;
@@ -43,6 +51,9 @@ struct Measured {
     info: LuInfo,
     gflops: f64,
     factors: Vec<f32>,
+    /// Whether table4's row was reused (`--resume`): its times are the earlier run's, its
+    /// counts and factors those of one untimed run now.
+    reused: bool,
 }
 
 /// Per order: the matrix, its `f64` factors, the CPU `f32` loop's factors and the tolerance
@@ -119,7 +130,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     }
     // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
     // how the factorizations are verified.
-    let ulps = table5::measure(s, &cfg)?;
+    let (t5, ulps) = table5::measure(s, &cfg)?;
     let exact = table5::rounds_correctly(&ulps.fragment);
     let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
     for &n in &sizes {
@@ -148,7 +159,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     fig6::run(s, &cfg, &sizes, &measured, &compute)?;
     tables_1_2::run(s, &sizes, &measured)?;
     let bw = sec4_3::run(s, &cfg, fmt, &sizes, &refs, &measured)?;
-    table5::table(s, &cfg, &ulps)?;
+    table5::table(s, &cfg, t5, &ulps)?;
     let first_diff = sec5_1::run(s, &cfg, &sizes, &refs, &measured)?;
     audits::run(s, &cfg);
     findings::run(

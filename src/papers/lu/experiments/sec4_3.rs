@@ -57,6 +57,21 @@ pub(super) fn run(
     )?;
     t.caption("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers); median of G over the timed runs, with table4's repetitions. Device texture read: `gpgpu_repro::bench::texture_read_bandwidth` (a fragment pass reading 8 consecutive RGBA32F texels per fragment, verified). Paper: I3 + switch, N = 2048, Quadro FX 3400. Not verified: the fetch-only program's result is not a factorization.");
     let k = format!("N={n} {v} {m}");
+    // With `--resume` the row is reused where table4's row it compares with was too (its
+    // "G full" is that row's G).
+    if full.reused
+        && let Some(row) = t.reuse(&k)?
+    {
+        let [gbps, dev, g_full, g_fetch] =
+            ["bandwidth", "device texture read", "G full", "G fetch-only"]
+                .map(|c| t.value(&row, c).unwrap_or(f64::NAN));
+        t.finish()?;
+        return Ok(Some(Bandwidth {
+            gbps,
+            device_gbps: dev,
+            fetch_over_full: g_fetch / g_full,
+        }));
+    }
     t.start(&k);
     let dev = crate::bench::texture_read_bandwidth(&s.gl, b.texture_size)?.gb_per_s;
     let mut p = Params::new(v, m);

@@ -3,7 +3,7 @@
 
 use crate::gl::Need;
 use crate::report::Column;
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::ulp::{self, UlpStats};
 use super::Config;
@@ -19,37 +19,20 @@ pub(super) struct Ulps {
     pub compute: Result<OpStats, String>,
 }
 
-/// Runs the four operations on the configured operands in both shader stages (the compute
-/// stage only where the device has it).
-pub(super) fn measure(s: &Session, cfg: &Config) -> Result<Ulps, RunError> {
-    let c = &cfg.table5;
-    let ab = ulp::operands(*c.operands.pick(s.mode), c.seed);
-    let frag = ulp::fragment_results(&s.gl, &ab, ULP_WIDTH).map_err(RunError::algorithm)?;
-    let compute = match s.lacks(&[Need::Compute]) {
-        Some(why) => Err(why),
-        None => {
-            let comp = ulp::compute_results(&s.gl, &ab).map_err(RunError::algorithm)?;
-            Ok(ulp::stats(&ab, &comp))
-        }
-    };
-    Ok(Ulps {
-        fragment: ulp::stats(&ab, &frag),
-        compute,
-    })
+/// Table 5's writer, opened before the LU tables: its statistics decide how they are verified.
+pub(super) struct Table5 {
+    t: TableWriter,
+    /// Whether `--resume` reused every row (the statistics were read back from them).
+    reused: bool,
 }
 
-/// Whether every operation was correctly rounded for every operand (IEEE round-to-nearest).
-pub(super) fn rounds_correctly(stats: &[UlpStats; 4]) -> bool {
-    stats
-        .iter()
-        .all(|x| x.correctly_rounded == 1.0 && x.non_finite == 0)
-}
-
-pub(super) fn table(s: &Session, cfg: &Config, ulps: &Ulps) -> Result<(), RunError> {
+/// Opens Table 5 and runs the four operations on the configured operands in both shader
+/// stages (the compute stage only where the device has it); with `--resume`, reads the
+/// statistics back from the earlier run's rows instead where all four can be reused (a
+/// reused row did not fail: all its results were finite).
+pub(super) fn measure(s: &Session, cfg: &Config) -> Result<(Table5, Ulps), RunError> {
     let c = &cfg.table5;
     let count = *c.operands.pick(s.mode);
-    let fs = &ulps.fragment;
-    let cs = ulps.compute.as_ref().ok();
     let mut t = s.table(
         "table5",
         "Table 5 — error of one operation in ULP against the exact result (IEEE round-to-nearest: [−0.5, 0.5])",
@@ -67,9 +50,67 @@ pub(super) fn table(s: &Session, cfg: &Config, ulps: &Ulps) -> Result<(), RunErr
         c,
     )?;
     t.caption(format!("{count} random operand pairs (significands in [1, 2), exponents in [−8, 8], random signs) per operation; 'correctly rounded' = share of results equal to the exact result rounded to nearest f32."));
-    if let Err(why) = &ulps.compute {
+    let lacks = s.lacks(&[Need::Compute]);
+    if let Some(why) = &lacks {
         t.caption(format!("Compute columns empty: the compute stage {why}."));
     }
+    let keys = ulp::OPS.map(String::from);
+    if let Some(rows) = t.reuse_all(&keys)? {
+        let stats = |stage: &str| -> Option<OpStats> {
+            let mut out = [UlpStats::default(); 4];
+            for (o, row) in out.iter_mut().zip(&rows) {
+                *o = UlpStats {
+                    min: t.value(row, &format!("{stage} min"))?,
+                    max: t.value(row, &format!("{stage} max"))?,
+                    correctly_rounded: t.value(row, &format!("{stage} correctly rounded"))?,
+                    non_finite: 0,
+                };
+            }
+            Some(out)
+        };
+        let compute = match &lacks {
+            Some(why) => Some(Err(why.clone())),
+            None => stats("compute").map(Ok),
+        };
+        if let (Some(fragment), Some(compute)) = (stats("fragment"), compute) {
+            let ulps = Ulps { fragment, compute };
+            return Ok((Table5 { t, reused: true }, ulps));
+        }
+    }
+    let ab = ulp::operands(count, c.seed);
+    let frag = ulp::fragment_results(&s.gl, &ab, ULP_WIDTH).map_err(RunError::algorithm)?;
+    let compute = match lacks {
+        Some(why) => Err(why),
+        None => {
+            let comp = ulp::compute_results(&s.gl, &ab).map_err(RunError::algorithm)?;
+            Ok(ulp::stats(&ab, &comp))
+        }
+    };
+    let ulps = Ulps {
+        fragment: ulp::stats(&ab, &frag),
+        compute,
+    };
+    Ok((Table5 { t, reused: false }, ulps))
+}
+
+/// Whether every operation was correctly rounded for every operand (IEEE round-to-nearest).
+pub(super) fn rounds_correctly(stats: &[UlpStats; 4]) -> bool {
+    stats
+        .iter()
+        .all(|x| x.correctly_rounded == 1.0 && x.non_finite == 0)
+}
+
+/// Adds the rows of [`measure`]'s statistics (unless they were reused) and finishes the table.
+pub(super) fn table(s: &Session, cfg: &Config, table: Table5, ulps: &Ulps) -> Result<(), RunError> {
+    let Table5 { mut t, reused } = table;
+    if reused {
+        t.finish()?;
+        return Ok(());
+    }
+    let c = &cfg.table5;
+    let count = *c.operands.pick(s.mode);
+    let fs = &ulps.fragment;
+    let cs = ulps.compute.as_ref().ok();
     for (i, op) in ulp::OPS.iter().enumerate() {
         let paper = c.paper.get(*op).copied();
         let c = cs.map(|c| &c[i]);

@@ -14,6 +14,11 @@
 //! `glFinish`-bracketed repetitions (`gl::timing::repeat`) of `solve` on a systems texture
 //! already on the GPU (the finite check is off while timing, on for the verified run).
 //!
+//! With `--resume` every table reuses the rows of an earlier run with the same configuration
+//! on the same device: Table 1 per solve (a CR method's three rows, a CG packing's two),
+//! Fig. 11, the sweep and Fig. 9 per row, a grid's GL rows only together with its CPU Thomas
+//! row (their ratios' denominator), `passes` per row.
+//!
 //! Every number of the experiment file is checked when it is loaded (finite, positive where
 //! it must be, counts at least 1), and every grid against the device's texture size and the
 //! host's memory before anything is allocated or written.
@@ -172,6 +177,34 @@ fn check_size(
 fn check_batch(info: &DeviceInfo, table: &str, n: usize, batch: usize) -> Result<(), RunError> {
     let width = (1u64 << super::layout::levels_for(n)) + 3;
     check_size(info, table, n + 1, width, batch as u64, (n * batch) as u64)
+}
+
+/// One grid's batch of heat systems, its solution by Thomas in f64 (the reference) and the
+/// systems' texture: made when a row of the grid is measured, not where `--resume` reuses
+/// every row of it ([`GridData::get`]).
+struct GridData {
+    sys: Systems,
+    want: Vec<f64>,
+    tex: Texture,
+}
+
+impl GridData {
+    /// `batch` systems of `n` unknowns (heat, `r`, `seed`), made at the first call.
+    fn get<'a>(
+        slot: &'a mut Option<GridData>,
+        gl: &Gl,
+        (n, batch): (usize, usize),
+        r: f32,
+        seed: u64,
+    ) -> Result<&'a GridData, RunError> {
+        if slot.is_none() {
+            let sys = Systems::heat(n, batch, r, seed);
+            let want = super::cpu::thomas_batch_f64(&sys).map_err(alg)?;
+            let tex = upload(gl, &sys)?;
+            *slot = Some(GridData { sys, want, tex });
+        }
+        Ok(slot.as_ref().expect("made above"))
+    }
 }
 
 /// `row` verified against its tolerance, or failed with the solver's error.

@@ -5,11 +5,10 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIRECT_TOL, alg, grids, repeat, upload};
+use super::{DIRECT_TOL, GridData, alg, grids, repeat};
 use crate::gl::PingPongMethod;
 use crate::gl::timing::repeat as repeat_runs;
 use crate::papers::tridiagonal::BatchSolver;
-use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::report::Column;
 use crate::runner::{Repeat, RunError, Session, Sizes};
@@ -43,23 +42,26 @@ pub(super) fn run(s: &Session, c: &PassesConfig) -> Result<(), RunError> {
     );
     for &g in c.grids.pick(s.mode) {
         let (n, batch) = (g as usize - 1, g as usize);
-        let sys = Systems::heat(n, batch, 1.0, 9000 + g as u64);
-        let want = thomas_batch_f64(&sys).map_err(alg)?;
-        let tex = upload(gl, &sys)?;
+        let mut data = None;
         for m in PingPongMethod::ALL {
             s.check_interrupt()?;
             let key = format!("{g}×{g} {m}");
+            if t.reuse(&key)?.is_some() {
+                continue;
+            }
             t.start(&key);
+            let GridData { tex, want, .. } =
+                GridData::get(&mut data, gl, (n, batch), 1.0, 9000 + g as u64)?;
             let mut p = CrParams::new(m);
             p.profile = true;
             let mut cr = FragmentCr::with_params(gl, n, batch, p).map_err(alg)?;
-            let x = cr.solve(&tex).map_err(alg)?.read()?;
-            let err = max_rel_error(&x, &want);
+            let x = cr.solve(tex).map_err(alg)?.read()?;
+            let err = max_rel_error(&x, want);
             cr.set_check_finite(false);
             let samples = repeat_runs(c.repeat.plan(), || {
                 gl.finish();
                 let t0 = Instant::now();
-                cr.solve(&tex)?;
+                cr.solve(tex)?;
                 gl.finish();
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let p = cr.profile();

@@ -4,11 +4,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
-use super::{DIRECT_TOL, alg, grids, positive_f32, repeat, time_solver, upload, verified_row};
+use super::{DIRECT_TOL, GridData, Measured, alg, grids, positive_f32, repeat};
+use super::{time_solver, verified_row};
 use crate::gl::timing::measure_cpu;
-use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+use crate::papers::tridiagonal::cpu::thomas_batch_f32;
 use crate::report::{Column, LineChart, Series};
-use crate::runner::{Repeat, RunError, Session, Sizes};
+use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -30,19 +31,43 @@ const NAMES: [&str; 5] = [
     "PCR compute",
 ];
 
+const TIME: &str = "time";
+const RATIO: &str = "× Thomas CPU f32";
+const ERR: &str = "max rel error vs Thomas f64";
+
+/// Adds the row of solver `NAMES[i]` at grid `g`: its measurement and its ratio to Thomas's
+/// time `th_ms`.
+fn push(
+    t: &mut TableWriter,
+    key: &str,
+    g: u32,
+    i: usize,
+    m: &Measured,
+    th_ms: f64,
+) -> Result<(), RunError> {
+    let row = t
+        .row(key)
+        .text("grid N", g.to_string())
+        .text("solver", NAMES[i])
+        .num(TIME, m.ms)
+        .num(RATIO, m.ms / th_ms)
+        .opt(ERR, m.err.as_ref().ok().copied())
+        .runs(m.runs);
+    t.push(verified_row(row, &m.err, DIRECT_TOL))
+}
+
 pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
     let gl = &s.gl;
     let grids = c.grids.pick(s.mode).to_vec();
-    let (time, ratio, err) = ("time", "× Thomas CPU f32", "max rel error vs Thomas f64");
     let mut t = s.table(
         "sweep",
         "Fig. 11 (sweep) — solve time against grid size (N systems of N − 1 unknowns)",
         vec![
             Column::key("grid N"),
             Column::key("solver"),
-            Column::ours(time).unit("ms").fixed(3),
-            Column::ours(ratio).fixed(2),
-            Column::ours(err).sci(2),
+            Column::ours(TIME).unit("ms").fixed(3),
+            Column::ours(RATIO).fixed(2),
+            Column::ours(ERR).sci(2),
         ],
         c,
     )?;
@@ -50,44 +75,54 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
     t.expect_rows(grids.len() * NAMES.len());
     for &g in &grids {
         let (n, batch) = (g as usize - 1, g as usize);
-        let sys = Systems::heat(n, batch, c.heat_r, 5000 + g as u64);
-        let want = thomas_batch_f64(&sys).map_err(alg)?;
-        let tex = upload(gl, &sys)?;
-        let mut x = vec![0f32; n * batch];
-        thomas_batch_f32(&sys, &mut x).map_err(alg)?;
-        let th_err = max_rel_error(&x, &want);
-        let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&sys, &mut x)).map_err(alg)?;
-        // (median ms, timed runs, error, why it was skipped on this device)
-        let mut results = vec![(th.median_ms, th.runs, Ok(th_err), None)];
+        let (mut data, seed) = (None, 5000 + g as u64);
+        let unknowns = (g as f64) * (g as f64 - 1.0);
+        let keys = NAMES.map(|name| format!("{g} {name}"));
+        // CPU Thomas f32, every ratio's denominator: with `--resume` the GL rows of a grid are
+        // reused only together with it, so that their ratios share one denominator.
+        let reused_th = t.reuse(&keys[0])?.and_then(|row| t.value(&row, TIME));
+        let th_ms = match reused_th {
+            Some(ms) => ms,
+            None => {
+                let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
+                let mut x = vec![0f32; n * batch];
+                thomas_batch_f32(&d.sys, &mut x).map_err(alg)?;
+                let th_err = max_rel_error(&x, &d.want);
+                let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&d.sys, &mut x))
+                    .map_err(alg)?;
+                let m = Measured {
+                    ms: th.median_ms,
+                    runs: th.runs,
+                    err: Ok(th_err),
+                };
+                push(&mut t, &keys[0], g, 0, &m, m.ms)?;
+                th.median_ms
+            }
+        };
+        series[0].push((unknowns, th_ms));
         // The GL solvers of Fig. 11 without CG, skipping "Thomas via texture".
-        for e in solvers(gl, n, batch, None).into_iter().skip(1) {
+        for (i, e) in solvers(gl, n, batch, None).into_iter().enumerate().skip(1) {
             s.check_interrupt()?;
             if let Some(why) = s.lacks(e.needs()) {
-                results.push((f64::NAN, 0, Err(why.clone()), Some(why)));
+                let row = t.row(&keys[i]).text("grid N", g.to_string());
+                t.push(row.text("solver", NAMES[i]).skip(why))?;
                 continue;
             }
+            if reused_th.is_some()
+                && let Some(row) = t.reuse(&keys[i])?
+            {
+                if let Some(ms) = t.value(&row, TIME) {
+                    series[i].push((unknowns, ms));
+                }
+                continue;
+            }
+            t.start(&keys[i]);
+            let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
             let mut solver = (e.make)().map_err(alg)?;
-            let m = time_solver(gl, solver.as_mut(), &tex, &want, &c.repeat)?;
-            results.push((m.ms, m.runs, m.err, None));
-        }
-        for (i, (ms, runs, e, skipped)) in results.into_iter().enumerate() {
-            let key = format!("{g} {}", NAMES[i]);
-            let row = t
-                .row(&key)
-                .text("grid N", g.to_string())
-                .text("solver", NAMES[i]);
-            if let Some(why) = skipped {
-                t.push(row.skip(why))?;
-                continue;
-            }
-            let row = row
-                .num(time, ms)
-                .num(ratio, ms / th.median_ms)
-                .opt(err, e.as_ref().ok().copied())
-                .runs(runs);
-            t.push(verified_row(row, &e, DIRECT_TOL))?;
-            if ms.is_finite() {
-                series[i].push(((g as f64) * (g as f64 - 1.0), ms));
+            let m = time_solver(gl, solver.as_mut(), &d.tex, &d.want, &c.repeat)?;
+            push(&mut t, &keys[i], g, i, &m, th_ms)?;
+            if m.ms.is_finite() {
+                series[i].push((unknowns, m.ms));
             }
         }
     }
