@@ -307,50 +307,63 @@ impl BarChart {
         let lo = if self.log_y { lo } else { 0f64.min(lo) };
         let ns = self.series.len().max(1) as f64;
         let nc = self.categories.len();
-        // Category names that do not fit side by side are written vertically, in an axis
-        // area as tall as the longest name (about 9 px per character at 18 px).
+        // Category names that do not fit side by side under the bars turn the chart on its
+        // side: bars left to right, one name per row in an axis area as wide as the longest
+        // (about 9 px per character at 18 px).
         let longest = self
             .categories
             .iter()
             .map(|c| c.chars().count())
             .max()
             .unwrap_or(0) as u32;
-        let slot = (SIZE.0 - 130) / nc as u32;
-        let vertical = longest * 9 > slot;
-        let x_area = if vertical { (longest * 9 + 30).min(340) } else { 60 };
-        let x_style = if vertical {
-            TextStyle::from((FONT, 18).into_font()).transform(FontTransform::Rotate90)
-        } else {
-            TextStyle::from((FONT, 18).into_font())
-        };
+        let horizontal = longest * 9 > (SIZE.0 - 130) / nc as u32;
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = ChartBuilder::on(&root);
-        b.caption(&self.title, (FONT, 30))
-            .margin(20)
-            .x_label_area_size(x_area)
-            .y_label_area_size(90);
+        b.caption(&self.title, (FONT, 30)).margin(20);
+        if horizontal {
+            b.x_label_area_size(60)
+                .y_label_area_size((longest * 9 + 20).min(SIZE.0 / 2));
+        } else {
+            b.x_label_area_size(60).y_label_area_size(90);
+        }
+        // Category i sits at position i (bottom to top when horizontal: the first on top).
+        let at = move |i: usize| {
+            if horizontal {
+                (nc - 1 - i) as f64
+            } else {
+                i as f64
+            }
+        };
         let cats = self.categories.clone();
-        let xfmt = move |v: &f64| {
-            let i = v.round();
-            if (v - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < cats.len() {
-                cats[i as usize].clone()
+        let catfmt = move |v: &f64| {
+            let p = v.round();
+            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < cats.len() {
+                let i = p as usize;
+                cats[if horizontal { cats.len() - 1 - i } else { i }].clone()
             } else {
                 String::new()
             }
         };
+        let valfmt = |v: &f64| tick(*v);
         macro_rules! draw {
             ($chart:expr, $base:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                chart
-                    .configure_mesh()
-                    .disable_x_mesh()
-                    .x_labels(nc)
-                    .x_label_formatter(&xfmt)
-                    .y_label_formatter(&|v| tick(*v))
-                    .y_desc(&self.y_label)
-                    .label_style((FONT, 18))
-                    .x_label_style(x_style.clone())
+                let mut mesh = chart.configure_mesh();
+                if horizontal {
+                    mesh.disable_y_mesh()
+                        .y_labels(nc)
+                        .y_label_formatter(&catfmt)
+                        .x_label_formatter(&valfmt)
+                        .x_desc(&self.y_label);
+                } else {
+                    mesh.disable_x_mesh()
+                        .x_labels(nc)
+                        .x_label_formatter(&catfmt)
+                        .y_label_formatter(&valfmt)
+                        .y_desc(&self.y_label);
+                }
+                mesh.label_style((FONT, 18))
                     .axis_desc_style((FONT, 22))
                     .draw()
                     .map_err(|e| perr(e.to_string()))?;
@@ -362,11 +375,14 @@ impl BarChart {
                         if !y.is_finite() || (self.log_y && y <= 0.0) {
                             return None;
                         }
-                        let x0 = i as f64 - 0.4 + k as f64 * w;
-                        Some(Rectangle::new(
-                            [(x0, $base), (x0 + w * 0.95, y)],
-                            color.filled(),
-                        ))
+                        let c0 = at(i) - 0.4 + k as f64 * w;
+                        let (c1, base) = (c0 + w * 0.95, $base);
+                        let corners = if horizontal {
+                            [(base, c0), (y, c1)]
+                        } else {
+                            [(c0, base), (c1, y)]
+                        };
+                        Some(Rectangle::new(corners, color.filled()))
                     });
                     chart
                         .draw_series(bars)
@@ -378,7 +394,11 @@ impl BarChart {
                 }
                 chart
                     .configure_series_labels()
-                    .position(SeriesLabelPosition::UpperLeft)
+                    .position(if horizontal {
+                        SeriesLabelPosition::LowerRight
+                    } else {
+                        SeriesLabelPosition::UpperLeft
+                    })
                     .label_font((FONT, 18))
                     .background_style(WHITE.mix(0.85))
                     .border_style(BLACK)
@@ -386,11 +406,12 @@ impl BarChart {
                     .map_err(|e| perr(e.to_string()))?;
             }};
         }
-        let xr = -0.5..(nc as f64 - 0.5);
-        if self.log_y {
-            draw!(b.build_cartesian_2d(xr, (lo..hi).log_scale()), lo)
-        } else {
-            draw!(b.build_cartesian_2d(xr, lo..hi), 0.0)
+        let cr = -0.5..(nc as f64 - 0.5);
+        match (horizontal, self.log_y) {
+            (true, true) => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr), lo),
+            (true, false) => draw!(b.build_cartesian_2d(lo..hi, cr), 0.0),
+            (false, true) => draw!(b.build_cartesian_2d(cr, (lo..hi).log_scale()), lo),
+            (false, false) => draw!(b.build_cartesian_2d(cr, lo..hi), 0.0),
         }
         root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
