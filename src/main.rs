@@ -83,24 +83,8 @@ enum Command {
         /// The simulation (listed below with its defaults).
         #[arg(value_parser = PossibleValuesParser::new(registry::SIMS.iter().map(|s| s.name)))]
         name: String,
-        /// Size N: an N × N grid (biofet: an 8 × 8 × N mesh). Default: the simulation's.
-        #[arg(long)]
-        size: Option<u32>,
-        /// Time steps. Default: the simulation's.
-        #[arg(long)]
-        steps: Option<u32>,
-        /// Solver (cr, cgN, thomas, …; listed below per simulation). Default: the first.
-        #[arg(long)]
-        solver: Option<String>,
-        /// Write PNG frames into this folder.
-        #[arg(long)]
-        frames: Option<PathBuf>,
-        /// Steps between frames.
-        #[arg(long, default_value_t = 10)]
-        every: u32,
-        /// Open a live viewer (needs a display).
-        #[arg(long)]
-        window: bool,
+        #[command(flatten)]
+        options: SimOptions,
     },
     /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
     Bench {
@@ -111,6 +95,45 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+}
+
+// The options of `sim` besides its name (no doc comment: clap would take it for the
+// command's about text).
+#[derive(clap::Args)]
+struct SimOptions {
+    /// Size N: an N × N grid (biofet: an 8 × 8 × N mesh). Default: the simulation's.
+    #[arg(long)]
+    size: Option<u32>,
+    /// Time steps. Default: the simulation's.
+    #[arg(long)]
+    steps: Option<u32>,
+    /// Solver (cr, cgN, thomas, …; listed below per simulation). Default: the first.
+    #[arg(long)]
+    solver: Option<String>,
+    /// Write PNG frames into this folder.
+    #[arg(long)]
+    frames: Option<PathBuf>,
+    /// Steps between frames.
+    #[arg(long, default_value_t = 10)]
+    every: u32,
+    /// Open a live viewer (needs a display).
+    #[arg(long)]
+    window: bool,
+}
+
+impl SimOptions {
+    /// The library's arguments of a run on `device`.
+    fn into_args(self, device: DeviceSelector) -> gpgpu_repro::sim::SimArgs {
+        gpgpu_repro::sim::SimArgs {
+            size: self.size,
+            steps: self.steps,
+            solver: self.solver,
+            frames: self.frames,
+            every: self.every,
+            window: self.window,
+            device,
+        }
+    }
 }
 
 fn main() -> ExitCode {
@@ -193,32 +216,15 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             Ok(())
         }
-        Command::Sim {
-            name,
-            size,
-            steps,
-            solver,
-            frames,
-            every,
-            window,
-        } => {
+        Command::Sim { name, options } => {
             let Some(entry) = registry::simulation(&name) else {
                 let known: Vec<&str> = registry::SIMS.iter().map(|s| s.name).collect();
                 bail!("unknown simulation `{name}`; known: {}", known.join(", "));
             };
-            if every == 0 {
+            if options.every == 0 {
                 bail!("--every must be at least 1");
             }
-            let args = gpgpu_repro::sim::SimArgs {
-                size,
-                steps,
-                solver,
-                frames,
-                every,
-                window,
-                device: cli.device,
-            };
-            cli::run_sim(entry, &args)
+            cli::run_sim(entry, &options.into_args(cli.device))
         }
         Command::Bench { quick, out } => {
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;

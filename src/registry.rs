@@ -172,28 +172,22 @@ impl SimEntry {
     }
 }
 
+/// The entry of an ADI simulation: its name and line are the simulation's own
+/// ([`sim::SimEntry`]).
+const fn adi(e: &'static sim::SimEntry) -> SimEntry {
+    SimEntry {
+        name: e.name,
+        about: e.about,
+        kind: SimKind::Adi(e),
+    }
+}
+
 /// Every simulation, in the order `sim --help` lists them.
 pub static SIMS: &[SimEntry] = &[
-    SimEntry {
-        name: "heat",
-        about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
-        kind: SimKind::Adi(&sim::HEAT),
-    },
-    SimEntry {
-        name: "pollutant-stream",
-        about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
-        kind: SimKind::Adi(&sim::POLLUTANT_STREAM),
-    },
-    SimEntry {
-        name: "pollutant-vortex",
-        about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
-        kind: SimKind::Adi(&sim::POLLUTANT_VORTEX),
-    },
-    SimEntry {
-        name: "shallow-water",
-        about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
-        kind: SimKind::Adi(&sim::SHALLOW_WATER),
-    },
+    adi(&sim::HEAT),
+    adi(&sim::POLLUTANT_STREAM),
+    adi(&sim::POLLUTANT_VORTEX),
+    adi(&sim::SHALLOW_WATER),
     SimEntry {
         name: "biofet",
         about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",

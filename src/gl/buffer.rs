@@ -145,6 +145,26 @@ impl<T: Pod> Buffer<T> {
     }
 }
 
+/// A [`Buffer`] of any element type, for binding buffers of several types in one call
+/// ([`bind_all`]).
+pub trait Ssbo {
+    /// Binds the buffer to `layout(std430, binding = N)`.
+    fn bind_to(&self, binding: u32);
+}
+
+impl<T: Pod> Ssbo for Buffer<T> {
+    fn bind_to(&self, binding: u32) {
+        self.bind(binding)
+    }
+}
+
+/// Binds `buffers` in order to the consecutive bindings `first`, `first + 1`, …
+pub fn bind_all(first: u32, buffers: &[&dyn Ssbo]) {
+    for (binding, b) in (first..).zip(buffers) {
+        b.bind_to(binding);
+    }
+}
+
 impl<T: Pod> Drop for Buffer<T> {
     fn drop(&mut self) {
         if self.gl.is_current() {

@@ -45,7 +45,7 @@ pub mod texture;
 pub mod timing;
 pub mod window;
 
-pub use buffer::Buffer;
+pub use buffer::{Buffer, Ssbo, bind_all};
 pub use caps::{Caps, Need};
 pub use context::{DeviceSelector, headless};
 pub use error::GlError;

@@ -22,12 +22,28 @@ const FONT: &str = "sans-serif";
 /// Every chart's size in pixels.
 const SIZE: (u32, u32) = (1200, 800);
 
-/// Encodes an RGB buffer of [`SIZE`] as a PNG at `path`, atomically.
-fn save_png(path: &Path, rgb: &[u8]) -> Result<(), PlotError> {
-    write_png(path, rgb, SIZE.0, SIZE.1, image::ExtendedColorType::Rgb8).map_err(|e| PlotError {
+/// Renders a chart through `render` into an RGB buffer of [`SIZE`] and saves it as a PNG at
+/// `path`, atomically.
+fn render_png(
+    path: &Path,
+    render: impl FnOnce(&mut [u8]) -> Result<(), PlotError>,
+) -> Result<(), PlotError> {
+    let mut rgb = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
+    render(&mut rgb)?;
+    write_png(path, &rgb, SIZE.0, SIZE.1, image::ExtendedColorType::Rgb8).map_err(|e| PlotError {
         path: path.to_path_buf(),
         message: format!("{}", e.source),
     })
+}
+
+/// What a chart's `render` needs first: the font registered, and the error of drawing
+/// `path` (`message` → [`PlotError`]).
+fn start_render(path: &Path) -> impl Fn(String) -> PlotError + '_ {
+    register_font();
+    |message| PlotError {
+        path: path.to_path_buf(),
+        message,
+    }
 }
 
 /// Writes pixels as a PNG at `path` atomically (temp file, then rename): a full disk or an
@@ -155,27 +171,21 @@ impl LineChart {
     /// Renders to a 1200×800 PNG at `path` (atomically: the old file stays until the new
     /// one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        let mut buf = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
-        self.render(path, &mut buf)?;
-        save_png(path, &buf)
+        render_png(path, |buf| self.render(path, buf))
+    }
+
+    /// Whether a point can be drawn: finite, and positive on a log axis.
+    fn plottable(&self, (x, y): (f64, f64)) -> bool {
+        x.is_finite() && y.is_finite() && (!self.log_x || x > 0.0) && (!self.log_y || y > 0.0)
     }
 
     fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        register_font();
-        let perr = |e: String| PlotError {
-            path: path.to_path_buf(),
-            message: e,
-        };
+        let perr = start_render(path);
         let pts: Vec<(f64, f64)> = self
             .series
             .iter()
             .flat_map(|s| s.points.iter().copied())
-            .filter(|(x, y)| {
-                x.is_finite()
-                    && y.is_finite()
-                    && (!self.log_x || *x > 0.0)
-                    && (!self.log_y || *y > 0.0)
-            })
+            .filter(|&p| self.plottable(p))
             .collect();
         if pts.is_empty() {
             return Err(perr("no finite points to plot".into()));
@@ -186,11 +196,7 @@ impl LineChart {
         );
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-        let mut b = ChartBuilder::on(&root);
-        b.caption(&self.title, (FONT, 30))
-            .margin(20)
-            .x_label_area_size(60)
-            .y_label_area_size(90);
+        let mut b = builder(&root, &self.title, 60, 90);
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
@@ -210,12 +216,7 @@ impl LineChart {
                         .points
                         .iter()
                         .copied()
-                        .filter(|(x, y)| {
-                            x.is_finite()
-                                && y.is_finite()
-                                && (!self.log_x || *x > 0.0)
-                                && (!self.log_y || *y > 0.0)
-                        })
+                        .filter(|&p| self.plottable(p))
                         .collect();
                     let style = color.stroke_width(if s.paper { 2 } else { 3 });
                     let anno = if s.paper {
@@ -283,17 +284,11 @@ impl BarChart {
     /// Renders to a 1200×800 PNG at `path` (atomically: the old file stays until the new
     /// one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        let mut buf = vec![0u8; (SIZE.0 * SIZE.1 * 3) as usize];
-        self.render(path, &mut buf)?;
-        save_png(path, &buf)
+        render_png(path, |buf| self.render(path, buf))
     }
 
     fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        register_font();
-        let perr = |e: String| PlotError {
-            path: path.to_path_buf(),
-            message: e,
-        };
+        let perr = start_render(path);
         let vals: Vec<f64> = self
             .series
             .iter()
@@ -319,14 +314,12 @@ impl BarChart {
         let horizontal = longest * 9 > (SIZE.0 - 130) / nc as u32;
         let root = BitMapBackend::with_buffer(buf, SIZE).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-        let mut b = ChartBuilder::on(&root);
-        b.caption(&self.title, (FONT, 30)).margin(20);
-        if horizontal {
-            b.x_label_area_size(60)
-                .y_label_area_size((longest * 9 + 20).min(SIZE.0 / 2));
+        let y_area = if horizontal {
+            (longest * 9 + 20).min(SIZE.0 / 2)
         } else {
-            b.x_label_area_size(60).y_label_area_size(90);
-        }
+            90
+        };
+        let mut b = builder(&root, &self.title, 60, y_area);
         // Category i sits at position i (bottom to top when horizontal: the first on top).
         let at = move |i: usize| {
             if horizontal {
@@ -416,6 +409,22 @@ impl BarChart {
         root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
+}
+
+/// Every chart's frame on `root`: the title, the margin and the label areas (the x axis's
+/// `x_area` pixels high, the y axis's `y_area` wide).
+fn builder<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, plotters::coord::Shift>,
+    title: &str,
+    x_area: u32,
+    y_area: u32,
+) -> ChartBuilder<'a, 'static, DB> {
+    let mut b = ChartBuilder::on(root);
+    b.caption(title, (FONT, 30))
+        .margin(20)
+        .x_label_area_size(x_area)
+        .y_label_area_size(y_area);
+    b
 }
 
 /// The data range with a margin (multiplicative on a log axis).

@@ -103,10 +103,8 @@ impl Scheme for HeatParams {
         }
         Ok(())
     }
-    fn initial(&self) -> Vec<f32> {
-        self.initial
-            .clone()
-            .unwrap_or_else(|| vec![0.0; (self.n as usize).pow(2)])
+    fn given_initial(&self) -> Option<&[f32]> {
+        self.initial.as_deref()
     }
     fn shader(&self) -> &'static str {
         "sim/heat_build.frag"

@@ -93,42 +93,47 @@ fn boxed<S: Scheme + 'static>(
     Ok(Box::new(AdiSim::new(gl, s, solver)?))
 }
 
-pub static HEAT: SimEntry = SimEntry {
-    name: "heat",
-    about: "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
-    adi: Some(AdiSpec {
-        default_steps: 200,
-        make: |g, n, s| boxed(g, heat::HeatParams::ours(n), s),
-        reference: |n, k| AdiCpu::run(heat::HeatParams::ours(n), k),
-    }),
-};
-pub static POLLUTANT_STREAM: SimEntry = SimEntry {
-    name: "pollutant-stream",
-    about: "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
-    adi: Some(AdiSpec {
-        default_steps: 200,
-        make: |g, n, s| boxed(g, pollutant::PollutantParams::stream_ours(n), s),
-        reference: |n, k| AdiCpu::run(pollutant::PollutantParams::stream_ours(n), k),
-    }),
-};
-pub static POLLUTANT_VORTEX: SimEntry = SimEntry {
-    name: "pollutant-vortex",
-    about: "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
-    adi: Some(AdiSpec {
-        default_steps: 250,
-        make: |g, n, s| boxed(g, pollutant::PollutantParams::vortex_ours(n), s),
-        reference: |n, k| AdiCpu::run(pollutant::PollutantParams::vortex_ours(n), k),
-    }),
-};
-pub static SHALLOW_WATER: SimEntry = SimEntry {
-    name: "shallow-water",
-    about: "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
-    adi: Some(AdiSpec {
-        default_steps: 300,
-        make: |g, n, s| boxed(g, shallow_water::WaterParams::ours(n), s),
-        reference: |n, k| AdiCpu::run(shallow_water::WaterParams::ours(n), k),
-    }),
-};
+/// The [`SimEntry`] of an ADI simulation: its name, its line, the steps of a run without
+/// `--steps`, and the function giving its parameters on an `n × n` grid (the GPU simulation
+/// and its CPU reference both start from them).
+macro_rules! adi_entry {
+    ($name:literal, $about:literal, $steps:literal, $params:path) => {
+        SimEntry {
+            name: $name,
+            about: $about,
+            adi: Some(AdiSpec {
+                default_steps: $steps,
+                make: |g, n, s| boxed(g, $params(n), s),
+                reference: |n, k| AdiCpu::run($params(n), k),
+            }),
+        }
+    };
+}
+
+pub static HEAT: SimEntry = adi_entry!(
+    "heat",
+    "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
+    200,
+    heat::HeatParams::ours
+);
+pub static POLLUTANT_STREAM: SimEntry = adi_entry!(
+    "pollutant-stream",
+    "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
+    200,
+    pollutant::PollutantParams::stream_ours
+);
+pub static POLLUTANT_VORTEX: SimEntry = adi_entry!(
+    "pollutant-vortex",
+    "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
+    250,
+    pollutant::PollutantParams::vortex_ours
+);
+pub static SHALLOW_WATER: SimEntry = adi_entry!(
+    "shallow-water",
+    "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
+    300,
+    shallow_water::WaterParams::ours
+);
 
 /// What can go wrong in a simulation.
 #[derive(Debug, thiserror::Error)]

@@ -83,36 +83,42 @@ impl PollutantParams {
     /// the pictures match across sizes.
     pub fn stream_ours(n: u32) -> PollutantParams {
         let s = n as f32 / 256.0;
-        PollutantParams {
-            n,
-            flow: Flow::Stream([0.5 * s, 0.0]),
-            diffusion: 0.5 * s * s,
-            dt: 2.0,
-            source: Some(Release {
-                centre: [0.2 * n as f32, 0.5 * n as f32],
-                radius: 0.025 * n as f32,
-                rate: 0.05,
-                until: None,
-            }),
-            initial: None,
-            display_max: 1.0,
-        }
+        let release = ([0.2, 0.5], 0.025, 0.05, None);
+        Self::scene(n, Flow::Stream([0.5 * s, 0.0]), 0.5 * s * s, release)
     }
 
     /// Our set-up after Fig. 17/18 (the numbers are ours): rotation at ω = 2π / 500 (one
     /// turn in 250 steps of Δt = 2), release at (0.25 n, 0.25 n) during the first 10 steps.
     pub fn vortex_ours(n: u32) -> PollutantParams {
         let s = n as f32 / 256.0;
+        let release = ([0.25, 0.25], 0.04, 0.1, Some(10));
+        Self::scene(
+            n,
+            Flow::Vortex(std::f32::consts::TAU / 500.0),
+            0.1 * s * s,
+            release,
+        )
+    }
+
+    /// What both scenes share: Δt = 2, a clean start, the colour map up to 1, and a source
+    /// disc given as (centre and radius in units of n, rate, steps on).
+    fn scene(
+        n: u32,
+        flow: Flow,
+        diffusion: f32,
+        (centre, radius, rate, until): ([f32; 2], f32, f32, Option<u64>),
+    ) -> PollutantParams {
+        let nf = n as f32;
         PollutantParams {
             n,
-            flow: Flow::Vortex(std::f32::consts::TAU / 500.0),
-            diffusion: 0.1 * s * s,
+            flow,
+            diffusion,
             dt: 2.0,
             source: Some(Release {
-                centre: [0.25 * n as f32, 0.25 * n as f32],
-                radius: 0.04 * n as f32,
-                rate: 0.1,
-                until: Some(10),
+                centre: [centre[0] * nf, centre[1] * nf],
+                radius: radius * nf,
+                rate,
+                until,
             }),
             initial: None,
             display_max: 1.0,
@@ -199,10 +205,8 @@ impl Scheme for PollutantParams {
         }
         Ok(())
     }
-    fn initial(&self) -> Vec<f32> {
-        self.initial
-            .clone()
-            .unwrap_or_else(|| vec![0.0; (self.n as usize).pow(2)])
+    fn given_initial(&self) -> Option<&[f32]> {
+        self.initial.as_deref()
     }
     fn shader(&self) -> &'static str {
         "sim/pollutant_build.frag"

@@ -70,7 +70,10 @@ impl Renderer {
         h: u32,
     ) -> Result<(), SimError> {
         if sim.is_surface() {
-            self.draw_surface(sim, target, w, h)
+            // Pass 1 renders into its own texture: the target is bound after it.
+            self.surface_normals(sim)?;
+            target.bind(&self.gl, w, h);
+            self.draw_surface(sim, w, h)
         } else {
             target.bind(&self.gl, w, h);
             self.draw_field(sim, w, h)
@@ -99,16 +102,17 @@ impl Renderer {
         Ok(())
     }
 
-    fn draw_surface(
-        &mut self,
-        sim: &dyn Simulation,
-        target: Target<'_>,
-        w: u32,
-        h: u32,
-    ) -> Result<(), SimError> {
+    /// The grid size, the top of the colour range and the height scale of a surface view.
+    fn surface_scale(sim: &dyn Simulation) -> (u32, f32, f32) {
         let n = sim.adi().n();
         let (_, hi) = sim.range();
-        let scale = 0.06 * n as f32 / hi;
+        (n, hi, 0.06 * n as f32 / hi)
+    }
+
+    /// Surface pass 1: the normals and heights of the water surface into their texture
+    /// (made or remade for the grid size).
+    fn surface_normals(&mut self, sim: &dyn Simulation) -> Result<(), SimError> {
+        let (n, _, scale) = Self::surface_scale(sim);
         if self.nh.as_ref().is_none_or(|t| t.texture().width() != n) {
             self.nh = Some(RenderTexture::new(
                 &self.gl,
@@ -124,7 +128,6 @@ impl Renderer {
             )?);
         }
         let (nh, nh_quad) = (self.nh.as_ref().unwrap(), self.nh_quad.as_ref().unwrap());
-        // Pass 1: normals and heights.
         nh.bind();
         let f = sim.adi().state();
         let p = &self.normals;
@@ -134,11 +137,19 @@ impl Renderer {
         p.set_f32("u_scale", scale);
         p.set_vec4("u_bottom", sim.bottom_uniform());
         nh_quad.draw(p, n, n)?;
-        // Pass 2: the lit mesh into the caller's framebuffer (rebind it: pass 1 changed it).
-        target.bind(&self.gl, w, h);
+        Ok(())
+    }
+
+    /// Surface pass 2: the lit mesh into the bound framebuffer of `w × h` pixels.
+    fn draw_surface(&mut self, sim: &dyn Simulation, w: u32, h: u32) -> Result<(), SimError> {
+        let (n, hi, scale) = Self::surface_scale(sim);
         let m = n.min(MAX_MESH);
         let s = &self.surface;
-        s.bind_texture(0, "u_nh", nh.texture());
+        s.bind_texture(
+            0,
+            "u_nh",
+            self.nh.as_ref().expect("pass 1 made it").texture(),
+        );
         s.set_i32("u_n", n as i32);
         s.set_i32("u_m", m as i32);
         s.set_f32("u_scale", scale);

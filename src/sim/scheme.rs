@@ -70,8 +70,13 @@ pub trait Scheme: Clone {
     /// Checks the scheme's own parameters (the base checks the grid size and the initial
     /// state's length).
     fn check(&self) -> Result<(), SimError>;
-    /// The initial state, grid order, `n²` values.
-    fn initial(&self) -> Vec<f32>;
+    /// The initial state the parameters give, grid order (`None`: zero everywhere).
+    fn given_initial(&self) -> Option<&[f32]>;
+    /// The initial state, grid order, `n²` values: [`Scheme::given_initial`], or zero.
+    fn initial(&self) -> Vec<f32> {
+        self.given_initial()
+            .map_or_else(|| vec![0.0; (self.n() as usize).pow(2)], <[f32]>::to_vec)
+    }
     /// The build shader (`glsl/…` path, e.g. `sim/heat_build.frag`).
     fn shader(&self) -> &'static str;
     /// Sets the build shader's own uniforms for half-step `sweep` of step `step`.

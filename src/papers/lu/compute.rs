@@ -180,19 +180,7 @@ impl ComputeLu {
     /// The packed factors of `P·A`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
         let lu = self.a.read()?;
-        if let Some((step, value)) = super::cpu::first_bad_pivot(&lu, self.n) {
-            return Err(LuError::Pivot {
-                step,
-                value: value as f64,
-            });
-        }
-        if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
-            return Err(LuError::NonFinite {
-                row: pos / self.n,
-                col: pos % self.n,
-            });
-        }
-        Ok(lu)
+        super::checked_factors(lu, self.n)
     }
 
     /// The pivot rows chosen (`piv[i]` = row swapped with row `i` at step `i`).

@@ -48,6 +48,25 @@ pub enum LuError {
     Gl(#[from] GlError),
 }
 
+/// The packed factors `lu` (row-major `n × n`) of a GPU decomposition, or the first zero or
+/// non-finite pivot in them ([`LuError::Pivot`]), or else the first non-finite entry
+/// ([`LuError::NonFinite`]).
+fn checked_factors(lu: Vec<f32>, n: usize) -> Result<Vec<f32>, LuError> {
+    if let Some((step, value)) = cpu::first_bad_pivot(&lu, n) {
+        return Err(LuError::Pivot {
+            step,
+            value: value as f64,
+        });
+    }
+    if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
+        return Err(LuError::NonFinite {
+            row: pos / n,
+            col: pos % n,
+        });
+    }
+    Ok(lu)
+}
+
 /// How a program is built: fragment (behind `common/quad.vert`) or compute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Stage {

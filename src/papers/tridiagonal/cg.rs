@@ -274,6 +274,12 @@ impl FragmentCg {
         Ok(())
     }
 
+    /// `dst = u·u` per system: the squares into `prod`, then [`Self::reduce_into`].
+    fn square_sum_into(&self, u: &Texture, dst: &RenderTexture) -> Result<(), TridiagonalError> {
+        self.pass(&self.prog.square, &self.prod, &[("u_u", u)])?;
+        self.reduce_into(dst)
+    }
+
     /// `dst = Σ prod` through the reduction chain (the last step renders into `dst`).
     fn reduce_into(&self, dst: &RenderTexture) -> Result<(), TridiagonalError> {
         let mut src = self.prod.texture();
@@ -354,8 +360,7 @@ impl FragmentCg {
         )?;
         self.counted(&mut info.setup_fetches)?;
         let knorm = if self.params.tolerance.is_some() {
-            self.pass(&self.prog.square, &self.prod, &[("u_u", tk)])?;
-            self.reduce_into(&self.knorm)?;
+            self.square_sum_into(tk, &self.knorm)?;
             self.read_scalar(&self.knorm)?.sqrt().max(f64::MIN_POSITIVE)
         } else {
             1.0
@@ -365,12 +370,7 @@ impl FragmentCg {
         while it < self.params.iterations {
             let (rho, rho_old) = (&self.rho[it % 2], &self.rho[(it + 1) % 2]);
             // ρ = r·r
-            self.pass(
-                &self.prog.square,
-                &self.prod,
-                &[("u_u", self.r[ri].texture())],
-            )?;
-            self.reduce_into(rho)?;
+            self.square_sum_into(self.r[ri].texture(), rho)?;
             if let Some(tol) = self.params.tolerance
                 && it % self.params.check_every.max(1) == 0
             {
@@ -431,12 +431,7 @@ impl FragmentCg {
         info.iterations = it;
         if let Some(tol) = self.params.tolerance {
             let rho = &self.rho[it % 2];
-            self.pass(
-                &self.prog.square,
-                &self.prod,
-                &[("u_u", self.r[ri].texture())],
-            )?;
-            self.reduce_into(rho)?;
+            self.square_sum_into(self.r[ri].texture(), rho)?;
             let res = self.read_scalar(rho)?.sqrt() / knorm;
             info.residual = Some(res);
             if res.is_nan() || res > tol {

@@ -15,8 +15,8 @@
 use std::rc::Rc;
 
 use super::layout::levels_for;
-use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::gl::{Buffer, Define, Format, Gl, Program, TexTarget, Texture};
+use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
+use crate::gl::{Buffer, Define, Gl, Program, Texture};
 
 /// Where a compute solver keeps its working arrays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,14 +112,7 @@ impl ComputeSolver {
             vec![]
         };
         let program = Program::compute(gl, file, &defines)?;
-        let out = Texture::new(
-            gl,
-            TexTarget::Rect,
-            Format::R32F,
-            n as u32,
-            batch as u32,
-            None,
-        )?;
+        let out = output_texture(gl, n, batch)?;
         let name = format!(
             "{} compute ({})",
             if pcr { "PCR" } else { "CR" },

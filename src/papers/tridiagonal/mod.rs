@@ -133,6 +133,19 @@ pub fn check_systems(t: &Texture, n: usize, batch: usize) -> Result<(), Tridiago
     Ok(())
 }
 
+/// A solver's output texture: R32F rectangle `n × batch`, undefined until a solve writes it
+/// ([`BatchSolver::output`]).
+pub(crate) fn output_texture(gl: &Gl, n: usize, batch: usize) -> Result<Texture, GlError> {
+    Texture::new(
+        gl,
+        TexTarget::Rect,
+        Format::R32F,
+        n as u32,
+        batch as u32,
+        None,
+    )
+}
+
 /// Reads `x` back and reports the first non-finite value.
 pub(crate) fn find_non_finite(x: &Texture, n: usize) -> Result<(), TridiagonalError> {
     let v = x.read()?;
@@ -157,14 +170,7 @@ pub struct CpuThomas {
 
 impl CpuThomas {
     pub fn new(gl: &Gl, n: usize, batch: usize) -> Result<CpuThomas, TridiagonalError> {
-        let out = Texture::new(
-            gl,
-            TexTarget::Rect,
-            Format::R32F,
-            n as u32,
-            batch as u32,
-            None,
-        )?;
+        let out = output_texture(gl, n, batch)?;
         Ok(CpuThomas {
             n,
             batch,

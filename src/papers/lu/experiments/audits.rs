@@ -71,24 +71,22 @@ pub(super) fn run(s: &Session, cfg: &Config) {
         }
     }
     let b = &cfg.bandwidth;
-    s.audit(Audit::new(
-        format!(
-            "§4.3: Quadro fraction {} / {} GB/s",
-            b.paper_gbps, b.paper_cache_gbps
+    for (card, fraction, gbps, cache_gbps) in [
+        ("Quadro", b.paper_fraction, b.paper_gbps, b.paper_cache_gbps),
+        (
+            "GeForce",
+            b.paper_geforce_fraction,
+            b.paper_geforce_gbps,
+            b.paper_geforce_cache_gbps,
         ),
-        b.paper_fraction,
-        b.paper_gbps / b.paper_cache_gbps,
-        0.02,
-    ));
-    s.audit(Audit::new(
-        format!(
-            "§4.3: GeForce fraction {} / {} GB/s",
-            b.paper_geforce_gbps, b.paper_geforce_cache_gbps
-        ),
-        b.paper_geforce_fraction,
-        b.paper_geforce_gbps / b.paper_geforce_cache_gbps,
-        0.02,
-    ));
+    ] {
+        s.audit(Audit::new(
+            format!("§4.3: {card} fraction {gbps} / {cache_gbps} GB/s"),
+            fraction,
+            gbps / cache_gbps,
+            0.02,
+        ));
+    }
     closed_forms(s, p.top());
 }
 

@@ -17,51 +17,46 @@ fn paper(published: &[Published], f: impl Fn(&Published) -> f64) -> Vec<(f64, f6
 }
 
 pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunError> {
-    let eq2 = |p: &Published, ms: f64| gflops(p.n as usize, p.n as usize, p.n as usize, ms);
-    let chart = LineChart::new(
+    let mut chart = LineChart::new(
         "Fig. 3 — matrix multiply GFLOPS vs N",
         "N (matrix N×N)",
         "GFLOPS",
     )
     .log_x()
     .log_y()
-    .legend(Legend::LowerRight)
-    .series(Series::ours(
-        "GPU, paper's kernel (this device)",
-        t.series("N", "GPU GFLOPS"),
-    ))
-    .series(Series::ours(
-        "GPU, Algorithm 1 as printed (64×64 grid)",
-        t.series("N", "as printed GFLOPS"),
-    ))
-    .series(Series::ours(
-        "CPU, Algorithm 3 (this machine)",
-        t.series("N", "CPU GFLOPS"),
-    ))
-    .series(Series::ours(
-        "+ GPU blocked kernel",
-        t.series("N", "blocked GFLOPS"),
-    ))
-    .series(Series::ours(
-        "+ GPU fragment multipass",
-        t.series("N", "fragment GFLOPS"),
-    ))
-    .series(Series::ours(
-        "+ CPU SGEMM (matrixmultiply)",
-        t.series("N", "SGEMM GFLOPS"),
-    ))
-    .series(Series::paper(
-        "paper: GPU, Quadro 4000",
-        paper(published, |p| p.gpu_gflops.value),
-    ))
-    .series(Series::paper(
-        "paper: CPU, as printed",
-        paper(published, |p| p.cpu_gflops.value),
-    ))
-    .series(Series::paper(
-        "paper: CPU, eq. (2) from its times",
-        paper(published, |p| eq2(p, p.cpu_ms.value)),
-    ));
+    .legend(Legend::LowerRight);
+    for (name, column) in [
+        ("GPU, paper's kernel (this device)", "GPU GFLOPS"),
+        (
+            "GPU, Algorithm 1 as printed (64×64 grid)",
+            "as printed GFLOPS",
+        ),
+        ("CPU, Algorithm 3 (this machine)", "CPU GFLOPS"),
+        ("+ GPU blocked kernel", "blocked GFLOPS"),
+        ("+ GPU fragment multipass", "fragment GFLOPS"),
+        ("+ CPU SGEMM (matrixmultiply)", "SGEMM GFLOPS"),
+    ] {
+        chart = chart.series(Series::ours(name, t.series("N", column)));
+    }
+    for (name, points) in [
+        (
+            "paper: GPU, Quadro 4000",
+            paper(published, |p| p.gpu_gflops.value),
+        ),
+        (
+            "paper: CPU, as printed",
+            paper(published, |p| p.cpu_gflops.value),
+        ),
+        (
+            "paper: CPU, eq. (2) from its times",
+            paper(published, |p| {
+                let n = p.n as usize;
+                gflops(n, n, n, p.cpu_ms.value)
+            }),
+        ),
+    ] {
+        chart = chart.series(Series::paper(name, points));
+    }
     s.line_chart(
         "fig3_gflops.png",
         &chart,

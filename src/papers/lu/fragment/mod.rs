@@ -55,6 +55,12 @@
 //! Passes are not synchronised with the CPU, so a zero pivot is found after the last pass:
 //! a zero pivot at step `i` leaves `U_ii = 0` and fills the rest with ±∞/NaN, so the first
 //! zero or non-finite `U_ii` of the result names the step ([`super::cpu::first_bad_pivot`]).
+//!
+//! This file holds the decomposition ([`FragmentLu`]); the layouts and the passes' rectangles
+//! are in `layout.rs`, the programs' `#define` sets in `programs.rs`.
+
+mod layout;
+mod programs;
 
 use std::rc::Rc;
 use std::time::Instant;
@@ -66,6 +72,10 @@ use crate::gl::{
 };
 
 use super::LuError;
+use layout::{Kind, PassPlan, layout, step_passes};
+
+pub use layout::{pack, rect_minus, unpack};
+pub use programs::{COPY_FRAG, L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
 
 /// The paper's four implementations (Table 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -151,14 +161,6 @@ pub struct LuInfo {
     pub c_ms: f64,
     /// The part of G spent drawing carried texels (switch method).
     pub g_carry_ms: f64,
-}
-
-/// One draw: a program variant over a rectangle.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
-    L,
-    U,
-    OnePass,
 }
 
 /// An LU factorization on the GPU with one of I1–I4 (see the module docs).
@@ -275,7 +277,7 @@ impl FragmentLu {
         let t0 = Instant::now();
         let mut prev: Vec<Rect> = vec![];
         for i in 0..self.np {
-            for pass in self.step_passes(i) {
+            for pass in step_passes(self.params.variant, self.np, i) {
                 let rect = pass.rect;
                 let carry: Vec<Rect> = if self.params.method == PingPongMethod::Switch {
                     prev.iter().flat_map(|p| rect_minus(*p, rect)).collect()
@@ -308,48 +310,7 @@ impl FragmentLu {
     /// `n × n`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
         let lu = unpack(&self.pp.read()?, self.n, self.params);
-        if let Some((step, value)) = super::cpu::first_bad_pivot(&lu, self.n) {
-            return Err(LuError::Pivot {
-                step,
-                value: value as f64,
-            });
-        }
-        if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
-            return Err(LuError::NonFinite {
-                row: pos / self.n,
-                col: pos % self.n,
-            });
-        }
-        Ok(lu)
-    }
-
-    /// The passes of step `i` (empty for the last step).
-    fn step_passes(&self, i: usize) -> Vec<PassPlan> {
-        let (n, i32_) = (self.np as u32, i as u32);
-        let rem = n - i32_ - 1;
-        if rem == 0 {
-            return vec![];
-        }
-        match self.params.variant {
-            Variant::I1 => vec![
-                PassPlan::single(Kind::L, i, Rect::new(i32_, i32_ + 1, 1, rem)),
-                PassPlan::single(Kind::U, i, Rect::new(i32_ + 1, i32_ + 1, rem, rem)),
-            ],
-            Variant::I2 => vec![PassPlan::single(
-                Kind::OnePass,
-                i,
-                Rect::new(i32_, i32_ + 1, rem + 1, rem),
-            )],
-            Variant::I3 | Variant::I4 => {
-                let nb = n / 4;
-                let b0 = (i32_ + 1) / 4;
-                let s = (i32_ + 1) % 4;
-                vec![
-                    PassPlan::vector(Kind::L, i, Rect::new(b0, i32_, nb - b0, 1), s),
-                    PassPlan::vector(Kind::U, i, Rect::new(b0, i32_ + 1, nb - b0, rem), s),
-                ]
-            }
-        }
+        super::checked_factors(lu, self.n)
     }
 
     /// One pass: draws (edge / rest / carried texels), then the ping-pong's copy or switch.
@@ -483,167 +444,4 @@ fn timed(
     f: impl FnOnce() -> Result<(), GlError>,
 ) -> Result<(), GlError> {
     if on { watch.time(gl, f) } else { f() }
-}
-
-/// The shader files of the fragment variants.
-pub const L_FRAG: &str = "lu/l.frag";
-pub const U_FRAG: &str = "lu/u.frag";
-pub const ONEPASS_FRAG: &str = "lu/onepass.frag";
-pub const COPY_FRAG: &str = "lu/copy.frag";
-
-/// The `#define` sets of one configuration's programs: L programs, U programs (scalar: one
-/// each; I3: `START` = 0…3, indexed by the edge's first channel; I4: one with
-/// `EDGE_BRANCH`), or the one-pass program of I2. The one place these are decided: the
-/// decomposition builds exactly these, and [`super::program_variants`] lists them all.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ProgramSet {
-    pub l: Vec<Vec<Define>>,
-    pub u: Vec<Vec<Define>>,
-    pub onepass: Option<Vec<Define>>,
-}
-
-impl ProgramSet {
-    pub fn of(variant: Variant, fetch_only: bool) -> ProgramSet {
-        let mut base = vec![];
-        if variant.vector() {
-            base.push(Define::flag("VEC4"));
-        }
-        if fetch_only {
-            base.push(Define::flag("FETCH_ONLY"));
-        }
-        let with = |extra: Option<Define>| {
-            let mut d = base.clone();
-            d.extend(extra);
-            d
-        };
-        match variant {
-            Variant::I1 => ProgramSet {
-                l: vec![with(None)],
-                u: vec![with(None)],
-                onepass: None,
-            },
-            // I2 has no fetch-only form: its one program is always the full one.
-            Variant::I2 => ProgramSet {
-                l: vec![],
-                u: vec![],
-                onepass: Some(vec![]),
-            },
-            Variant::I3 => {
-                let sets: Vec<Vec<Define>> = (0..4)
-                    .map(|s| with(Some(Define::new("START", s))))
-                    .collect();
-                ProgramSet {
-                    l: sets.clone(),
-                    u: sets,
-                    onepass: None,
-                }
-            }
-            Variant::I4 => ProgramSet {
-                l: vec![with(Some(Define::flag("EDGE_BRANCH")))],
-                u: vec![with(Some(Define::flag("EDGE_BRANCH")))],
-                onepass: None,
-            },
-        }
-    }
-}
-
-/// One pass of a step: its kind, its rectangle, and (vector) the edge's first channel.
-struct PassPlan {
-    kind: Kind,
-    step: usize,
-    rect: Rect,
-    start: u32,
-}
-
-impl PassPlan {
-    fn single(kind: Kind, step: usize, rect: Rect) -> PassPlan {
-        PassPlan {
-            kind,
-            step,
-            rect,
-            start: 0,
-        }
-    }
-    fn vector(kind: Kind, step: usize, rect: Rect, start: u32) -> PassPlan {
-        PassPlan {
-            kind,
-            step,
-            rect,
-            start,
-        }
-    }
-}
-
-/// Texture width, height and format of a layout.
-fn layout(p: Params, np: usize) -> (u32, u32, Format) {
-    if p.variant.vector() {
-        (np as u32 / 4, np as u32, Format::RGBA32F)
-    } else {
-        (np as u32, np as u32, p.scalar_format)
-    }
-}
-
-/// The texture contents of a row-major `n × n` matrix in the variant's layout.
-pub fn pack(a: &[f32], n: usize, p: Params) -> Vec<f32> {
-    if p.variant.vector() {
-        let np = n.div_ceil(4) * 4;
-        let nb = np / 4;
-        let mut t = vec![0f32; nb * np * 4];
-        for k in 0..np {
-            for row in 0..np {
-                let v = if row < n && k < n {
-                    a[row * n + k]
-                } else if row == k {
-                    1.0
-                } else {
-                    0.0
-                };
-                t[(k * nb + row / 4) * 4 + row % 4] = v;
-            }
-        }
-        t
-    } else {
-        let c = p.scalar_format.channels();
-        let mut t = vec![0f32; n * n * c];
-        for (i, &v) in a.iter().enumerate() {
-            t[i * c] = v;
-        }
-        t
-    }
-}
-
-/// The row-major `n × n` matrix held by texture contents in the variant's layout.
-pub fn unpack(t: &[f32], n: usize, p: Params) -> Vec<f32> {
-    if p.variant.vector() {
-        let np = n.div_ceil(4) * 4;
-        let nb = np / 4;
-        let mut a = vec![0f32; n * n];
-        for k in 0..n {
-            for row in 0..n {
-                a[row * n + k] = t[(k * nb + row / 4) * 4 + row % 4];
-            }
-        }
-        a
-    } else {
-        let c = p.scalar_format.channels();
-        (0..n * n).map(|i| t[i * c]).collect()
-    }
-}
-
-/// `a \ b` as up to four rectangles (above, below, left, right of the overlap).
-pub fn rect_minus(a: Rect, b: Rect) -> Vec<Rect> {
-    let (ax1, ay1, bx1, by1) = (a.x + a.w, a.y + a.h, b.x + b.w, b.y + b.h);
-    let (ix0, iy0) = (a.x.max(b.x), a.y.max(b.y));
-    let (ix1, iy1) = (ax1.min(bx1), ay1.min(by1));
-    if ix0 >= ix1 || iy0 >= iy1 {
-        return if a.is_empty() { vec![] } else { vec![a] };
-    }
-    let mut out = vec![
-        Rect::new(a.x, a.y, a.w, iy0 - a.y),
-        Rect::new(a.x, iy1, a.w, ay1 - iy1),
-        Rect::new(a.x, iy0, ix0 - a.x, iy1 - iy0),
-        Rect::new(ix1, iy0, ax1 - ix1, iy1 - iy0),
-    ];
-    out.retain(|r| !r.is_empty());
-    out
 }

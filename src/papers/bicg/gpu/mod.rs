@@ -1,0 +1,385 @@
+//! The GPU solver: the preconditioned Bi-CG of [`super::cpu`] as GL 4.3 compute shaders,
+//! one shader per kernel the paper's profile names (Table 2): `spmv.comp` (SpMV),
+//! `v_plus_bu.comp` (V_plus_bU), `v_mul_u.comp` (V_mul_U), `asolve.comp` (asolveKernel),
+//! `copy.comp` (Copy), `sub.comp` (Sub), and the two reduction stages profiled as
+//! reduceKernel6/5 (with `OP_MAX`, MaxreduceKernel6/5): `reduce_grid_stride.comp`, a
+//! grid-stride reduction (Harris's #7, multiple elements per thread, without the warp
+//! unrolling of his #5/#6 that GLSL cannot express), and `reduce_partials.comp`, one work group
+//! folding the partials (Harris's #4, the first combine during the load). The paper's "6"
+//! and "5" are the CUDA SDK kernel numbers it used; ours keep the names in the profile only.
+//! [`build_variants`] lists every shader with its switches in one place ([`kernels`]); the
+//! passes that bind and dispatch them are in `passes.rs`.
+//!
+//! As in the paper (§III.1) the matrix and vectors live on the device for the whole solve;
+//! per iteration only scalars cross the bus: the three reductions' results are read back
+//! (ρ; z·p̄; ‖z‖∞, ‖p‖∞, ‖x‖∞ — the paper's memcpyDtoH) and the host computes β and α in
+//! f64 and writes them into a small coefficient buffer (memcpyHtoD) that `v_plus_bu` reads.
+//! A dot product is V_mul_U into a scratch vector, then the two reduction stages, which is
+//! what the paper's profile implies (as many V_mul_U calls as reduceKernel calls).
+//!
+//! `Real` picks the precision: `f64` (the paper) or `f32` (the single-precision build that
+//! the paper says fails to converge on this problem).
+
+pub mod kernels;
+mod passes;
+
+use bytemuck::Pod;
+
+use super::cpu::{BicgError, BicgInfo, BicgParams, Stop, nr_error_estimate};
+use super::ellpack::{EllpackError, EllpackR};
+use crate::gl::{Buffer, Gl, GlError};
+
+use kernels::Programs;
+pub use kernels::{
+    Kernel, LOCAL_SIZES, Profile, build_variants, check_fits, check_fits_on, device_bytes,
+    program_variants,
+};
+
+/// A floating-point type the shaders can be built for.
+pub trait Real: Pod + Copy + Default + Into<f64> + PartialEq + std::fmt::Debug + 'static {
+    /// The GLSL type name (`REAL`).
+    const GLSL: &'static str;
+    fn from_f64(v: f64) -> Self;
+}
+impl Real for f64 {
+    const GLSL: &'static str = "double";
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+}
+impl Real for f32 {
+    const GLSL: &'static str = "float";
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+}
+
+/// Build options of the GPU solver.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct GpuOptions {
+    /// Invocations per work group ("threads per block", 256 in the paper's Fig. 4): a power
+    /// of two from 32 to the device's limit.
+    pub local_size: u32,
+    /// Dot products by one fused reduction (Σ aᵢbᵢ) instead of V_mul_U + reduction: a
+    /// variant beyond the paper.
+    pub fused_dot: bool,
+    /// The fused variant, beyond the paper: the SpMV with its dot product, the
+    /// preconditioner with ρ, both direction updates in one pass, and the x / r / r̄ / z
+    /// updates with their max-norms in two (12 dispatches per iteration instead of 20).
+    pub fused: bool,
+}
+
+impl Default for GpuOptions {
+    fn default() -> Self {
+        GpuOptions {
+            local_size: 256,
+            fused_dot: false,
+            fused: false,
+        }
+    }
+}
+
+/// Errors of the GPU solver.
+#[derive(Debug, thiserror::Error)]
+pub enum GpuBicgError {
+    #[error(transparent)]
+    Gl(#[from] GlError),
+    #[error(transparent)]
+    Matrix(#[from] EllpackError),
+    #[error("local size {0} is not a power of two in 32..=1024 within the device limit {1}")]
+    LocalSize(u32, u32),
+    #[error("vector of length {got} for a matrix of order {n}")]
+    Length { got: usize, n: usize },
+    #[error(transparent)]
+    NotConverged(#[from] BicgError),
+    #[error("too large for this device: {what}, but {limit}")]
+    TooLarge { what: String, limit: String },
+}
+
+struct DeviceMatrix<T: Pod> {
+    val: Buffer<T>,
+    col: Buffer<u32>,
+    rl: Buffer<u32>,
+}
+
+impl<T: Real> DeviceMatrix<T> {
+    fn new(gl: &Gl, a: &EllpackR<T>) -> Result<Self, GlError> {
+        Ok(DeviceMatrix {
+            val: Buffer::from_slice(gl, &a.val)?,
+            col: Buffer::from_slice(gl, &a.col)?,
+            rl: Buffer::from_slice(gl, &a.rl)?,
+        })
+    }
+}
+
+/// Vector names of the solver's device state.
+#[derive(Clone, Copy)]
+enum V {
+    B,
+    X,
+    R,
+    Rr,
+    Z,
+    Zz,
+    P,
+    Pp,
+    Tmp,
+}
+
+/// Result slots of the reductions.
+const RHO: usize = 0;
+const AKDEN: usize = 1;
+const ZNRM: usize = 2;
+const PNRM: usize = 3;
+const XNRM: usize = 4;
+const BNRM: usize = 5;
+/// Coefficient slots for `v_plus_bu`.
+const C_BETA: u32 = 0;
+const C_ALPHA: u32 = 1;
+const C_MALPHA: u32 = 2;
+
+/// The Bi-CG solver on the GPU for one matrix (kept on the device between solves).
+pub struct GpuBicg<T: Real> {
+    gl: Gl,
+    n: usize,
+    opts: GpuOptions,
+    a: DeviceMatrix<T>,
+    /// Aᵀ; `None` when A is symmetric and its own buffers serve.
+    at: Option<DeviceMatrix<T>>,
+    diag: Buffer<T>,
+    vecs: Vec<Buffer<T>>,
+    partial: Buffer<T>,
+    results: Buffer<T>,
+    coef: Buffer<T>,
+    groups: u32,
+    red_groups: u32,
+    prog: Programs,
+    profile: Option<Profile>,
+}
+
+impl<T: Real> GpuBicg<T> {
+    /// Uploads A (and Aᵀ unless `symmetric`) and builds the kernels.
+    pub fn new(
+        gl: &Gl,
+        a: &EllpackR<T>,
+        symmetric: bool,
+        opts: GpuOptions,
+    ) -> Result<GpuBicg<T>, GpuBicgError> {
+        let limit = gl.info().max_work_group_invocations.max(0) as u32;
+        let l = opts.local_size;
+        if !l.is_power_of_two() || !(32..=1024).contains(&l) || (limit > 0 && l > limit) {
+            return Err(GpuBicgError::LocalSize(l, limit));
+        }
+        let n = a.n;
+        check_fits(gl, n, a.m, std::mem::size_of::<T>())?;
+        let diag: Vec<T> = a.diagonal()?.into_iter().map(T::from_f64).collect();
+        let prog = Programs::new(gl, T::GLSL, l)?;
+        let groups = (n as u32).div_ceil(l).clamp(1, 65_535);
+        let red_groups = (n as u32).div_ceil(2 * l).clamp(1, 1024);
+        let vecs = (0..9)
+            .map(|_| Buffer::zeroed(gl, n))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GpuBicg {
+            gl: gl.clone(),
+            n,
+            opts,
+            a: DeviceMatrix::new(gl, a)?,
+            at: if symmetric {
+                None
+            } else {
+                Some(DeviceMatrix::new(gl, &a.transpose())?)
+            },
+            diag: Buffer::from_slice(gl, &diag)?,
+            vecs,
+            // Three runs of partials (the fused variant's max-norms); one otherwise.
+            partial: Buffer::zeroed(gl, 3 * red_groups as usize)?,
+            results: Buffer::zeroed(gl, 8)?,
+            coef: Buffer::zeroed(gl, 4)?,
+            groups,
+            red_groups,
+            prog,
+            profile: None,
+        })
+    }
+
+    /// Order of the matrix.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Turns per-kernel profiling on (every call between two `glFinish`) and clears it.
+    pub fn set_profiling(&mut self, on: bool) {
+        self.profile = on.then(Profile::default);
+    }
+
+    /// The profile gathered since profiling was turned on.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
+    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`; see [`super::cpu`]). The iterate
+    /// comes back in f64 whether or not the solve converged; [`BicgInfo::into_result`]
+    /// turns a non-converged one into an error.
+    pub fn solve(
+        &mut self,
+        b: &[f64],
+        x0: &[f64],
+        params: &BicgParams,
+    ) -> Result<(Vec<f64>, BicgInfo), GpuBicgError> {
+        let n = self.n;
+        for len in [b.len(), x0.len()] {
+            if len != n {
+                return Err(GpuBicgError::Length { got: len, n });
+            }
+        }
+        let bt: Vec<T> = b.iter().map(|&v| T::from_f64(v)).collect();
+        let xt: Vec<T> = x0.iter().map(|&v| T::from_f64(v)).collect();
+        self.run(Kernel::HtoD, |s| {
+            s.v(V::B).upload(&bt)?;
+            s.v(V::X).upload(&xt)
+        })?;
+        self.spmv(false, V::X, V::R)?;
+        self.v(V::B).bind(0);
+        self.v(V::R).bind(1);
+        self.v(V::R).bind(2);
+        self.elementwise(Kernel::Sub, None)?;
+        self.copy(V::R, V::Rr)?;
+        self.asolve(V::B, V::Z)?;
+        self.reduce(V::Z, true, BNRM)?;
+        self.asolve(V::R, V::Z)?;
+        self.reduce(V::Z, true, ZNRM)?;
+        let s = self.read_results(ZNRM, 4)?;
+        let (mut znrm, bnrm) = (s[0], s[3]);
+        let mut history = Vec::new();
+        if bnrm == 0.0 {
+            let info = BicgInfo {
+                iterations: 0,
+                err: 0.0,
+                history,
+                stop: Stop::Converged,
+            };
+            return Ok((vec![0.0; n], info));
+        }
+        let mut err = znrm / bnrm;
+        let mut bkden = 1.0;
+        let fused = self.opts.fused;
+        let (iterations, stop) = 'iterate: {
+            for iter in 1..=params.max_iter {
+                if fused {
+                    self.fused_rho()?;
+                } else {
+                    self.asolve(V::Rr, V::Zz)?;
+                    self.dot(V::Z, V::Rr, RHO)?;
+                }
+                let bknum = self.read_results(RHO, 1)?[0];
+                if !bknum.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                if bknum == 0.0 {
+                    break 'iterate (iter, Stop::BreakdownRho);
+                }
+                if iter == 1 {
+                    self.copy(V::Z, V::P)?;
+                    self.copy(V::Zz, V::Pp)?;
+                } else {
+                    self.set_coef(C_BETA, &[bknum / bkden])?;
+                    if fused {
+                        self.fused_directions()?;
+                    } else {
+                        self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
+                        self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+                    }
+                }
+                bkden = bknum;
+                if fused {
+                    self.fused_spmv_dot()?;
+                } else {
+                    self.spmv(false, V::P, V::Z)?;
+                    self.dot(V::Z, V::Pp, AKDEN)?;
+                }
+                let akden = self.read_results(AKDEN, 1)?[0];
+                if akden == 0.0 {
+                    break 'iterate (iter, Stop::BreakdownAlpha);
+                }
+                if !akden.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                let ak = bknum / akden;
+                self.set_coef(C_ALPHA, &[ak, -ak])?;
+                self.spmv(true, V::Pp, V::Zz)?;
+                if fused {
+                    self.fused_update()?;
+                } else {
+                    self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
+                    self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
+                    self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
+                    self.asolve(V::R, V::Z)?;
+                    self.reduce(V::Z, true, ZNRM)?;
+                    self.reduce(V::P, true, PNRM)?;
+                    self.reduce(V::X, true, XNRM)?;
+                }
+                let s = self.read_results(ZNRM, 3)?;
+                let zm1nrm = znrm;
+                znrm = s[0];
+                let testable;
+                (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, s[1], s[2], bnrm);
+                history.push(err);
+                if !err.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                if testable && err <= params.tol {
+                    break 'iterate (iter, Stop::Converged);
+                }
+            }
+            (params.max_iter, Stop::IterationCap)
+        };
+        let info = BicgInfo {
+            iterations,
+            err,
+            history,
+            stop,
+        };
+        let x = self.run(Kernel::DtoH, |s| s.v(V::X).read())?;
+        Ok((x.into_iter().map(Into::into).collect(), info))
+    }
+}
+
+/// Single kernels on resident data, for the SpMV bandwidth benchmark and the tests.
+impl<T: Real> GpuBicg<T> {
+    /// y = A x through the SpMV kernel (x uploaded, y read back): the test of the kernel.
+    pub fn apply(&mut self, x: &[f64], transpose: bool) -> Result<Vec<f64>, GpuBicgError> {
+        if x.len() != self.n {
+            return Err(GpuBicgError::Length {
+                got: x.len(),
+                n: self.n,
+            });
+        }
+        let xt: Vec<T> = x.iter().map(|&v| T::from_f64(v)).collect();
+        self.v(V::X).upload(&xt)?;
+        self.spmv(transpose, V::X, V::Z)?;
+        Ok(self.v(V::Z).read()?.into_iter().map(Into::into).collect())
+    }
+
+    /// One SpMV on the resident vectors (no transfer): what the bandwidth benchmark times.
+    pub fn spmv_resident(&mut self) -> Result<(), GlError> {
+        self.spmv(false, V::P, V::Z)
+    }
+
+    /// One `copy.comp` pass on resident vectors: `2·n·size_of::<T>()` bytes streamed, the
+    /// device's streaming bandwidth that SpMV is compared with.
+    pub fn copy_resident(&mut self) -> Result<(), GlError> {
+        self.copy(V::P, V::Z)
+    }
+
+    /// Σ aᵢbᵢ and max |aᵢ| through the reduction kernels (for the tests).
+    pub fn reductions(&mut self, a: &[f64], b: &[f64]) -> Result<(f64, f64), GpuBicgError> {
+        let at: Vec<T> = a.iter().map(|&v| T::from_f64(v)).collect();
+        let bt: Vec<T> = b.iter().map(|&v| T::from_f64(v)).collect();
+        self.v(V::P).upload(&at)?;
+        self.v(V::Pp).upload(&bt)?;
+        self.dot(V::P, V::Pp, RHO)?;
+        self.reduce(V::P, true, PNRM)?;
+        let s = self.read_results(RHO, 4)?;
+        Ok((s[0], s[3]))
+    }
+}
