@@ -128,8 +128,8 @@ pub fn write_report(
         for t in &r.tables {
             if let Some(why) = &t.skipped {
                 s.push_str(&format!(
-                    "### {}\n\n*Skipped on this device: {why}.*\n\n",
-                    t.title
+                    "### Table `{}`: not run\n\n*Skipped on this device: {why}.*\n\n",
+                    t.id
                 ));
                 continue;
             }
