@@ -64,7 +64,8 @@ impl Provenance {
     }
 }
 
-/// `git describe`-like commit id of the working tree, `+dirty` when it has changes. A copy
+/// `git describe`-like commit id of the working tree, `+dirty` when it has changes outside
+/// `figures/`. A copy
 /// without its `.git` (e.g. a tree sent to a remote GPU machine) names its commit in
 /// `GPGPU_REPRO_COMMIT`; the reports then say it was given, not read.
 pub fn git_commit() -> String {
@@ -83,8 +84,17 @@ pub fn git_commit() -> String {
     };
     match run(&["rev-parse", "--short=12", "HEAD"]) {
         Some(c) => {
-            let dirty = run(&["status", "--porcelain", "--untracked-files=no"])
-                .is_some_and(|s| !s.is_empty());
+            // Changes under figures/ are results (a run writing into the checkout), not
+            // code: they do not make the commit that produced them dirty.
+            let dirty = run(&[
+                "status",
+                "--porcelain",
+                "--untracked-files=no",
+                "--",
+                ":/",
+                ":(top,exclude)figures",
+            ])
+            .is_some_and(|s| !s.is_empty());
             if dirty { format!("{c}+dirty") } else { c }
         }
         None => "unknown (not a git checkout)".into(),
