@@ -9,12 +9,10 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
-use super::{GridData, time_solver, verified_row};
-use crate::gl::timing::measure_cpu;
+use super::{GridData, time_solver, time_thomas_cpu, verified_row};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
 use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
-use crate::papers::tridiagonal::cpu::thomas_batch_f32;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
 use crate::report::{BarChart, Column};
@@ -193,23 +191,18 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
             Some(ms) => ms,
             None => {
                 let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
-                let mut x = vec![0f32; n * batch];
-                thomas_batch_f32(&d.sys, &mut x).map_err(alg)?;
-                let th_err = max_rel_error(&x, &d.want);
-                let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&d.sys, &mut x))
-                    .map_err(alg)?;
                 t.start(&key);
-                t.push(
-                    t.row(&key)
-                        .text("grid", &grid)
-                        .text("solver", "Thomas CPU f32")
-                        .num(time, th.median_ms)
-                        .num(ratio, 1.0)
-                        .num(err, th_err)
-                        .runs(th.runs)
-                        .verify(th_err, DIRECT_TOL),
-                )?;
-                th.median_ms
+                let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
+                let row = t
+                    .row(&key)
+                    .text("grid", &grid)
+                    .text("solver", "Thomas CPU f32")
+                    .num(time, th.ms)
+                    .num(ratio, 1.0)
+                    .opt(err, th.err.as_ref().ok().copied())
+                    .runs(th.runs);
+                t.push(verified_row(row, &th.err, DIRECT_TOL))?;
+                th.ms
             }
         };
         let mut times = Fig11Times::new(g, th_ms);

@@ -6,10 +6,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIRECT_TOL, alg, check_size, grids, positive_f32, repeat, verified_row};
-use crate::gl::timing::{measure_cpu, measure_gpu};
+use super::{
+    DIRECT_TOL, alg, check_size, grids, positive_f32, repeat, time_thomas_cpu, verified_row,
+};
+use crate::gl::timing::measure_gpu;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
-use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
+use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
@@ -108,23 +110,18 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             None => {
                 t.start(&key);
                 let (sys, want) = grid_data(&mut data, n, systems, c.heat_r, seed)?;
-                let mut x = vec![0f32; n * systems];
-                thomas_batch_f32(sys, &mut x).map_err(alg)?;
-                let th_err = max_rel_error(&x, want);
-                let th =
-                    measure_cpu(c.repeat.plan(), || thomas_batch_f32(sys, &mut x)).map_err(alg)?;
-                t.push(
-                    t.row(&key)
-                        .text("grid", &grid)
-                        .text("solver", "Thomas CPU f32")
-                        .text("texture", "—")
-                        .num(time, th.median_ms)
-                        .num(ratio, 1.0)
-                        .num(err, th_err)
-                        .runs(th.runs)
-                        .verify(th_err, DIRECT_TOL),
-                )?;
-                th.median_ms
+                let th = time_thomas_cpu(sys, want, &c.repeat)?;
+                let row = t
+                    .row(&key)
+                    .text("grid", &grid)
+                    .text("solver", "Thomas CPU f32")
+                    .text("texture", "—")
+                    .num(time, th.ms)
+                    .num(ratio, 1.0)
+                    .opt(err, th.err.as_ref().ok().copied())
+                    .runs(th.runs);
+                t.push(verified_row(row, &th.err, DIRECT_TOL))?;
+                th.ms
             }
         };
         let max_h = s.gl.info().max_rectangle_texture_size.max(0) as usize;

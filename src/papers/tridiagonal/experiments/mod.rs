@@ -33,10 +33,10 @@ mod table1;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
-use super::cpu::Systems;
+use super::cpu::{Systems, thomas_batch_f32};
 use super::{BatchSolver, TridiagonalError};
 use crate::gl::DeviceInfo;
-use crate::gl::timing::measure_gpu;
+use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Format, Gl, Need, TexTarget, Texture};
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
@@ -213,6 +213,21 @@ fn verified_row(row: RowBuilder, err: &Result<f64, String>, tol: f64) -> RowBuil
         Ok(e) => row.verify(*e, tol),
         Err(e) => row.fail(e.clone()),
     }
+}
+
+/// CPU Thomas f32 on `sys` (one thread, host data, no transfers), the denominator of every
+/// ratio in Fig. 11, its sweep and Fig. 9: median time over `repeat`, timed runs, and the
+/// error of its solution against `want`.
+fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measured, RunError> {
+    let mut x = vec![0f32; sys.n * sys.batch];
+    thomas_batch_f32(sys, &mut x).map_err(alg)?;
+    let err = max_rel_error(&x, want);
+    let th = measure_cpu(repeat.plan(), || thomas_batch_f32(sys, &mut x)).map_err(alg)?;
+    Ok(Measured {
+        ms: th.median_ms,
+        runs: th.runs,
+        err: Ok(err),
+    })
 }
 
 /// One timed solver: median ms, runs, error against the reference.

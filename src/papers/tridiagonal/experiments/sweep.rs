@@ -5,12 +5,9 @@ use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
 use super::{DIRECT_TOL, GridData, Measured, alg, grids, positive_f32, repeat};
-use super::{time_solver, verified_row};
-use crate::gl::timing::measure_cpu;
-use crate::papers::tridiagonal::cpu::thomas_batch_f32;
+use super::{time_solver, time_thomas_cpu, verified_row};
 use crate::report::{Column, LineChart, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
-use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -85,18 +82,9 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
             Some(ms) => ms,
             None => {
                 let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
-                let mut x = vec![0f32; n * batch];
-                thomas_batch_f32(&d.sys, &mut x).map_err(alg)?;
-                let th_err = max_rel_error(&x, &d.want);
-                let th = measure_cpu(c.repeat.plan(), || thomas_batch_f32(&d.sys, &mut x))
-                    .map_err(alg)?;
-                let m = Measured {
-                    ms: th.median_ms,
-                    runs: th.runs,
-                    err: Ok(th_err),
-                };
-                push(&mut t, &keys[0], g, 0, &m, m.ms)?;
-                th.median_ms
+                let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
+                push(&mut t, &keys[0], g, 0, &th, th.ms)?;
+                th.ms
             }
         };
         series[0].push((unknowns, th_ms));
