@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
-use super::{GridData, time_solver, time_thomas_cpu, verified_row};
+use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row, verified_row};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
 use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
@@ -150,12 +150,7 @@ pub(super) fn solvers<'a>(
 
 pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunError> {
     let gl = &s.gl;
-    let (time, ratio, err, err_cg) = (
-        "time",
-        "× Thomas CPU f32",
-        "max rel error vs Thomas f64",
-        "max rel error vs CPU CG f64 (same n)",
-    );
+    let (time, ratio, err, err_cg) = (TIME, RATIO, ERR, "max rel error vs CPU CG f64 (same n)");
     let mut t = s.table(
         "fig11",
         "Fig. 11 — solve time of a batch of tridiagonal systems (N×N grid: N systems of N − 1 unknowns)",
@@ -193,15 +188,8 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
                 t.start(&key);
                 let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
-                let row = t
-                    .row(&key)
-                    .text("grid", &grid)
-                    .text("solver", "Thomas CPU f32")
-                    .num(time, th.ms)
-                    .num(ratio, 1.0)
-                    .opt(err, th.err.as_ref().ok().copied())
-                    .runs(th.runs);
-                t.push(verified_row(row, &th.err, DIRECT_TOL))?;
+                let row = t.row(&key).text("grid", &grid);
+                t.push(timed_row(row.text("solver", "Thomas CPU f32"), &th, th.ms))?;
                 th.ms
             }
         };

@@ -6,9 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{
-    DIRECT_TOL, alg, check_size, grids, positive_f32, repeat, time_thomas_cpu, verified_row,
-};
+use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32, repeat};
+use super::{time_thomas_cpu, timed_row};
 use crate::gl::timing::measure_gpu;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
@@ -74,7 +73,7 @@ fn grid_data(
 
 pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
     let gl = &s.gl;
-    let (time, ratio, err) = ("time", "× Thomas CPU f32", "max rel error vs Thomas f64");
+    let (time, ratio, err) = (TIME, RATIO, ERR);
     let mut t = s.table(
         "fig9",
         "Fig. 9 — 3D batches tiled into one 2D texture (N×N×N grid: N² systems of N − 1 unknowns)",
@@ -111,16 +110,9 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 t.start(&key);
                 let (sys, want) = grid_data(&mut data, n, systems, c.heat_r, seed)?;
                 let th = time_thomas_cpu(sys, want, &c.repeat)?;
-                let row = t
-                    .row(&key)
-                    .text("grid", &grid)
-                    .text("solver", "Thomas CPU f32")
-                    .text("texture", "—")
-                    .num(time, th.ms)
-                    .num(ratio, 1.0)
-                    .opt(err, th.err.as_ref().ok().copied())
-                    .runs(th.runs);
-                t.push(verified_row(row, &th.err, DIRECT_TOL))?;
+                let row = t.row(&key).text("grid", &grid);
+                let row = row.text("solver", "Thomas CPU f32").text("texture", "—");
+                t.push(timed_row(row, &th, th.ms))?;
                 th.ms
             }
         };
@@ -171,17 +163,17 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 ),
                 Err(_) => None,
             };
-            let ms = timing.map_or(f64::NAN, |t| t.median_ms);
-            let row = t
-                .row(&key)
-                .text("grid", &grid)
-                .text("solver", &name)
-                .text("texture", format!("{w}×{h}"))
-                .num(time, ms)
-                .num(ratio, ms / th_ms)
-                .opt(err, got.as_ref().ok().copied())
-                .runs(timing.map_or(0, |t| t.runs));
-            t.push(verified_row(row, &got, DIRECT_TOL))?;
+            let m = Measured {
+                ms: timing.map_or(f64::NAN, |t| t.median_ms),
+                runs: timing.map_or(0, |t| t.runs),
+                err: got,
+            };
+            let row = t.row(&key).text("grid", &grid).text("solver", &name);
+            t.push(timed_row(
+                row.text("texture", format!("{w}×{h}")),
+                &m,
+                th_ms,
+            ))?;
         }
     }
     t.finish()?;

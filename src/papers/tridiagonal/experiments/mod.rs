@@ -230,6 +230,23 @@ fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measu
     })
 }
 
+/// The columns every Fig. 11-style table (fig11, sweep, fig9) shares.
+const TIME: &str = "time";
+const RATIO: &str = "× Thomas CPU f32";
+const ERR: &str = "max rel error vs Thomas f64";
+
+/// `row` (its key cells filled) completed with measurement `m` checked against Thomas f64:
+/// its time, the ratio to CPU Thomas's `th_ms`, the error and the timed runs, verified within
+/// [`DIRECT_TOL`].
+fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64) -> RowBuilder {
+    let row = row
+        .num(TIME, m.ms)
+        .num(RATIO, m.ms / th_ms)
+        .opt(ERR, m.err.as_ref().ok().copied())
+        .runs(m.runs);
+    verified_row(row, &m.err, DIRECT_TOL)
+}
+
 /// One timed solver: median ms, runs, error against the reference.
 struct Measured {
     ms: f64,

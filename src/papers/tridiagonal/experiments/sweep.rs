@@ -4,8 +4,8 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
-use super::{DIRECT_TOL, GridData, Measured, alg, grids, positive_f32, repeat};
-use super::{time_solver, time_thomas_cpu, verified_row};
+use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32, repeat};
+use super::{time_solver, time_thomas_cpu, timed_row};
 use crate::report::{Column, LineChart, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 
@@ -28,10 +28,6 @@ const NAMES: [&str; 5] = [
     "PCR compute",
 ];
 
-const TIME: &str = "time";
-const RATIO: &str = "× Thomas CPU f32";
-const ERR: &str = "max rel error vs Thomas f64";
-
 /// Adds the row of solver `NAMES[i]` at grid `g`: its measurement and its ratio to Thomas's
 /// time `th_ms`.
 fn push(
@@ -42,15 +38,8 @@ fn push(
     m: &Measured,
     th_ms: f64,
 ) -> Result<(), RunError> {
-    let row = t
-        .row(key)
-        .text("grid N", g.to_string())
-        .text("solver", NAMES[i])
-        .num(TIME, m.ms)
-        .num(RATIO, m.ms / th_ms)
-        .opt(ERR, m.err.as_ref().ok().copied())
-        .runs(m.runs);
-    t.push(verified_row(row, &m.err, DIRECT_TOL))
+    let row = t.row(key).text("grid N", g.to_string());
+    t.push(timed_row(row.text("solver", NAMES[i]), m, th_ms))
 }
 
 pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
