@@ -169,14 +169,17 @@ pub fn footprint(name: &str, n: u32) -> Footprint {
 }
 
 /// Refuses, before any allocation, a simulation of `n × n` with solver `name` that this
-/// device cannot hold: a texture wider than its rectangle-texture limit, or more memory than
+/// device cannot run or hold: a solver needing what the device lacks ([`needs`]), a texture wider than its rectangle-texture limit, or more memory than
 /// the machine has available.
 pub fn check_fits(gl: &Gl, name: &str, n: u32) -> Result<(), SimError> {
     check_name(name)?;
     if let Some(why) = gl.caps().lacks(needs(name)) {
         return Err(SimError::Solver {
             solver: name.to_string(),
-            message: why,
+            message: format!(
+                "{why}; the paper's fragment solvers (cr, cr-copy, cgN) and thomas run on \
+                 GL 3.3"
+            ),
         });
     }
     let fp = footprint(name, n);
