@@ -57,6 +57,10 @@ enum Command {
         /// nothing and write nothing.
         #[arg(long)]
         check: bool,
+        /// Do not read the rows against the device's limits (no `bench` first, no bound
+        /// columns, no roofline).
+        #[arg(long)]
+        no_bench: bool,
     },
     /// Two runs side by side (e.g. two devices): every measured value of both, the ratio B / A,
     /// and the verdicts that change.
@@ -167,6 +171,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             resume,
             experiments,
             check,
+            no_bench,
         } => {
             let opts = Options {
                 papers,
@@ -175,6 +180,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 resume,
                 experiments,
                 check_only: check,
+                bench: !no_bench,
             };
             runner::select(registry::PAPERS, &opts.papers)?;
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;

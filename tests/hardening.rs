@@ -38,6 +38,7 @@ fn options(papers: &[&str], exp: Option<&Path>, out: &Path, check_only: bool) ->
         resume: false,
         experiments: exp.map(Path::to_path_buf),
         check_only,
+        bench: false,
     }
 }
 

@@ -101,6 +101,7 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
         resume: false,
         experiments: Some(exp.path().to_path_buf()),
         check_only: false,
+        bench: false,
     };
     let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     let msg = err.to_string();
@@ -132,6 +133,7 @@ fn unwritable_output_is_an_error_before_any_work() {
         resume: false,
         experiments: None,
         check_only: false,
+        bench: false,
     };
     let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     assert!(matches!(err, RunError::Output(_)), "{err}");
@@ -204,6 +206,7 @@ fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succ
         resume: false,
         experiments: None,
         check_only: false,
+        bench: false,
     };
     runner::reproduce(&g, &[&NEEDS_TOO_MUCH], &opts).expect("skipping is not failing");
     let rec: PaperRecord = serde_json::from_str(

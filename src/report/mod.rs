@@ -12,4 +12,7 @@ pub mod table;
 pub use audit::Audit;
 pub use plot::{BarChart, Legend, LineChart, Series};
 pub use provenance::Provenance;
-pub use table::{Column, Fmt, Row, RowBuilder, Source, Status, Table, Value};
+pub use table::{
+    Attained, BOUND, Column, Fmt, LIMITER, OF_BOUND, Row, RowBuilder, Source, Status, Table, Value,
+    bound_columns,
+};

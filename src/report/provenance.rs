@@ -22,6 +22,9 @@ pub struct Provenance {
     /// Wall-clock seconds the paper's experiments took.
     #[serde(default)]
     pub seconds: f64,
+    /// The device limits the bound columns used (from `bench`), in one line.
+    #[serde(default)]
+    pub limits: String,
 }
 
 impl Provenance {
@@ -40,6 +43,7 @@ impl Provenance {
             cpu: info.cpu.clone(),
             os: info.os.clone(),
             seconds: 0.0,
+            limits: String::new(),
         }
     }
 
@@ -47,7 +51,7 @@ impl Provenance {
     pub fn to_markdown(&self) -> String {
         format!(
             "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
-             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s\n",
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s\n{}",
             self.date,
             self.commit,
             self.build,
@@ -59,7 +63,12 @@ impl Provenance {
             self.egl_device,
             self.cpu,
             self.os,
-            self.seconds
+            self.seconds,
+            if self.limits.is_empty() {
+                String::new()
+            } else {
+                format!("- device limits: {}\n", self.limits)
+            }
         )
     }
 }

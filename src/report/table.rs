@@ -211,6 +211,47 @@ pub struct Row {
     /// Timed runs the row's measurements had (the repetition count the table reports).
     #[serde(default)]
     pub runs: Option<usize>,
+    /// A timed GPU row's work and time, read against the device's limits (the bound columns
+    /// and the paper's roofline; see [`crate::bench::bound`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attained: Option<Attained>,
+}
+
+/// What a timed GPU row did and how long it took; the runner fills `bound` from the device's
+/// profile (`device.json`) when the row is added, and the bound columns with it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attained {
+    /// The kernel, as its point on the roofline is labelled (one point per kernel: its row
+    /// with the most work).
+    pub kernel: String,
+    pub work: crate::bench::Work,
+    /// The measured time the work took (ms).
+    pub ms: f64,
+    /// The bound on this device, when its limits are known.
+    #[serde(default)]
+    pub bound: Option<crate::bench::Bound>,
+}
+
+impl Attained {
+    /// `bound / measured` (1 = at the device's limit).
+    pub fn fraction(&self) -> Option<f64> {
+        self.bound.and_then(|b| b.fraction(self.ms))
+    }
+}
+
+/// The columns a timed GPU row's bound fills: the least time this device's measured limits
+/// allow for the row's work (ms), which limit sets it, and the fraction of it attained.
+pub const BOUND: &str = "bound";
+pub const LIMITER: &str = "limiter";
+pub const OF_BOUND: &str = "of bound";
+
+/// The three bound columns, to append to a timed table's columns.
+pub fn bound_columns() -> [Column; 3] {
+    [
+        Column::ours(BOUND).unit("ms").sci(2),
+        Column::ours(LIMITER).text(),
+        Column::ours(OF_BOUND).fixed(2),
+    ]
 }
 
 impl Row {
@@ -223,6 +264,7 @@ impl Row {
             fingerprint: String::new(),
             device: String::new(),
             runs: None,
+            attained: None,
         }
     }
     pub fn num(mut self, v: f64) -> Row {
@@ -349,6 +391,27 @@ impl RowBuilder {
     pub fn skip(mut self, reason: impl Into<String>) -> RowBuilder {
         self.row = self.row.skip(reason);
         self
+    }
+    /// Records the row's work (counted from the algorithm; see each table's docs) and the
+    /// time it took: the runner fills the bound columns (when the table has them) from the
+    /// device's limits, and the kernel becomes a point of the paper's roofline.
+    pub fn work(
+        mut self,
+        kernel: impl Into<String>,
+        work: crate::bench::Work,
+        ms: f64,
+    ) -> RowBuilder {
+        self.row.attained = Some(Attained {
+            kernel: kernel.into(),
+            work,
+            ms,
+            bound: None,
+        });
+        self
+    }
+    /// Whether the table has a column called `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.names.iter().any(|n| n == name)
     }
     /// The row so far (its key, cells and status).
     pub fn row(&self) -> &Row {

@@ -14,6 +14,7 @@
 
 pub mod config;
 pub mod entry;
+pub mod roofline;
 pub mod session;
 
 pub use config::{PerMode, Repeat, Sizes};
@@ -21,10 +22,12 @@ pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, Tabl
 pub use session::{Session, TableWriter};
 
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use crate::bench::DeviceProfile;
 use crate::gl::{DeviceInfo, Gl, GlError};
 use crate::report::Provenance;
 use crate::report::files::{OutputError, ensure_writable};
@@ -93,6 +96,9 @@ pub struct Options {
     pub experiments: Option<PathBuf>,
     /// Only read and check the experiment files (`--check`): no output, no measurement.
     pub check_only: bool,
+    /// Read every timed row against the device's limits: reuse `DIR/device.json` measured on
+    /// this device, or run `bench` first (`--no-bench` turns it off: no bound columns).
+    pub bench: bool,
 }
 
 impl Options {
@@ -105,6 +111,60 @@ impl Options {
             Mode::Full => Path::new(FIGURES).join(device_folder(device)),
         })
     }
+}
+
+/// The file beside `REPORT.md` that holds the device's limits (`bench`).
+pub const DEVICE_JSON: &str = "device.json";
+
+/// The device's limits the bound columns are read against: `dir/device.json` when it was
+/// measured on this device (a full profile serves a quick run too, not the other way round),
+/// else measured now by `bench` in the run's mode and saved there. `None` (with a warning)
+/// when `bench` itself fails: the run goes on without bounds.
+fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Option<DeviceProfile> {
+    let path = dir.join(DEVICE_JSON);
+    if let Ok(p) = DeviceProfile::load(&path)
+        && p.device.short() == gl.info().short()
+        && (p.mode == Mode::Full.name() || mode == Mode::Quick)
+    {
+        eprintln!(
+            "device limits: {} ({} bench of {})",
+            path.display(),
+            p.mode,
+            p.date
+        );
+        return Some(p);
+    }
+    eprintln!("device limits: measuring (bench, {} mode)", mode.name());
+    let measured =
+        crate::bench::measure(gl, &crate::bench::Settings::new(mode == Mode::Quick), true)
+            .and_then(|p| p.save(&path).map(|()| p));
+    match measured {
+        Ok(p) => Some(p),
+        Err(e) => {
+            eprintln!("warning: bench failed ({e}); the tables get no bound columns");
+            None
+        }
+    }
+}
+
+/// One line of the limits a run's bounds used, for the provenance.
+fn limits_summary(p: &DeviceProfile) -> String {
+    let l = &p.limits;
+    let f = |v: Option<f64>, unit: &str| v.map_or("—".to_string(), |v| format!("{v:.3} {unit}"));
+    format!(
+        "bandwidth fragment {} / compute {}; fp32 fragment {} / compute {}; fp64 fragment {} / \
+         compute {}; empty draw {} / dispatch {} (`bench`, {} mode, {}; `{DEVICE_JSON}`)",
+        f(l.fragment_gbs, "GB/s"),
+        f(l.compute_gbs, "GB/s"),
+        f(l.fragment_fp32_gflops, "GFLOPS"),
+        f(l.compute_fp32_gflops, "GFLOPS"),
+        f(l.fragment_fp64_gflops, "GFLOPS"),
+        f(l.compute_fp64_gflops, "GFLOPS"),
+        f(l.draw_ms.map(|t| t * 1e3), "µs"),
+        f(l.dispatch_ms.map(|t| t * 1e3), "µs"),
+        p.mode,
+        p.date,
+    )
 }
 
 /// The folder of full runs' results, one subfolder per device, indexed by its `REPORT.md`.
@@ -205,6 +265,11 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
             eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
         });
     }
+    let profile = opts
+        .bench
+        .then(|| device_profile(gl, &dir, opts.mode))
+        .flatten()
+        .map(Rc::new);
     let order: Vec<(&str, &str)> = all.iter().map(|p| (p.key, p.title)).collect();
     let progress = indicatif::MultiProgress::new();
     let mut failures = Vec::new();
@@ -221,9 +286,13 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
             progress.clone(),
             interrupted.clone(),
         )?;
-        let result = (paper.run)(&session);
+        if let Some(p) = &profile {
+            session.set_profile(p.clone());
+        }
+        let result = (paper.run)(&session).and_then(|()| session.roofline());
         let mut prov = Provenance::now(gl.info(), opts.mode.name());
         prov.seconds = started.elapsed().as_secs_f64();
+        prov.limits = profile.as_deref().map(limits_summary).unwrap_or_default();
         let record = session.finish(prov.clone())?;
         last_prov = prov;
         write_report(&dir, &order, &last_prov)?;

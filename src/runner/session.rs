@@ -15,11 +15,13 @@ use serde::de::DeserializeOwned;
 
 use super::entry::{LoadedFile, PaperEntry};
 use super::{Mode, RunError};
+use crate::bench::DeviceProfile;
 use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{
-    Audit, BarChart, Column, LineChart, Provenance, Row, RowBuilder, Status, Table, Value,
+    Attained, Audit, BOUND, BarChart, Column, LIMITER, LineChart, OF_BOUND, Provenance, Row,
+    RowBuilder, Status, Table, Value,
 };
 
 struct State {
@@ -27,6 +29,8 @@ struct State {
     plots: Vec<PlotRef>,
     notes: Vec<String>,
     audits: Vec<Audit>,
+    /// Every timed GPU row's work and time, by table and row key (the roofline's points).
+    attained: Vec<(String, String, Attained)>,
 }
 
 struct Shared {
@@ -37,6 +41,8 @@ struct Shared {
     progress: MultiProgress,
     verbose_lines: bool,
     interrupted: Arc<AtomicBool>,
+    /// The device's measured limits (`device.json`), when known: the bound columns.
+    profile: RefCell<Option<Rc<DeviceProfile>>>,
     state: RefCell<State>,
 }
 
@@ -79,11 +85,13 @@ impl Session {
                 verbose_lines: !std::io::stderr().is_terminal(),
                 progress,
                 interrupted,
+                profile: RefCell::new(None),
                 state: RefCell::new(State {
                     tables: vec![],
                     plots: vec![],
                     notes: vec![],
                     audits: vec![],
+                    attained: vec![],
                 }),
             }),
         })
@@ -113,6 +121,21 @@ impl Session {
             MultiProgress::with_draw_target(indicatif::ProgressDrawTarget::hidden()),
             Arc::new(AtomicBool::new(false)),
         )
+    }
+
+    /// Sets the device's limits the bound columns are computed from.
+    pub fn set_profile(&self, profile: Rc<DeviceProfile>) {
+        *self.shared.profile.borrow_mut() = Some(profile);
+    }
+
+    /// The device's limits, when known.
+    pub fn profile(&self) -> Option<Rc<DeviceProfile>> {
+        self.shared.profile.borrow().clone()
+    }
+
+    /// Every timed GPU row so far: table id, row key, its work, time and bound.
+    pub(crate) fn attained(&self) -> Vec<(String, String, Attained)> {
+        self.shared.state.borrow().attained.clone()
     }
 
     /// Whether this is a quick run.
@@ -446,6 +469,7 @@ impl TableWriter {
         );
         row.fingerprint = self.fingerprint(&row.key);
         row.device = self.shared.device.clone();
+        self.fill_bound(&mut row);
         if self.shared.verbose_lines {
             let status = match row.status {
                 Status::Failed { .. } => "FAILED",
@@ -467,6 +491,42 @@ impl TableWriter {
         self.table.rows.push(row);
         self.bar.inc(1);
         self.write()
+    }
+
+    /// Computes a timed row's bound from the device's limits (a reused row's too, so every
+    /// row of a run is read against the same profile), fills the bound columns the table has,
+    /// and keeps the row's work for the roofline.
+    fn fill_bound(&self, row: &mut Row) {
+        let Some(a) = row.attained.as_mut() else {
+            return;
+        };
+        let profile = self.shared.profile.borrow().clone();
+        a.bound = profile.and_then(|p| p.bound(&a.work).ok());
+        let a = a.clone();
+        let cols = &self.table.columns;
+        let cell = |name: &str| cols.iter().position(|c| c.name == name);
+        let fraction = a.fraction();
+        for (name, v) in [
+            (
+                BOUND,
+                a.bound
+                    .filter(|_| fraction.is_some())
+                    .map(|b| Value::Num(b.ms)),
+            ),
+            (
+                LIMITER,
+                a.bound.map(|b| Value::Text(b.limiter.name().into())),
+            ),
+            (OF_BOUND, fraction.map(Value::Num)),
+        ] {
+            if let (Some(i), Some(v)) = (cell(name), v) {
+                row.values[i] = v;
+            }
+        }
+        let mut st = self.shared.state.borrow_mut();
+        let id = &self.table.id;
+        st.attained.retain(|(t, k, _)| !(t == id && k == &row.key));
+        st.attained.push((id.clone(), row.key.clone(), a));
     }
 
     /// The rows so far.

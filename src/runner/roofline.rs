@@ -1,0 +1,131 @@
+//! Each paper's kernels against the device's limits: the `roofline` table and figure.
+//!
+//! Every timed GPU row that records its work ([`RowBuilder::work`](crate::report::RowBuilder::work))
+//! is read against the bound of [`crate::bench::bound`]. Per kernel, the row with the most work
+//! (its largest size, where fixed costs weigh least) stands for it: one table row and one
+//! point of the roofline (attained GFLOPS `F / t` against operational intensity `F / B`).
+//! A kernel that does no arithmetic (a copy, a gather) is in the table but cannot be a point
+//! on a log–log roofline.
+
+use serde::Serialize;
+
+use super::{RunError, Session};
+use crate::bench::{Kind, Pipeline, RooflinePoint};
+use crate::report::{Attained, Column, Fmt, bound_columns};
+
+pub const TABLE: &str = "roofline";
+pub const FIGURE: &str = "roofline.png";
+
+/// The kernel's representative row: the one with the most flops, then the most bytes.
+fn representatives(rows: Vec<(String, String, Attained)>) -> Vec<(String, String, Attained)> {
+    let mut best: Vec<(String, String, Attained)> = Vec::new();
+    for r in rows {
+        let size = |a: &Attained| (a.work.flops32 + a.work.flops64, a.work.bytes);
+        match best.iter_mut().find(|b| b.2.kernel == r.2.kernel) {
+            Some(b) => {
+                if size(&r.2).partial_cmp(&size(&b.2)) == Some(std::cmp::Ordering::Greater) {
+                    *b = r;
+                }
+            }
+            None => best.push(r),
+        }
+    }
+    best
+}
+
+#[derive(Serialize)]
+struct Config<'a> {
+    rows: &'a [(String, String, Attained)],
+}
+
+impl Session {
+    /// Writes the paper's `roofline` table, and `roofline.png` when the device's limits are
+    /// known and some kernel does arithmetic; nothing when no row recorded its work.
+    pub(crate) fn roofline(&self) -> Result<(), RunError> {
+        let kernels = representatives(self.attained());
+        if kernels.is_empty() {
+            return Ok(());
+        }
+        let mut columns = vec![
+            Column::key("kernel"),
+            Column::key("row"),
+            Column::key("pipeline"),
+            Column::ours("time").unit("ms"),
+            Column::ours("GFLOPS").fixed(2),
+            Column::ours("GB/s").fixed(2),
+            Column::ours("flop/byte").fmt(Fmt::Sig(3)),
+        ];
+        columns.extend(bound_columns());
+        let mut t = self.table(
+            TABLE,
+            "Each kernel against this device's limits (its largest timed row)",
+            columns,
+            &Config { rows: &kernels },
+        )?;
+        let profile = self.profile();
+        t.caption(match &profile {
+            Some(p) => format!(
+                "Limits from `bench` ({} mode, {}; `device.json` beside `REPORT.md`). The bound \
+                 is the largest of bytes / bandwidth, flops / peak and passes × fixed cost of \
+                 the kernel's pipeline; 'of bound' = bound / measured time (1 = at the limit). \
+                 Work is counted from each algorithm (see the table it comes from).",
+                p.mode, p.date
+            ),
+            None => "This run had no device profile (`bench`), so no bound.".to_string(),
+        });
+        let mut points = Vec::new();
+        for (table, key, a) in &kernels {
+            let flops = a.work.flops32 + a.work.flops64;
+            let secs = a.ms * 1e-3;
+            let row = t
+                .row(a.kernel.clone())
+                .text("row", format!("{table} / {key}"))
+                .text(
+                    "pipeline",
+                    match a.work.kind {
+                        Kind::Fragment => "legacy (fragment)",
+                        Kind::Compute => "compute",
+                    },
+                )
+                .num("time", a.ms)
+                .opt("GFLOPS", (flops > 0.0).then(|| flops / secs / 1e9))
+                .opt(
+                    "GB/s",
+                    (a.work.bytes > 0.0).then(|| a.work.bytes / secs / 1e9),
+                )
+                .opt(
+                    "flop/byte",
+                    (flops > 0.0 && a.work.bytes > 0.0).then(|| flops / a.work.bytes),
+                )
+                .work(a.kernel.clone(), a.work, a.ms)
+                .unchecked(format!("derived from {table} / {key}, verified there"));
+            t.push(row)?;
+            if flops > 0.0 && a.work.bytes > 0.0 && a.ms > 0.0 {
+                points.push(RooflinePoint {
+                    name: a.kernel.clone(),
+                    intensity: flops / a.work.bytes,
+                    gflops: flops / secs / 1e9,
+                    pipeline: match a.work.kind {
+                        Kind::Fragment => Pipeline::Legacy,
+                        Kind::Compute => Pipeline::Compute,
+                    },
+                });
+            }
+        }
+        t.finish()?;
+        if let (Some(p), false) = (profile, points.is_empty()) {
+            let title = format!("{}: kernels on {}", self.paper.key, p.device.short());
+            crate::bench::roofline(&p, &title, &points, &self.dir().join(FIGURE))
+                .map_err(RunError::algorithm)?;
+            self.add_plot(
+                FIGURE,
+                "Roofline: attained GFLOPS against operational intensity (flop per byte \
+                 moved), log–log; the lines are this device's measured roofs (`bench`: best \
+                 bandwidth × intensity, capped by the FMA peak), legacy (fragment passes) and \
+                 compute, fp32 solid, fp64 dashed; one point per kernel (circles legacy, \
+                 triangles compute), from the `roofline` table.",
+            );
+        }
+        Ok(())
+    }
+}
