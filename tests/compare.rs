@@ -4,7 +4,7 @@ use std::path::Path;
 
 use gpgpu_repro::report::compare::compare;
 use gpgpu_repro::report::index::{PaperRecord, TableRef};
-use gpgpu_repro::report::{Column, Provenance, Row, Table};
+use gpgpu_repro::report::{Column, Finding, Provenance, Row, Table, Verdict};
 
 /// A result folder with one paper and one table whose `time` column is `times` and whose
 /// second row verifies with `error2`.
@@ -49,10 +49,15 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             skipped_rows: 0,
             skipped: None,
             reused: 0,
+            unchecked: 0,
         }],
         plots: vec![],
         notes: vec![],
         audits: vec![],
+        findings: vec![
+            Finding::new("table1", "the GPU is faster than the CPU (Table 1)")
+                .verdict(Verdict::of(renderer == "llvmpipe")),
+        ],
     };
     let p = dir.join("matmul");
     std::fs::create_dir_all(&p).unwrap();
@@ -76,6 +81,10 @@ fn compare_shows_both_values_their_ratio_and_changed_verdicts() {
     assert!(md.contains("| 256 | time (ms) | 8 | 2 | 0.250 |"), "{md}");
     assert!(!md.contains("paper time"), "{md}");
     assert!(md.contains("row `256`: verified → FAILED"), "{md}");
+    assert!(
+        md.contains("finding \"the GPU is faster than the CPU (Table 1)\": held → not held"),
+        "{md}"
+    );
     assert!(!md.contains("row `128`: verified"), "{md}");
 }
 

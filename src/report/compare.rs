@@ -139,6 +139,21 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             only.push(format!("paper `{key}`: only in A"));
             continue;
         };
+        for fa in &rec_a.findings {
+            match rec_b.findings.iter().find(|f| f.claim == fa.claim) {
+                Some(fb) if fb.verdict != fa.verdict => changes.push(format!(
+                    "`{key}` finding \"{}\": {} → {} (A: {}; B: {})",
+                    fa.claim, fa.verdict, fb.verdict, fa.ours, fb.ours
+                )),
+                Some(_) => {}
+                None => only.push(format!("`{key}` finding \"{}\": only in A", fa.claim)),
+            }
+        }
+        for fb in &rec_b.findings {
+            if !rec_a.findings.iter().any(|f| f.claim == fb.claim) {
+                only.push(format!("`{key}` finding \"{}\": only in B", fb.claim));
+            }
+        }
         for ta in tables_a {
             let Some(tb) = tables_b.iter().find(|t| t.id == ta.id) else {
                 only.push(format!(

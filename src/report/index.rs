@@ -6,7 +6,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::files::{OutputError, write_atomic};
-use super::{Audit, Provenance};
+use super::finding::GLANCE_HEADER;
+use super::{Audit, Finding, Provenance};
 
 /// A table as the index lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -25,6 +26,9 @@ pub struct TableRef {
     /// Rows taken over from an earlier run by `--resume` (not measured again).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub reused: usize,
+    /// Rows with nothing to verify against a CPU reference (counts, derived values).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unchecked: usize,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -54,6 +58,9 @@ pub struct PaperRecord {
     pub notes: Vec<String>,
     /// The audit of the paper's own numbers.
     pub audits: Vec<Audit>,
+    /// The paper's claims, judged on this run.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
 }
 
 impl PaperRecord {
@@ -79,13 +86,7 @@ pub fn write_report(
     order: &[(&str, &str)],
     latest: &Provenance,
 ) -> Result<(), OutputError> {
-    let mut s = String::from("# gpgpu-repro — reproduction report\n\n");
-    s.push_str(
-        "Every GPU number below was measured in the run named in its section and verified \
-         against a CPU reference in f64; the error is a column of each table. Columns marked \
-         `paper:` are the paper's own numbers, `audit:` recomputes them, `+` marks variants \
-         beyond the paper.\n\n",
-    );
+    let mut s = String::new();
     s.push_str("## Provenance of the latest run\n\n");
     s.push_str(&latest.to_markdown());
     s.push_str("\n## Papers\n\n| paper | last run | mode | tables | rows | failed | skipped (device lacks) |\n|---|---|---|---:|---:|---:|---|\n");
@@ -98,6 +99,7 @@ pub fn write_report(
             (key, title, rec)
         })
         .collect();
+    s.insert_str(0, &glance(&records));
     for (key, title, rec) in &records {
         match rec {
             Some(r) => s.push_str(&format!(
@@ -154,6 +156,13 @@ pub fn write_report(
                 p.caption, p.file, p.caption
             ));
         }
+        if !r.findings.is_empty() {
+            s.push_str("### Findings\n\n");
+            for f in &r.findings {
+                s.push_str(&format!("- {}\n", f.to_markdown()));
+            }
+            s.push('\n');
+        }
         if !r.notes.is_empty() {
             s.push_str("### Reproduction notes\n\n");
             for n in &r.notes {
@@ -190,6 +199,56 @@ pub fn write_report(
         }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
+}
+
+type Records<'a> = [(&'a str, &'a str, Option<PaperRecord>)];
+
+/// The report's opening: what its numbers are, which tables are not verified against a CPU
+/// reference (and why), and every paper's findings in one table.
+fn glance(records: &Records) -> String {
+    let mut s = String::from("# gpgpu-repro — reproduction report\n\n");
+    let unverified: Vec<String> = records
+        .iter()
+        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
+        .flat_map(|(key, r)| {
+            r.tables
+                .iter()
+                .filter(|t| t.skipped.is_none() && t.unchecked > 0)
+                .map(move |t| format!("`{key}/{}` ({} of {})", t.id, t.unchecked, t.rows))
+        })
+        .collect();
+    s.push_str(
+        "Every GPU number below was measured in the run named in its section. Each row that \
+         computes a result is verified against a CPU reference in f64 (the error is a column \
+         of its table; FAILED otherwise). Columns marked `paper:` are the paper's own numbers, \
+         `audit:` recomputes them, `+` marks variants beyond the paper; `bound` / `of bound` \
+         read a timed row against this device's measured limits (`bench`).",
+    );
+    if !unverified.is_empty() {
+        s.push_str(&format!(
+            " Rows with nothing to verify (counts, fetch-only timings, derived or CPU-only \
+             rows; each says why in its JSON) are in: {}.",
+            unverified.join(", ")
+        ));
+    }
+    s.push_str("\n\n## Findings at a glance\n\n");
+    let findings: Vec<String> = records
+        .iter()
+        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
+        .flat_map(|(key, r)| r.findings.iter().map(move |f| f.glance_row(key)))
+        .collect();
+    if findings.is_empty() {
+        s.push_str("No paper of this run judged a claim.\n\n");
+    } else {
+        s.push_str(
+            "Each paper's claims, re-tested on this run: the paper's number, ours, the verdict \
+             (the full reasoning is in the paper's section, under Findings).\n\n",
+        );
+        s.push_str(GLANCE_HEADER);
+        s.extend(findings);
+        s.push('\n');
+    }
+    s
 }
 
 /// A paper's row count, with how many of them `--resume` reused (`42 (40 reused)`).

@@ -4,12 +4,14 @@
 pub mod audit;
 pub mod compare;
 pub mod files;
+pub mod finding;
 pub mod index;
 pub mod plot;
 pub mod provenance;
 pub mod table;
 
 pub use audit::Audit;
+pub use finding::{Finding, Verdict};
 pub use plot::{BarChart, Legend, LineChart, Series};
 pub use provenance::Provenance;
 pub use table::{

@@ -20,8 +20,8 @@ use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{
-    Attained, Audit, BOUND, BarChart, Column, LIMITER, LineChart, OF_BOUND, Provenance, Row,
-    RowBuilder, Status, Table, Value,
+    Attained, Audit, BOUND, BarChart, Column, Finding, LIMITER, LineChart, OF_BOUND, Provenance,
+    Row, RowBuilder, Status, Table, Value,
 };
 
 struct State {
@@ -29,6 +29,7 @@ struct State {
     plots: Vec<PlotRef>,
     notes: Vec<String>,
     audits: Vec<Audit>,
+    findings: Vec<Finding>,
     /// Every timed GPU row's work and time, by table and row key (the roofline's points).
     attained: Vec<(String, String, Attained)>,
 }
@@ -91,6 +92,7 @@ impl Session {
                     plots: vec![],
                     notes: vec![],
                     audits: vec![],
+                    findings: vec![],
                     attained: vec![],
                 }),
             }),
@@ -214,6 +216,7 @@ impl Session {
             skipped_rows: 0,
             skipped: Some(why),
             reused: 0,
+            unchecked: 0,
         });
         false
     }
@@ -268,6 +271,11 @@ impl Session {
         self.shared.state.borrow_mut().notes.push(text.into());
     }
 
+    /// Records one of the paper's claims, judged on this run (the report's findings).
+    pub fn finding(&self, f: Finding) {
+        self.shared.state.borrow_mut().findings.push(f);
+    }
+
     /// Records an audit of one of the paper's derived numbers; returns whether it agrees.
     pub fn audit(&self, a: Audit) -> bool {
         let ok = a.agrees();
@@ -320,6 +328,7 @@ impl Session {
             plots: st.plots.clone(),
             notes: st.notes.clone(),
             audits: st.audits.clone(),
+            findings: st.findings.clone(),
         };
         let path = self.shared.dir.join("paper.json");
         if record.tables.is_empty() && record.plots.is_empty() && path.exists() {
@@ -577,6 +586,12 @@ impl TableWriter {
                 .count(),
             skipped: None,
             reused: self.reused.len(),
+            unchecked: self
+                .table
+                .rows
+                .iter()
+                .filter(|r| matches!(r.status, Status::Unchecked { .. }))
+                .count(),
         });
         Ok(self.table)
     }
