@@ -662,3 +662,234 @@ fn every_numeric_field_mutated_to_0_neg1_nan_inf_1e12_never_panics() {
     );
     assert!(tried > 3000, "{tried}");
 }
+
+// ---- 12.23: every number in a note comes from the run ----------------------------------
+
+/// The numbers of `text` a reader would take for measurements or data, with their printed
+/// decimals (`"2.43"` → (2.43, 2)); structural ones are left out: parts of names (`fp32`,
+/// `RGBA32F`, `I2`, `2D`), references (`Fig. 11`, `§4.3`, `eq. (2)`, `Table 1`, `GL 4.3`),
+/// hardware names (`Quadro FX 3400`, `GeForce 6800`), `32-bit`, years, and counts ≤ 10.
+fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
+    const REFS: &[&str] = &[
+        "Fig.", "Figs.", "Fig", "Table", "Tables", "§", "eq.", "eqs.", "Eq.", "(", "Algorithm",
+        "Algorithms", "GL", "Section", "seed", "Mesa", "LLVM", "Quadro", "FX", "GeForce", "GTX",
+        "IV", "Core", "i7", "issue", "item", "Harris's", "#", "OpenGL", "version",
+    ];
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if !chars[i].is_ascii_digit() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < chars.len()
+            && (chars[i].is_ascii_digit()
+                || (chars[i] == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
+                || (chars[i] == ','
+                    && chars.get(i + 1..i + 4).is_some_and(|d| d.iter().all(char::is_ascii_digit))
+                    && chars.get(i + 4).is_none_or(|c| !c.is_ascii_digit())))
+        {
+            i += 1;
+        }
+        // Scientific notation: 2.4e-7.
+        if chars.get(i) == Some(&'e')
+            && let Some(j) = (i + 1..(i + 3).min(chars.len()))
+                .find(|&j| chars[j].is_ascii_digit())
+                .filter(|&j| chars[i + 1..j].iter().all(|&c| c == '-' || c == '+' || c == '−'))
+        {
+            i = j;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        let token: String = chars[start..i].iter().collect();
+        let before = chars[..start].iter().rev().take_while(|c| **c != ' ').count();
+        let prev_word: String = {
+            let head: String = chars[..start].iter().collect();
+            let head = head.trim_end_matches(|c: char| c == ' ' || c == '(');
+            head.rsplit(' ').next().unwrap_or("").to_string()
+        };
+        let glued_before = start > 0
+            && (chars[start - 1].is_alphabetic()
+                || matches!(chars[start - 1], '_' | '.' | '/' | '§' | '#' | '`' | '-' | '^'));
+        let glued_after = chars
+            .get(i)
+            .is_some_and(|c| c.is_alphabetic() || *c == '_' || *c == '`');
+        let bit = chars[i..].iter().take(4).collect::<String>() == "-bit";
+        let _ = before;
+        if glued_before || glued_after || bit || REFS.contains(&prev_word.as_str()) {
+            continue;
+        }
+        let clean = token.replace(',', "");
+        let Ok(v) = clean.replace('−', "-").parse::<f64>() else {
+            continue;
+        };
+        let decimals = match clean.split_once('e') {
+            Some((m, e)) => {
+                let e: i32 = e.replace('−', "-").parse().unwrap_or(0);
+                m.split_once('.').map_or(0, |(_, f)| f.len() as i32) - e
+            }
+            None => clean.split_once('.').map_or(0, |(_, f)| f.len() as i32),
+        };
+        let year = decimals == 0 && (1900.0..=2100.0).contains(&v);
+        if year || (decimals == 0 && v <= 10.0) {
+            continue;
+        }
+        out.push((token, v, decimals));
+    }
+    out
+}
+
+/// Every number of a run's tables (cells, and numbers in keys and text cells), of the
+/// experiment file and of the device profile: what a note may quote.
+fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f64>) {
+    let mut values = Vec::new();
+    let mut derived = Vec::new();
+    let add_text = |s: &str, values: &mut Vec<f64>| {
+        values.extend(numbers_in(s).into_iter().map(|n| n.1));
+        // Numbers glued to names in text cells ("n=2") count too.
+        for w in s.split(|c: char| !(c.is_ascii_digit() || c == '.')) {
+            if let Ok(v) = w.parse::<f64>() {
+                values.push(v);
+            }
+        }
+    };
+    add_text(toml, &mut values);
+    // The experiment file's numbers (the paper's) and the audit's are one group each: a note
+    // may quote a ratio of two of the paper's numbers, or of a printed and a recomputed value.
+    let mut groups: Vec<Vec<f64>> = vec![values.clone()];
+    groups.push(
+        record
+            .audits
+            .iter()
+            .flat_map(|a| [a.printed, a.recomputed])
+            .collect(),
+    );
+    values.extend(groups[1].clone());
+    if let Ok(p) = std::fs::read_to_string(dir.join("../device.json")) {
+        add_text(&p, &mut values);
+    }
+    for t in record.tables.iter().filter(|t| t.skipped.is_none()) {
+        let table: gpgpu_repro::report::Table =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{}.json", t.id))).unwrap())
+                .unwrap();
+        let mut columns: Vec<Vec<f64>> = vec![Vec::new(); table.columns.len()];
+        columns.append(&mut groups);
+        for r in &table.rows {
+            add_text(&r.key, &mut values);
+            let mut row = Vec::new();
+            for (j, v) in r.values.iter().enumerate() {
+                match v {
+                    gpgpu_repro::report::Value::Num(x) => {
+                        row.push(*x);
+                        columns[j].push(*x);
+                    }
+                    gpgpu_repro::report::Value::Text(s) => add_text(s, &mut values),
+                    _ => {}
+                }
+            }
+            if let gpgpu_repro::report::Status::Verified { error, tolerance } = r.status {
+                row.extend([error, tolerance]);
+            }
+            values.extend(&row);
+            columns.push(row);
+        }
+        // Ratios, differences and sums of two numbers of one row or one column.
+        for group in &columns {
+            for (a_i, &a) in group.iter().enumerate() {
+                for &b in &group[a_i + 1..] {
+                    derived.extend([a / b, b / a, a - b, b - a, a + b, a * b]);
+                }
+            }
+        }
+    }
+    values.retain(|v| v.is_finite());
+    derived.retain(|v| v.is_finite());
+    (values, derived)
+}
+
+/// Whether `v` printed with `decimals` decimals could read `x` (or `x` %, or `x` as 10³·v).
+fn reads_as(x: f64, decimals: i32, sorted: &[f64]) -> bool {
+    let h = 0.5 * 10f64.powi(-decimals) * (1.0 + 1e-9) + 1e-12;
+    [1.0, 0.01, 1e-3, 1e3].iter().any(|scale| {
+        let (lo, hi) = ((x - h) * scale, (x + h) * scale);
+        let (lo, hi) = (lo.min(hi), lo.max(hi));
+        let i = sorted.partition_point(|v| *v < lo);
+        sorted.get(i).is_some_and(|v| *v <= hi)
+            || {
+                // the same number negated (a difference written as a magnitude)
+                let (nlo, nhi) = (-hi, -lo);
+                let j = sorted.partition_point(|v| *v < nlo);
+                sorted.get(j).is_some_and(|v| *v <= nhi)
+            }
+    })
+}
+
+#[test]
+fn every_number_in_a_note_or_finding_comes_from_the_run() {
+    let g = ctx();
+    let exp = tiny_experiments();
+    let out = tempfile::tempdir().unwrap();
+    let mut untraced = Vec::new();
+    let mut checked = 0;
+    for paper in PAPERS {
+        let mut opts = options(&[paper.key], Some(exp.path()), out.path(), false);
+        opts.bench = true;
+        runner::reproduce(&g, PAPERS, &opts).unwrap_or_else(|e| panic!("{}: {e}", paper.key));
+        let dir = out.path().join(paper.key);
+        let record: PaperRecord =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("paper.json")).unwrap())
+                .unwrap();
+        let toml: String = paper
+            .files
+            .iter()
+            .map(|f| {
+                let tiny = exp.path().join(format!("{}.toml", f.name));
+                f.builtin.to_string() + &std::fs::read_to_string(tiny).unwrap()
+            })
+            .collect();
+        let (mut values, mut derived) = run_values(&dir, &record, &toml);
+        values.sort_by(f64::total_cmp);
+        derived.sort_by(f64::total_cmp);
+        let texts = record.notes.iter().cloned().chain(
+            record
+                .findings
+                .iter()
+                .map(|f| format!("{} {} {} {}", f.paper, f.ours, f.why, f.claim)),
+        );
+        for text in texts {
+            for (token, x, d) in numbers_in(&text) {
+                checked += 1;
+                if !reads_as(x, d, &values) && !reads_as(x, d, &derived) {
+                    untraced.push(format!("{}: {token} in “{text}”", paper.key));
+                }
+            }
+        }
+    }
+    assert!(checked > 50, "only {checked} numbers found in the notes");
+    assert!(
+        untraced.is_empty(),
+        "{} numbers in notes that no table, experiment file or device profile of the run \
+         holds (nor a ratio, sum or difference of two numbers of one row or column):\n{}",
+        untraced.len(),
+        untraced.join("\n")
+    );
+}
+
+#[test]
+fn the_number_reader_skips_names_and_references_and_keeps_measurements() {
+    let found: Vec<String> = numbers_in(
+        "Fig. 11 and §4.3, eq. (2), GL 4.3, fp32 RGBA32F I2, Quadro FX 3400, 32-bit, in 2005: \
+         CR takes 2.43 ms, 3.2× Thomas, error 1.8e-7, 1,024 rows, 4 passes, 73 %",
+    )
+    .into_iter()
+    .map(|n| n.0)
+    .collect();
+    assert_eq!(found, ["2.43", "3.2", "1.8e-7", "1,024", "73"]);
+    let sorted = [0.75, 2.4312, 1024.0];
+    assert!(reads_as(2.43, 2, &sorted));
+    assert!(!reads_as(2.44, 2, &sorted));
+    assert!(reads_as(75.0, 0, &sorted), "a percentage of 0.75");
+}

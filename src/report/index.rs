@@ -119,13 +119,22 @@ pub fn write_report(
         let Some(r) = rec else { continue };
         s.push_str(&format!("\n<a id=\"{key}\"></a>\n## `{key}` — {title}\n\n"));
         s.push_str(&format!(
-            "Run {} at commit `{}`, {} mode, on {} ({}); {:.0} s.\n\n",
+            "Run {} at commit `{}`, {} mode, on {} ({}); {:.0} s{}.\n\n",
             r.provenance.date,
             r.provenance.commit,
             r.provenance.mode,
             r.provenance.gl_renderer,
             r.provenance.gl_version,
-            r.provenance.seconds
+            r.provenance.seconds,
+            if r.provenance.load.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; load average (1, 5, 15 min) at its start {} — on a shared machine every \
+                     time is inflated and noisy",
+                    r.provenance.load
+                )
+            }
         ));
         for t in &r.tables {
             if let Some(why) = &t.skipped {

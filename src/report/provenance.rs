@@ -22,6 +22,10 @@ pub struct Provenance {
     /// Wall-clock seconds the paper's experiments took.
     #[serde(default)]
     pub seconds: f64,
+    /// The machine's load average (1, 5, 15 min) when the paper's experiments started: on a
+    /// shared machine every time is inflated and noisy (llvmpipe's threads share the CPU).
+    #[serde(default)]
+    pub load: String,
     /// The device limits the bound columns used (from `bench`), in one line.
     #[serde(default)]
     pub limits: String,
@@ -44,6 +48,7 @@ impl Provenance {
             os: info.os.clone(),
             seconds: 0.0,
             limits: String::new(),
+            load: String::new(),
         }
     }
 
@@ -51,7 +56,7 @@ impl Provenance {
     pub fn to_markdown(&self) -> String {
         format!(
             "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
-             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s\n{}",
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s{}\n{}",
             self.date,
             self.commit,
             self.build,
@@ -64,6 +69,11 @@ impl Provenance {
             self.cpu,
             self.os,
             self.seconds,
+            if self.load.is_empty() {
+                String::new()
+            } else {
+                format!(" (load average at its start: {})", self.load)
+            },
             if self.limits.is_empty() {
                 String::new()
             } else {
@@ -108,6 +118,14 @@ pub fn git_commit() -> String {
         }
         None => "unknown (not a git checkout)".into(),
     }
+}
+
+/// The load average (1, 5, 15 min) now, e.g. `0.52, 0.61, 0.70`; empty where the OS has no
+/// `/proc/loadavg`.
+pub fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(", "))
+        .unwrap_or_default()
 }
 
 /// The command line as typed (program name reduced to `gpgpu-repro`).

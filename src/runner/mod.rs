@@ -276,6 +276,7 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
     let mut last_prov = Provenance::now(gl.info(), opts.mode.name());
     for (paper, files) in loaded {
         let started = Instant::now();
+        let load = crate::report::provenance::load_average();
         let session = Session::new(
             gl,
             paper,
@@ -292,6 +293,7 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
         let result = (paper.run)(&session).and_then(|()| session.roofline());
         let mut prov = Provenance::now(gl.info(), opts.mode.name());
         prov.seconds = started.elapsed().as_secs_f64();
+        prov.load = load;
         prov.limits = profile.as_deref().map(limits_summary).unwrap_or_default();
         let record = session.finish(prov.clone())?;
         last_prov = prov;

@@ -75,6 +75,8 @@ impl Session {
         });
         let mut points = Vec::new();
         for (table, key, a) in &kernels {
+            // Every source row reused (same times): the same configuration, so the row too.
+            let reused = t.reuse(&a.kernel)?.is_some();
             let flops = a.work.flops32 + a.work.flops64;
             let secs = a.ms * 1e-3;
             let row = t
@@ -99,7 +101,9 @@ impl Session {
                 )
                 .work(a.kernel.clone(), a.work, a.ms)
                 .unchecked(format!("derived from {table} / {key}, verified there"));
-            t.push(row)?;
+            if !reused {
+                t.push(row)?;
+            }
             if flops > 0.0 && a.work.bytes > 0.0 && a.ms > 0.0 {
                 points.push(RooflinePoint {
                     name: a.kernel.clone(),

@@ -185,17 +185,6 @@ fn notes(s: &Session, params: &BicgParams) {
          machines, and on llvmpipe the 'GPU' is the host CPU itself, so the question it asks \
          (does the host CPU matter?) has no meaning here.",
     );
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        s.note(format!(
-            "Load average (1, 5, 15 min) when the experiments started: {}. On a shared machine \
-             the absolute times are inflated and noisy; rows reused with --resume keep the load \
-             of their own run.",
-            load.split_whitespace()
-                .take(3)
-                .collect::<Vec<_>>()
-                .join(", ")
-        ));
-    }
 }
 
 /// Builds the kernels of `opts` (both precisions) on a tiny problem.

@@ -125,9 +125,6 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     cfg.check_resources(s.gl.info(), &sizes, operands)
         .map_err(config_error)?;
     let fmt = scalar_format(&cfg).map_err(config_error)?;
-    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
-        s.note(format!("Machine load average (1, 5, 15 min) when the LU experiments started: {}. llvmpipe's threads share the CPU with whatever else runs: on a busy machine every time here is inflated and noisy.", load.split_whitespace().take(3).collect::<Vec<_>>().join(", ")));
-    }
     // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
     // how the factorizations are verified.
     let (t5, ulps) = table5::measure(s, &cfg)?;
