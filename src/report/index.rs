@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{OutputError, write_atomic};
 use super::finding::GLANCE_HEADER;
-use super::{Audit, Finding, Provenance};
+use super::{Audit, Finding, Provenance, Table};
 
 /// A table as the index lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,7 +99,7 @@ pub fn write_report(
             (key, title, rec)
         })
         .collect();
-    s.insert_str(0, &glance(&records));
+    s.insert_str(0, &(glance(&records) + &versus_section(dir, &records)));
     for (key, title, rec) in &records {
         match rec {
             Some(r) => s.push_str(&format!(
@@ -256,6 +256,101 @@ fn glance(records: &Records) -> String {
         s.push_str(GLANCE_HEADER);
         s.extend(findings);
         s.push('\n');
+    }
+    s
+}
+
+/// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
+/// largest input of each algorithm, both times on a log axis) saved as `versus.png`.
+fn versus_section(dir: &Path, records: &Records) -> String {
+    use super::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
+    let mut s = String::from("## Legacy vs compute, across the papers\n\n");
+    let mut md = String::new();
+    let mut missing = Vec::new();
+    // (category, legacy ms, compute ms) of each algorithm's largest input.
+    let mut bars: Vec<(String, f64, f64)> = Vec::new();
+    for (key, _, rec) in records {
+        let Some(r) = rec else { continue };
+        let table = r
+            .tables
+            .iter()
+            .any(|t| t.id == TABLE && t.skipped.is_none())
+            .then(|| std::fs::read_to_string(dir.join(key).join(format!("{TABLE}.json"))).ok())
+            .flatten()
+            .and_then(|t| serde_json::from_str::<Table>(&t).ok());
+        let Some(t) = table else {
+            missing.push(format!("`{key}`"));
+            continue;
+        };
+        let num = |row: &super::Row, c: &str| row.values[t.col(c)].as_f64();
+        let text = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Text);
+        for row in &t.rows {
+            let (Some(l), Some(c), Some(ratio)) =
+                (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
+            else {
+                continue;
+            };
+            md.push_str(&format!(
+                "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {:.2} |\n",
+                text(row, "algorithm"),
+                text(row, "input"),
+                text(row, "legacy kernel"),
+                short(l),
+                text(row, "compute kernel"),
+                short(c),
+                ratio
+            ));
+            let alg = format!("{key}: {}", text(row, "algorithm"));
+            match bars.iter_mut().find(|b| b.0 == alg) {
+                Some(b) if b.1 >= l => {}
+                Some(b) => *b = (alg, l, c),
+                None => bars.push((alg, l, c)),
+            }
+        }
+    }
+    if md.is_empty() {
+        s.push_str("No algorithm was run and verified by both pipelines in this run.\n\n");
+    } else {
+        s.push_str(
+            "For every algorithm a paper solves with both the legacy fragment pipeline \
+             (render-to-texture passes) and GL 4.3 compute shaders on the same input: the \
+             fastest verified row of each side, its time, and legacy / compute (> 1: compute \
+             is faster). Errors and each side's fraction of its bound are in the papers' \
+             `versus` tables.\n\n",
+        );
+        s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute |\n|---|---|---|---|---:|---|---:|---:|\n");
+        s.push_str(&md);
+        s.push('\n');
+        let chart = super::BarChart {
+            title: "Legacy (fragment) vs compute: time at each algorithm's largest input".into(),
+            y_label: "time (ms, log scale)".into(),
+            log_y: true,
+            categories: bars.iter().map(|b| b.0.clone()).collect(),
+            series: vec![
+                (
+                    "legacy (fragment passes)".into(),
+                    bars.iter().map(|b| Some(b.1)).collect(),
+                ),
+                (
+                    "compute shaders".into(),
+                    bars.iter().map(|b| Some(b.2)).collect(),
+                ),
+            ],
+        };
+        if chart.save(&dir.join("versus.png")).is_ok() {
+            s.push_str(
+                "![legacy vs compute](versus.png)\n\n*Each algorithm at its largest input \
+                 solved by both pipelines: the fastest verified legacy and compute times (ms, \
+                 log scale), from the table above.*\n\n",
+            );
+        }
+    }
+    if !missing.is_empty() {
+        s.push_str(&format!(
+            "No pair in: {} (no algorithm there was run and verified by both pipelines in this \
+             run).\n\n",
+            missing.join(", ")
+        ));
     }
     s
 }

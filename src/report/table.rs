@@ -230,6 +230,11 @@ pub struct Attained {
     /// The bound on this device, when its limits are known.
     #[serde(default)]
     pub bound: Option<crate::bench::Bound>,
+    /// The algorithm and input this row solves, where the paper (or a variant) solves the
+    /// same with the other pipeline: rows with equal `(algorithm, input)` and different
+    /// pipelines meet in the legacy-vs-compute table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub versus: Option<(String, String)>,
 }
 
 impl Attained {
@@ -244,6 +249,15 @@ impl Attained {
 pub const BOUND: &str = "bound";
 pub const LIMITER: &str = "limiter";
 pub const OF_BOUND: &str = "of bound";
+
+/// The `versus` table's id and the columns the report reads from it (see
+/// `runner::versus`).
+pub mod versus {
+    pub const TABLE: &str = "versus";
+    pub const LEGACY_MS: &str = "legacy (ms)";
+    pub const COMPUTE_MS: &str = "compute (ms)";
+    pub const RATIO: &str = "legacy / compute";
+}
 
 /// The three bound columns, to append to a timed table's columns.
 pub fn bound_columns() -> [Column; 3] {
@@ -406,7 +420,21 @@ impl RowBuilder {
             work,
             ms,
             bound: None,
+            versus: None,
         });
+        self
+    }
+    /// After [`work`](Self::work): this row solves `algorithm` on `input` (e.g. "CR",
+    /// "1024 systems × 1023"), so that it meets the other pipeline's rows of the same
+    /// algorithm and input in the legacy-vs-compute table (the fastest verified row of each
+    /// pipeline stands for it).
+    pub fn versus(mut self, algorithm: impl Into<String>, input: impl Into<String>) -> RowBuilder {
+        let a = self
+            .row
+            .attained
+            .as_mut()
+            .unwrap_or_else(|| panic!("table {}: versus() before work()", self.table));
+        a.versus = Some((algorithm.into(), input.into()));
         self
     }
     /// Whether the table has a column called `name`.

@@ -16,6 +16,7 @@ pub mod config;
 pub mod entry;
 pub mod roofline;
 pub mod session;
+pub mod versus;
 
 pub use config::{PerMode, Repeat, Sizes};
 pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, TableSpec, check};
@@ -290,7 +291,9 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
         if let Some(p) = &profile {
             session.set_profile(p.clone());
         }
-        let result = (paper.run)(&session).and_then(|()| session.roofline());
+        let result = (paper.run)(&session)
+            .and_then(|()| session.roofline())
+            .and_then(|()| session.versus());
         let mut prov = Provenance::now(gl.info(), opts.mode.name());
         prov.seconds = started.elapsed().as_secs_f64();
         prov.load = load;

@@ -17,9 +17,12 @@ pub const TABLE: &str = "roofline";
 pub const FIGURE: &str = "roofline.png";
 
 /// The kernel's representative row: the one with the most flops, then the most bytes.
-fn representatives(rows: Vec<(String, String, Attained)>) -> Vec<(String, String, Attained)> {
+fn representatives(
+    rows: Vec<(String, String, Attained, Option<f64>)>,
+) -> Vec<(String, String, Attained)> {
     let mut best: Vec<(String, String, Attained)> = Vec::new();
-    for r in rows {
+    for (t, k, a, _) in rows {
+        let r = (t, k, a);
         let size = |a: &Attained| (a.work.flops32 + a.work.flops64, a.work.bytes);
         match best.iter_mut().find(|b| b.2.kernel == r.2.kernel) {
             Some(b) => {

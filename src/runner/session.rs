@@ -30,8 +30,9 @@ struct State {
     notes: Vec<String>,
     audits: Vec<Audit>,
     findings: Vec<Finding>,
-    /// Every timed GPU row's work and time, by table and row key (the roofline's points).
-    attained: Vec<(String, String, Attained)>,
+    /// Every timed GPU row's work and time, by table and row key (the roofline's points),
+    /// and the row's verification error (`None`: not verified).
+    attained: Vec<(String, String, Attained, Option<f64>)>,
 }
 
 struct Shared {
@@ -136,7 +137,7 @@ impl Session {
     }
 
     /// Every timed GPU row so far: table id, row key, its work, time and bound.
-    pub(crate) fn attained(&self) -> Vec<(String, String, Attained)> {
+    pub(crate) fn attained(&self) -> Vec<(String, String, Attained, Option<f64>)> {
         self.shared.state.borrow().attained.clone()
     }
 
@@ -534,8 +535,13 @@ impl TableWriter {
         }
         let mut st = self.shared.state.borrow_mut();
         let id = &self.table.id;
-        st.attained.retain(|(t, k, _)| !(t == id && k == &row.key));
-        st.attained.push((id.clone(), row.key.clone(), a));
+        st.attained
+            .retain(|(t, k, _, _)| !(t == id && k == &row.key));
+        let error = match row.status {
+            Status::Verified { error, .. } => Some(error),
+            _ => None,
+        };
+        st.attained.push((id.clone(), row.key.clone(), a, error));
     }
 
     /// The rows so far.

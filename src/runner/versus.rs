@@ -1,0 +1,126 @@
+//! The legacy pipeline against compute on the same algorithm and input: the `versus` table.
+//!
+//! Rows that name the algorithm and input they solve ([`RowBuilder::versus`]) meet here: for
+//! each `(algorithm, input)` that both a fragment-pass (legacy) row and a compute row solve,
+//! the fastest *verified* row of each pipeline stands for it (each side as well as this run
+//! implements it), with both times, both errors, both fractions of their bound and the time
+//! ratio legacy / compute (> 1: compute is faster). `REPORT.md` gathers every paper's table
+//! into one section and one figure.
+//!
+//! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
+
+use serde::Serialize;
+
+use super::{RunError, Session};
+use crate::bench::Kind;
+use crate::report::{Attained, Column};
+
+use crate::report::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
+
+/// A side: the kernel, its time, its error against the CPU reference, its fraction of the
+/// bound, and where the row is.
+type Side = (String, f64, f64, Option<f64>, String);
+
+#[derive(Serialize)]
+struct Config<'a> {
+    pairs: &'a [(String, String, Side, Side)],
+}
+
+/// The fastest verified row of `kind` for each `(algorithm, input)`.
+fn fastest(
+    rows: &[(String, String, Attained, Option<f64>)],
+    kind: Kind,
+) -> Vec<((String, String), Side)> {
+    let mut best: Vec<((String, String), Side)> = Vec::new();
+    for (table, key, a, error) in rows {
+        let (Some(v), Some(err)) = (&a.versus, error) else {
+            continue;
+        };
+        if a.work.kind != kind || a.ms.is_nan() || a.ms <= 0.0 {
+            continue;
+        }
+        let side = (
+            a.kernel.clone(),
+            a.ms,
+            *err,
+            a.fraction(),
+            format!("{table} / {key}"),
+        );
+        match best.iter_mut().find(|(k, _)| k == v) {
+            Some((_, b)) if b.1 <= a.ms => {}
+            Some((_, b)) => *b = side,
+            None => best.push((v.clone(), side)),
+        }
+    }
+    best
+}
+
+impl Session {
+    /// Writes the paper's `versus` table when some algorithm and input were solved by both
+    /// pipelines (and verified); nothing otherwise.
+    pub(crate) fn versus(&self) -> Result<(), RunError> {
+        let rows = self.attained();
+        let compute = fastest(&rows, Kind::Compute);
+        let pairs: Vec<(String, String, Side, Side)> = fastest(&rows, Kind::Fragment)
+            .into_iter()
+            .filter_map(|(k, legacy)| {
+                let c = compute.iter().find(|(kc, _)| *kc == k)?;
+                Some((k.0, k.1, legacy, c.1.clone()))
+            })
+            .collect();
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let columns = vec![
+            Column::key("algorithm"),
+            Column::key("input"),
+            Column::ours("legacy kernel").text(),
+            Column::ours(LEGACY_MS),
+            Column::ours("legacy error").sci(1),
+            Column::ours("legacy of bound").fixed(2),
+            Column::ours("compute kernel").text(),
+            Column::ours(COMPUTE_MS),
+            Column::ours("compute error").sci(1),
+            Column::ours("compute of bound").fixed(2),
+            Column::ours(RATIO).fixed(2),
+        ];
+        let mut t = self.table(
+            TABLE,
+            "Legacy (fragment passes) vs compute shaders: the same algorithm on the same input",
+            columns,
+            &Config { pairs: &pairs },
+        )?;
+        t.caption(
+            "Per algorithm and input, the fastest verified row of each pipeline in this run \
+             (kernel names say which variant); errors against the CPU f64 reference as in \
+             their tables; 'of bound' = the device's bound for the row's work / its time; \
+             legacy / compute > 1 means compute is faster.",
+        );
+        for (alg, input, l, c) in &pairs {
+            let key = format!("{alg} @ {input}");
+            if t.reuse(&key)?.is_some() {
+                continue;
+            }
+            let row = t
+                .row(key)
+                .text("algorithm", alg.clone())
+                .text("input", input.clone())
+                .text("legacy kernel", l.0.clone())
+                .num(LEGACY_MS, l.1)
+                .num("legacy error", l.2)
+                .opt("legacy of bound", l.3)
+                .text("compute kernel", c.0.clone())
+                .num(COMPUTE_MS, c.1)
+                .num("compute error", c.2)
+                .opt("compute of bound", c.3)
+                .num(RATIO, l.1 / c.1)
+                .unchecked(format!(
+                    "both sides verified in their tables ({}; {})",
+                    l.4, c.4
+                ));
+            t.push(row)?;
+        }
+        t.finish()?;
+        Ok(())
+    }
+}
