@@ -738,11 +738,6 @@ fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
             }
         }
         let token: String = chars[start..i].iter().collect();
-        let before = chars[..start]
-            .iter()
-            .rev()
-            .take_while(|c| **c != ' ')
-            .count();
         let prev_word: String = {
             let head: String = chars[..start].iter().collect();
             let head = head.trim_end_matches([' ', '(']);
