@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod fig3;
+pub mod findings;
 pub mod table1;
 
 use serde::{Deserialize, Serialize};

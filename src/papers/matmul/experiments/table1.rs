@@ -163,6 +163,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
     let table = t.finish()?;
     fig3::run(s, &table, &cfg.published)?;
     notes(s, &table, cfg);
+    super::findings::judge(s, &table, cfg);
     Ok(())
 }
 

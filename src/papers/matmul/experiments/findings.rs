@@ -1,0 +1,148 @@
+//! The paper's claims about Table 1 as findings, judged on this run's rows (every number from
+//! the table or from `experiments/matmul.toml`).
+//!
+//! 1. "The GPU is far faster than the CPU, and more so as N grows" (Table 1, §4): the paper's
+//!    printed speed-up grows from its smallest to its largest N. Held here when the paper's
+//!    kernel beats the CPU loop at the largest N measured and its speed-up (CPU ms / GPU ms)
+//!    there exceeds the one at the smallest N.
+//! 2. "The GPU's throughput levels off from N = 1024 on" (Table 1: GFLOPS nearly constant at
+//!    the three largest N): judged as the growth of the paper's kernel's GFLOPS from the
+//!    second-largest to the largest N measured against the paper's growth over the same two
+//!    sizes, both printed; the verdict is *held* when ours grows by less than it did from the
+//!    smallest N to the next, i.e. the curve bends the way the paper's does.
+//!
+//! Each finding names what it rests on: the device (on a software rasterizer the "GPU" is
+//! the CPU's own cores) and how close the paper's kernel comes to its bound.
+
+use super::Table1Config;
+use super::table1::at;
+use crate::report::{Finding, OF_BOUND, Table, Verdict};
+use crate::runner::Session;
+
+/// What the device is, for a speed verdict.
+fn device_note(s: &Session) -> String {
+    let info = s.gl.info();
+    if info.software {
+        format!(
+            "on {}, a software rasterizer: the GPU kernel runs on the same CPU cores as the \
+             CPU loop (one thread there), so the ratio compares two programs on one \
+             processor, not a GPU with a CPU",
+            info.renderer
+        )
+    } else {
+        format!("on {} against one core of {}", info.renderer, info.cpu)
+    }
+}
+
+/// "attains 0.12 of its bound (fp32)" for the paper's kernel at `n`, when the row has one.
+fn bound_note(t: &Table, n: u32) -> String {
+    if !t.columns.iter().any(|c| c.name == OF_BOUND) {
+        return String::new();
+    }
+    match at(t, n, OF_BOUND) {
+        Some(f) => format!(
+            " At N = {n} the paper's kernel attains {f:.2} of its bound on this device{}.",
+            if f < 0.5 {
+                " — under half, so the ratio measures this implementation as much as the device"
+            } else {
+                ""
+            }
+        ),
+        None => String::new(),
+    }
+}
+
+pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
+    let measured: Vec<u32> = t
+        .rows
+        .iter()
+        .filter(|r| !r.status.failed())
+        .filter_map(|r| r.key.parse().ok())
+        .filter(|&n| at(t, n, "speed-up").is_some())
+        .collect();
+    let (Some(&lo), Some(&hi)) = (measured.iter().min(), measured.iter().max()) else {
+        s.finding(
+            Finding::new(
+                "table1",
+                "the GPU is far faster than the CPU, more so as N grows (Table 1)",
+            )
+            .why("no verified row of the paper's kernel in this run"),
+        );
+        return;
+    };
+    let printed = |n: u32| cfg.published.iter().find(|p| p.n == n);
+    let (p_lo, p_hi) = (
+        cfg.published.iter().min_by_key(|p| p.n),
+        cfg.published.iter().max_by_key(|p| p.n),
+    );
+    let paper = match (p_lo, p_hi) {
+        (Some(a), Some(b)) => format!(
+            "speed-up {}× at N = {} → {}× at N = {} (as printed; its times give {:.0}× → {:.0}×)",
+            String::from(a.speedup),
+            a.n,
+            String::from(b.speedup),
+            b.n,
+            a.cpu_ms.value / a.gpu_ms.value,
+            b.cpu_ms.value / b.gpu_ms.value
+        ),
+        _ => "—".into(),
+    };
+    let (s_lo, s_hi) = (
+        at(t, lo, "speed-up").unwrap_or(f64::NAN),
+        at(t, hi, "speed-up").unwrap_or(f64::NAN),
+    );
+    s.finding(
+        Finding::new(
+            "table1",
+            "the GPU is far faster than the CPU, more so as N grows (Table 1)",
+        )
+        .paper(paper)
+        .ours(format!(
+            "speed-up {s_lo:.1}× at N = {lo} → {s_hi:.1}× at N = {hi}"
+        ))
+        .verdict(Verdict::of(s_hi > 1.0 && s_hi > s_lo))
+        .why(format!(
+            "Speed-up = CPU ms / GPU ms of the paper's kernel against the naive CPU loop \
+                 (Algorithm 3), {}.{}",
+            device_note(s),
+            bound_note(t, hi)
+        )),
+    );
+    // Claim 2 needs three sizes the paper printed and we measured.
+    let both: Vec<u32> = measured
+        .iter()
+        .copied()
+        .filter(|&n| printed(n).is_some())
+        .collect();
+    let claim = "the GPU's throughput levels off at large N (Table 1)";
+    if both.len() < 3 {
+        s.finding(Finding::new("table1", claim).why(format!(
+            "needs three sizes both measured and printed; this run has {}",
+            both.len()
+        )));
+        return;
+    }
+    let g = |n: u32| at(t, n, "GPU GFLOPS").unwrap_or(f64::NAN);
+    let pg = |n: u32| printed(n).map_or(f64::NAN, |p| p.gpu_gflops.value);
+    let (a, b) = (both[0], both[1]);
+    let (y, z) = (both[both.len() - 2], both[both.len() - 1]);
+    let (ours_first, ours_last) = (g(b) / g(a), g(z) / g(y));
+    s.finding(
+        Finding::new("table1", claim)
+            .paper(format!(
+                "GFLOPS ×{:.2} from N = {a} to {b}, ×{:.2} from N = {y} to {z}",
+                pg(b) / pg(a),
+                pg(z) / pg(y)
+            ))
+            .ours(format!(
+                "GFLOPS ×{ours_first:.2} from N = {a} to {b}, ×{ours_last:.2} from N = {y} to {z}"
+            ))
+            .verdict(Verdict::of(ours_last < ours_first))
+            .why(format!(
+                "Held when the growth between the two largest sizes is below the growth \
+                 between the two smallest, as in the paper; {}.{}",
+                device_note(s),
+                bound_note(t, z)
+            )),
+    );
+}
