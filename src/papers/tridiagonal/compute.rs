@@ -16,6 +16,9 @@ use std::rc::Rc;
 
 use super::layout::levels_for;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
+use super::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
+use super::layout::CrLayout;
+use crate::bench::{Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program, Texture};
 
 /// Where a compute solver keeps its working arrays.
@@ -43,6 +46,7 @@ struct ComputeSolver {
     out: Texture,
     name: String,
     check_finite: bool,
+    pcr: bool,
 }
 
 impl ComputeSolver {
@@ -131,6 +135,7 @@ impl ComputeSolver {
             out,
             name,
             check_finite: true,
+            pcr,
         })
     }
 
@@ -149,6 +154,64 @@ impl ComputeSolver {
             find_non_finite(&self.out, self.n)?;
         }
         Ok(&self.out)
+    }
+}
+
+/// The work of one [`ComputeCr`] solve (`cr.comp`, one dispatch) of `b` systems of `n`
+/// unknowns, padded to `N' − 1 = 2^q − 1`:
+///
+/// ```text
+/// bytes = b·(16·n + 4·n)                                   imageLoad of P, imageStore of x
+///       + global path: b·(16·(N'−1) + 8 + 64·Σ_s PC_s + 28·(N'−1) + 4·n)
+/// flops = b·(12·Σ_s PC_s + 5·(N' − 1))
+/// ```
+///
+/// Shared-memory accesses are not device-memory traffic and are not counted; on the global
+/// path every scratch access is (the initial store of P and the two boundary x, 3 loads and a
+/// store of 16 B per reduced equation, a P load, 2 x loads and an x store per unknown of the
+/// fill, the final x loads). No cache model.
+pub fn cr_work(n: usize, b: usize, memory: Memory) -> Work {
+    let l = CrLayout::new(n, 1);
+    let red: f64 = l.levels.iter().map(|v| v.pc as f64).sum();
+    let unknowns = l.padded() as f64;
+    let (n, b) = (n as f64, b as f64);
+    let scratch = match memory {
+        Memory::Shared => 0.0,
+        Memory::Global => 16.0 * unknowns + 8.0 + 64.0 * red + 28.0 * unknowns + 4.0 * n,
+    };
+    Work {
+        bytes: b * (20.0 * n + scratch),
+        flops32: b * (REDUCE_FLOPS * red + FILL_FLOPS * unknowns),
+        dispatches: 1,
+        kind: Kind::Compute,
+        ..Work::default()
+    }
+}
+
+/// The work of one [`ComputePcr`] solve (`pcr.comp`, one dispatch) of `b` systems of `n`
+/// unknowns, in `S = ⌈log₂ n⌉` steps that each reduce every equation:
+///
+/// ```text
+/// bytes = b·(16·n + 4·n)  + global path: b·(16·n + 64·n·S + 16·n)
+/// flops = b·(12·n·S + n)
+/// ```
+///
+/// (the last term: `x_i = k_i / b_i`). Shared-memory accesses are not counted; on the
+/// global path the initial store, 3 loads and a store per equation and step, and the final
+/// load are. No cache model.
+pub fn pcr_work(n: usize, b: usize, memory: Memory) -> Work {
+    let steps = (n.max(1) as f64).log2().ceil();
+    let (n, b) = (n as f64, b as f64);
+    let scratch = match memory {
+        Memory::Shared => 0.0,
+        Memory::Global => 32.0 * n + 64.0 * n * steps,
+    };
+    Work {
+        bytes: b * (20.0 * n + scratch),
+        flops32: b * (REDUCE_FLOPS * n * steps + n),
+        dispatches: 1,
+        kind: Kind::Compute,
+        ..Work::default()
     }
 }
 
@@ -222,6 +285,10 @@ macro_rules! compute_solver {
             }
             fn set_check_finite(&mut self, on: bool) {
                 self.0.check_finite = on;
+            }
+            fn work(&self) -> Option<Work> {
+                let w = if self.0.pcr { pcr_work } else { cr_work };
+                Some(w(self.0.n, self.0.batch, self.0.memory))
             }
         }
     };

@@ -38,6 +38,7 @@ use super::{BatchSolver, TridiagonalError};
 use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Format, Gl, Need, TexTarget, Texture};
+use crate::bench::Work;
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
 use crate::util::max_rel_error;
@@ -227,6 +228,7 @@ fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measu
         ms: th.median_ms,
         runs: th.runs,
         err: Ok(err),
+        work: None,
     })
 }
 
@@ -244,7 +246,27 @@ fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64) -> RowBuilder {
         .num(RATIO, m.ms / th_ms)
         .opt(ERR, m.err.as_ref().ok().copied())
         .runs(m.runs);
-    verified_row(row, &m.err, DIRECT_TOL)
+    verified_row(with_work(row, m), &m.err, DIRECT_TOL)
+}
+
+/// `row` with `m`'s work and time recorded for the bound columns (GPU solvers that were
+/// timed; CPU rows and failed solves get none).
+fn with_work(row: RowBuilder, m: &Measured) -> RowBuilder {
+    match &m.work {
+        Some((kernel, w)) if m.ms.is_finite() => row.work(kernel.clone(), *w, m.ms),
+        _ => row,
+    }
+}
+
+/// The roofline's name of a solver's kernel: its table name without the iteration count of
+/// CG (every n and the converged run are one kernel; its point is the run with the most
+/// work) and without the tiled CR's column count.
+fn kernel_name(solver: &str) -> String {
+    let s = solver.split(" n=").next().unwrap_or(solver);
+    let s = s.strip_suffix(" converged").unwrap_or(s);
+    s.split(" (").next().filter(|_| s.contains(", tiled")).map_or(s.to_string(), |h| {
+        format!("{h} (switch), tiled")
+    })
 }
 
 /// One timed solver: median ms, runs, error against the reference.
@@ -252,6 +274,8 @@ struct Measured {
     ms: f64,
     runs: usize,
     err: Result<f64, String>,
+    /// The kernel's roofline name and the work of one timed run (GPU solvers).
+    work: Option<(String, Work)>,
 }
 
 /// Verifies one solve of `solver` against `want`, then times `solve` (finite check off).
@@ -271,6 +295,7 @@ fn time_solver(
             ms: f64::NAN,
             runs: 0,
             err,
+            work: None,
         });
     }
     let t = measure_gpu(gl, repeat.plan(), || solver.solve(tex).map(|_| ())).map_err(alg)?;
@@ -278,6 +303,7 @@ fn time_solver(
         ms: t.median_ms,
         runs: t.runs,
         err,
+        work: solver.work().map(|w| (kernel_name(solver.name()), w)),
     })
 }
 
