@@ -492,7 +492,13 @@ impl BatchSolver for FragmentCg {
         } else {
             0
         };
-        Some(cg_work(self.params.packing, self.n, self.batch, self.info.iterations, extra))
+        Some(cg_work(
+            self.params.packing,
+            self.n,
+            self.batch,
+            self.info.iterations,
+            extra,
+        ))
     }
 }
 
@@ -518,7 +524,11 @@ pub fn reduction_texels(w: u64, batch: u64) -> (u64, u64) {
 pub fn static_fetches(packing: Packing, n: usize, batch: usize) -> (u64, u64) {
     let lanes = packing.lanes() as u64;
     let (w, b) = ((n as u64).div_ceil(lanes), batch as u64);
-    let red = if w * b > 1 { reduction_texels(w, b).0 } else { 0 };
+    let red = if w * b > 1 {
+        reduction_texels(w, b).0
+    } else {
+        0
+    };
     (7 * w * b * lanes, (15 * w * b + 2 * red) * lanes)
 }
 
@@ -545,7 +555,13 @@ pub const SETUP_FLOPS: f64 = 6.0;
 ///
 /// The 1×1 scalar fetches, the clears of x and p and the converging variant's readbacks (a
 /// stall each) are not counted. No cache model.
-pub fn cg_work(packing: Packing, n: usize, batch: usize, iterations: usize, extra_sums: usize) -> Work {
+pub fn cg_work(
+    packing: Packing,
+    n: usize,
+    batch: usize,
+    iterations: usize,
+    extra_sums: usize,
+) -> Work {
     let l = packing.lanes() as f64;
     let w = (n as u64).div_ceil(packing.lanes() as u64);
     let t = (w * batch as u64) as f64;
@@ -612,4 +628,21 @@ pub fn cg_fixed_f64(sys: &super::Systems, iterations: usize) -> Vec<f64> {
         rho_old = rho;
     }
     x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cg_work_of_one_unknown() {
+        // n = batch = 1, scalar: every vector is one texel and each reduction one copying
+        // pass. Pack: 4 × (16 B in, 4 B out); residual 7 + 1 texels; an iteration 15 fetched
+        // + 2 reduced + 6 written + 2 reduction writes; unpack 1 + 1.
+        let w = cg_work(Packing::Scalar, 1, 1, 1, 0);
+        assert_eq!(w.bytes, (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
+        assert_eq!(w.passes, 4 + 1 + (6 + 2) + 1);
+        assert_eq!(w.flops32, 6.0 + 13.0 + 6.0);
+        assert_eq!(reduction_texels(4, 2), (4 * 2 + 2, 2));
+    }
 }

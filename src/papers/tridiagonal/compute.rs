@@ -14,10 +14,10 @@
 
 use std::rc::Rc;
 
-use super::layout::levels_for;
-use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
 use super::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
 use super::layout::CrLayout;
+use super::layout::levels_for;
+use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
 use crate::bench::{Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program, Texture};
 
@@ -304,3 +304,28 @@ compute_solver!(
     true,
     "Parallel cyclic reduction in a compute shader, one work group per system (module docs)."
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compute_work_of_small_systems() {
+        // CR, n = 3: one reduced equation (12 flops), 3 unknowns filled (5 each); the image
+        // traffic is 16 B in and 4 B out per unknown.
+        let w = cr_work(3, 2, Memory::Shared);
+        assert_eq!(
+            (w.bytes, w.flops32, w.dispatches),
+            (2.0 * 60.0, 2.0 * 27.0, 1)
+        );
+        // PCR, n = 4: 2 steps of 4 equations, then 4 divisions.
+        let p = pcr_work(4, 1, Memory::Shared);
+        assert_eq!((p.bytes, p.flops32), (80.0, 12.0 * 8.0 + 4.0));
+        // The global path adds the scratch traffic.
+        assert!(cr_work(3, 1, Memory::Global).bytes > 60.0);
+        assert_eq!(
+            pcr_work(4, 1, Memory::Global).bytes,
+            80.0 + 32.0 * 4.0 + 64.0 * 8.0
+        );
+    }
+}

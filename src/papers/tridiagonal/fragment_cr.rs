@@ -26,8 +26,8 @@
 use std::time::{Duration, Instant};
 
 use super::layout::CrLayout;
-use crate::bench::{Kind, Work};
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
+use crate::bench::{Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
@@ -77,7 +77,6 @@ pub fn static_fetches(l: &CrLayout, method: PingPongMethod) -> [[u64; 2]; 4] {
         copy,
     ]
 }
-
 
 /// Flops of one reduction fragment (cr_reduce.frag): α, γ (2 divisions), `a' = α a`,
 /// `c' = γ c` (1 each), `b'` and `k'` (2 FMAs each, 4 flops): 12 (a division counts 1, an
@@ -583,5 +582,33 @@ impl BatchSolver for FragmentCr {
     }
     fn work(&self) -> Option<Work> {
         Some(cr_work(&self.layout, self.params.method, self.cols))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cr_work_of_the_smallest_two_level_system() {
+        // n = 3 = 2^2 − 1 (no pad), one system: one reduction level of 1 equation (3 RGBA
+        // fetches, 12 floats); fill s = 2 writes 3 values (1 new: 1 P + 2 x, 2 copied: 1 x
+        // each; 8 floats), s = 1 writes 5 (2 new, 3 copied; 15 floats); collect 3 floats.
+        let l = CrLayout::new(3, 1);
+        let w = cr_work(&l, PingPongMethod::Switch, 1);
+        let read = 4 * (12 + 8 + 15 + 3);
+        let written = 16 + 4 * (3 + 5 + 3);
+        assert_eq!(w.bytes, (read + written) as f64);
+        assert_eq!(w.flops32, 12.0 + 5.0 * 3.0);
+        assert_eq!(w.passes, 4); // reduction, two fill levels, collect
+        // The copy method copies each pass's rectangle back: 1 RGBA + 8 R32F texels.
+        let c = cr_work(&l, PingPongMethod::Copy, 1);
+        assert_eq!(c.bytes - w.bytes, (2 * (16 + 4 * 8)) as f64);
+        // Tiles multiply the traffic and arithmetic, not the passes.
+        let t = cr_work(&l, PingPongMethod::Switch, 3);
+        assert_eq!(
+            (t.bytes, t.flops32, t.passes),
+            (3.0 * w.bytes, 3.0 * w.flops32, 4)
+        );
     }
 }

@@ -8,15 +8,15 @@ use serde::{Deserialize, Serialize};
 
 use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32, repeat};
 use super::{kernel_name, time_thomas_cpu, timed_row};
-use crate::papers::tridiagonal::BatchSolver;
 use crate::gl::timing::measure_gpu;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
+use crate::papers::tridiagonal::BatchSolver;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
-use crate::report::bound_columns;
 use crate::report::Column;
+use crate::report::bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
 use crate::util::max_rel_error;
 

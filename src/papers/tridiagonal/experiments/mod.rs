@@ -35,10 +35,10 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::cpu::{Systems, thomas_batch_f32};
 use super::{BatchSolver, TridiagonalError};
+use crate::bench::Work;
 use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Format, Gl, Need, TexTarget, Texture};
-use crate::bench::Work;
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
 use crate::util::max_rel_error;
@@ -258,15 +258,21 @@ fn with_work(row: RowBuilder, m: &Measured) -> RowBuilder {
     }
 }
 
-/// The roofline's name of a solver's kernel: its table name without the iteration count of
-/// CG (every n and the converged run are one kernel; its point is the run with the most
-/// work) and without the tiled CR's column count.
+/// The roofline's name of a solver's kernel, short enough for the figure: `fragment` and
+/// the shared-memory path (the default) are dropped, CG's iteration count too (every n and
+/// the converged run are one kernel; its point is the run with the most work), and Fig. 9's
+/// untiled batch is the plain switch CR (its tiled batch, whatever the columns, one kernel).
 fn kernel_name(solver: &str) -> String {
     let s = solver.split(" n=").next().unwrap_or(solver);
     let s = s.strip_suffix(" converged").unwrap_or(s);
-    s.split(" (").next().filter(|_| s.contains(", tiled")).map_or(s.to_string(), |h| {
-        format!("{h} (switch), tiled")
-    })
+    let s = s.strip_suffix(", untiled").unwrap_or(s);
+    let s = match s.split_once(", tiled") {
+        Some((head, _)) => format!("{head} tiled"),
+        None => s.to_string(),
+    };
+    s.replace("CR fragment ", "CR ")
+        .replace("CG fragment ", "CG ")
+        .replace(" (shared)", "")
 }
 
 /// One timed solver: median ms, runs, error against the reference.
@@ -389,5 +395,28 @@ fn repeat<'de, D: Deserializer<'de>>(d: D) -> Result<Repeat, D::Error> {
         )))
     } else {
         Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_name;
+
+    #[test]
+    fn kernel_names_group_the_runs_of_one_kernel() {
+        for (solver, kernel) in [
+            ("CR fragment (copy)", "CR (copy)"),
+            ("CR fragment (switch), untiled", "CR (switch)"),
+            (
+                "CR fragment (switch), tiled (8 columns)",
+                "CR (switch) tiled",
+            ),
+            ("CG fragment scalar n=4", "CG scalar"),
+            ("CG fragment RGBA converged", "CG RGBA"),
+            ("CR compute (shared)", "CR compute"),
+            ("PCR compute (global)", "PCR compute (global)"),
+        ] {
+            assert_eq!(kernel_name(solver), kernel);
+        }
     }
 }
