@@ -51,9 +51,13 @@ pub(crate) fn against_bounds(
             .to_string()
     } else {
         format!(
-            "{below} of {} sides below half of its bound: the comparison is implementation-bound \
-             (it ranks these implementations on this device, not the limits of their work)",
-            found.len()
+            "{below} of the {} GPU side{} below half of {} bound{}: the comparison is \
+             implementation-bound (it ranks these implementations on this device, not the \
+             limits of their work)",
+            found.len(),
+            if found.len() == 1 { " runs" } else { "s run" },
+            if found.len() == 1 { "its" } else { "their" },
+            if found.len() == 1 { "" } else { "s" },
         )
     };
     Some(format!(
