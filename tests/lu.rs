@@ -290,7 +290,7 @@ fn rect_difference_covers_exactly_the_rest() {
 
 mod compute {
     use super::*;
-    use gpgpu_repro::papers::lu::compute::{ComputeLu, ComputeParams};
+    use gpgpu_repro::papers::lu::compute::{ComputeLu, ComputeParams, compute_work};
     use gpgpu_repro::papers::lu::cpu::lu_pivot_f64;
     use gpgpu_repro::util::{RngExt, rng};
 
@@ -366,6 +366,21 @@ mod compute {
             e <= 10.0 * 8.0 * n as f64 * f32::EPSILON as f64,
             "pivoted factors: {e:.3e}"
         );
+    }
+
+    #[test]
+    fn the_work_model_counts_the_dispatches_a_run_makes() {
+        let Some(g) = ctx_with("compute LU work", &[Need::Compute]) else {
+            return;
+        };
+        for (n, block, pivoting) in [(7usize, 8u32, false), (100, 32, false), (70, 16, true)] {
+            let a = diag_dominant(n, 77 + n as u64);
+            let p = ComputeParams { block, pivoting };
+            let mut lu = ComputeLu::new(&g, &a, n, p).unwrap();
+            let info = lu.run().unwrap();
+            let w = compute_work(n, block as usize, pivoting, info.swaps);
+            assert_eq!(w.dispatches, info.dispatches, "N={n} nb={block}");
+        }
     }
 }
 

@@ -17,9 +17,63 @@
 use std::rc::Rc;
 use std::time::Instant;
 
+use crate::bench::{Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program};
 
 use super::LuError;
+
+/// The work of one [`ComputeLu`] run of order `n`, panel width `nb`, from the dispatches of
+/// [`ComputeLu::run`] and the shaders (f32, 4 B; a division counts 2, as the paper's §3.6).
+/// Per panel `[p, p_e)` of `k_b = p_e − p` columns with `m = n − p_e` trailing rows:
+///
+/// ```text
+/// panel  (column i, r = n − i − 1 rows, w = p_e − i − 1):  bytes 4·r·(3 + 3w),  flops r·(2 + 2w)
+/// trsm   (m columns):                  bytes 4·m·(2(k_b − 1) + k_b(k_b − 1)),  flops m·k_b(k_b − 1)
+/// gemm   (⌈m/64⌉² tiles of 64 × 64):   bytes 4·(2·m·k_b·⌈m/64⌉ + 2m²),         flops 2·m²·k_b
+/// pivoting (column i): argmax 4·(n − i) + 4, swap 4·n (+ 16·n per swap made)
+/// ```
+///
+/// The gemm's global traffic is its tiles' loads into shared memory (each `L21` row block
+/// once per column tile, each `U12` column block once per row tile) and the read-modify-write
+/// of `A22`; shared-memory accesses are not counted. No cache model otherwise: the panel's
+/// pivot row, re-read by every thread, is counted per thread. Without pivoting the flops add
+/// up to `2n(n² − 1)/3` ([`super::theory::lu_flops`]).
+pub fn compute_work(n: usize, nb: usize, pivoting: bool, swaps: u64) -> Work {
+    let (mut bytes, mut flops, mut dispatches) = (0f64, 0f64, 0u64);
+    let nf = n as f64;
+    let mut p = 0;
+    while p < n {
+        let pe = (p + nb.max(1)).min(n);
+        for i in p..pe {
+            if pivoting {
+                bytes += 4.0 * (n - i) as f64 + 4.0 + 4.0 * nf;
+                dispatches += 2;
+            }
+            if i + 1 < n {
+                let (r, w) = ((n - i - 1) as f64, (pe - i - 1) as f64);
+                bytes += 4.0 * r * (3.0 + 3.0 * w);
+                flops += r * (2.0 + 2.0 * w);
+                dispatches += 1;
+            }
+        }
+        if pe < n {
+            let (m, kb) = ((n - pe) as f64, (pe - p) as f64);
+            bytes += 4.0 * m * (2.0 * (kb - 1.0) + kb * (kb - 1.0));
+            flops += m * kb * (kb - 1.0);
+            bytes += 4.0 * (2.0 * m * kb * (m / 64.0).ceil() + 2.0 * m * m);
+            flops += 2.0 * m * m * kb;
+            dispatches += 2;
+        }
+        p = pe;
+    }
+    Work {
+        bytes: bytes + 16.0 * nf * swaps as f64,
+        flops32: flops,
+        dispatches,
+        kind: Kind::Compute,
+        ..Work::default()
+    }
+}
 
 /// How to run the compute LU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -186,5 +240,27 @@ impl ComputeLu {
     /// The pivot rows chosen (`piv[i]` = row swapped with row `i` at step `i`).
     pub fn pivots(&self) -> Result<Vec<usize>, LuError> {
         Ok(self.piv.read()?.into_iter().map(|p| p as usize).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compute_work_adds_up_to_lu_flops_and_counts_the_dispatches() {
+        for (n, nb) in [(1, 1), (2, 1), (7, 3), (64, 16), (100, 32), (129, 64)] {
+            let w = compute_work(n, nb, false, 0);
+            assert_eq!(
+                w.flops32,
+                super::super::theory::lu_flops(n as f64),
+                "n = {n}"
+            );
+            // panel: one per column but the last; trsm + gemm: two per panel but the last.
+            let panels = n.div_ceil(nb) as u64;
+            assert_eq!(w.dispatches, (n as u64 - 1) + 2 * (panels - 1), "n = {n}");
+            let wp = compute_work(n, nb, true, 0);
+            assert_eq!(wp.dispatches, w.dispatches + 2 * n as u64);
+        }
     }
 }

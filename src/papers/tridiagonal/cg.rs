@@ -20,6 +20,7 @@
 use std::rc::Rc;
 
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
+use crate::bench::{Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
@@ -484,6 +485,107 @@ impl BatchSolver for FragmentCg {
     fn set_check_finite(&mut self, on: bool) {
         self.params.check_finite = on;
     }
+    /// The last solve's work (its iteration count: run a solve first).
+    fn work(&self) -> Option<Work> {
+        let extra = if self.params.tolerance.is_some() {
+            2 + usize::from(self.info.iterations < self.params.iterations)
+        } else {
+            0
+        };
+        Some(cg_work(
+            self.params.packing,
+            self.n,
+            self.batch,
+            self.info.iterations,
+            extra,
+        ))
+    }
+}
+
+/// Texels the reduction chain's passes fetch for one dot product of a `w × batch` texture:
+/// every texel of each source once (`w × batch`, then each ⌈/2⌉ × ⌈/2⌉ step down to 1×1).
+/// Returns `(texels read, passes)`; a single texel takes one copying pass.
+pub fn reduction_texels(w: u64, batch: u64) -> (u64, u64) {
+    let (mut red, mut passes) = (0u64, 0u64);
+    let (mut cw, mut ch) = (w, batch);
+    while cw > 1 || ch > 1 {
+        red += cw * ch;
+        passes += 1;
+        (cw, ch) = (cw.div_ceil(2), ch.div_ceil(2));
+    }
+    if passes == 0 { (1, 1) } else { (red, passes) }
+}
+
+/// Exact static count of the floats [`FragmentCg`] fetches, `(set-up, per iteration)`, as
+/// Table 1 counts them: the set-up `r = k − Mx` fetches 7 vector texels per vector texel; an
+/// iteration 15 (`r²`: 1, `p`: 2, `Mp`: 3 p + 3 coefficients, `p·q`: 2, `x`: 2, `r`: 2)
+/// plus its two reductions, which fetch every texel of each source once. The 1×1 scalar
+/// textures (ρ, p·q) are not counted, as in the paper.
+pub fn static_fetches(packing: Packing, n: usize, batch: usize) -> (u64, u64) {
+    let lanes = packing.lanes() as u64;
+    let (w, b) = ((n as u64).div_ceil(lanes), batch as u64);
+    let red = if w * b > 1 {
+        reduction_texels(w, b).0
+    } else {
+        0
+    };
+    (7 * w * b * lanes, (15 * w * b + 2 * red) * lanes)
+}
+
+/// Flops per unknown of one CG iteration: `r²` 1, direction 2 (an FMA), `Mp` 5 (2 FMAs and a
+/// multiply), `p·q` 1, `x` 2, `r` 2; the reductions add 3 per texel they write per lane.
+pub const ITERATION_FLOPS: f64 = 13.0;
+/// Flops per unknown of the set-up residual `k − (a x_l + b x + c x_r)`: 3 FMAs.
+pub const SETUP_FLOPS: f64 = 6.0;
+
+/// The work of one [`FragmentCg`] solve of `batch` systems of `n` unknowns that ran
+/// `iterations` iterations (`extra_sums` further dot products `u·u`: the converging variant's
+/// ‖k‖, the check that stopped it and the final residual). With `T = ⌈n/L⌉·batch` vector
+/// texels of `4L` bytes (`L` lanes), `R` the texels a reduction reads and `P_R` its passes:
+///
+/// ```text
+/// bytes  = 4·(16·L·T + 4·L·T)             pack: the coefficients into a, b, c, k textures
+///        + 4L·(7T + T)                    r = k − Mx
+///        + it·4L·(15T + 2R + 6T + 2(R − T + 1))   an iteration: fetches ([`static_fetches`]), 6 full writes, 2 reductions' writes
+///        + extra·4L·(T + T + R − T + 1)   a further u·u
+///        + 4L·T + 4·n·batch               unpack x
+/// flops  = 6·L·T + it·(13·L·T + 2·3L·(R − T + 1)) + extra·(L·T + 3L·(R − T + 1))
+/// passes = 4 + 1 + it·(6 + 2·P_R) + extra·(1 + P_R) + 1
+/// ```
+///
+/// The 1×1 scalar fetches, the clears of x and p and the converging variant's readbacks (a
+/// stall each) are not counted. No cache model.
+pub fn cg_work(
+    packing: Packing,
+    n: usize,
+    batch: usize,
+    iterations: usize,
+    extra_sums: usize,
+) -> Work {
+    let l = packing.lanes() as f64;
+    let w = (n as u64).div_ceil(packing.lanes() as u64);
+    let t = (w * batch as u64) as f64;
+    let (r, pr) = reduction_texels(w, batch as u64);
+    let (r, pr) = (r as f64, pr as f64);
+    let texel = 4.0 * l;
+    let red_writes = r - t + 1.0;
+    let (it, ex) = (iterations as f64, extra_sums as f64);
+    let bytes = 4.0 * (16.0 * l * t + texel * t)
+        + texel * 8.0 * t
+        + it * texel * (15.0 * t + 2.0 * r + 6.0 * t + 2.0 * red_writes)
+        + ex * texel * (2.0 * t + red_writes)
+        + texel * t
+        + 4.0 * (n * batch) as f64;
+    let flops = SETUP_FLOPS * l * t
+        + it * (ITERATION_FLOPS * l * t + 2.0 * 3.0 * l * red_writes)
+        + ex * (l * t + 3.0 * l * red_writes);
+    Work {
+        bytes,
+        flops32: flops,
+        passes: (6.0 + it * (6.0 + 2.0 * pr) + ex * (1.0 + pr)) as u64,
+        kind: Kind::Fragment,
+        ..Work::default()
+    }
 }
 
 /// The CPU reference of a fixed-iteration CG: the same iteration as [`FragmentCg`] in f64,
@@ -526,4 +628,21 @@ pub fn cg_fixed_f64(sys: &super::Systems, iterations: usize) -> Vec<f64> {
         rho_old = rho;
     }
     x
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cg_work_of_one_unknown() {
+        // n = batch = 1, scalar: every vector is one texel and each reduction one copying
+        // pass. Pack: 4 × (16 B in, 4 B out); residual 7 + 1 texels; an iteration 15 fetched
+        // + 2 reduced + 6 written + 2 reduction writes; unpack 1 + 1.
+        let w = cg_work(Packing::Scalar, 1, 1, 1, 0);
+        assert_eq!(w.bytes, (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
+        assert_eq!(w.passes, 4 + 1 + (6 + 2) + 1);
+        assert_eq!(w.flops32, 6.0 + 13.0 + 6.0);
+        assert_eq!(reduction_texels(4, 2), (4 * 2 + 2, 2));
+    }
 }

@@ -14,8 +14,11 @@
 
 use std::rc::Rc;
 
+use super::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
+use super::layout::CrLayout;
 use super::layout::levels_for;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
+use crate::bench::{Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program, Texture};
 
 /// Where a compute solver keeps its working arrays.
@@ -43,6 +46,7 @@ struct ComputeSolver {
     out: Texture,
     name: String,
     check_finite: bool,
+    pcr: bool,
 }
 
 impl ComputeSolver {
@@ -131,6 +135,7 @@ impl ComputeSolver {
             out,
             name,
             check_finite: true,
+            pcr,
         })
     }
 
@@ -149,6 +154,64 @@ impl ComputeSolver {
             find_non_finite(&self.out, self.n)?;
         }
         Ok(&self.out)
+    }
+}
+
+/// The work of one [`ComputeCr`] solve (`cr.comp`, one dispatch) of `b` systems of `n`
+/// unknowns, padded to `N' − 1 = 2^q − 1`:
+///
+/// ```text
+/// bytes = b·(16·n + 4·n)                                   imageLoad of P, imageStore of x
+///       + global path: b·(16·(N'−1) + 8 + 64·Σ_s PC_s + 28·(N'−1) + 4·n)
+/// flops = b·(12·Σ_s PC_s + 5·(N' − 1))
+/// ```
+///
+/// Shared-memory accesses are not device-memory traffic and are not counted; on the global
+/// path every scratch access is (the initial store of P and the two boundary x, 3 loads and a
+/// store of 16 B per reduced equation, a P load, 2 x loads and an x store per unknown of the
+/// fill, the final x loads). No cache model.
+pub fn cr_work(n: usize, b: usize, memory: Memory) -> Work {
+    let l = CrLayout::new(n, 1);
+    let red: f64 = l.levels.iter().map(|v| v.pc as f64).sum();
+    let unknowns = l.padded() as f64;
+    let (n, b) = (n as f64, b as f64);
+    let scratch = match memory {
+        Memory::Shared => 0.0,
+        Memory::Global => 16.0 * unknowns + 8.0 + 64.0 * red + 28.0 * unknowns + 4.0 * n,
+    };
+    Work {
+        bytes: b * (20.0 * n + scratch),
+        flops32: b * (REDUCE_FLOPS * red + FILL_FLOPS * unknowns),
+        dispatches: 1,
+        kind: Kind::Compute,
+        ..Work::default()
+    }
+}
+
+/// The work of one [`ComputePcr`] solve (`pcr.comp`, one dispatch) of `b` systems of `n`
+/// unknowns, in `S = ⌈log₂ n⌉` steps that each reduce every equation:
+///
+/// ```text
+/// bytes = b·(16·n + 4·n)  + global path: b·(16·n + 64·n·S + 16·n)
+/// flops = b·(12·n·S + n)
+/// ```
+///
+/// (the last term: `x_i = k_i / b_i`). Shared-memory accesses are not counted; on the
+/// global path the initial store, 3 loads and a store per equation and step, and the final
+/// load are. No cache model.
+pub fn pcr_work(n: usize, b: usize, memory: Memory) -> Work {
+    let steps = (n.max(1) as f64).log2().ceil();
+    let (n, b) = (n as f64, b as f64);
+    let scratch = match memory {
+        Memory::Shared => 0.0,
+        Memory::Global => 32.0 * n + 64.0 * n * steps,
+    };
+    Work {
+        bytes: b * (20.0 * n + scratch),
+        flops32: b * (REDUCE_FLOPS * n * steps + n),
+        dispatches: 1,
+        kind: Kind::Compute,
+        ..Work::default()
     }
 }
 
@@ -223,6 +286,10 @@ macro_rules! compute_solver {
             fn set_check_finite(&mut self, on: bool) {
                 self.0.check_finite = on;
             }
+            fn work(&self) -> Option<Work> {
+                let w = if self.0.pcr { pcr_work } else { cr_work };
+                Some(w(self.0.n, self.0.batch, self.0.memory))
+            }
         }
     };
 }
@@ -237,3 +304,28 @@ compute_solver!(
     true,
     "Parallel cyclic reduction in a compute shader, one work group per system (module docs)."
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compute_work_of_small_systems() {
+        // CR, n = 3: one reduced equation (12 flops), 3 unknowns filled (5 each); the image
+        // traffic is 16 B in and 4 B out per unknown.
+        let w = cr_work(3, 2, Memory::Shared);
+        assert_eq!(
+            (w.bytes, w.flops32, w.dispatches),
+            (2.0 * 60.0, 2.0 * 27.0, 1)
+        );
+        // PCR, n = 4: 2 steps of 4 equations, then 4 divisions.
+        let p = pcr_work(4, 1, Memory::Shared);
+        assert_eq!((p.bytes, p.flops32), (80.0, 12.0 * 8.0 + 4.0));
+        // The global path adds the scratch traffic.
+        assert!(cr_work(3, 1, Memory::Global).bytes > 60.0);
+        assert_eq!(
+            pcr_work(4, 1, Memory::Global).bytes,
+            80.0 + 32.0 * 4.0 + 64.0 * 8.0
+        );
+    }
+}

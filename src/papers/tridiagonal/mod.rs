@@ -113,6 +113,11 @@ pub trait BatchSolver {
     /// Turns the finite check after each solve (a readback) on or off; solvers without one
     /// ignore it. Callers that keep the data on the GPU turn it off.
     fn set_check_finite(&mut self, _on: bool) {}
+    /// What one `solve` does (bytes, flops, passes or dispatches), counted from the
+    /// algorithm for the bound columns ([`crate::bench::bound`]); `None` for CPU solvers.
+    fn work(&self) -> Option<crate::bench::Work> {
+        None
+    }
 }
 
 /// Checks that `t` is an RGBA32F rectangle texture of `n × batch`.

@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::gl::timing::{TimingPlan, repeat};
-use crate::report::Column;
+use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
-use super::super::compute::{ComputeLu, ComputeParams};
+use super::super::compute::{ComputeLu, ComputeParams, compute_work};
 use super::super::{LuError, theory};
 use super::{ComputeTimes, Config, Reference, gflops};
 
@@ -36,7 +36,10 @@ pub(super) fn run(
             Column::beyond("dispatches").int(),
             Column::beyond("row swaps").int(),
             Column::ours("error vs f64").sci(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &cfg.compute,
     )?;
     t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
@@ -88,6 +91,15 @@ pub(super) fn run(
                             .num("dispatches", info.dispatches as f64)
                             .num("row swaps", info.swaps as f64)
                             .num("error vs f64", err)
+                            .work(
+                                if pivot {
+                                    "compute (pivoting)"
+                                } else {
+                                    "compute"
+                                },
+                                compute_work(n as usize, p.block as usize, pivot, info.swaps),
+                                info.ms,
+                            )
                             .runs(runs)
                             .verify(err, r.tol),
                     )?;

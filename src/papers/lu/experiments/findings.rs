@@ -58,13 +58,29 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
     };
     let ours: Vec<f64> = Variant::ALL.iter().filter_map(|&v| ratio(v)).collect();
     let mean = ours.iter().sum::<f64>() / ours.len().max(1) as f64;
+    // Each configuration's row against its bound (table4's 'of bound').
+    let keys: Vec<(String, String)> = configs()
+        .into_iter()
+        .map(|(v, m)| (format!("{v} {m}"), key(n, v, m)))
+        .collect();
+    let bounds = |want: &dyn Fn(&str) -> bool| {
+        let sides: Vec<(&str, &str, &str)> = keys
+            .iter()
+            .filter(|k| want(&k.0))
+            .map(|k| (k.0.as_str(), "table4", k.1.as_str()))
+            .collect();
+        crate::papers::against_bounds(s, &sides)
+            .map(|t| format!(" {t}"))
+            .unwrap_or_default()
+    };
     s.note(format!(
-        "Finding 1 (switch halves the time): {} — mean A(switch) / A(copy) over I1–I4 at N = {n} is {mean:.2} (held at ≤ {SWITCH_HALVES}): {} (paper at N = {}: {}). Our switch passes must also carry the previous pass's texels (table1, last column; table4, G carry); without those draws the ratios would be {}.",
+        "Finding 1 (switch halves the time): {} — mean A(switch) / A(copy) over I1–I4 at N = {n} is {mean:.2} (held at ≤ {SWITCH_HALVES}): {} (paper at N = {}: {}). Our switch passes must also carry the previous pass's texels (table1, last column; table4, G carry); without those draws the ratios would be {}.{}",
         if !ours.is_empty() && mean <= SWITCH_HALVES { "HELD" } else { "NOT HELD" },
         list(&ratio),
         p.top(),
         list(&paper_ratio),
         list(&no_carry),
+        bounds(&|_| true),
     ));
     // (2) CPU vs GPU branching, all four pairs.
     let pairs = [(Variant::I1, Variant::I2), (Variant::I3, Variant::I4)];
@@ -135,10 +151,11 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
         per_n.push(format!("{m}: {}", text.join("; ")));
     }
     s.note(format!(
-        "Finding 2 (CPU branching beats GPU branching for large N, crossover near N = {} with the switch method): {verdict} at N = {n}. Ratios > 1 mean the GPU-branching variant is slower. {}. By order — {}.",
+        "Finding 2 (CPU branching beats GPU branching for large N, crossover near N = {} with the switch method): {verdict} at N = {n}. Ratios > 1 mean the GPU-branching variant is slower. {}. By order — {}.{}",
         p.branch_crossover_n,
         rests.join("; "),
-        per_n.join(" | ")
+        per_n.join(" | "),
+        bounds(&|_| true),
     ));
     // (3) efficiency / bandwidth bound.
     if let Some(bw) = r.bw {

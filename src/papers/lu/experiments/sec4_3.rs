@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::gl::Format;
-use crate::report::Column;
+use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 
 use super::super::fragment::Params;
@@ -20,6 +20,14 @@ pub(super) struct Bandwidth {
     pub device_gbps: f64,
     /// G of the fetch-only run over G of the full run.
     pub fetch_over_full: f64,
+}
+
+/// The fetch-only run's work over its time G (the draw calls alone, no copies): the draws'
+/// fetches and writes, [`table4::fragment_work`] without its copies and arithmetic.
+fn fetch_work(info: &super::super::fragment::LuInfo) -> crate::bench::Work {
+    let mut w = table4::fragment_work(info, true);
+    w.bytes -= 2.0 * info.copied_bytes as f64;
+    w
 }
 
 pub(super) fn run(
@@ -52,7 +60,10 @@ pub(super) fn run(
             Column::paper("Quadro bandwidth").unit("GB/s"),
             Column::paper("Quadro cache bandwidth").unit("GB/s"),
             Column::paper("Quadro fraction").fixed(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(b, n, v, m),
     )?;
     t.caption("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers); median of G over the timed runs, with table4's repetitions. Device texture read: `gpgpu_repro::bench::texture_read_bandwidth` (a fragment pass reading 8 consecutive RGBA32F texels per fragment, verified). Paper: I3 + switch, N = 2048, Quadro FX 3400. Not verified: the fetch-only program's result is not a factorization.");
@@ -97,6 +108,11 @@ pub(super) fn run(
             .num("Quadro bandwidth", b.paper_gbps)
             .num("Quadro cache bandwidth", b.paper_cache_gbps)
             .num("Quadro fraction", b.paper_fraction)
+            .work(
+                format!("{} fetch-only", table4::kernel(v, m)),
+                fetch_work(&info),
+                info.g_ms,
+            )
             .runs(runs)
             .unchecked("fetch-only: its result is not a factorization"),
     )?;

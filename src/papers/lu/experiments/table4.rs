@@ -4,15 +4,48 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
+use crate::bench::{Kind, Work};
 use crate::gl::timing::{TimingPlan, repeat};
 use crate::gl::{Format, Gl};
-use crate::report::Column;
+use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
 use super::super::{LuError, theory};
 use super::{Config, Measured, Reference, configs, gflops, key, verify_fragment};
+
+/// The work of one decomposition (the time A), from the run's own counts (the ones Tables 1
+/// and 2 print, [`LuInfo`]):
+///
+/// ```text
+/// bytes  = fetched + texel·(fragments + 2·carried) + 2·copied
+/// flops  = flops            (0 for the fetch-only variant: its arithmetic is removed)
+/// passes = draws
+/// ```
+///
+/// `fetched` is Table 2's count as we perform it (texture fetches × bytes per texel of the
+/// computing fragments), each computing fragment writes one texel, the switch method's
+/// carried texels are read and written once, and each `glCopyTexSubImage2D` byte (copy
+/// method, Table 1) is read and written. Flops count a division as 2 (§3.6). No cache
+/// model: each fetch is counted once though neighbouring fragments share rows and columns.
+pub(super) fn fragment_work(info: &LuInfo, fetch_only: bool) -> Work {
+    let texel = info.texel_bytes as f64;
+    Work {
+        bytes: info.fetched_bytes as f64
+            + texel * (info.fragments + 2 * info.carried_fragments) as f64
+            + 2.0 * info.copied_bytes as f64,
+        flops32: if fetch_only { 0.0 } else { info.flops as f64 },
+        passes: info.draws,
+        kind: Kind::Fragment,
+        ..Work::default()
+    }
+}
+
+/// The roofline's name of a configuration: `"I3 switch"`.
+pub(super) fn kernel(v: impl std::fmt::Display, m: impl std::fmt::Display) -> String {
+    format!("{v} {m}")
+}
 
 /// The timing plan of an order: the table's, with a single timed run (after the same warm-up)
 /// from `single_run_from` on.
@@ -74,7 +107,10 @@ pub(super) fn run(
             Column::audit("Quadro GFLOPS"),
             Column::ours("A / paper A").fixed(2),
             Column::ours("error vs f64").sci(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(c, &cfg.table4.scalar_format),
     )?;
     t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws the switch method's carried texels (table1, last column).");
@@ -161,6 +197,7 @@ pub(super) fn run(
                         .num("GFLOPS", gf)
                         .opt("A / paper A", paper_a.map(|p| info.a_ms / p))
                         .num("error vs f64", max_rel_error(&factors, &r.f64))
+                        .work(kernel(v, m), fragment_work(&info, false), info.a_ms)
                         .runs(runs);
                     t.push(verify_fragment(row, &factors, r, exact))?;
                     out.insert(

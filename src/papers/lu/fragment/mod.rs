@@ -154,6 +154,8 @@ pub struct LuInfo {
     pub fetched_bytes: u64,
     /// Floating-point operations of the updated channels, a division counted as 2 (§3.6).
     pub flops: u64,
+    /// Bytes per texel of the ping-pong textures (16 for RGBA32F, 4 for R32F).
+    pub texel_bytes: u64,
     /// Times in milliseconds: whole (A), draw calls (G), copies (T), the rest (C = A − G − T).
     pub a_ms: f64,
     pub g_ms: f64,
@@ -271,6 +273,7 @@ impl FragmentLu {
         self.info = LuInfo {
             n: self.n,
             padded: self.np,
+            texel_bytes: self.pp.input().format().texel_bytes() as u64,
             ..Default::default()
         };
         self.gl.finish();

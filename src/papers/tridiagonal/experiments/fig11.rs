@@ -9,12 +9,14 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
-use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row, verified_row};
+use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
+use super::{verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
 use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
+use crate::report::bound_columns;
 use crate::report::{BarChart, Column};
 use crate::runner::{Repeat, RunError, Session, Sizes};
 use crate::util::max_rel_error;
@@ -162,7 +164,10 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
             Column::ours(err).sci(2),
             Column::beyond("beyond the paper").text(),
             Column::ours(err_cg).sci(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         c,
     )?;
     t.caption(
@@ -254,7 +259,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 )
                 .opt(err_cg, reference.as_ref().and(m.err.as_ref().ok().copied()))
                 .runs(m.runs);
-            let row = verified_row(row, &m.err, tol);
+            let row = verified_row(with_work(row, &m), &m.err, tol);
             let ok = !row.row().status.failed();
             t.push(row)?;
             if ok && keep(m.ms) {

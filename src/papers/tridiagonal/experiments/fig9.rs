@@ -7,14 +7,16 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32, repeat};
-use super::{time_thomas_cpu, timed_row};
+use super::{kernel_name, time_thomas_cpu, timed_row};
 use crate::gl::timing::measure_gpu;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
+use crate::papers::tridiagonal::BatchSolver;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::report::Column;
+use crate::report::bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
 use crate::util::max_rel_error;
 
@@ -84,7 +86,10 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             Column::ours(time).unit("ms").fixed(2),
             Column::ours(ratio).fixed(2),
             Column::ours(err).sci(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         c,
     )?;
     t.caption(
@@ -167,6 +172,7 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 ms: timing.map_or(f64::NAN, |t| t.median_ms),
                 runs: timing.map_or(0, |t| t.runs),
                 err: got,
+                work: cr.work().map(|w| (kernel_name(&name), w)),
             };
             let row = t.row(&key).text("grid", &grid).text("solver", &name);
             t.push(timed_row(

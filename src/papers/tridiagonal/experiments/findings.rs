@@ -89,6 +89,20 @@ impl Fig11Times {
     }
 }
 
+/// The bound sentence of Fig. 11 solvers `names` at grid `g` (their rows' 'of bound'), with a
+/// leading space; empty without bounds.
+fn bounds(s: &Session, g: u32, names: &[&str]) -> String {
+    let keys: Vec<String> = names.iter().map(|n| format!("{g}×{g} {n}")).collect();
+    let sides: Vec<(&str, &str, &str)> = names
+        .iter()
+        .zip(&keys)
+        .map(|(n, k)| (*n, "fig11", k.as_str()))
+        .collect();
+    crate::papers::against_bounds(s, &sides)
+        .map(|t| format!(" {t}"))
+        .unwrap_or_default()
+}
+
 fn verdict(held: bool) -> &'static str {
     if held { "HELD" } else { "NOT HELD" }
 }
@@ -128,10 +142,11 @@ pub fn cr_vs_thomas(s: &Session, all: &[Fig11Times]) {
             .unwrap_or_default();
         s.note(format!(
             "Finding (abstract) 'CR is considerably faster than Thomas' at {g}×{g}: {} — {plain} \
-             ({cr} {cr_ms:.2} ms against {:.2} ms), {}.{any}",
+             ({cr} {cr_ms:.2} ms against {:.2} ms), {}.{any}{}",
             verdict(r < 1.0),
             t.thomas_ms,
-            device_words(s)
+            device_words(s),
+            bounds(s, g, &[cr])
         ));
     }
 }
@@ -143,12 +158,14 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
         return;
     };
     for packing in ["scalar", "RGBA"] {
-        if let Some(cg2) = t.get(&format!("CG fragment {packing} n=2")) {
+        let cg_name = format!("CG fragment {packing} n=2");
+        if let Some(cg2) = t.get(&cg_name) {
             s.note(format!(
                 "Finding (Fig. 11) 'CR beats CG with 2 iterations' at {g}×{g} ({packing} CG): {} — \
-                 {cr} {cr_ms:.2} ms against CG n=2 {cg2:.2} ms ({}).",
+                 {cr} {cr_ms:.2} ms against CG n=2 {cg2:.2} ms ({}).{}",
                 verdict(cr_ms < cg2),
-                device_words(s)
+                device_words(s),
+                bounds(s, g, &[cr, &cg_name])
             ));
         }
     }
@@ -158,10 +175,11 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
         s.note(format!(
             "Finding (Fig. 11) 'for 256×256, CG on the GPU gains nothing over the CPU' at {g}×{g}: \
              {} — even one CG iteration ({cg}) takes {cg_ms:.2} ms against {:.2} ms for Thomas \
-             on the CPU ({}).",
+             on the CPU ({}).{}",
             verdict(cg_ms >= t.thomas_ms),
             t.thomas_ms,
-            device_words(s)
+            device_words(s),
+            bounds(s, g, &[cg])
         ));
     }
 }

@@ -35,6 +35,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use super::cpu::{Systems, thomas_batch_f32};
 use super::{BatchSolver, TridiagonalError};
+use crate::bench::Work;
 use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Format, Gl, Need, TexTarget, Texture};
@@ -227,6 +228,7 @@ fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measu
         ms: th.median_ms,
         runs: th.runs,
         err: Ok(err),
+        work: None,
     })
 }
 
@@ -244,7 +246,33 @@ fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64) -> RowBuilder {
         .num(RATIO, m.ms / th_ms)
         .opt(ERR, m.err.as_ref().ok().copied())
         .runs(m.runs);
-    verified_row(row, &m.err, DIRECT_TOL)
+    verified_row(with_work(row, m), &m.err, DIRECT_TOL)
+}
+
+/// `row` with `m`'s work and time recorded for the bound columns (GPU solvers that were
+/// timed; CPU rows and failed solves get none).
+fn with_work(row: RowBuilder, m: &Measured) -> RowBuilder {
+    match &m.work {
+        Some((kernel, w)) if m.ms.is_finite() => row.work(kernel.clone(), *w, m.ms),
+        _ => row,
+    }
+}
+
+/// The roofline's name of a solver's kernel, short enough for the figure: `fragment` and
+/// the shared-memory path (the default) are dropped, CG's iteration count too (every n and
+/// the converged run are one kernel; its point is the run with the most work), and Fig. 9's
+/// untiled batch is the plain switch CR (its tiled batch, whatever the columns, one kernel).
+fn kernel_name(solver: &str) -> String {
+    let s = solver.split(" n=").next().unwrap_or(solver);
+    let s = s.strip_suffix(" converged").unwrap_or(s);
+    let s = s.strip_suffix(", untiled").unwrap_or(s);
+    let s = match s.split_once(", tiled") {
+        Some((head, _)) => format!("{head} tiled"),
+        None => s.to_string(),
+    };
+    s.replace("CR fragment ", "CR ")
+        .replace("CG fragment ", "CG ")
+        .replace(" (shared)", "")
 }
 
 /// One timed solver: median ms, runs, error against the reference.
@@ -252,6 +280,8 @@ struct Measured {
     ms: f64,
     runs: usize,
     err: Result<f64, String>,
+    /// The kernel's roofline name and the work of one timed run (GPU solvers).
+    work: Option<(String, Work)>,
 }
 
 /// Verifies one solve of `solver` against `want`, then times `solve` (finite check off).
@@ -271,6 +301,7 @@ fn time_solver(
             ms: f64::NAN,
             runs: 0,
             err,
+            work: None,
         });
     }
     let t = measure_gpu(gl, repeat.plan(), || solver.solve(tex).map(|_| ())).map_err(alg)?;
@@ -278,6 +309,7 @@ fn time_solver(
         ms: t.median_ms,
         runs: t.runs,
         err,
+        work: solver.work().map(|w| (kernel_name(solver.name()), w)),
     })
 }
 
@@ -363,5 +395,28 @@ fn repeat<'de, D: Deserializer<'de>>(d: D) -> Result<Repeat, D::Error> {
         )))
     } else {
         Ok(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kernel_name;
+
+    #[test]
+    fn kernel_names_group_the_runs_of_one_kernel() {
+        for (solver, kernel) in [
+            ("CR fragment (copy)", "CR (copy)"),
+            ("CR fragment (switch), untiled", "CR (switch)"),
+            (
+                "CR fragment (switch), tiled (8 columns)",
+                "CR (switch) tiled",
+            ),
+            ("CG fragment scalar n=4", "CG scalar"),
+            ("CG fragment RGBA converged", "CG RGBA"),
+            ("CR compute (shared)", "CR compute"),
+            ("PCR compute (global)", "PCR compute (global)"),
+        ] {
+            assert_eq!(kernel_name(solver), kernel);
+        }
     }
 }

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::fig11::solvers;
 use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32, repeat};
 use super::{time_solver, time_thomas_cpu, timed_row};
+use crate::report::bound_columns;
 use crate::report::{Column, LineChart, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 
@@ -54,7 +55,10 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
             Column::ours(TIME).unit("ms").fixed(3),
             Column::ours(RATIO).fixed(2),
             Column::ours(ERR).sci(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         c,
     )?;
     let mut series: Vec<Vec<(f64, f64)>> = vec![vec![]; NAMES.len()];

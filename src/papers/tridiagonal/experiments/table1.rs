@@ -6,9 +6,11 @@ use serde::{Deserialize, Serialize};
 
 use super::{DIRECT_TOL, alg, count, finite_f64, positive_f32, upload};
 use crate::gl::PingPongMethod;
-use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing};
+use crate::papers::tridiagonal::cg::{self, CgParams, FragmentCg, Packing};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
-use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
+use crate::papers::tridiagonal::fragment_cr::{
+    CrParams, FILL_P_TEXELS, FILL_X_VALUES, FragmentCr, REDUCE_TEXELS, static_fetches,
+};
 use crate::papers::tridiagonal::layout::CrLayout;
 use crate::papers::tridiagonal::{BatchSolver, layout::levels_for};
 use crate::report::{Audit, Column};
@@ -50,50 +52,6 @@ pub(super) struct Table1Paper {
     #[serde(deserialize_with = "finite_f64")]
     pub cr_vector: f64,
     pub cg_iteration_rows: Vec<[f64; 2]>,
-}
-
-/// RGBA texels one reduction fragment fetches (`P_i`, `P_{i∓d}`: cr_reduce.frag).
-pub(super) const REDUCE_TEXELS: u64 = 3;
-/// Fetches of a fill fragment that solves eq. (16): one RGBA `P` texel and two `x` values.
-pub(super) const FILL_P_TEXELS: u64 = 1;
-pub(super) const FILL_X_VALUES: u64 = 2;
-
-/// Exact static count of the fragment CR's fetches `[texels, floats]` per phase
-/// (reduction, gather, fill, pad + collect): each reduction fragment fetches 3 RGBA texels;
-/// each fill fragment 1 x (copied unknown) or 2 x + 1 RGBA texel (new unknown); the gather
-/// (switch method: the even levels' runs), pad and collect one texel per fragment.
-fn cr_static(l: &CrLayout, method: PingPongMethod) -> [[u64; 2]; 4] {
-    let b = l.batch as u64;
-    let red: u64 = l.levels.iter().map(|v| v.pc as u64).sum::<u64>() * b;
-    let mut fill = [0u64; 2];
-    for s in 1..=l.q {
-        let w = l.fill_width(s) as u64;
-        let (odd, even) = (w / 2, w - w / 2);
-        fill[0] += b * (even + (FILL_P_TEXELS + FILL_X_VALUES) * odd);
-        fill[1] += b * (even + (4 * FILL_P_TEXELS + FILL_X_VALUES) * odd);
-    }
-    let gather: u64 = if method == PingPongMethod::Switch && l.levels.len() >= 2 {
-        let even: u64 = l
-            .levels
-            .iter()
-            .filter(|v| v.s % 2 == 0)
-            .map(|v| v.pc as u64)
-            .sum();
-        even * b
-    } else {
-        0
-    };
-    let pad = u64::from(l.padded() as usize != l.n);
-    let copy = [
-        (l.n as u64) * b * (1 + pad),
-        (l.n as u64) * b * (1 + 4 * pad),
-    ];
-    [
-        [REDUCE_TEXELS * red, 4 * REDUCE_TEXELS * red],
-        [gather, 4 * gather],
-        fill,
-        copy,
-    ]
 }
 
 /// The parts of a CR method's rows (keys `"CR (<method>) <part>"`).
@@ -169,7 +127,7 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
             )]));
         }
         let f = cr.fetch_counts();
-        let st = cr_static(cr.layout(), method);
+        let st = static_fetches(cr.layout(), method);
         let total = |i: usize| f.reduce[i] + f.fill[i] + f.gather[i] + f.copy[i];
         let parts = [
             (CR_PARTS[0], f.reduce, st[0][1], Some(p.cr_scalar_reduce)),
@@ -214,20 +172,10 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
         let mut cg = FragmentCg::with_params(gl, c.n, c.batch, params).map_err(alg)?;
         cg.solve(&tex).map_err(alg)?;
         let info = cg.info();
-        let lanes = packing.lanes() as u64;
-        let (w, b) = ((c.n as u64).div_ceil(lanes), c.batch as u64);
-        // Static: setup 7 texels per vector texel; per iteration 15 vector-texel fetches
-        // (r², p, r, Mp: 3 p + 3 coef, p·q: 2, x: 2, r: 2 → 1+2+6+2+2+2) plus the
-        // reductions, which fetch every texel of each source once.
-        let mut red = 0u64;
-        let (mut cw, mut ch) = (w, b);
-        while cw > 1 || ch > 1 {
-            red += cw * ch;
-            (cw, ch) = (cw.div_ceil(2), ch.div_ceil(2));
-        }
+        // Static: set-up 7 texels per vector texel; per iteration 15 plus the reductions'.
         let it = c.cg_iterations as f64;
-        let st_setup = 7 * w * b * lanes;
-        let st_iter = (15 * w * b + 2 * red) * lanes * c.cg_iterations as u64;
+        let (st_setup, st_iter) = cg::static_fetches(packing, c.n, c.batch);
+        let st_iter = st_iter * c.cg_iterations as u64;
         let (pset, piter) = match packing {
             Packing::Scalar => (p.cg_scalar_setup, p.cg_scalar_per_iteration),
             Packing::Rgba => (p.cg_vector_setup, p.cg_vector_per_iteration),
