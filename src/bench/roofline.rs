@@ -189,7 +189,7 @@ pub fn roofline(
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
+        .position(SeriesLabelPosition::UpperLeft)
         .label_font((FONT, 18))
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)

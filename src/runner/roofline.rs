@@ -84,6 +84,7 @@ impl Session {
             let secs = a.ms * 1e-3;
             let row = t
                 .row(a.kernel.clone())
+                .text("kernel", a.kernel.clone())
                 .text("row", format!("{table} / {key}"))
                 .text(
                     "pipeline",

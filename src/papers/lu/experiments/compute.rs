@@ -85,24 +85,27 @@ pub(super) fn run(
                     let err = max_rel_error(&f, &r.f64);
                     let gf = gflops(theory::lu_flops(n as f64), info.ms);
                     out.insert(k.clone(), (info.ms, gf));
-                    t.push(
-                        row.num("time", info.ms)
-                            .num("GFLOPS", gf)
-                            .num("dispatches", info.dispatches as f64)
-                            .num("row swaps", info.swaps as f64)
-                            .num("error vs f64", err)
-                            .work(
-                                if pivot {
-                                    "compute (pivoting)"
-                                } else {
-                                    "compute"
-                                },
-                                compute_work(n as usize, p.block as usize, pivot, info.swaps),
-                                info.ms,
-                            )
-                            .runs(runs)
-                            .verify(err, r.tol),
-                    )?;
+                    let row = row
+                        .num("time", info.ms)
+                        .num("GFLOPS", gf)
+                        .num("dispatches", info.dispatches as f64)
+                        .num("row swaps", info.swaps as f64)
+                        .num("error vs f64", err)
+                        .work(
+                            if pivot {
+                                "compute (pivoting)"
+                            } else {
+                                "compute"
+                            },
+                            compute_work(n as usize, p.block as usize, pivot, info.swaps),
+                            info.ms,
+                        );
+                    let row = if pivot {
+                        row
+                    } else {
+                        row.versus(super::table4::VERSUS, format!("N = {n}"))
+                    };
+                    t.push(row.runs(runs).verify(err, r.tol))?;
                 }
                 Err(e) => t.push(row.fail(e.to_string()))?,
             }

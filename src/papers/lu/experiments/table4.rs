@@ -1,6 +1,10 @@
 //! Table 4: the time A of the whole decomposition and its parts G (draw calls), C (the CPU
 //! side: binds and uploads) and T (copies), every configuration at every order (§4.1).
 
+/// The algorithm the fragment variants and the compute LU without pivoting share, for the
+/// legacy-vs-compute table.
+pub(super) const VERSUS: &str = "LU without pivoting";
+
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
@@ -198,6 +202,7 @@ pub(super) fn run(
                         .opt("A / paper A", paper_a.map(|p| info.a_ms / p))
                         .num("error vs f64", max_rel_error(&factors, &r.f64))
                         .work(kernel(v, m), fragment_work(&info, false), info.a_ms)
+                        .versus(VERSUS, format!("N = {n}"))
                         .runs(runs);
                     t.push(verify_fragment(row, &factors, r, exact))?;
                     out.insert(

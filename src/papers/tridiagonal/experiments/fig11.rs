@@ -194,7 +194,12 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 t.start(&key);
                 let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
                 let row = t.row(&key).text("grid", &grid);
-                t.push(timed_row(row.text("solver", "Thomas CPU f32"), &th, th.ms))?;
+                t.push(timed_row(
+                    row.text("solver", "Thomas CPU f32"),
+                    &th,
+                    th.ms,
+                    None,
+                ))?;
                 th.ms
             }
         };
@@ -259,7 +264,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
                 )
                 .opt(err_cg, reference.as_ref().and(m.err.as_ref().ok().copied()))
                 .runs(m.runs);
-            let row = verified_row(with_work(row, &m), &m.err, tol);
+            let row = verified_row(with_work(row, &m, Some(&grid)), &m.err, tol);
             let ok = !row.row().status.failed();
             t.push(row)?;
             if ok && keep(m.ms) {

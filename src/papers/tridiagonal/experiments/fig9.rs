@@ -117,7 +117,7 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 let th = time_thomas_cpu(sys, want, &c.repeat)?;
                 let row = t.row(&key).text("grid", &grid);
                 let row = row.text("solver", "Thomas CPU f32").text("texture", "—");
-                t.push(timed_row(row, &th, th.ms))?;
+                t.push(timed_row(row, &th, th.ms, None))?;
                 th.ms
             }
         };
@@ -179,6 +179,7 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 row.text("texture", format!("{w}×{h}")),
                 &m,
                 th_ms,
+                None,
             ))?;
         }
     }

@@ -239,21 +239,29 @@ const ERR: &str = "max rel error vs Thomas f64";
 
 /// `row` (its key cells filled) completed with measurement `m` checked against Thomas f64:
 /// its time, the ratio to CPU Thomas's `th_ms`, the error and the timed runs, verified within
-/// [`DIRECT_TOL`].
-fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64) -> RowBuilder {
+/// [`DIRECT_TOL`]. `input` names the systems solved, for the legacy-vs-compute table (the
+/// fragment and compute CR of one input meet there).
+fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64, input: Option<&str>) -> RowBuilder {
     let row = row
         .num(TIME, m.ms)
         .num(RATIO, m.ms / th_ms)
         .opt(ERR, m.err.as_ref().ok().copied())
         .runs(m.runs);
-    verified_row(with_work(row, m), &m.err, DIRECT_TOL)
+    verified_row(with_work(row, m, input), &m.err, DIRECT_TOL)
 }
 
 /// `row` with `m`'s work and time recorded for the bound columns (GPU solvers that were
-/// timed; CPU rows and failed solves get none).
-fn with_work(row: RowBuilder, m: &Measured) -> RowBuilder {
+/// timed; CPU rows and failed solves get none); a CR kernel (fragment or compute) of a named
+/// `input` also joins the legacy-vs-compute table.
+fn with_work(row: RowBuilder, m: &Measured, input: Option<&str>) -> RowBuilder {
     match &m.work {
-        Some((kernel, w)) if m.ms.is_finite() => row.work(kernel.clone(), *w, m.ms),
+        Some((kernel, w)) if m.ms.is_finite() => {
+            let row = row.work(kernel.clone(), *w, m.ms);
+            match input {
+                Some(i) if kernel.starts_with("CR ") => row.versus("cyclic reduction", i),
+                _ => row,
+            }
+        }
         _ => row,
     }
 }

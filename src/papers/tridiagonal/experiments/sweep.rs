@@ -40,7 +40,12 @@ fn push(
     th_ms: f64,
 ) -> Result<(), RunError> {
     let row = t.row(key).text("grid N", g.to_string());
-    t.push(timed_row(row.text("solver", NAMES[i]), m, th_ms))
+    t.push(timed_row(
+        row.text("solver", NAMES[i]),
+        m,
+        th_ms,
+        Some(&format!("{g} systems × {g}, sweep")),
+    ))
 }
 
 pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
