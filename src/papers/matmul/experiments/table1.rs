@@ -16,7 +16,7 @@ use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Timing, TimingPlan};
 use crate::papers::matmul::gpu::{Blocked, Multipass, Park2019, Park2019Params};
 use crate::papers::matmul::{Matrix, cpu, gflops};
-use crate::report::{Column, RowBuilder, Table, bound_columns};
+use crate::report::{Column, OF_BOUND, RowBuilder, Table, bound_columns};
 use crate::runner::{RunError, Session};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -222,10 +222,11 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         };
         t.push(row)?;
     }
-    kt.finish()?;
+    let kernels = kt.finish()?;
     let table = t.finish()?;
     fig3::run(s, &table, &cfg.published)?;
     notes(s, &table, cfg);
+    bound_notes(s, &kernels, &sizes);
     Ok(())
 }
 
@@ -444,4 +445,46 @@ fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
             ours / p.gpu_gflops.value
         ));
     }
+}
+
+/// Kernel `k`'s fraction of its bound at size `n`, from `table1_kernels`.
+fn fraction(kt: &Table, n: u32, k: &str) -> Option<f64> {
+    kt.rows
+        .iter()
+        .find(|r| r.key == format!("{n} {k}"))
+        .and_then(|r| r.values[kt.col(OF_BOUND)].as_f64())
+}
+
+/// Whether each side of a comparison is within half of its bound; where not, the comparison
+/// says more about the implementations than about the algorithms (issue 13).
+pub fn within_half(name: &str, f: Option<f64>) -> String {
+    match f {
+        Some(f) if f >= 0.5 => format!("{name} at {f:.2} of its bound (within half)"),
+        Some(f) => format!(
+            "{name} at {f:.2} of its bound ({:.1}× from it: implementation-bound)",
+            1.0 / f
+        ),
+        None => format!("{name} without a bound"),
+    }
+}
+
+/// Table 1's comparisons (paper kernel vs as printed, blocked and fragment vs the paper's
+/// kernel) read against each side's bound at the largest size measured.
+fn bound_notes(s: &Session, kt: &Table, sizes: &[u32]) {
+    let Some(&n) = sizes.iter().max() else {
+        return;
+    };
+    let sides: Vec<String> = KERNELS
+        .iter()
+        .map(|k| within_half(k, fraction(kt, n, k)))
+        .collect();
+    if KERNELS.iter().all(|k| fraction(kt, n, k).is_none()) {
+        return;
+    }
+    s.note(format!(
+        "Table 1's comparisons against the bounds at N = {n} (table1_kernels): {}. A \
+         comparison between two kernels that are not both within half of their bounds ranks \
+         their implementations on this device, not the algorithms.",
+        sides.join("; ")
+    ));
 }
