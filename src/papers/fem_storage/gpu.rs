@@ -7,6 +7,22 @@
 //! partials), after which the two norms (8 bytes) are read back for the stopping test — the
 //! paper reads its two `thrust::reduce` sums back every iteration too.
 //! x⁽ᵏ⁾ and x⁽ᵏ⁺¹⁾ are two buffers whose bindings swap every iteration.
+//!
+//! **Work** ([`jacobi_work`], what the bound columns of Table 4 and `perf` read): with `n`
+//! rows, `E` stored entries (diagonal included), `T` invocations (groups × [`WORK_GROUP`]),
+//! counting every SSBO access once (no cache model), one sweep (`jacobi.comp`) moves
+//!
+//! ```text
+//! bytes_sweep = 8n − 4   (accm_size[i−1] and accm_size[i]; row 0 reads one)
+//!             + 12(E − n) (off-diagonal: idx, val and the gathered x_old[idx])
+//!             + 16n       (the diagonal val, rhs, x_old[i], x_new written)
+//!             + 8T        (the partial (Δ², x²) per invocation)
+//! flops_sweep = 2(E − n) + 7n   (an FMA per off-diagonal; per row rhs − Σ, ÷ diagonal,
+//!                                Δ = x_new − x_old, and two FMAs into the partials)
+//! ```
+//!
+//! and one stopping test (`reduce.comp`, one group) reads the `T` partials and writes the
+//! norms: `8T + 8` bytes, `2T` flops, plus the 8-byte readback. One dispatch each; all fp32.
 
 use crate::gl::{Buffer, Define, Gl, Program};
 use std::rc::Rc;
@@ -35,10 +51,35 @@ pub fn programs() -> Vec<(&'static str, Vec<Define>)> {
     vec![(JACOBI, defines()), (REDUCE, defines())]
 }
 
+/// The work of `sweeps` Jacobi sweeps with `checks` stopping tests on `n` rows and
+/// `entries` stored entries, `invocations` invocations per sweep (module docs).
+pub fn jacobi_work(
+    n: usize,
+    entries: usize,
+    invocations: usize,
+    sweeps: usize,
+    checks: usize,
+) -> crate::bench::Work {
+    let (n, e, t) = (n as f64, entries as f64, invocations as f64);
+    let sweep_bytes = 8.0 * n - 4.0 + 12.0 * (e - n) + 16.0 * n + 8.0 * t;
+    let sweep_flops = 2.0 * (e - n) + 7.0 * n;
+    let check_bytes = 8.0 * t + 8.0 + 8.0;
+    crate::bench::Work {
+        bytes: sweeps as f64 * sweep_bytes + checks as f64 * check_bytes,
+        flops32: sweeps as f64 * sweep_flops + checks as f64 * 2.0 * t,
+        flops64: 0.0,
+        passes: 0,
+        dispatches: (sweeps + checks) as u64,
+        kind: crate::bench::Kind::Compute,
+    }
+}
+
 /// The GPU Jacobi solver holding the matrix on the device.
 pub struct GpuJacobi {
     gl: Gl,
     n: u32,
+    /// Stored entries of the matrix (for [`GpuJacobi::work`]).
+    entries: usize,
     groups: u32,
     sweep: Rc<Program>,
     reduce: Rc<Program>,
@@ -62,6 +103,7 @@ impl GpuJacobi {
         Ok(GpuJacobi {
             gl: gl.clone(),
             n,
+            entries: m.entries(),
             groups,
             sweep: Program::compute(gl, JACOBI, &defines)?,
             reduce: Program::compute(gl, REDUCE, &defines)?,
@@ -74,6 +116,13 @@ impl GpuJacobi {
             norms: Buffer::zeroed(gl, 1)?,
             cur: 0,
         })
+    }
+
+    /// The work of `sweeps` sweeps with `checks` stopping tests on this matrix
+    /// ([`jacobi_work`]).
+    pub fn work(&self, sweeps: usize, checks: usize) -> crate::bench::Work {
+        let t = (self.groups * WORK_GROUP) as usize;
+        jacobi_work(self.n as usize, self.entries, t, sweeps, checks)
     }
 
     /// Replaces the current iterate.
@@ -124,5 +173,22 @@ impl GpuJacobi {
         }
         self.gl.finish();
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::jacobi_work;
+
+    #[test]
+    fn work_of_a_two_row_sweep_by_hand() {
+        // Rows [d0, o01] and [d1, o10]. Row 0: accm_size[0], d0, rhs, x_old[0], x_new[0]
+        // (20 B) + o01 with its idx and gathered x_old (12 B); row 1 reads accm_size twice:
+        // 24 + 12 B. Flops: one FMA per off-diagonal (2 + 2), 7 per row.
+        let w = jacobi_work(2, 4, 0, 1, 0);
+        assert_eq!((w.bytes, w.flops32, w.dispatches), (68.0, 18.0, 1));
+        // A stopping test over 256 partials: 2048 B read, 8 written, 8 read back.
+        let c = jacobi_work(2, 4, 256, 0, 1);
+        assert_eq!((c.bytes, c.flops32, c.dispatches), (2064.0, 512.0, 1));
     }
 }

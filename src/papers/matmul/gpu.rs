@@ -14,10 +14,33 @@
 //!   GL function `glReadBuffer`, which selects a framebuffer colour buffer);
 //! - `glCloseBuffer(ssbo, binding)` = `glBindBufferBase(binding, 0)` + `glDeleteBuffers` — the
 //!   buffers' `Drop`.
+//!
+//! **Work** of one timed `run` on an m×n by n×l product (what Table 1's bound columns read;
+//! every SSBO access or texture fetch counts once, no cache model; fp32, an FMA = 2 flops):
+//!
+//! - the paper's kernel ([`Park2019Params::work`], tile `b`): the `G = ⌈l/b⌉·⌈m/b⌉` groups
+//!   the matrix needs each read their `b×b` tiles of A and B once per k-step, `S = ⌈n/b⌉`
+//!   steps, and (as printed) store their R element on every step:
+//!   `bytes = G·S·2b²·4 + S·m·l·4`; every invocation of every *launched* group runs the
+//!   `b`-long FMA loop per step: `flops = G_launched·S·2b³` (= 2N³ for the needed-groups
+//!   launch where b divides N; Algorithm 1 as printed launches 64×64 groups per dispatch,
+//!   whose extra groups multiply zero tiles without reading memory); dispatches
+//!   `⌈⌈l/b⌉/64⌉·⌈⌈m/b⌉/64⌉`. Ragged edge tiles are counted whole (their guarded loads
+//!   read less).
+//! - the register-blocked kernel ([`BlockedParams::work`]): `I = ⌈l₄/TN⌉·⌈m/TM⌉`
+//!   invocations (l₄ = ⌈l/4⌉) each read `n·TN` vec4s of B and `n·TM` floats of A and write
+//!   `TM·TN` vec4s: `bytes = I·n·(16·TN + 4·TM) + m·l₄·16`, `flops = I·n·TM·TN·8`; one
+//!   dispatch.
+//! - the multipass fragment kernel ([`Multipass::work`]): `P = ⌈4n₄/K⌉` passes over the
+//!   `l₄×m` RGBA32F accumulator; per texel and pass one accumulator fetch and one write, per
+//!   4 k one fetch of A and 4 of B (16 B each): `bytes = l₄·m·16·(2P + 5·4n₄/4) + l₄·m·16`
+//!   (the last term: the accumulator reset uploaded inside the timed region),
+//!   `flops = l₄·m·4n₄·8`.
 
 use std::rc::Rc;
 
 use super::{MatmulError, Matrix, dims};
+use crate::bench::{Kind, Work};
 use crate::gl::{
     Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     TexTarget, Texture,
@@ -70,6 +93,29 @@ impl Default for Park2019Params {
 }
 
 impl Park2019Params {
+    /// The work of one run of Algorithm 1's dispatch loop on an m×n by n×l product
+    /// (module docs).
+    pub fn work(&self, m: usize, n: usize, l: usize) -> Work {
+        let (b, gs) = (self.block as usize, self.max_groups as usize);
+        let wcnt = [l.div_ceil(b), m.div_ceil(b)];
+        let dispatches = wcnt[0].div_ceil(gs) * wcnt[1].div_ceil(gs);
+        let needed = (wcnt[0] * wcnt[1]) as f64;
+        let launched = if self.full_grid {
+            (dispatches * gs * gs) as f64
+        } else {
+            needed
+        };
+        let steps = n.div_ceil(b) as f64;
+        let b = b as f64;
+        Work {
+            bytes: needed * steps * 2.0 * b * b * 4.0 + steps * (m * l * 4) as f64,
+            flops32: launched * steps * 2.0 * b * b * b,
+            flops64: 0.0,
+            passes: 0,
+            dispatches: dispatches as u64,
+            kind: Kind::Compute,
+        }
+    }
     /// Algorithm 1 as printed: the full 64×64 grid on every dispatch.
     pub fn as_printed() -> Park2019Params {
         Park2019Params {
@@ -196,6 +242,20 @@ pub struct BlockedParams {
 }
 
 impl BlockedParams {
+    /// The work of one run on an m×n by n×l product (module docs).
+    pub fn work(&self, m: usize, n: usize, l: usize) -> Work {
+        let (tm, tn) = (self.tm as usize, self.tn as usize);
+        let l4 = l.div_ceil(4);
+        let inv = (l4.div_ceil(tn) * m.div_ceil(tm)) as f64;
+        Work {
+            bytes: inv * n as f64 * (16 * tn + 4 * tm) as f64 + (m * l4 * 16) as f64,
+            flops32: inv * n as f64 * (tm * tn * 8) as f64,
+            flops64: 0.0,
+            passes: 0,
+            dispatches: 1,
+            kind: Kind::Compute,
+        }
+    }
     /// The `#define`s of `blocked.comp` for these parameters.
     pub fn defines(&self) -> Vec<Define> {
         vec![
@@ -356,6 +416,21 @@ pub struct TextureOperands {
 }
 
 impl Multipass {
+    /// The work of one run with `k_chunk` (as requested; rounded as [`Multipass::chunk`]) on
+    /// an m×n by n×l product (module docs).
+    pub fn work(k_chunk: u32, m: usize, n: usize, l: usize) -> Work {
+        let (l4, n_pad) = (l.div_ceil(4), 4 * n.div_ceil(4));
+        let passes = n_pad.div_ceil(Self::chunk(k_chunk) as usize);
+        let texels = (l4 * m) as f64;
+        Work {
+            bytes: texels * 16.0 * (2 * passes + 5 * n_pad / 4 + 1) as f64,
+            flops32: texels * n_pad as f64 * 8.0,
+            flops64: 0.0,
+            passes: passes as u64,
+            dispatches: 0,
+            kind: Kind::Fragment,
+        }
+    }
     /// `k_chunk` k per pass, rounded up to a multiple of 4 (at least 4).
     pub fn new(gl: &Gl, k_chunk: u32) -> Result<Multipass, MatmulError> {
         let k_chunk = Self::chunk(k_chunk);
@@ -459,5 +534,38 @@ impl Multipass {
         let mut ops = self.upload(a, b)?;
         self.run(&mut ops)?;
         self.read(&ops)
+    }
+}
+
+#[cfg(test)]
+mod work_tests {
+    use super::*;
+
+    #[test]
+    fn work_at_n_128_by_hand() {
+        let n = 128;
+        let flops = 2.0 * (n * n * n) as f64;
+        // Paper's kernel: 16 groups × 4 k-steps × two 4 KiB tiles, R stored on each step.
+        let p = Park2019Params::default().work(n, n, n);
+        assert_eq!((p.flops32, p.dispatches), (flops, 1));
+        assert_eq!(p.bytes, 16.0 * 4.0 * 8192.0 + 4.0 * 16384.0 * 4.0);
+        // As printed: the full 64×64 grid, 2·(32·64)²·N flops (the note's count).
+        let a = Park2019Params::as_printed().work(n, n, n);
+        assert_eq!(a.flops32, 2.0 * 2048.0 * 2048.0 * n as f64);
+        assert_eq!(a.bytes, p.bytes);
+        // Blocked 4×2: 512 invocations, each 128 k of 2 vec4 + 4 floats.
+        let b = BlockedParams {
+            tm: 4,
+            tn: 2,
+            wg_x: 8,
+            wg_y: 8,
+        }
+        .work(n, n, n);
+        assert_eq!(b.flops32, flops);
+        assert_eq!(b.bytes, 512.0 * 128.0 * 48.0 + 65536.0);
+        // Multipass, 64 k per pass: 2 passes over 32×128 texels.
+        let f = Multipass::work(64, n, n, n);
+        assert_eq!((f.flops32, f.passes, f.kind), (flops, 2, Kind::Fragment));
+        assert_eq!(f.bytes, 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
     }
 }

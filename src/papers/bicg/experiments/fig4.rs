@@ -7,12 +7,14 @@
 use std::collections::BTreeMap;
 
 use super::config::{Config, PaperTime};
-use super::{cpu_solve, gpu_solve, not_converged, solution_tolerance, time_cpu, time_gpu};
+use super::{
+    SOLVE_KERNEL, cpu_solve, gpu_solve, not_converged, solution_tolerance, time_cpu, time_gpu,
+};
 use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Audit, BarChart, Column, Table};
+use crate::report::{Audit, BarChart, Column, Table, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
@@ -38,7 +40,10 @@ pub fn run(
             Column::paper("Paper CPU").unit("ms").fixed(1),
             Column::paper("Paper GPU").unit("ms").fixed(1),
             Column::paper("Paper GPU/CPU").fixed(3),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(&cfg.solver, &cfg.fig4),
     )?;
     t.expect_rows(meshes.len());
@@ -69,7 +74,7 @@ pub fn run(
             gpu_solve(&s.gl, &sys, params, opts)
         })?;
         let (cpu_x, cpu_info) = cpu_runs.last();
-        let (gx, ginfo) = gpu_runs.median();
+        let (gx, ginfo, gw) = gpu_runs.median();
         let (tg, tc) = (gpu_runs.timing(), cpu_runs.timing());
         let paper = paper_at(cfg, &mesh);
         let row = t
@@ -85,7 +90,8 @@ pub fn run(
             .opt("Paper CPU", paper.map(|p| p.cpu_ms))
             .opt("Paper GPU", paper.map(|p| p.gpu_ms))
             .opt("Paper GPU/CPU", paper.map(|p| p.gpu_ms / p.cpu_ms))
-            .runs(tg.runs);
+            .runs(tg.runs)
+            .work(SOLVE_KERNEL, *gw, tg.median_ms);
         t.push(match not_converged(ginfo, cpu_info) {
             Some(why) => row.fail(why),
             None => row.verify(max_rel_error(gx, cpu_x), solution_tolerance(params.tol)),

@@ -3,12 +3,12 @@
 //! limit).
 
 use super::config::Config;
-use super::{cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
+use super::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
 use crate::papers::bicg::Stop;
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Column, LineChart, Series};
+use crate::report::{Column, LineChart, Series, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
@@ -35,7 +35,10 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
             Column::ours("Iterations").int(),
             Column::ours("GPU time").unit("ms").fixed(1),
             Column::ours("Per iteration").unit("ms").fixed(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(&cfg.fig6, params),
     )?;
     t.expect_rows(sizes.len());
@@ -58,7 +61,7 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         let runs = time_gpu(&s.gl, cfg.fig6.repeat.plan(), || {
             gpu_solve(&s.gl, &sys, params, opts)
         })?;
-        let (gx, info) = runs.median();
+        let (gx, info, gw) = runs.median();
         let tm = runs.timing();
         let row = t
             .row(&key)
@@ -69,7 +72,8 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
                 "Per iteration",
                 tm.median_ms / info.iterations.max(1) as f64,
             )
-            .runs(tm.runs);
+            .runs(tm.runs)
+            .work(SOLVE_KERNEL, *gw, tm.median_ms);
         t.push(if info.stop == Stop::Converged {
             row.verify(max_rel_error(gx, &cx), solution_tolerance(params.tol))
         } else {

@@ -30,6 +30,7 @@ use super::cpu::{self, BicgParams};
 use super::gpu::{GpuBicg, GpuOptions};
 use super::poisson::{Mesh, PoissonSystem, fig4_problem};
 use super::{BicgInfo, Stop};
+use crate::bench::Work;
 use crate::gl::timing::{Samples, TimingPlan, repeat};
 use crate::gl::{Gl, Need};
 use crate::runner::{RunError, Session, TableSpec};
@@ -69,17 +70,25 @@ pub(crate) fn time_cpu<S>(
     })
 }
 
-/// One GPU solve from x₀ = 0 with the matrix uploaded (the upload is part of the run).
+/// One GPU solve from x₀ = 0 with the matrix uploaded (the upload is part of the run), with
+/// the work of its dispatches ([`crate::papers::bicg::gpu::work`]; the upload counts none).
 pub(crate) fn gpu_solve(
     gl: &Gl,
     sys: &PoissonSystem,
     params: &BicgParams,
     opts: GpuOptions,
-) -> Result<(Vec<f64>, BicgInfo), RunError> {
+) -> Result<(Vec<f64>, BicgInfo, Work), RunError> {
     let x0 = vec![0.0; sys.mesh.nodes()];
     let mut g = GpuBicg::<f64>::new(gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
-    g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)
+    let (x, info) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+    Ok((x, info, g.work()))
 }
+
+/// The name of the paper's fp64 solve on the roofline (Fig. 4, Fig. 6, the per-iteration
+/// table).
+pub(crate) const SOLVE_KERNEL: &str = "Bi-CG fp64 (paper)";
+/// The fused variant's solve on the roofline.
+pub(crate) const FUSED_KERNEL: &str = "Bi-CG fp64 (fused)";
 
 /// One CPU solve from x₀ = 0.
 pub(crate) fn cpu_solve(

@@ -4,9 +4,9 @@
 
 use super::config::Config;
 use super::time_gpu;
-use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
+use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::Column;
+use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::{RngExt, max_rel_error, rng};
 
@@ -25,7 +25,10 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
             Column::ours("fp64 copy").unit("GB/s").fixed(2),
             Column::ours("Device stream").unit("GB/s").fixed(2),
             Column::ours("Fraction").fixed(2),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(&cfg.spmv, opts),
     )?;
     t.expect_rows(1);
@@ -54,6 +57,10 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
         let mut yref = vec![0.0; n];
         sys.a.spmv(&x, &mut yref);
         let err = max_rel_error(&y, &yref);
+        // The work of one product (its dispatch counted once, then timed).
+        g.reset_work();
+        g.spmv_resident()?;
+        let work = g.kernel_work(Kernel::SpMV);
         let ts = time_gpu(&s.gl, plan, || Ok(g.spmv_resident()?))?.timing();
         let tc = time_gpu(&s.gl, plan, || Ok(g.copy_resident()?))?.timing();
         let bytes = sys.a.spmv_bytes() as f64;
@@ -71,6 +78,7 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
                 .num("Device stream", stream)
                 .num("Fraction", bw / stream)
                 .runs(ts.runs)
+                .work(Kernel::SpMV.name(), work, ts.median_ms)
                 .verify(err, 1e-15),
         )?;
         note(s, &key, bw, copy64, stream);

@@ -10,7 +10,7 @@ use super::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Audit, BarChart, Column, Source, Table, Value};
+use crate::report::{Audit, BarChart, Column, Source, Table, Value, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
@@ -36,13 +36,18 @@ pub fn run(
             Column::ours("Share").unit("%").fixed(2),
             Column::paper("Share").unit("%").fixed(2),
             Column::paper("Calls").int(),
-        ],
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
         &(&cfg.table2, params, opts),
     )?;
     t.expect_rows(Kernel::ALL.len());
     t.caption(
         "Every kernel call of one profiled solve is bracketed by glFinish (the paper used the \
-         CUDA Visual Profiler; llvmpipe's timer queries are not trustworthy); memcpyHtoD is the \
+         CUDA Visual Profiler; llvmpipe's timer queries are not trustworthy); bound: the work \
+         of all the kernel's dispatches in the solve (src/papers/bicg/gpu/work.rs; the \
+         transfers have none) against its summed time; memcpyHtoD is the \
          matrix, b and x₀ upload plus the per-iteration α/β writes, memcpyDtoH the per-iteration \
          reduction results and the solution. Shares are of the sum over kernels. Verified: the \
          profiled solve's solution against the CPU reference.",
@@ -97,8 +102,13 @@ pub fn run(
             .text("Kernel", k.name())
             .num("Calls", calls as f64)
             .num("Time", secs * 1e3)
-            .num("Share", 100.0 * secs / total)
-            .build();
+            .num("Share", 100.0 * secs / total);
+        // The kernels' dispatches, all calls of the solve (the transfers dispatch nothing).
+        let work = g.kernel_work(k);
+        if work.dispatches > 0 {
+            row = row.work(k.name(), work, secs * 1e3);
+        }
+        let mut row = row.build();
         // "Share" and "Calls" name two columns each (ours, then the paper's).
         row.values[paper_col(&t, "Share")] = paper.map_or(Value::Missing, |p| Value::Num(p.share));
         row.values[paper_col(&t, "Calls")] = paper

@@ -22,6 +22,7 @@
 
 pub mod kernels;
 mod passes;
+pub mod work;
 
 use bytemuck::Pod;
 
@@ -155,6 +156,12 @@ pub struct GpuBicg<T: Real> {
     red_groups: u32,
     prog: Programs,
     profile: Option<Profile>,
+    /// The sizes the dispatches' work is counted from ([`work`]).
+    shape: work::Shape,
+    /// The kernel type the dispatches now running count as (set by `run`).
+    current: Kernel,
+    /// Work per kernel type since the last [`GpuBicg::reset_work`].
+    tally: std::cell::RefCell<std::collections::BTreeMap<Kernel, crate::bench::Work>>,
 }
 
 impl<T: Real> GpuBicg<T> {
@@ -199,6 +206,16 @@ impl<T: Real> GpuBicg<T> {
             red_groups,
             prog,
             profile: None,
+            shape: work::Shape {
+                n,
+                nnz: a.nnz(),
+                e: std::mem::size_of::<T>(),
+                invocations: (groups * l) as usize,
+                red_groups: red_groups as usize,
+                fp64: std::mem::size_of::<T>() == 8,
+            },
+            current: Kernel::HtoD,
+            tally: Default::default(),
         })
     }
 
@@ -210,6 +227,25 @@ impl<T: Real> GpuBicg<T> {
     /// Turns per-kernel profiling on (every call between two `glFinish`) and clears it.
     pub fn set_profiling(&mut self, on: bool) {
         self.profile = on.then(Profile::default);
+    }
+
+    /// Clears the work counted so far (see [`work`]).
+    pub fn reset_work(&mut self) {
+        self.tally.borrow_mut().clear();
+    }
+
+    /// The work of kernel type `k`'s dispatches since the last [`GpuBicg::reset_work`]
+    /// (or since the solver was built).
+    pub fn kernel_work(&self, k: Kernel) -> crate::bench::Work {
+        self.tally.borrow().get(&k).copied().unwrap_or(work::none())
+    }
+
+    /// The work of every dispatch since the last [`GpuBicg::reset_work`].
+    pub fn work(&self) -> crate::bench::Work {
+        self.tally
+            .borrow()
+            .values()
+            .fold(work::none(), |acc, &w| work::add(acc, w))
     }
 
     /// The profile gathered since profiling was turned on.

@@ -16,6 +16,7 @@ impl<T: Real> GpuBicg<T> {
 
     /// Runs `f` as kernel `k` (timed when profiling).
     pub(super) fn run<R>(&mut self, k: Kernel, f: impl FnOnce(&Self) -> R) -> R {
+        self.current = k;
         match self.profile.take() {
             None => f(self),
             Some(mut p) => {
@@ -38,6 +39,12 @@ impl<T: Real> GpuBicg<T> {
         }
         prog.dispatch([groups, 1, 1])?;
         self.gl.storage_barrier();
+        let w = super::work::dispatch_work(p, &self.shape);
+        self.tally
+            .borrow_mut()
+            .entry(self.current)
+            .and_modify(|t| *t = super::work::add(*t, w))
+            .or_insert(w);
         Ok(())
     }
 

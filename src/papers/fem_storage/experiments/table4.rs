@@ -17,7 +17,7 @@ use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, Row, RowBuilder};
+use crate::report::{Column, Row, RowBuilder, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
 fn jacobi_params(c: &Table4Config, budget_s: f64) -> JacobiParams {
@@ -53,7 +53,14 @@ fn cols(c: &Table4Config) -> Vec<Column> {
         Column::beyond("paper-implied µs/iter").fixed(3),
         Column::beyond("C1060 bound µs/iter").fixed(1),
     ]
+    .into_iter()
+    .chain(bound_columns())
+    .collect()
 }
+
+/// The solve on the roofline: its sweeps and stopping tests ([`GpuJacobi::work`]) against
+/// `GPU total`.
+const KERNEL: &str = "Jacobi solve (GL)";
 
 /// What one row found, for the notes.
 struct Finding {
@@ -148,6 +155,7 @@ fn solve_row(
     gpu.set_x(&vec![0.0; flat.n()])?;
     s.gl.finish();
     let info = gpu.solve(&jacobi_params(c, budget))?;
+    let work = gpu.work(info.iterations, info.history.len());
     let x = gpu.x()?;
     // Kernel check at this size: one more GPU sweep from x against the CPU sweep.
     let mut cpu = CpuJacobi::new(&flat, threads());
@@ -222,6 +230,8 @@ fn solve_row(
         .opt("paper-implied µs/iter", implied)
         .num("C1060 bound µs/iter", bound)
         .runs(1)
+        // The solve's sweeps and stopping tests against its wall time.
+        .work(KERNEL, work, info.seconds * 1e3)
         // One GPU sweep equals the CPU sweep on the same f32 arrays to f32 rounding
         // (summation order and fused multiply-adds).
         .verify(err, 1e-5);

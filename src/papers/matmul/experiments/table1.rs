@@ -11,11 +11,12 @@
 use std::collections::HashMap;
 
 use super::{Published, Table1Config, fig3};
+use crate::bench::Work;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Timing, TimingPlan};
 use crate::papers::matmul::gpu::{Blocked, Multipass, Park2019, Park2019Params};
 use crate::papers::matmul::{Matrix, cpu, gflops};
-use crate::report::{Column, RowBuilder, Table};
+use crate::report::{Column, OF_BOUND, RowBuilder, Table, bound_columns};
 use crate::runner::{RunError, Session};
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -47,6 +48,35 @@ fn cols() -> Vec<Column> {
         Column::beyond("best GPU / SGEMM").fixed(2),
         Column::beyond("variants error").sci(1),
     ]
+    .into_iter()
+    .chain(bound_columns())
+    .collect()
+}
+
+/// The roofline names of the GPU kernels, in the order of `table1_kernels`' rows.
+pub const KERNELS: [&str; 4] = [
+    "Alg. 2 (paper)",
+    "Alg. 1 as printed",
+    "blocked compute",
+    "fragment multipass",
+];
+
+/// Every GPU kernel of a Table 1 row against the device's limits (Table 1 itself can carry
+/// one kernel's bound: the paper's).
+fn kernel_cols() -> Vec<Column> {
+    vec![
+        Column::key("N").int(),
+        Column::key("kernel").text(),
+        Column::ours("time").unit("ms"),
+        Column::ours("GFLOPS").fixed(2),
+    ]
+    .into_iter()
+    .chain(bound_columns())
+    .collect()
+}
+
+fn kernel_keys(n: u32) -> Vec<String> {
+    KERNELS.iter().map(|k| format!("{n} {k}")).collect()
 }
 
 /// The kernels of a row.
@@ -144,25 +174,59 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         cfg.blocked.wg_y,
         Multipass::chunk(cfg.multipass_k_chunk)
     ));
+    t.caption(
+        "Bound (the paper's kernel; every GPU kernel in `table1_kernels`): its work counted \
+         from the tiling (src/papers/matmul/gpu.rs) against the mean time.",
+    );
     t.expect_rows(sizes.len());
+    let mut kt = s.table(
+        "table1_kernels",
+        "Table 1's GPU kernels against this device's limits, N×N",
+        kernel_cols(),
+        &(cfg, &sizes),
+    )?;
+    kt.caption(
+        "Each GPU kernel of Table 1 per N: mean time (Table 1's statistic), GFLOPS = 2N³ / \
+         time, and the bound of its work counted from the kernel (src/papers/matmul/gpu.rs: \
+         tiles of A and B once per k-step and R stored every step for Algorithm 2; all \
+         launched groups' multiply-adds for the as-printed grid; each SSBO access or texture \
+         fetch once, no cache model).",
+    );
+    kt.expect_rows(sizes.len() * KERNELS.len());
     let mut predict = Predict::default();
     for &n in &sizes {
         s.check_interrupt()?;
         let key = format!("{n}");
-        if t.reuse(&key)?.is_some() {
+        if t.reusable(&key).is_some() && kt.reuse_all(&kernel_keys(n))?.is_some() {
+            t.reuse(&key)?;
             continue;
         }
         t.start(&format!("N = {n}"));
         let row = t.row(&key).num("N", n as f64);
         let row = match measure_row(s, cfg, n as usize, &k, &mut predict, row.clone()) {
-            Ok(r) => r,
+            Ok((r, kernels)) => {
+                for ((name, work, ms), key) in kernels.into_iter().zip(kernel_keys(n)) {
+                    kt.push(
+                        kt.row(key)
+                            .num("N", n as f64)
+                            .text("kernel", name)
+                            .num("time", ms)
+                            .num("GFLOPS", gflops(n as usize, n as usize, n as usize, ms))
+                            .work(name, work, ms)
+                            .unchecked("the kernel's result is verified in Table 1's row"),
+                    )?;
+                }
+                r
+            }
             Err(e) => row.fail(format!("{e}")),
         };
         t.push(row)?;
     }
+    let kernels = kt.finish()?;
     let table = t.finish()?;
     fig3::run(s, &table, &cfg.published)?;
     notes(s, &table, cfg);
+    bound_notes(s, &kernels, &sizes);
     super::findings::judge(s, &table, cfg);
     Ok(())
 }
@@ -174,7 +238,7 @@ fn measure_row(
     k: &Kernels,
     predict: &mut Predict,
     row: RowBuilder,
-) -> Result<RowBuilder, BoxError> {
+) -> Result<(RowBuilder, Vec<(&'static str, Work, f64)>), BoxError> {
     let gl = &s.gl;
     let plan = cfg.repeat.pick(s.mode).plan();
     let a = Matrix::random(n, n, cfg.seed ^ (n as u64) << 1);
@@ -240,7 +304,22 @@ fn measure_row(
         .fold(0.0, f64::max);
     let variants_err = print_err.max(blk_err).max(frag_err).max(sg_err);
     let all_err = variants_err.max(gpu_err).max(cpu_err);
-    Ok(row
+    let paper_work = Park2019Params::default().work(n, n, n);
+    let kernels = vec![
+        (KERNELS[0], paper_work, gpu_t.mean_ms),
+        (
+            KERNELS[1],
+            Park2019Params::as_printed().work(n, n, n),
+            print_t.mean_ms,
+        ),
+        (KERNELS[2], cfg.blocked.work(n, n, n), blk_t.mean_ms),
+        (
+            KERNELS[3],
+            Multipass::work(cfg.multipass_k_chunk, n, n, n),
+            frag_t.mean_ms,
+        ),
+    ];
+    let row = row
         .num("CPU", cpu_ms)
         .num("CPU rows timed", rows as f64)
         .num("CPU GFLOPS", gf(cpu_ms))
@@ -268,7 +347,9 @@ fn measure_row(
         .num("best GPU / SGEMM", best_gpu / gf(sg_t.mean_ms))
         .num("variants error", variants_err)
         .runs(gpu_t.runs)
-        .verify(all_err, cfg.tolerance))
+        .work(KERNELS[0], paper_work, gpu_t.mean_ms)
+        .verify(all_err, cfg.tolerance);
+    Ok((row, kernels))
 }
 
 /// The matrix edge one full dispatch covers (32 × 64 = 2048 in the paper): from a multiple
@@ -365,4 +446,46 @@ fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
             ours / p.gpu_gflops.value
         ));
     }
+}
+
+/// Kernel `k`'s fraction of its bound at size `n`, from `table1_kernels`.
+fn fraction(kt: &Table, n: u32, k: &str) -> Option<f64> {
+    kt.rows
+        .iter()
+        .find(|r| r.key == format!("{n} {k}"))
+        .and_then(|r| r.values[kt.col(OF_BOUND)].as_f64())
+}
+
+/// Whether each side of a comparison is within half of its bound; where not, the comparison
+/// says more about the implementations than about the algorithms (issue 13).
+pub fn within_half(name: &str, f: Option<f64>) -> String {
+    match f {
+        Some(f) if f >= 0.5 => format!("{name} at {f:.2} of its bound (within half)"),
+        Some(f) => format!(
+            "{name} at {f:.2} of its bound ({:.1}× from it: implementation-bound)",
+            1.0 / f
+        ),
+        None => format!("{name} without a bound"),
+    }
+}
+
+/// Table 1's comparisons (paper kernel vs as printed, blocked and fragment vs the paper's
+/// kernel) read against each side's bound at the largest size measured.
+fn bound_notes(s: &Session, kt: &Table, sizes: &[u32]) {
+    let Some(&n) = sizes.iter().max() else {
+        return;
+    };
+    let sides: Vec<String> = KERNELS
+        .iter()
+        .map(|k| within_half(k, fraction(kt, n, k)))
+        .collect();
+    if KERNELS.iter().all(|k| fraction(kt, n, k).is_none()) {
+        return;
+    }
+    s.note(format!(
+        "Table 1's comparisons against the bounds at N = {n} (table1_kernels): {}. A \
+         comparison between two kernels that are not both within half of their bounds ranks \
+         their implementations on this device, not the algorithms.",
+        sides.join("; ")
+    ));
 }
