@@ -636,3 +636,52 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
         .unwrap();
     assert!(matches!(e, SimError::Params(_)), "{e}");
 }
+
+#[test]
+fn fig14_chart_draws_one_series_per_grid_and_the_papers_where_it_gives_a_value() {
+    use gpgpu_repro::sim::figures::{Fig14Bar, fig14_chart};
+    let bar = |c: &str, n: u32, fps: f64, paper: Option<f64>| Fig14Bar {
+        category: c.into(),
+        n,
+        fps,
+        paper,
+    };
+    let bars = [
+        bar("heat · cr", 255, 80.0, None),
+        bar("heat · thomas", 255, 120.0, None),
+        bar("heat · cr", 63, 900.0, None),
+        bar("heat + view", 255, 60.0, Some(35.0)),
+        bar("shallow-water + view", 255, 30.0, Some(17.0)),
+    ];
+    let chart = fig14_chart(&bars, "llvmpipe", 1024);
+    assert_eq!(
+        chart.categories,
+        [
+            "heat · cr",
+            "heat · thomas",
+            "heat + view",
+            "shallow-water + view"
+        ]
+    );
+    let names: Vec<&str> = chart.series.iter().map(|s| s.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "ours (llvmpipe), N = 63",
+            "ours (llvmpipe), N = 255",
+            "paper (GeForce 6800), N' = 1024"
+        ]
+    );
+    assert_eq!(chart.series[0].1, [Some(900.0), None, None, None]);
+    assert_eq!(
+        chart.series[1].1,
+        [Some(80.0), Some(120.0), Some(60.0), Some(30.0)]
+    );
+    assert_eq!(chart.series[2].1, [None, None, Some(35.0), Some(17.0)]);
+    assert!(chart.log_y && chart.title.contains("llvmpipe"));
+    // Without paper values there is no paper series.
+    assert_eq!(fig14_chart(&bars[..3], "d", 1024).series.len(), 2);
+    let path = std::env::temp_dir().join("gpgpu-repro-fig14-test.png");
+    chart.save(&path).expect("the chart renders");
+    assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+}

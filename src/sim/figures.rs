@@ -1,6 +1,7 @@
-//! The simulations' part of `reproduce tridiagonal`: Fig. 14 as tables, and the frame
-//! sequences of Figs. 13, 16, 18 and 19 as PNG montages (configuration:
-//! `experiments/sims.toml`, [`super::config`]).
+//! The simulations' part of `reproduce tridiagonal`: Fig. 14 as two tables and one bar chart
+//! (`fig14.png`, drawn from the tables' rows: [`fig14_chart`]), and the frame sequences of
+//! Figs. 13, 16, 18 and 19 as PNG montages (configuration: `experiments/sims.toml`,
+//! [`super::config`]).
 //!
 //! Every timed row is verified: a fresh simulation with the row's solver runs `verify_steps`
 //! steps and is compared with the CPU f64 twin of the same scheme (max |Δ| over
@@ -11,8 +12,10 @@ use std::time::Instant;
 
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, Need, RenderTexture, TexTarget};
+use crate::report::BarChart;
+use crate::report::Row;
 use crate::report::table::Column;
-use crate::runner::{RunError, Session, TableSpec};
+use crate::runner::{RunError, Session, TableSpec, TableWriter};
 use crate::util::max_rel_error;
 
 use super::config::{AllFps, HeatFps, Stability, config};
@@ -139,16 +142,89 @@ pub fn fig14(s: &Session) -> Result<(), RunError> {
     let cfg = config(s)?;
     let gl = s.gl.clone();
     notes(s, &cfg.stability)?;
-    heat_table(s, &gl, &cfg.fig14_heat)?;
-    all_table(s, &gl, &cfg.fig14_all)?;
-    Ok(())
+    let mut bars = heat_table(s, &gl, &cfg.fig14_heat)?;
+    bars.extend(all_table(s, &gl, &cfg.fig14_all)?);
+    if bars.is_empty() {
+        return Ok(());
+    }
+    let device = s.gl.info().label().to_string();
+    s.bar_chart(
+        "fig14.png",
+        &fig14_chart(&bars, &device, cfg.fig14_all.paper_grid),
+        &format!(
+            "Fig. 14 as a chart, from the rows of `fig14_heat` and `fig14_all` (failed and \
+             skipped rows left out): frames (time steps) per second on {device}, log scale, one \
+             bar per grid N (unknowns per line). `heat · <solver>`: the heat simulation with \
+             that solver, visualisation excluded (the paper's Fig. 14 compares cr, cg and \
+             thomas this way but prints no values, so no paper bar); `<simulation> + view`: \
+             each simulation with GPU CR and its visualisation, beside the paper's rates on a \
+             GeForce 6800 at N' = {g} (§4: 35, 35, 35 and 17 FPS).",
+            g = cfg.fig14_all.paper_grid
+        ),
+    )
+}
+
+/// One bar of `fig14.png`: its category (the heat simulation with one solver, or one
+/// simulation with its view), the grid N, our FPS, and the paper's FPS for that category (at
+/// the paper's grid) where it gives one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fig14Bar {
+    pub category: String,
+    pub n: u32,
+    pub fps: f64,
+    pub paper: Option<f64>,
+}
+
+/// `fig14.png`: categories in the order of `bars`, one series of ours per grid N (ascending),
+/// and the paper's series where any bar carries a paper value.
+pub fn fig14_chart(bars: &[Fig14Bar], device: &str, paper_grid: u32) -> BarChart {
+    let mut categories: Vec<String> = vec![];
+    let mut sizes: Vec<u32> = vec![];
+    for b in bars {
+        if !categories.contains(&b.category) {
+            categories.push(b.category.clone());
+        }
+        if !sizes.contains(&b.n) {
+            sizes.push(b.n);
+        }
+    }
+    sizes.sort_unstable();
+    let mut series: Vec<(String, Vec<Option<f64>>)> = sizes
+        .iter()
+        .map(|&n| {
+            let values = categories
+                .iter()
+                .map(|c| {
+                    bars.iter()
+                        .find(|b| b.n == n && &b.category == c)
+                        .map(|b| b.fps)
+                })
+                .collect();
+            (format!("ours ({device}), N = {n}"), values)
+        })
+        .collect();
+    let paper: Vec<Option<f64>> = categories
+        .iter()
+        .map(|c| bars.iter().find(|b| &b.category == c).and_then(|b| b.paper))
+        .collect();
+    if paper.iter().any(Option::is_some) {
+        series.push((format!("paper (GeForce 6800), N' = {paper_grid}"), paper));
+    }
+    BarChart {
+        title: format!("Fig. 14 — simulation frame rates, {device} vs the paper"),
+        y_label: "frames per second (FPS, log scale)".into(),
+        log_y: true,
+        categories,
+        series,
+    }
 }
 
 fn heat_spec() -> &'static AdiSpec {
     find_adi("heat").expect("heat is registered")
 }
 
-fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
+/// The heat table; returns its rows' bars for `fig14.png`.
+fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunError> {
     let mut t = s.table(
         "fig14_heat",
         "Fig. 14 — heat simulation, frames per second by solver (visualisation excluded)",
@@ -212,8 +288,25 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<(), RunError> {
             t.push(row)?;
         }
     }
+    let bars = bars(&t, |r| {
+        Some(Fig14Bar {
+            category: format!("heat · {}", t.text(r, "solver")?),
+            n: t.value(r, "N")? as u32,
+            fps: t.value(r, "FPS")?,
+            paper: None,
+        })
+    });
     t.finish()?;
-    Ok(())
+    Ok(bars)
+}
+
+/// The bars `bar` makes of `t`'s rows that did not fail and have a value.
+fn bars(t: &TableWriter, bar: impl Fn(&Row) -> Option<Fig14Bar>) -> Vec<Fig14Bar> {
+    t.rows()
+        .iter()
+        .filter(|r| !r.status.failed())
+        .filter_map(bar)
+        .collect()
 }
 
 /// (median ms per step, share of the two solves (none for the fused path, which has no
@@ -242,7 +335,8 @@ fn heat_row(
     Ok((step.median_ms, share, err, step.runs))
 }
 
-fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
+/// The all-simulations table; returns its rows' bars for `fig14.png`.
+fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError> {
     let mut t = s.table(
         "fig14_all",
         "§4 performance — all simulations with GPU CR, visualisation included",
@@ -306,8 +400,16 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<(), RunError> {
             t.push(row)?;
         }
     }
+    let bars = bars(&t, |r| {
+        Some(Fig14Bar {
+            category: format!("{} + view", t.text(r, "simulation")?),
+            n: t.value(r, "N")? as u32,
+            fps: t.value(r, "FPS with view")?,
+            paper: t.value(r, "paper: FPS with view"),
+        })
+    });
     t.finish()?;
-    Ok(())
+    Ok(bars)
 }
 
 /// (median ms of a step, median ms of step + view, error vs CPU, timed runs): one loop times

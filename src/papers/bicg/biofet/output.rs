@@ -7,14 +7,16 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::super::poisson::Mesh;
-use super::{AxisPoint, Biofet, BiofetError, BiofetParams};
+use super::{AxisPoint, Biofet, BiofetError, BiofetParams, THERMAL_VOLTAGE};
 use crate::gl;
 use crate::report::files::write_atomic;
-use crate::report::{LineChart, Series};
+use crate::report::plot::diverging;
+use crate::report::{HeatMap, LineChart, Series};
 
 impl Biofet {
-    /// A y–z slice through the middle of x of a field, as an RGB image (blue–white–red).
-    /// Written atomically (temp file + rename).
+    /// A y–z slice through the middle of x of a field, as a bare RGB image (blue–white–red
+    /// from `lo` to `hi`, y across, z up), for the frame sequences. Written atomically (temp
+    /// file + rename).
     pub fn slice_png(
         &self,
         field: &[f64],
@@ -29,15 +31,7 @@ impl Biofet {
             let y = (px / scale) as usize;
             let z = nz - 1 - (py / scale) as usize;
             let v = field[self.mesh.index(nx / 2, y, z)];
-            let t = ((v - lo) / (hi - lo)).clamp(0.0, 1.0);
-            let (r, g, b) = if t < 0.5 {
-                let s = t / 0.5;
-                (s, s, 1.0)
-            } else {
-                let s = (1.0 - t) / 0.5;
-                (1.0, s, s)
-            };
-            *p = image::Rgb([(r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8]);
+            *p = image::Rgb(diverging((v - lo) / (hi - lo)));
         }
         let mut png = std::io::Cursor::new(Vec::new());
         img.write_to(&mut png, image::ImageFormat::Png)
@@ -46,6 +40,39 @@ impl Biofet {
                 message: e.to_string(),
             })?;
         write_atomic(path, png.get_ref())?;
+        Ok(())
+    }
+
+    /// The report's picture of a field: the y–z plane through the middle of x as a labelled
+    /// heat map, z (electrode to electrode) across and y up, both in Debye lengths λ_D on the
+    /// mesh's spacing h (square cells), `scale` × the field's values against a colour bar
+    /// from `lo` to `hi` labelled `unit`.
+    fn slice_figure(
+        &self,
+        field: &[f64],
+        scale: f64,
+        (lo, hi): (f64, f64),
+        title: String,
+        unit: &str,
+        path: &Path,
+    ) -> Result<(), BiofetError> {
+        let Mesh { nx, ny, nz } = self.mesh;
+        let values = (0..ny)
+            .flat_map(|y| (0..nz).map(move |z| scale * field[self.mesh.index(nx / 2, y, z)]))
+            .collect();
+        HeatMap {
+            title,
+            x_label: "z, from the driven electrode (z = 0) to the grounded one (Debye lengths)"
+                .into(),
+            y_label: "y (Debye lengths)".into(),
+            bar_label: unit.into(),
+            nx: nz,
+            ny,
+            h: self.h,
+            values,
+            range: (lo, hi),
+        }
+        .save(path)?;
         Ok(())
     }
 }
@@ -268,11 +295,32 @@ fn figures(
         "biofet_ions.png",
     ]
     .map(|f| dir.join(f));
-    sim.slice_png(&sim.psi, 0.0, sim.v_hat, &files[0])?;
+    let (mesh, length) = (sim.mesh, sim.params.length);
+    let mv = THERMAL_VOLTAGE * 1e3;
+    sim.slice_figure(
+        &sim.psi,
+        mv,
+        (0.0, sim.v_hat * mv),
+        format!(
+            "BioFET potential ψ on the y–z plane at mid-x, at the end (t = {:.1} λ²/D)",
+            sim.time
+        ),
+        "potential ψ (mV)",
+        &files[0],
+    )?;
     let rho: Vec<f64> = sim.np.iter().zip(&sim.nm).map(|(p, m)| p - m).collect();
     let rmax = rho.iter().fold(1e-12f64, |a, v| a.max(v.abs()));
-    sim.slice_png(&rho, -rmax, rmax, &files[1])?;
-    let length = sim.params.length;
+    sim.slice_figure(
+        &rho,
+        1.0,
+        (-rmax, rmax),
+        format!(
+            "BioFET space charge on the y–z plane at mid-x, {}×{}×{} nodes",
+            mesh.nx, mesh.ny, mesh.nz
+        ),
+        "charge density ρ (q·c₀)",
+        &files[1],
+    )?;
     let mut chart = LineChart::new(
         &format!(
             "BioFET double layer: potential along the axis after a {} mV step",

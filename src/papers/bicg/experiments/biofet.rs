@@ -23,11 +23,17 @@ const PLOTS: [(&str, &str); 4] = [
     ),
     (
         "biofet_potential_slice.png",
-        "BioFET: steady potential on the y–z mid-slice (blue 0, red V).",
+        "BioFET: the potential ψ at the end of the run on the y–z plane through the middle of \
+         x, z (electrode to electrode) across and y up in Debye lengths λ_D, one square cell \
+         per mesh node; colour bar in mV (ψ = (kT/q)·ψ̂ at 300 K), from 0 (blue, grounded \
+         electrode) to the step V (red, driven electrode).",
     ),
     (
         "biofet_charge_slice.png",
-        "BioFET: steady charge n⁺ − n⁻ on the y–z mid-slice (blue negative, red positive).",
+        "BioFET: the space charge ρ = q(n⁺ − n⁻) at the end of the run on the same plane and \
+         axes; colour bar in units of q·c₀ (c₀ the bulk concentration of each ion species, so \
+         the value is n̂⁺ − n̂⁻), symmetric about 0 (white): blue negative (anions gathered at \
+         the driven electrode), red positive.",
     ),
 ];
 
