@@ -671,36 +671,9 @@ fn every_numeric_field_mutated_to_0_neg1_nan_inf_1e12_never_panics() {
 /// hardware names (`Quadro FX 3400`, `GeForce 6800`), `32-bit`, years, and counts ≤ 10.
 fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
     const REFS: &[&str] = &[
-        "Fig.",
-        "Figs.",
-        "Fig",
-        "Table",
-        "Tables",
-        "§",
-        "eq.",
-        "eqs.",
-        "Eq.",
-        "(",
-        "Algorithm",
-        "Algorithms",
-        "GL",
-        "Section",
-        "seed",
-        "Mesa",
-        "LLVM",
-        "Quadro",
-        "FX",
-        "GeForce",
-        "GTX",
-        "IV",
-        "Core",
-        "i7",
-        "issue",
-        "item",
-        "Harris's",
-        "#",
-        "OpenGL",
-        "version",
+        "Fig.", "Figs.", "Fig", "Table", "Tables", "§", "eq.", "eqs.", "Eq.", "(", "Algorithm",
+        "Algorithms", "GL", "Section", "seed", "Mesa", "LLVM", "Quadro", "FX", "GeForce", "GTX",
+        "IV", "Core", "i7", "issue", "item", "Harris's", "#", "OpenGL", "version",
     ];
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -715,9 +688,7 @@ fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
             && (chars[i].is_ascii_digit()
                 || (chars[i] == '.' && chars.get(i + 1).is_some_and(char::is_ascii_digit))
                 || (chars[i] == ','
-                    && chars
-                        .get(i + 1..i + 4)
-                        .is_some_and(|d| d.iter().all(char::is_ascii_digit))
+                    && chars.get(i + 1..i + 4).is_some_and(|d| d.iter().all(char::is_ascii_digit))
                     && chars.get(i + 4).is_none_or(|c| !c.is_ascii_digit())))
         {
             i += 1;
@@ -726,11 +697,7 @@ fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
         if chars.get(i) == Some(&'e')
             && let Some(j) = (i + 1..(i + 3).min(chars.len()))
                 .find(|&j| chars[j].is_ascii_digit())
-                .filter(|&j| {
-                    chars[i + 1..j]
-                        .iter()
-                        .all(|&c| c == '-' || c == '+' || c == '−')
-                })
+                .filter(|&j| chars[i + 1..j].iter().all(|&c| c == '-' || c == '+' || c == '−'))
         {
             i = j;
             while i < chars.len() && chars[i].is_ascii_digit() {
@@ -738,11 +705,7 @@ fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
             }
         }
         let token: String = chars[start..i].iter().collect();
-        let before = chars[..start]
-            .iter()
-            .rev()
-            .take_while(|c| **c != ' ')
-            .count();
+        let before = chars[..start].iter().rev().take_while(|c| **c != ' ').count();
         let prev_word: String = {
             let head: String = chars[..start].iter().collect();
             let head = head.trim_end_matches(|c: char| c == ' ' || c == '(');
@@ -750,10 +713,7 @@ fn numbers_in(text: &str) -> Vec<(String, f64, i32)> {
         };
         let glued_before = start > 0
             && (chars[start - 1].is_alphabetic()
-                || matches!(
-                    chars[start - 1],
-                    '_' | '.' | '/' | '§' | '#' | '`' | '-' | '^'
-                ));
+                || matches!(chars[start - 1], '_' | '.' | '/' | '§' | '#' | '`' | '-' | '^'));
         let glued_after = chars
             .get(i)
             .is_some_and(|c| c.is_alphabetic() || *c == '_' || *c == '`');
@@ -812,10 +772,9 @@ fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f6
         add_text(&p, &mut values);
     }
     for t in record.tables.iter().filter(|t| t.skipped.is_none()) {
-        let table: gpgpu_repro::report::Table = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("{}.json", t.id))).unwrap(),
-        )
-        .unwrap();
+        let table: gpgpu_repro::report::Table =
+            serde_json::from_str(&std::fs::read_to_string(dir.join(format!("{}.json", t.id))).unwrap())
+                .unwrap();
         let mut columns: Vec<Vec<f64>> = vec![Vec::new(); table.columns.len()];
         columns.append(&mut groups);
         for r in &table.rows {
@@ -858,12 +817,13 @@ fn reads_as(x: f64, decimals: i32, sorted: &[f64]) -> bool {
         let (lo, hi) = ((x - h) * scale, (x + h) * scale);
         let (lo, hi) = (lo.min(hi), lo.max(hi));
         let i = sorted.partition_point(|v| *v < lo);
-        sorted.get(i).is_some_and(|v| *v <= hi) || {
-            // the same number negated (a difference written as a magnitude)
-            let (nlo, nhi) = (-hi, -lo);
-            let j = sorted.partition_point(|v| *v < nlo);
-            sorted.get(j).is_some_and(|v| *v <= nhi)
-        }
+        sorted.get(i).is_some_and(|v| *v <= hi)
+            || {
+                // the same number negated (a difference written as a magnitude)
+                let (nlo, nhi) = (-hi, -lo);
+                let j = sorted.partition_point(|v| *v < nlo);
+                sorted.get(j).is_some_and(|v| *v <= nhi)
+            }
     })
 }
 
