@@ -483,6 +483,13 @@ fn every_program_variant_compiles() {
             panic!("{file} {defines:?}: {e}");
         }
     }
+    // The fragment Jacobi's programs (GL 3.3: these compile on softpipe too).
+    for (file, defines) in gpgpu_repro::papers::fem_storage::fragment::programs() {
+        assert!(file.ends_with(".frag"), "{file}");
+        if let Err(e) = gpgpu_repro::gl::Program::fragment(&g, file, &defines) {
+            panic!("{file} {defines:?}: {e}");
+        }
+    }
 }
 
 #[test]
