@@ -506,6 +506,8 @@ fn bad_numbers_are_refused_on_load_naming_the_key() {
             "jacobi_budget_s.quick",
         ),
         ("max_aspect = 1.1", "max_aspect = 0.5", "table4.max_aspect"),
+        // 18 M stored entries: past the fragment Jacobi's exact f32 indices (legacy table).
+        ("full = [1228045]", "full = [2000000]", "perf.unknowns.full"),
     ] {
         assert!(TOML.contains(from), "{from}");
         let cfg: Config = toml::from_str(&TOML.replace(from, to)).unwrap();

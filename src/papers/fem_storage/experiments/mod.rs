@@ -204,6 +204,21 @@ impl Config {
         if pf.dim != 2 && pf.dim != 3 {
             return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
         }
+        for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+            for &n in v {
+                // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
+                let entries = n as u64 * (2 * upper_per_row(pf.dim) - 1);
+                let max = crate::papers::fem_storage::fragment::MAX_EXACT;
+                if entries > max as u64 {
+                    return Err(format!(
+                        "perf.unknowns.{mode}: {n} unknowns ({}D) store about {entries} entries; \
+                     the `legacy` table's fragment Jacobi keeps indices and offsets as f32, \
+                     exact up to {max}",
+                        pf.dim
+                    ));
+                }
+            }
+        }
         at_least("perf.sweeps", pf.sweeps, 1)?;
         repeat("perf.repeat", &pf.repeat)
     }
@@ -296,17 +311,6 @@ fn check_on(cfg: &Config, info: &DeviceInfo, run_mode: Mode) -> Result<(), Strin
     for &n in cfg.perf.unknowns.pick(run_mode) {
         need(info, cfg.perf.dim, n as u64, true)
             .map_err(|e| format!("perf.unknowns.{mode}: {e}"))?;
-        // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
-        let entries = n as u64 * (2 * upper_per_row(cfg.perf.dim) - 1);
-        if entries > crate::papers::fem_storage::fragment::MAX_EXACT as u64 {
-            return Err(format!(
-                "perf.unknowns.{mode}: {n} unknowns ({}D) store about {entries} entries; the \
-                 `legacy` table's fragment Jacobi keeps indices and offsets as f32, exact up \
-                 to {}",
-                cfg.perf.dim,
-                crate::papers::fem_storage::fragment::MAX_EXACT
-            ));
-        }
     }
     Ok(())
 }
