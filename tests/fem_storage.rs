@@ -7,12 +7,14 @@
 mod common;
 use common::ctx;
 
+use gpgpu_repro::gl::Need;
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{Config, count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::gpu::programs;
+use gpgpu_repro::papers::fem_storage::jacobi::sweeps_f64;
 use gpgpu_repro::papers::fem_storage::{
-    CpuJacobi, Csr, FemError, FlatMatrix, GpuJacobi, Grid, JacobiParams, MatrixSink, Problem,
-    Skyline, Stop, System, VarVec, direct::cholesky_solve,
+    CpuJacobi, Csr, FemError, FlatMatrix, FragmentJacobi, GpuJacobi, Grid, JacobiParams,
+    MatrixSink, Problem, Skyline, Stop, System, VarVec, direct::cholesky_solve,
 };
 use gpgpu_repro::runner::{self, Mode, Options, RunError};
 
@@ -256,6 +258,127 @@ fn gpu_sweep_equals_cpu_sweep() {
     assert!((gx - cx).abs() <= 1e-4 * cx, "x² {gx} vs {cx}");
 }
 
+/// Max-norm error of `x` against `want`, relative to `want`'s max norm.
+fn rel_max_err(x: &[f32], want: &[f64]) -> f64 {
+    let scale = want.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    x.iter()
+        .zip(want)
+        .map(|(a, b)| (*a as f64 - b).abs())
+        .fold(0.0, f64::max)
+        / scale
+}
+
+#[test]
+fn fragment_sweeps_match_the_f64_cpu_jacobi() {
+    // Runs on GL 3.3 (softpipe) too: no compute shader involved.
+    let gl = ctx();
+    for grid in [
+        Grid::new_2d(13, 11).unwrap(),
+        Grid::new_3d(9, 8, 7).unwrap(),
+    ] {
+        let sys = System::assemble(grid, &Problem::default()).unwrap();
+        let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
+        let x0: Vec<f32> = (0..flat.n())
+            .map(|i| ((i * 7919) % 101) as f32 / 50.0)
+            .collect();
+        let mut f = FragmentJacobi::new(&gl, &flat).unwrap();
+        f.set_x(&x0).unwrap();
+        let x64: Vec<f64> = x0.iter().map(|&v| v as f64).collect();
+        // One sweep: the CPU f32 sweep in the shader's order, and the norms.
+        let (fd, fx) = f.step(true).unwrap().unwrap();
+        let mut cpu = CpuJacobi::new(&flat, 1);
+        cpu.set_x(&x0);
+        let (cd, cx) = cpu.step();
+        let xf = f.x().unwrap();
+        for (i, (a, b)) in xf.iter().zip(cpu.x()).enumerate() {
+            assert!(
+                (a - b).abs() <= 1e-5 * b.abs().max(1.0),
+                "{grid:?} row {i}: {a} vs {b}"
+            );
+        }
+        assert!((fd - cd).abs() <= 1e-4 * cd, "diff² {fd} vs {cd}");
+        assert!((fx - cx).abs() <= 1e-4 * cx, "x² {fx} vs {cx}");
+        // Ten more sweeps: within f32 rounding of the f64 Jacobi.
+        f.run_fixed(10).unwrap();
+        let want = sweeps_f64(&flat, &x64, 11);
+        let err = rel_max_err(&f.x().unwrap(), &want);
+        assert!(err < 1e-5, "{grid:?}: error {err:e} after 11 sweeps");
+    }
+}
+
+#[test]
+fn fragment_jacobi_converges_to_the_direct_solution_like_the_cpu() {
+    let gl = ctx();
+    let sys = System::assemble(Grid::new_2d(12, 10).unwrap(), &Problem::default()).unwrap();
+    let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
+    let exact = cholesky_solve(&sys.k, &sys.f).unwrap();
+    let params = JacobiParams {
+        tol: 1e-6,
+        max_iterations: 20_000,
+        ..JacobiParams::default()
+    };
+    let mut cpu = CpuJacobi::new(&flat, 1);
+    let ci = cpu.solve(&params).unwrap();
+    let mut f = FragmentJacobi::new(&gl, &flat).unwrap();
+    let fi = f.solve(&params).unwrap();
+    assert_eq!(fi.stop, Stop::Converged);
+    // The same stopping rule with the norms summed in f64 as on the CPU: the same count up
+    // to f32 summation-order differences.
+    assert!(
+        ci.iterations.abs_diff(fi.iterations) <= ci.iterations / 100 + 1,
+        "CPU {} vs fragment {} iterations",
+        ci.iterations,
+        fi.iterations
+    );
+    let err = rel_max_err(&f.x().unwrap(), &exact);
+    assert!(err < 3e-4, "error {err}");
+}
+
+#[test]
+fn fragment_and_compute_jacobi_agree() {
+    let Some(gl) = common::ctx_with("fragment_and_compute_jacobi_agree", &[Need::Compute]) else {
+        return;
+    };
+    let sys = System::assemble(Grid::new_2d(40, 40).unwrap(), &Problem::default()).unwrap();
+    let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
+    let params = JacobiParams {
+        tol: 1e-5,
+        max_iterations: 20_000,
+        check_every: 10,
+        ..JacobiParams::default()
+    };
+    let mut f = FragmentJacobi::new(&gl, &flat).unwrap();
+    let fi = f.solve(&params).unwrap();
+    let mut g = GpuJacobi::new(&gl, &flat).unwrap();
+    let gi = g.solve(&params).unwrap();
+    assert_eq!(fi.stop, Stop::Converged);
+    assert_eq!(gi.stop, Stop::Converged);
+    // Checked every 10 sweeps: the counts differ by at most one check.
+    assert!(fi.iterations.abs_diff(gi.iterations) <= 10, "{fi:?} {gi:?}");
+    let x64: Vec<f64> = g.x().unwrap().iter().map(|&v| v as f64).collect();
+    if fi.iterations == gi.iterations {
+        assert!(rel_max_err(&f.x().unwrap(), &x64) < 1e-5);
+    }
+}
+
+#[test]
+fn fragment_layout_wraps_at_the_texture_size() {
+    use gpgpu_repro::papers::fem_storage::fragment::width;
+    assert_eq!(width(1, 16384), 1);
+    assert_eq!(width(300, 16384), 512);
+    assert_eq!(width(10_000_000, 16384), 4096);
+    assert_eq!(width(10_000_000, 3000), 2048);
+    // 4900 rows on 4096-wide textures: x wraps onto a second, padded row of fragments.
+    let gl = ctx();
+    let sys = System::assemble(Grid::new_2d(70, 70).unwrap(), &Problem::default()).unwrap();
+    let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).unwrap();
+    let mut f = FragmentJacobi::new(&gl, &flat).unwrap();
+    assert_eq!(f.layout(), (4096, 2));
+    f.run_fixed(5).unwrap();
+    let want = sweeps_f64(&flat, &vec![0.0; flat.n()], 5);
+    assert!(rel_max_err(&f.x().unwrap(), &want) < 1e-5);
+}
+
 #[test]
 fn jacobi_never_hangs() {
     let gl = ctx();
@@ -360,6 +483,13 @@ fn every_program_variant_compiles() {
             panic!("{file} {defines:?}: {e}");
         }
     }
+    // The fragment Jacobi's programs (GL 3.3: these compile on softpipe too).
+    for (file, defines) in gpgpu_repro::papers::fem_storage::fragment::programs() {
+        assert!(file.ends_with(".frag"), "{file}");
+        if let Err(e) = gpgpu_repro::gl::Program::fragment(&g, file, &defines) {
+            panic!("{file} {defines:?}: {e}");
+        }
+    }
 }
 
 #[test]
@@ -376,6 +506,8 @@ fn bad_numbers_are_refused_on_load_naming_the_key() {
             "jacobi_budget_s.quick",
         ),
         ("max_aspect = 1.1", "max_aspect = 0.5", "table4.max_aspect"),
+        // 18 M stored entries: past the fragment Jacobi's exact f32 indices (legacy table).
+        ("full = [1228045]", "full = [2000000]", "perf.unknowns.full"),
     ] {
         assert!(TOML.contains(from), "{from}");
         let cfg: Config = toml::from_str(&TOML.replace(from, to)).unwrap();

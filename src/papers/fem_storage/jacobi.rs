@@ -265,3 +265,22 @@ impl<'a> CpuJacobi<'a> {
         drive(params, |_| Ok(Some(self.step())))
     }
 }
+
+/// `sweeps` Jacobi sweeps from `x0` on the CPU in f64 (the f32 arrays of `m` widened): the
+/// reference the f32 GPU sweeps are measured against (the difference is their rounding).
+pub fn sweeps_f64(m: &FlatMatrix, x0: &[f64], sweeps: usize) -> Vec<f64> {
+    let n = m.n();
+    let mut x = x0.to_vec();
+    let mut next = vec![0.0f64; n];
+    for _ in 0..sweeps {
+        for (i, out) in next.iter_mut().enumerate() {
+            let r = m.row(i);
+            let sum: f64 = (r.start + 1..r.end)
+                .map(|k| m.val[k] as f64 * x[m.idx[k] as usize])
+                .sum();
+            *out = (m.rhs[i] as f64 - sum) / m.val[r.start] as f64;
+        }
+        std::mem::swap(&mut x, &mut next);
+    }
+    x
+}

@@ -20,9 +20,10 @@
 //! Modules: [`mesh`] (grids), [`element`] (element matrices), [`formats`] (the four storage
 //! formats behind one sink), [`assembly`] (the element loop, loads, boundary conditions),
 //! [`flat`] (the GPU layout), [`jacobi`] (the stopping loop and the CPU Jacobi), [`gpu`] (the
-//! GL compute Jacobi), [`direct`] (sparse Cholesky), [`experiments`] (one file per table or
-//! figure: Table 2, Fig. 3, Table 4, the sweep benchmark and the audit). Every GL program the
-//! paper builds is listed in [`gpu::programs`].
+//! GL compute Jacobi), [`fragment`] (the same Jacobi as a render-to-texture fragment pass, GL
+//! 3.3), [`direct`] (sparse Cholesky), [`experiments`] (one file per table or figure: Table 2,
+//! Fig. 3, Table 4, the sweep benchmark, fragment vs compute and the audit). Every GL program
+//! the paper builds is listed in [`gpu::programs`] (compute) and [`fragment::programs`].
 
 pub mod assembly;
 pub mod direct;
@@ -30,6 +31,7 @@ pub mod element;
 pub mod experiments;
 pub mod flat;
 pub mod formats;
+pub mod fragment;
 pub mod gpu;
 pub mod jacobi;
 pub mod mesh;
@@ -37,6 +39,7 @@ pub mod mesh;
 pub use assembly::{Problem, System};
 pub use flat::FlatMatrix;
 pub use formats::{Csr, Dense, MatrixSink, Skyline, VarVec};
+pub use fragment::FragmentJacobi;
 pub use gpu::GpuJacobi;
 pub use jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 pub use mesh::Grid;

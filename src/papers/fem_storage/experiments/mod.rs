@@ -1,7 +1,9 @@
 //! The paper's experiments, one file per table or figure: [`table2`] (stored values),
 //! [`fig3`] (skyline / proposed, in values and in bytes), [`audit`] (the paper's Table 2 and
-//! claims recomputed), [`table4`] (GPU Jacobi against a direct solve) and [`perf`] (the
-//! Jacobi sweep, GL against CPU, on the same arrays).
+//! claims recomputed), [`table4`] (GPU Jacobi against a direct solve), [`perf`] (the
+//! Jacobi sweep, GL against CPU, on the same arrays) and [`legacy`] (the sweep as a
+//! render-to-texture fragment pass against the compute shader, on the same matrix; runs on
+//! GL 3.3 with its compute rows skipped).
 //!
 //! Everything is checked before any work starts: every key of `experiments/fem-storage.toml`
 //! ([`Config::validate`]) and what each size needs — host memory for assembly, SSBO bytes
@@ -13,6 +15,7 @@
 
 pub mod audit;
 pub mod fig3;
+pub mod legacy;
 pub mod perf;
 pub mod table2;
 pub mod table4;
@@ -83,12 +86,14 @@ pub struct PerfConfig {
 
 /// Runs every experiment of the paper, after [`check`].
 /// The tables and what they need: the storage counts (Table 2, Fig. 3) are computed on the
-/// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader.
+/// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader; the
+/// `legacy` table's fragment rows run anywhere, its compute rows need compute shaders.
 pub const TABLES: &[TableSpec] = &[
     TableSpec::any("table2"),
     TableSpec::any("fig3_bytes"),
     TableSpec::needs("table4", &[Need::Compute]),
     TableSpec::needs("perf", &[Need::Compute]),
+    TableSpec::any("legacy").rows_need(&[Need::Compute]),
 ];
 
 pub fn run(s: &Session) -> Result<(), RunError> {
@@ -104,6 +109,10 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     s.check_interrupt()?;
     if s.runs("perf") {
         perf::run(s, &cfg)?;
+    }
+    s.check_interrupt()?;
+    if s.runs("legacy") {
+        legacy::run(s, &cfg)?;
     }
     Ok(())
 }
@@ -194,6 +203,21 @@ impl Config {
         }
         if pf.dim != 2 && pf.dim != 3 {
             return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
+        }
+        for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+            for &n in v {
+                // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
+                let entries = n as u64 * (2 * upper_per_row(pf.dim) - 1);
+                let max = crate::papers::fem_storage::fragment::MAX_EXACT;
+                if entries > max as u64 {
+                    return Err(format!(
+                        "perf.unknowns.{mode}: {n} unknowns ({}D) store about {entries} entries; \
+                     the `legacy` table's fragment Jacobi keeps indices and offsets as f32, \
+                     exact up to {max}",
+                        pf.dim
+                    ));
+                }
+            }
         }
         at_least("perf.sweeps", pf.sweeps, 1)?;
         repeat("perf.repeat", &pf.repeat)

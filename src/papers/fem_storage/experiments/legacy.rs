@@ -1,0 +1,179 @@
+//! Beyond the paper: the Jacobi sweep as a render-to-texture fragment pass
+//! ([`FragmentJacobi`], GL 3.3) against the compute shader ([`GpuJacobi`], GL 4.3) on the same
+//! flattened matrix — the legacy pipeline and compute on one algorithm and one input. Sizes,
+//! dimension, sweeps and repetitions are the `perf` table's (`[perf]`).
+//!
+//! Two rows per size, one per solver, so that each records its own kernel's work for the
+//! bound columns. Both are timed as `perf` times the compute sweep ([`measure_gpu`]: median
+//! of repetitions, `glFinish` around the timed region) over the same number of sweeps from
+//! x⁽⁰⁾ = 0 without stopping tests, and both iterates are compared with the CPU Jacobi in f64
+//! after the same sweeps ([`sweeps_f64`], the f32 arrays widened). GB/s use the compulsory
+//! bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where the device lacks compute shaders
+//! (softpipe) the compute row is skipped with the reason, and the fragment row still runs.
+
+use super::Config;
+use crate::bench::{Kind, Work};
+use crate::gl::Need;
+use crate::gl::timing::measure_gpu;
+use crate::papers::fem_storage::assembly::System;
+use crate::papers::fem_storage::flat::FlatMatrix;
+use crate::papers::fem_storage::fragment::FragmentJacobi;
+use crate::papers::fem_storage::gpu::GpuJacobi;
+use crate::papers::fem_storage::jacobi::sweeps_f64;
+use crate::papers::fem_storage::mesh::Grid;
+use crate::report::{Column, bound_columns};
+use crate::runner::{RunError, Session};
+
+const GBS: &str = "GB/s (compulsory bytes)";
+const RATIO: &str = "time / fragment time";
+const ERROR: &str = "error vs CPU f64";
+/// f32 sweeps against f64 ones: Jacobi contracts rounding differences (as `perf`'s check).
+const TOL: f64 = 1e-5;
+
+/// fp32 flops of one sweep: a multiply-add per off-diagonal entry, a subtraction and a
+/// division per row (2 per stored entry).
+fn sweep_work(flat: &FlatMatrix, kind: Kind) -> Work {
+    Work {
+        bytes: flat.sweep_bytes() as f64,
+        flops32: 2.0 * flat.entries() as f64,
+        flops64: 0.0,
+        passes: u64::from(kind == Kind::Fragment),
+        dispatches: u64::from(kind == Kind::Compute),
+        kind,
+    }
+}
+
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let p = &cfg.perf;
+    let mut columns = vec![
+        Column::key("unknowns").int(),
+        Column::key("solver").text(),
+        Column::ours("ms/sweep").fixed(3),
+        Column::ours(GBS).fixed(2),
+        Column::ours(RATIO).fixed(2),
+        Column::ours(ERROR).sci(1),
+    ];
+    columns.extend(bound_columns());
+    let mut t = s.table(
+        "legacy",
+        "Jacobi sweep: fragment (render-to-texture) vs compute, same matrix",
+        columns,
+        p,
+    )?;
+    let sweeps = p.sweeps;
+    let lacks = s.lacks(&[Need::Compute]);
+    let grids = p
+        .unknowns
+        .pick(s.mode)
+        .iter()
+        .map(|&size| Grid::nearest(p.dim, size as usize, 1.1).map_err(RunError::algorithm))
+        .collect::<Result<Vec<_>, _>>()?;
+    for grid in grids {
+        s.check_interrupt()?;
+        let frag_key = format!("{} fragment", grid.nodes());
+        let comp_key = format!("{} compute", grid.nodes());
+        // Skipped rows are never reused (they cost nothing): reuse the fragment row alone
+        // where the compute one is skipped.
+        let keys = match lacks {
+            None => vec![frag_key.clone(), comp_key.clone()],
+            Some(_) => vec![frag_key.clone()],
+        };
+        if t.reuse_all(&keys)?.is_some() {
+            if let Some(why) = &lacks {
+                t.push(skipped(&t, &comp_key, &grid, why))?;
+            }
+            continue;
+        }
+        t.start(&frag_key);
+        let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
+        let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
+        let bytes = flat.sweep_bytes() as f64;
+        let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
+        let want = sweeps_f64(&flat, &vec![0.0; flat.n()], sweeps);
+        let zeros = vec![0.0f32; flat.n()];
+
+        let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
+        let tf = measure_gpu(&s.gl, p.repeat.plan(), || {
+            frag.set_x(&zeros)?;
+            frag.run_fixed(sweeps)
+        })
+        .map_err(RunError::algorithm)?;
+        let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
+        let (w, h) = frag.layout();
+        drop(frag);
+        let frag_ms = tf.median_ms / sweeps as f64;
+        let row = t
+            .row(&frag_key)
+            .num("unknowns", grid.nodes() as f64)
+            .text(
+                "solver",
+                format!("fragment, {} ({w}×{h} texels)", grid.label()),
+            )
+            .num("ms/sweep", frag_ms)
+            .num(GBS, gbs(frag_ms))
+            .num(RATIO, 1.0)
+            .num(ERROR, frag_err)
+            .runs(tf.runs)
+            .work(
+                "Jacobi fragment",
+                sweep_work(&flat, Kind::Fragment),
+                frag_ms,
+            )
+            .verify(frag_err, TOL);
+        t.push(row)?;
+
+        if let Some(why) = &lacks {
+            t.push(skipped(&t, &comp_key, &grid, why))?;
+            continue;
+        }
+        t.start(&comp_key);
+        let mut gpu = GpuJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
+        let tc = measure_gpu(&s.gl, p.repeat.plan(), || {
+            gpu.set_x(&zeros)?;
+            gpu.run_fixed(sweeps)
+        })
+        .map_err(RunError::algorithm)?;
+        let comp_err = crate::util::max_rel_error(&gpu.x().map_err(RunError::algorithm)?, &want);
+        let comp_ms = tc.median_ms / sweeps as f64;
+        let row = t
+            .row(&comp_key)
+            .num("unknowns", grid.nodes() as f64)
+            .text("solver", format!("compute, {}", grid.label()))
+            .num("ms/sweep", comp_ms)
+            .num(GBS, gbs(comp_ms))
+            .num(RATIO, comp_ms / frag_ms)
+            .num(ERROR, comp_err)
+            .runs(tc.runs)
+            .work("Jacobi compute", sweep_work(&flat, Kind::Compute), comp_ms)
+            .verify(comp_err, TOL);
+        t.push(row)?;
+    }
+    t.caption(format!(
+        "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests on the `perf` table's matrices, \
+         median of repetitions (glFinish-bracketed, the upload of x⁽⁰⁾ included: 8N bytes for \
+         the fragment solver's two textures, 4N for the compute buffer). Fragment: one \
+         full-texture quad per sweep rendering into the other texture of a switch-method \
+         ping-pong pair; idx/val/accmSize/rhs/x in R32F 2D textures wrapped at 4096 texels, \
+         indices and offsets as exact floats. Compute: `jacobi.comp` as in `perf`. Compulsory \
+         bytes per sweep as `perf`: 8 B per stored entry + 16 B per row. Error: max-norm \
+         difference from the CPU Jacobi in f64 after the same sweeps, relative to its max \
+         norm (tolerance {TOL:.0e})."
+    ));
+    if let Some(why) = &lacks {
+        t.caption(format!("Compute rows skipped: the compute stage {why}."));
+    }
+    t.finish()?;
+    Ok(())
+}
+
+fn skipped(
+    t: &crate::runner::TableWriter,
+    key: &str,
+    grid: &Grid,
+    why: &str,
+) -> crate::report::RowBuilder {
+    t.row(key)
+        .num("unknowns", grid.nodes() as f64)
+        .text("solver", format!("compute, {}", grid.label()))
+        .skip(why.to_string())
+}
