@@ -11,6 +11,9 @@
 //! bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where the device lacks compute shaders
 //! (softpipe) the compute row is skipped with the reason, and the fragment row still runs.
 
+/// The algorithm both rows solve, for the legacy-vs-compute table.
+const VERSUS: &str = "Jacobi sweeps on the flattened arrays (f32)";
+
 use super::Config;
 use crate::bench::{Kind, Work};
 use crate::gl::Need;
@@ -119,6 +122,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
                 sweep_work(&flat, Kind::Fragment),
                 frag_ms,
             )
+            .versus(VERSUS, format!("{} unknowns", flat.n()))
             .verify(frag_err, TOL);
         t.push(row)?;
 
@@ -145,6 +149,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
             .num(ERROR, comp_err)
             .runs(tc.runs)
             .work("Jacobi compute", sweep_work(&flat, Kind::Compute), comp_ms)
+            .versus(VERSUS, format!("{} unknowns", flat.n()))
             .verify(comp_err, TOL);
         t.push(row)?;
     }

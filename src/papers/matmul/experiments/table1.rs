@@ -69,6 +69,7 @@ fn kernel_cols() -> Vec<Column> {
         Column::key("kernel").text(),
         Column::ours("time").unit("ms"),
         Column::ours("GFLOPS").fixed(2),
+        Column::ours("error").sci(1),
     ]
     .into_iter()
     .chain(bound_columns())
@@ -78,6 +79,9 @@ fn kernel_cols() -> Vec<Column> {
 fn kernel_keys(n: u32) -> Vec<String> {
     KERNELS.iter().map(|k| format!("{n} {k}")).collect()
 }
+
+/// One GPU kernel of a row: its roofline name, work, mean time (ms) and error.
+type KernelRun = (&'static str, Work, f64, f64);
 
 /// The kernels of a row.
 struct Kernels {
@@ -205,15 +209,17 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         let row = t.row(&key).num("N", n as f64);
         let row = match measure_row(s, cfg, n as usize, &k, &mut predict, row.clone()) {
             Ok((r, kernels)) => {
-                for ((name, work, ms), key) in kernels.into_iter().zip(kernel_keys(n)) {
+                for ((name, work, ms, err), key) in kernels.into_iter().zip(kernel_keys(n)) {
                     kt.push(
                         kt.row(key)
                             .num("N", n as f64)
                             .text("kernel", name)
                             .num("time", ms)
                             .num("GFLOPS", gflops(n as usize, n as usize, n as usize, ms))
+                            .num("error", err)
                             .work(name, work, ms)
-                            .unchecked("the kernel's result is verified in Table 1's row"),
+                            .versus("matrix multiply (f32)", format!("N = {n}"))
+                            .verify(err, cfg.tolerance),
                     )?;
                 }
                 r
@@ -238,7 +244,7 @@ fn measure_row(
     k: &Kernels,
     predict: &mut Predict,
     row: RowBuilder,
-) -> Result<(RowBuilder, Vec<(&'static str, Work, f64)>), BoxError> {
+) -> Result<(RowBuilder, Vec<KernelRun>), BoxError> {
     let gl = &s.gl;
     let plan = cfg.repeat.pick(s.mode).plan();
     let a = Matrix::random(n, n, cfg.seed ^ (n as u64) << 1);
@@ -306,17 +312,24 @@ fn measure_row(
     let all_err = variants_err.max(gpu_err).max(cpu_err);
     let paper_work = Park2019Params::default().work(n, n, n);
     let kernels = vec![
-        (KERNELS[0], paper_work, gpu_t.mean_ms),
+        (KERNELS[0], paper_work, gpu_t.mean_ms, gpu_err),
         (
             KERNELS[1],
             Park2019Params::as_printed().work(n, n, n),
             print_t.mean_ms,
+            print_err,
         ),
-        (KERNELS[2], cfg.blocked.work(n, n, n), blk_t.mean_ms),
+        (
+            KERNELS[2],
+            cfg.blocked.work(n, n, n),
+            blk_t.mean_ms,
+            blk_err,
+        ),
         (
             KERNELS[3],
             Multipass::work(cfg.multipass_k_chunk, n, n, n),
             frag_t.mean_ms,
+            frag_err,
         ),
     ];
     let row = row
