@@ -14,7 +14,7 @@ use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Audit, BarChart, Column, Table, bound_columns};
+use crate::report::{Audit, BarChart, Column, Finding, Table, Verdict, bound_columns};
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
@@ -235,24 +235,34 @@ fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
         let ratio = slow.1 / mean(|r| r.1);
         let per_iter = (slow.1 / slow.3) / mean(|r| r.1 / r.3);
         let held = (1.0 / about..=about).contains(&ratio);
-        s.note(format!(
-            "Finding (Fig. 4, §V.2): \"{} takes about as long as the meshes with twice the \
-             nodes\" — {}. Ours: GL time {} / mean of {} = {ratio:.2} (per iteration \
-             {per_iter:.2}); \"about as long\" taken as within {about}× either way.{}",
-            slow.0.label(),
-            if held { "HELD" } else { "NOT HELD" },
-            slow.0.label(),
-            twice
-                .iter()
-                .map(|r| r.0.label())
-                .collect::<Vec<_>>()
-                .join(", "),
-            if s.gl.info().software {
-                " On a software rasterizer the 'GPU' is the host CPU's cores, so the GTX 285's \
-                 coalescing is not what is tested."
-            } else {
-                ""
-            }
-        ));
+        let others = twice
+            .iter()
+            .map(|r| r.0.label())
+            .collect::<Vec<_>>()
+            .join(", ");
+        s.finding(
+            Finding::new(
+                "fig4",
+                format!(
+                    "{} takes about as long as the meshes with twice the nodes (Fig. 4, §V.2)",
+                    slow.0.label()
+                ),
+            )
+            .paper("about as long (Fig. 4's bars)")
+            .ours(format!(
+                "GL time {} / mean of {others} = {ratio:.2} (per iteration {per_iter:.2})",
+                slow.0.label()
+            ))
+            .verdict(Verdict::of(held))
+            .why(format!(
+                "\"About as long\" taken as within {about}× either way (`experiments/bicg.toml`).{}",
+                if s.gl.info().software {
+                    " On a software rasterizer the 'GPU' is the host CPU's cores, so the GTX \
+                     285's coalescing is not what is tested."
+                } else {
+                    ""
+                }
+            )),
+        );
     }
 }

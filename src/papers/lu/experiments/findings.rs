@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 
 use crate::gl::PingPongMethod;
+use crate::report::{Finding, Verdict};
 use crate::runner::Session;
 
 use super::super::Variant;
@@ -73,15 +74,32 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             .map(|t| format!(" {t}"))
             .unwrap_or_default()
     };
-    s.note(format!(
-        "Finding 1 (switch halves the time): {} — mean A(switch) / A(copy) over I1–I4 at N = {n} is {mean:.2} (held at ≤ {SWITCH_HALVES}): {} (paper at N = {}: {}). Our switch passes must also carry the previous pass's texels (table1, last column; table4, G carry); without those draws the ratios would be {}.{}",
-        if !ours.is_empty() && mean <= SWITCH_HALVES { "HELD" } else { "NOT HELD" },
-        list(&ratio),
-        p.top(),
-        list(&paper_ratio),
-        list(&no_carry),
-        bounds(&|_| true),
-    ));
+    s.finding(
+        Finding::new(
+            "table4",
+            format!(
+                "switching render targets instead of copying halves the time (finding 1), N = {n}"
+            ),
+        )
+        .paper(format!(
+            "A(switch) / A(copy) at N = {}: {}",
+            p.top(),
+            list(&paper_ratio)
+        ))
+        .ours(format!("mean {mean:.2}: {}", list(&ratio)))
+        .verdict(if ours.is_empty() {
+            Verdict::NotTested
+        } else {
+            Verdict::of(mean <= SWITCH_HALVES)
+        })
+        .why(format!(
+            "Held at a mean A(switch) / A(copy) ≤ {SWITCH_HALVES} over I1–I4. Our switch passes \
+             must also carry the previous pass's texels (table1, last column; table4, G carry); \
+             without those draws the ratios would be {}.{}",
+            list(&no_carry),
+            bounds(&|_| true),
+        )),
+    );
     // (2) CPU vs GPU branching, all four pairs.
     let pairs = [(Variant::I1, Variant::I2), (Variant::I3, Variant::I4)];
     let mut verdicts = vec![];
@@ -120,18 +138,21 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
         .filter(|v| v.0)
         .map(|v| v.1.as_str())
         .collect();
-    let verdict = if verdicts.is_empty() {
-        "INCONCLUSIVE (not all configurations ran)".to_string()
+    let (verdict, held_text) = if verdicts.is_empty() {
+        (Verdict::NotTested, "not all configurations ran".to_string())
     } else if held.len() == verdicts.len() {
-        "HELD on all four pairs".to_string()
+        (Verdict::Held, "on all four pairs".to_string())
     } else if held.is_empty() {
-        "NOT HELD on any pair".to_string()
+        (Verdict::NotHeld, "on no pair".to_string())
     } else {
-        format!(
-            "HELD on {} of {} pairs ({})",
-            held.len(),
-            verdicts.len(),
-            held.join(", ")
+        (
+            Verdict::Inconclusive,
+            format!(
+                "on {} of {} pairs ({})",
+                held.len(),
+                verdicts.len(),
+                held.join(", ")
+            ),
         )
     };
     let mut per_n = vec![];
@@ -150,71 +171,119 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             .collect();
         per_n.push(format!("{m}: {}", text.join("; ")));
     }
-    s.note(format!(
-        "Finding 2 (CPU branching beats GPU branching for large N, crossover near N = {} with the switch method): {verdict} at N = {n}. Ratios > 1 mean the GPU-branching variant is slower. {}. By order — {}.{}",
-        p.branch_crossover_n,
-        rests.join("; "),
-        per_n.join(" | "),
-        bounds(&|_| true),
-    ));
+    s.finding(
+        Finding::new(
+            "table4",
+            format!("CPU branching beats GPU branching for large N (finding 2), N = {n}"),
+        )
+        .paper(format!(
+            "crossover near N = {} with the switch method",
+            p.branch_crossover_n
+        ))
+        .ours(format!("CPU branching faster {held_text}"))
+        .verdict(verdict)
+        .why(format!(
+            "Ratios > 1 mean the GPU-branching variant is slower. {}. By order — {}.{}",
+            rests.join("; "),
+            per_n.join(" | "),
+            bounds(&|_| true),
+        )),
+    );
     // (3) efficiency / bandwidth bound.
     if let Some(bw) = r.bw {
         let b = &cfg.bandwidth;
         let frac = bw.gbps / bw.device_gbps;
         let paper_low = b.paper_fraction.min(b.paper_geforce_fraction);
         let fetch_bound = bw.fetch_over_full >= FETCH_BOUND;
-        let verdict = match (fetch_bound, frac >= paper_low) {
-            (true, true) => format!(
-                "HELD: removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ {:.0}%), and the fetches reach at least the paper's share of the texture bandwidth.",
-                100.0 * bw.fetch_over_full,
-                100.0 * FETCH_BOUND
+        let (verdict, why) = match (fetch_bound, frac >= paper_low) {
+            (true, true) => (
+                Verdict::Held,
+                format!(
+                    "Removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ {:.0}%), and the \
+                     fetches reach at least the paper's share of the texture bandwidth.",
+                    100.0 * bw.fetch_over_full,
+                    100.0 * FETCH_BOUND
+                ),
             ),
-            (true, false) => format!(
-                "HELD IN PART: removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ {:.0}%), so the flops are not the limit; but the fetches reach {:.0}% of this device's streaming texture reads, below the paper's {:.0}–{:.0}% — the rest is the per-pass and per-fragment cost of this rasterizer, not the texture bandwidth.",
-                100.0 * bw.fetch_over_full,
-                100.0 * FETCH_BOUND,
-                100.0 * frac,
-                100.0 * paper_low,
-                100.0 * b.paper_fraction.max(b.paper_geforce_fraction)
+            (true, false) => (
+                Verdict::Inconclusive,
+                format!(
+                    "Held in part: removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ \
+                     {:.0}%), so the flops are not the limit; but the fetches reach {:.0}% of this \
+                     device's streaming texture reads, below the paper's {:.0}–{:.0}% — the rest \
+                     is the per-pass and per-fragment cost of this rasterizer, not the texture \
+                     bandwidth.",
+                    100.0 * bw.fetch_over_full,
+                    100.0 * FETCH_BOUND,
+                    100.0 * frac,
+                    100.0 * paper_low,
+                    100.0 * b.paper_fraction.max(b.paper_geforce_fraction)
+                ),
             ),
-            (false, _) => format!(
-                "NOT HELD: removing the arithmetic leaves only {:.0}% of G (fetch-bound would be ≥ {:.0}%); the passes are not fetch-bound here.",
-                100.0 * bw.fetch_over_full,
-                100.0 * FETCH_BOUND
+            (false, _) => (
+                Verdict::NotHeld,
+                format!(
+                    "Removing the arithmetic leaves only {:.0}% of G (fetch-bound would be ≥ \
+                     {:.0}%); the passes are not fetch-bound here.",
+                    100.0 * bw.fetch_over_full,
+                    100.0 * FETCH_BOUND
+                ),
             ),
         };
-        s.note(format!(
-            "Finding 3 (cache-bandwidth bound: {:.0}% of the texture-cache bandwidth on the Quadro, {:.0}% on the GeForce): the fetch-only variant of the best configuration streams {:.2} GB/s = {:.0}% of the {:.1} GB/s this device's texture reads reach (fraction {frac:.2} vs the paper's {:.2} and {:.2}). {verdict}",
-            100.0 * b.paper_fraction,
-            100.0 * b.paper_geforce_fraction,
-            bw.gbps,
-            100.0 * frac,
-            bw.device_gbps,
-            b.paper_fraction,
-            b.paper_geforce_fraction,
-        ));
+        s.finding(
+            Finding::new(
+                "sec4_3",
+                "the passes are bound by texture-cache bandwidth (finding 3)",
+            )
+            .paper(format!(
+                "{:.0}% of the texture-cache bandwidth on the Quadro, {:.0}% on the GeForce",
+                100.0 * b.paper_fraction,
+                100.0 * b.paper_geforce_fraction
+            ))
+            .ours(format!(
+                "fetch-only variant {:.2} GB/s = {:.0}% of this device's {:.1} GB/s texture \
+                     reads (fraction {frac:.2})",
+                bw.gbps,
+                100.0 * frac,
+                bw.device_gbps
+            ))
+            .verdict(verdict)
+            .why(why),
+        );
     }
     // (4) GPU != CPU, mainly division.
     let fs = &r.ulps.fragment;
-    s.note(format!(
-        "Finding 4 (GPU ≠ CPU, mainly from division error): {}. This device's fragment shader: divide error [{:.3}, {:.3}] ULP ({:.2}% correctly rounded), multiply [{:.3}, {:.3}], add [{:.3}, {:.3}] — {}.",
-        match r.first_diff {
-            Some(k) => format!("GPU and CPU factors first differ at N = {k}"),
-            None => "GPU and CPU factors are bit-identical at every scanned N".into(),
-        },
-        fs[3].min,
-        fs[3].max,
-        100.0 * fs[3].correctly_rounded,
-        fs[2].min,
-        fs[2].max,
-        fs[0].min,
-        fs[0].max,
-        if fs.iter().all(|x| x.min >= -0.5 && x.max <= 0.5) {
-            "IEEE-correct rounding, so the 2005 cause is gone: NOT HELD"
-        } else {
-            "not IEEE-correct: HELD in part"
-        }
-    ));
+    let ieee = fs.iter().all(|x| x.min >= -0.5 && x.max <= 0.5);
+    s.finding(
+        Finding::new(
+            "table5",
+            "GPU and CPU results differ, mainly from the GPU's division error (finding 4)",
+        )
+        .paper("results differ; division is not correctly rounded (Table 5)")
+        .ours(format!(
+            "{}; divide error [{:.3}, {:.3}] ULP ({:.2}% correctly rounded)",
+            match r.first_diff {
+                Some(k) => format!("GPU and CPU factors first differ at N = {k}"),
+                None => "GPU and CPU factors bit-identical at every scanned N".into(),
+            },
+            fs[3].min,
+            fs[3].max,
+            100.0 * fs[3].correctly_rounded,
+        ))
+        .verdict(Verdict::of(!ieee || r.first_diff.is_some()))
+        .why(format!(
+            "This device's fragment shader: multiply [{:.3}, {:.3}] ULP, add [{:.3}, {:.3}] — {}.",
+            fs[2].min,
+            fs[2].max,
+            fs[0].min,
+            fs[0].max,
+            if ieee {
+                "IEEE-correct rounding, so the 2005 cause is gone"
+            } else {
+                "not IEEE-correct rounding"
+            }
+        )),
+    );
     // The paper's best configuration at its largest order, against its time.
     let pt = p.top();
     if let (Some(i3), Some(pa)) = (

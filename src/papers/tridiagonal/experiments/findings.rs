@@ -6,7 +6,7 @@
 //! - for Fig. 14's "the simulation results follow Fig. 11": [`Fig11Times::from_table`] reads
 //!   Fig. 11's verified times back and [`same_order`] compares two rankings of solvers.
 
-use crate::report::{Status, Table, Value};
+use crate::report::{Finding, Status, Table, Value, Verdict};
 use crate::runner::Session;
 
 /// The verified times of one grid of Fig. 11.
@@ -103,10 +103,6 @@ fn bounds(s: &Session, g: u32, names: &[&str]) -> String {
         .unwrap_or_default()
 }
 
-fn verdict(held: bool) -> &'static str {
-    if held { "HELD" } else { "NOT HELD" }
-}
-
 /// What the device is, for a verdict about speed.
 fn device_words(s: &Session) -> String {
     let info = s.gl.info();
@@ -126,28 +122,39 @@ fn device_words(s: &Session) -> String {
 pub fn cr_vs_thomas(s: &Session, all: &[Fig11Times]) {
     for t in all {
         let g = t.grid;
+        let f = Finding::new(
+            "fig11",
+            format!("CR is considerably faster than Thomas (abstract), {g}×{g}"),
+        )
+        .paper("faster (Fig. 11's bars; no number printed)");
         let Some((cr, cr_ms)) = t.best_fragment_cr() else {
-            s.note(format!("Finding (abstract) 'CR is considerably faster than Thomas' at {g}×{g}: no verified fragment CR row — not tested."));
+            s.finding(f.why("no verified fragment CR row in this run"));
             continue;
         };
         let r = cr_ms / t.thomas_ms;
         let plain = if r > 1.0 {
-            format!("fragment CR is {r:.1}× slower than single-threaded CPU Thomas")
+            format!("fragment CR {r:.1}× slower than single-thread CPU Thomas")
         } else {
-            format!("fragment CR takes {r:.2}× the time of single-threaded CPU Thomas")
+            format!("fragment CR {r:.2}× the time of single-thread CPU Thomas")
         };
         let any = t
             .fastest(|_, _| true)
-            .map(|(n, ms)| format!(" The fastest verified GL solver of any kind is {n} at {ms:.2} ms ({:.2}× Thomas).", ms / t.thomas_ms))
+            .map(|(n, ms)| {
+                format!(
+                    " The fastest verified GL solver of any kind is {n} at {ms:.2} ms ({:.2}× \
+                     Thomas).",
+                    ms / t.thomas_ms
+                )
+            })
             .unwrap_or_default();
-        s.note(format!(
-            "Finding (abstract) 'CR is considerably faster than Thomas' at {g}×{g}: {} — {plain} \
-             ({cr} {cr_ms:.2} ms against {:.2} ms), {}.{any}{}",
-            verdict(r < 1.0),
-            t.thomas_ms,
-            device_words(s),
-            bounds(s, g, &[cr])
-        ));
+        s.finding(
+            f.ours(format!(
+                "{plain} ({cr} {cr_ms:.2} ms, Thomas {:.2} ms)",
+                t.thomas_ms
+            ))
+            .verdict(Verdict::of(r < 1.0))
+            .why(format!("{}.{any}{}", device_words(s), bounds(s, g, &[cr]))),
+        );
     }
 }
 
@@ -160,27 +167,42 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
     for packing in ["scalar", "RGBA"] {
         let cg_name = format!("CG fragment {packing} n=2");
         if let Some(cg2) = t.get(&cg_name) {
-            s.note(format!(
-                "Finding (Fig. 11) 'CR beats CG with 2 iterations' at {g}×{g} ({packing} CG): {} — \
-                 {cr} {cr_ms:.2} ms against CG n=2 {cg2:.2} ms ({}).{}",
-                verdict(cr_ms < cg2),
-                device_words(s),
-                bounds(s, g, &[cr, &cg_name])
-            ));
+            s.finding(
+                Finding::new(
+                    "fig11",
+                    format!("CR beats CG with 2 iterations (Fig. 11), {g}×{g}, {packing} CG"),
+                )
+                .paper("CR faster (Fig. 11's bars)")
+                .ours(format!("{cr} {cr_ms:.2} ms, CG n=2 {cg2:.2} ms"))
+                .verdict(Verdict::of(cr_ms < cg2))
+                .why(format!(
+                    "{}.{}",
+                    device_words(s),
+                    bounds(s, g, &[cr, &cg_name])
+                )),
+            );
         }
     }
     if g <= 256
         && let Some((cg, cg_ms)) = t.fastest(|n, _| n.starts_with("CG") && n.ends_with("n=1"))
     {
-        s.note(format!(
-            "Finding (Fig. 11) 'for 256×256, CG on the GPU gains nothing over the CPU' at {g}×{g}: \
-             {} — even one CG iteration ({cg}) takes {cg_ms:.2} ms against {:.2} ms for Thomas \
-             on the CPU ({}).{}",
-            verdict(cg_ms >= t.thomas_ms),
-            t.thomas_ms,
-            device_words(s),
-            bounds(s, g, &[cg])
-        ));
+        s.finding(
+            Finding::new(
+                "fig11",
+                format!("for 256×256, CG on the GPU gains nothing over the CPU (Fig. 11), {g}×{g}"),
+            )
+            .paper("GPU CG no faster than CPU Thomas (Fig. 11's bars)")
+            .ours(format!(
+                "one CG iteration ({cg}) {cg_ms:.2} ms, CPU Thomas {:.2} ms",
+                t.thomas_ms
+            ))
+            .verdict(Verdict::of(cg_ms >= t.thomas_ms))
+            .why(format!(
+                "Even one iteration is compared with the whole CPU solve, {}.{}",
+                device_words(s),
+                bounds(s, g, &[cg])
+            )),
+        );
     }
 }
 
