@@ -37,6 +37,15 @@ const PLOTS: [(&str, &str); 4] = [
     ),
 ];
 
+/// The rows that say what the simulation took (unchecked).
+const RUN_FACTS: [&str; 5] = [
+    "Steps",
+    "Simulated time (λ_D²/D)",
+    "Bi-CG iterations in all",
+    "Bi-CG iterations per step",
+    "Wall time (s)",
+];
+
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let params = cfg.biofet_params(*cfg.biofet.nodes.pick(s.mode));
     let tol = Tolerances::default();
@@ -50,7 +59,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         ],
         &(&cfg.biofet, format!("{tol:?}")),
     )?;
-    t.expect_rows(3);
+    t.expect_rows(3 + RUN_FACTS.len());
     t.caption(format!(
         "{}. Debye–Hückel agreement: max |ψ̂ − ψ̂_DH| / V̂ along the axis; screening length: \
          −1 / slope of ln(ψ̂ − ψ̂_mid) within {FIT_SPAN} λ_D of the driven electrode, in λ_D; ion \
@@ -60,12 +69,15 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     ));
     // One simulation fills the three rows: with `--resume` they are reused together (its
     // figures stay those of the run that measured them) or measured together.
-    let keys = [
+    let keys: Vec<String> = [
         "Debye–Hückel agreement",
         "Fitted screening length",
         "Ion conservation",
     ]
-    .map(String::from);
+    .into_iter()
+    .chain(RUN_FACTS)
+    .map(String::from)
+    .collect();
     if t.reuse_all(&keys)?.is_none() {
         s.check_interrupt()?;
         t.start("simulation");
@@ -90,20 +102,30 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
                 ))
             })?;
         }
-        s.note(format!(
-            "BioFET: {} steps to t = {:.2} λ_D²/D ({}), {} Bi-CG iterations in all ({:.1} per \
-             step), {:.1} s.",
-            report.steps,
-            report.time,
-            if report.steady {
-                "steady state reached"
-            } else {
-                "step cap reached"
-            },
-            report.poisson_iterations,
-            report.poisson_iterations as f64 / (report.steps + 1) as f64,
-            report.seconds
-        ));
+        // What the run took, as rows (so that a resumed run keeps them too).
+        let state = if report.steady {
+            "the run reached the steady state"
+        } else {
+            "the run stopped at the step cap"
+        };
+        for (name, v) in [
+            (RUN_FACTS[0], report.steps as f64),
+            (RUN_FACTS[1], report.time),
+            (RUN_FACTS[2], report.poisson_iterations as f64),
+            (
+                RUN_FACTS[3],
+                report.poisson_iterations as f64 / (report.steps + 1) as f64,
+            ),
+            (RUN_FACTS[4], report.seconds),
+        ] {
+            t.push(
+                t.row(name)
+                    .text("Check", name)
+                    .num("Measured", v)
+                    .runs(1)
+                    .unchecked(format!("what the simulation took; {state}")),
+            )?;
+        }
     }
     t.finish()?;
     for (file, caption) in PLOTS {

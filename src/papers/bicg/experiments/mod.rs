@@ -124,6 +124,7 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("periter", GL_FP64),
     TableSpec::needs("spmv", GL_FP64),
     TableSpec::needs("table2", GL_FP64),
+    TableSpec::needs("table2_calls", GL_FP64),
     TableSpec::needs("fig6", GL_FP64),
     TableSpec::needs("precision", &[Need::Compute]).rows_need(&[Need::Fp64]),
     TableSpec::any("anchor"),

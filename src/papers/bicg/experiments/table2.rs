@@ -240,53 +240,72 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
     // it streams, with V_plus_bU's printed calls as the yardstick.
     let unit = share(Kernel::VPlusBU) / (vpb_calls as f64 * 3.0);
     let within = cfg.table2.fit_within;
-    let (mut fits, mut misfits) = (Vec::new(), Vec::new());
-    for k in [Kernel::VMulU, Kernel::Asolve, Kernel::Copy, Kernel::Sub] {
-        let Some(v) = k.vectors_streamed() else {
-            continue;
-        };
-        let implied = share(k) / (unit * v as f64);
-        let per_iter = implied / k_paper;
-        let ours = ours_per_iter(k);
-        // The printed share is rounded: it may lie anywhere within half its last digit.
-        let half = printed_half_unit(share(k));
-        let r_lo = (share(k) - half) / share(k) * per_iter / ours;
-        let r_hi = (share(k) + half) / share(k) * per_iter / ours;
-        let linbcg = match k {
-            Kernel::VMulU => "one per dot product, two per iteration",
-            Kernel::Asolve => "twice per iteration, z̄ = Ã⁻ᵀr̄ and z = Ã⁻¹r, plus two before",
-            Kernel::Copy => "only before and in the first iteration: r̄ = r, p = z, p̄ = z̄",
-            _ => "once per solve, r = b − Ax₀",
-        };
-        let text = format!(
-            "{} {per_iter:.2} per iteration ({implied:.1} calls; ours {ours:.3} per \
-             iteration, {} calls: linbcg calls it {linbcg})",
-            k.name(),
-            calls(k)
-        );
-        if r_hi >= 1.0 / within && r_lo <= within {
-            fits.push(text);
-        } else {
-            misfits.push(text);
+    let res = (|| -> Result<(), RunError> {
+        let mut t = s.table(
+            "table2_calls",
+            "Table 2's shares read as linbcg call counts",
+            vec![
+                Column::key("kernel").text(),
+                Column::paper("share").unit("%").fixed(2),
+                Column::ours("vectors streamed").int(),
+                Column::audit("implied calls").fixed(1),
+                Column::audit("implied per iteration").fixed(2),
+                Column::ours("our calls").int(),
+                Column::ours("our calls per iteration").fixed(3),
+                Column::audit("implied / ours, low").fixed(2),
+                Column::audit("implied / ours, high").fixed(2),
+                Column::ours("fits").text(),
+                Column::ours("linbcg calls it").text(),
+            ],
+            &(&cfg.table2, iterations, Kernel::ALL.map(&calls)),
+        )?;
+        t.caption(format!(
+            "A call's cost taken as proportional to the vectors it streams, V_plus_bU's \
+             {vpb_calls} printed calls of 3 vectors as the yardstick, k = {k_paper} iterations; \
+             implied / ours over the printed share's rounding interval; a kernel fits when that \
+             interval meets [1/{within}, {within}] (`table2.fit_within`). A misfit says the \
+             paper's solver (or its kernels' costs) differs from linbcg there."
+        ));
+        for k in [Kernel::VMulU, Kernel::Asolve, Kernel::Copy, Kernel::Sub] {
+            let Some(v) = k.vectors_streamed() else {
+                continue;
+            };
+            let implied = share(k) / (unit * v as f64);
+            let per_iter = implied / k_paper;
+            let ours = ours_per_iter(k);
+            // The printed share is rounded: it may lie anywhere within half its last digit.
+            let half = printed_half_unit(share(k));
+            let r_lo = (share(k) - half) / share(k) * per_iter / ours;
+            let r_hi = (share(k) + half) / share(k) * per_iter / ours;
+            let linbcg = match k {
+                Kernel::VMulU => "one per dot product, two per iteration",
+                Kernel::Asolve => "twice per iteration, z̄ = Ã⁻ᵀr̄ and z = Ã⁻¹r, plus two before",
+                Kernel::Copy => "only before and in the first iteration: r̄ = r, p = z, p̄ = z̄",
+                _ => "once per solve, r = b − Ax₀",
+            };
+            let fits = r_hi >= 1.0 / within && r_lo <= within;
+            t.push(
+                t.row(k.name())
+                    .text("kernel", k.name())
+                    .num("share", share(k))
+                    .num("vectors streamed", v as f64)
+                    .num("implied calls", implied)
+                    .num("implied per iteration", per_iter)
+                    .num("our calls", calls(k) as f64)
+                    .num("our calls per iteration", ours)
+                    .num("implied / ours, low", r_lo)
+                    .num("implied / ours, high", r_hi)
+                    .text("fits", if fits { "yes" } else { "no" })
+                    .text("linbcg calls it", linbcg)
+                    .unchecked("a reading of the paper's shares against our call counts"),
+            )?;
         }
+        t.finish()?;
+        Ok(())
+    })();
+    if let Err(e) = res {
+        s.note(format!("Table 2's call-count reading could not be written: {e}"));
     }
-    s.note(format!(
-        "Table 2 read as linbcg call counts (a call's cost taken as proportional to the \
-         vectors it streams, V_plus_bU's {vpb_calls} calls of 3 vectors as the yardstick, \
-         k = {k_paper} iterations; a fit is within {within}× of our count for some share within \
-         the printed rounding). Fits: {}. Misfits: {}. A misfit says the paper's solver (or \
-         its kernels' costs) differs from linbcg there.",
-        if fits.is_empty() {
-            "none".into()
-        } else {
-            fits.join("; ")
-        },
-        if misfits.is_empty() {
-            "none".into()
-        } else {
-            misfits.join("; ")
-        },
-    ));
     s.note(format!(
         "Table 2 here: the largest share is {top}. A glFinish per call adds a fixed cost per \
          kernel (llvmpipe's thread pool wakes up per dispatch), which weighs on the many short \

@@ -194,7 +194,10 @@ impl Footprint {
 /// Runs the paper's experiments, after checking the file and every size of this mode.
 /// The paper's table: a 2019 compute-shader paper, so Table 1 (and Fig. 3 from its rows)
 /// needs compute shaders; the audit of the paper's own numbers runs anywhere.
-pub const TABLES: &[TableSpec] = &[TableSpec::needs("table1", &[Need::Compute])];
+pub const TABLES: &[TableSpec] = &[
+    TableSpec::needs("table1", &[Need::Compute]),
+    TableSpec::needs("table1_kernels", &[Need::Compute]),
+];
 
 pub fn run(s: &Session) -> Result<(), RunError> {
     let cfg: Config = s.config()?;
