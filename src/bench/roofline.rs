@@ -78,6 +78,20 @@ fn roofs(p: &DeviceProfile) -> Vec<Roof> {
     out
 }
 
+/// A tick label with three significant digits, whatever the decade (0.00042, 0.013, 12.5).
+fn tick(v: f64) -> String {
+    if v == 0.0 || !v.is_finite() {
+        return format!("{v}");
+    }
+    let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
+    let t = format!("{v:.decimals$}");
+    if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        t
+    }
+}
+
 /// Draws the roofline of `profile` with `points` as a 1200×800 PNG at `path`.
 pub fn roofline(
     profile: &DeviceProfile,
@@ -128,8 +142,8 @@ pub fn roofline(
         .y_desc("GFLOPS")
         .label_style((FONT, 18))
         .axis_desc_style((FONT, 22))
-        .x_label_formatter(&|v| format!("{v:.3}"))
-        .y_label_formatter(&|v| format!("{v:.2}"))
+        .x_label_formatter(&|v| tick(*v))
+        .y_label_formatter(&|v| tick(*v))
         .draw()
         .map_err(|e| perr(e.to_string()))?;
     for (name, color, bw, peak, dashed) in &roofs {
@@ -177,15 +191,37 @@ pub fn roofline(
             Pipeline::Legacy => Circle::new((x + 12, y), 6, color.filled()).into_dyn(),
             Pipeline::Compute => TriangleMarker::new((x + 12, y), 8, color.filled()).into_dyn(),
         });
-        chart
-            .draw_series(pts.iter().map(|p| {
-                Text::new(
-                    p.name.clone(),
-                    (p.intensity * 1.12, p.gflops),
-                    (FONT, 16).into_font().color(&BLACK),
-                )
-            }))
-            .map_err(|e| perr(e.to_string()))?;
+    }
+    // Labels where they do not cover one another: for each point (in order), the first of a
+    // few positions around it whose box meets no label placed before.
+    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    for p in points {
+        let (px, py) = chart.backend_coord(&(p.intensity, p.gflops));
+        let (w, h) = (8 * p.name.chars().count() as i32 + 4, 18);
+        let candidates = [
+            (12, -9),
+            (12, -27),
+            (12, 9),
+            (-w - 12, -9),
+            (12, -45),
+            (12, 27),
+            (-w - 12, -27),
+            (-w - 12, 9),
+        ];
+        let free = |b: &(i32, i32, i32, i32)| {
+            placed
+                .iter()
+                .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
+        };
+        let boxes = candidates.map(|(dx, dy)| (px + dx, py + dy, px + dx + w, py + dy + h));
+        let b = boxes.iter().copied().find(free).unwrap_or(boxes[0]);
+        placed.push(b);
+        root.draw(&Text::new(
+            p.name.clone(),
+            (b.0, b.1),
+            (FONT, 16).into_font().color(&BLACK),
+        ))
+        .map_err(|e| perr(e.to_string()))?;
     }
     chart
         .configure_series_labels()

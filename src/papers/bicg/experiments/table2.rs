@@ -270,6 +270,9 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
             let Some(v) = k.vectors_streamed() else {
                 continue;
             };
+            if t.reuse(k.name())?.is_some() {
+                continue;
+            }
             let implied = share(k) / (unit * v as f64);
             let per_iter = implied / k_paper;
             let ours = ours_per_iter(k);
@@ -304,7 +307,9 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
         Ok(())
     })();
     if let Err(e) = res {
-        s.note(format!("Table 2's call-count reading could not be written: {e}"));
+        s.note(format!(
+            "Table 2's call-count reading could not be written: {e}"
+        ));
     }
     s.note(format!(
         "Table 2 here: the largest share is {top}. A glFinish per call adds a fixed cost per \

@@ -362,7 +362,7 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
             .iter()
             .map(|&(size, paper_s, k, us)| {
                 format!(
-                    "size {size}: the paper's {paper_s} s holds at most {:.4} sweeps at the \
+                    "size {size}: the paper's {paper_s} s holds at most {:.0} sweeps at the \
                      C1060's peak, while {tol:.0e} needs {k:.2e} (estimate), i.e. ≥ {:.2e} s",
                     paper_s * 1e6 / us,
                     k * us * 1e-6,
@@ -380,12 +380,14 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
                     c.tol
                 ),
             )
-            .paper(
-                feas.iter()
+            .paper({
+                let mut v: Vec<String> = feas
+                    .iter()
                     .map(|&(size, p, _, _)| format!("size {size}: {p} s"))
-                    .collect::<Vec<_>>()
-                    .join("; "),
-            )
+                    .collect();
+                v.dedup();
+                v.join("; ")
+            })
             .ours(parts.join("; "))
             .verdict(if all_slower {
                 Verdict::NotHeld
