@@ -12,7 +12,7 @@
 //! the other texture of a switch-method [`PingPong`] (two textures and FBOs, no copies):
 //! fragment (px, py) is row i = py·W + px; it loops over its row's entries from
 //! `accmSize[i-1]` to `accmSize[i]` with `texelFetch` and writes
-//! x_new[i] = (b[i] − Σ_{k>start} val[k]·x[idx[k]]) / val[start] — the arithmetic of
+//! `x_new[i] = (b[i] − Σ_{k>start} val[k]·x[idx[k]]) / val[start]` — the arithmetic of
 //! `jacobi.comp`, in the same order. Padding fragments (i ≥ n) write 0.
 //!
 //! **Stopping rule.** The same [`drive`] loop as the compute solver, so iteration counts
