@@ -215,10 +215,6 @@ pub struct Row {
     /// and the paper's roofline; see [`crate::bench::bound`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attained: Option<Attained>,
-    /// Other kernels timed in the same row (variants in their own columns): on the roofline
-    /// and in the legacy-vs-compute table, not in the row's bound columns.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub also: Vec<Attained>,
 }
 
 /// What a timed GPU row did and how long it took; the runner fills `bound` from the device's
@@ -283,7 +279,6 @@ impl Row {
             device: String::new(),
             runs: None,
             attained: None,
-            also: Vec::new(),
         }
     }
     pub fn num(mut self, v: f64) -> Row {
@@ -426,25 +421,6 @@ impl RowBuilder {
             ms,
             bound: None,
             versus: None,
-        });
-        self
-    }
-    /// Another kernel timed in this row (a variant with its own columns): its work and time
-    /// go to the roofline and the legacy-vs-compute table, not to the bound columns (which
-    /// read the row's [`work`](Self::work)). `versus` as in [`versus`](Self::versus).
-    pub fn also_work(
-        mut self,
-        kernel: impl Into<String>,
-        work: crate::bench::Work,
-        ms: f64,
-        versus: Option<(String, String)>,
-    ) -> RowBuilder {
-        self.row.also.push(Attained {
-            kernel: kernel.into(),
-            work,
-            ms,
-            bound: None,
-            versus,
         });
         self
     }

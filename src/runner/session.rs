@@ -507,52 +507,41 @@ impl TableWriter {
     /// row of a run is read against the same profile), fills the bound columns the table has,
     /// and keeps the row's work for the roofline.
     fn fill_bound(&self, row: &mut Row) {
+        let Some(a) = row.attained.as_mut() else {
+            return;
+        };
         let profile = self.shared.profile.borrow().clone();
-        let bound =
-            |a: &mut Attained| a.bound = profile.as_ref().and_then(|p| p.bound(&a.work).ok());
-        row.also.iter_mut().for_each(bound);
+        a.bound = profile.and_then(|p| p.bound(&a.work).ok());
+        let a = a.clone();
+        let cols = &self.table.columns;
+        let cell = |name: &str| cols.iter().position(|c| c.name == name);
+        let fraction = a.fraction();
+        for (name, v) in [
+            (
+                BOUND,
+                a.bound
+                    .filter(|_| fraction.is_some())
+                    .map(|b| Value::Num(b.ms)),
+            ),
+            (
+                LIMITER,
+                a.bound.map(|b| Value::Text(b.limiter.name().into())),
+            ),
+            (OF_BOUND, fraction.map(Value::Num)),
+        ] {
+            if let (Some(i), Some(v)) = (cell(name), v) {
+                row.values[i] = v;
+            }
+        }
+        let mut st = self.shared.state.borrow_mut();
+        let id = &self.table.id;
+        st.attained
+            .retain(|(t, k, _, _)| !(t == id && k == &row.key));
         let error = match row.status {
             Status::Verified { error, .. } => Some(error),
             _ => None,
         };
-        let id = &self.table.id;
-        let mut found = Vec::new();
-        if let Some(a) = row.attained.as_mut() {
-            bound(a);
-            let a = a.clone();
-            let cols = &self.table.columns;
-            let cell = |name: &str| cols.iter().position(|c| c.name == name);
-            let fraction = a.fraction();
-            for (name, v) in [
-                (
-                    BOUND,
-                    a.bound
-                        .filter(|_| fraction.is_some())
-                        .map(|b| Value::Num(b.ms)),
-                ),
-                (
-                    LIMITER,
-                    a.bound.map(|b| Value::Text(b.limiter.name().into())),
-                ),
-                (OF_BOUND, fraction.map(Value::Num)),
-            ] {
-                if let (Some(i), Some(v)) = (cell(name), v) {
-                    row.values[i] = v;
-                }
-            }
-            found.push((row.key.clone(), a));
-        }
-        for a in &row.also {
-            found.push((format!("{} [{}]", row.key, a.kernel), a.clone()));
-        }
-        let mut st = self.shared.state.borrow_mut();
-        let row_key = &row.key;
-        st.attained.retain(|(t, k, _, _)| {
-            !(t == id && (k == row_key || k.starts_with(&format!("{row_key} ["))))
-        });
-        for (key, a) in found {
-            st.attained.push((id.clone(), key, a, error));
-        }
+        st.attained.push((id.clone(), row.key.clone(), a, error));
     }
 
     /// The rows so far.
