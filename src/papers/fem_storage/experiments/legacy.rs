@@ -11,9 +11,6 @@
 //! bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where the device lacks compute shaders
 //! (softpipe) the compute row is skipped with the reason, and the fragment row still runs.
 
-/// The algorithm both rows solve, for the legacy-vs-compute table.
-const VERSUS: &str = "Jacobi sweeps on the flattened arrays (f32)";
-
 use super::Config;
 use crate::bench::{Kind, Work};
 use crate::gl::Need;
@@ -26,6 +23,9 @@ use crate::papers::fem_storage::jacobi::sweeps_f64;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
+
+/// The algorithm both rows solve, for the legacy-vs-compute table.
+const VERSUS: &str = "Jacobi sweeps on the flattened arrays (f32)";
 
 const GBS: &str = "GB/s (compulsory bytes)";
 const RATIO: &str = "time / fragment time";

@@ -1,10 +1,6 @@
 //! Table 4: the time A of the whole decomposition and its parts G (draw calls), C (the CPU
 //! side: binds and uploads) and T (copies), every configuration at every order (§4.1).
 
-/// The algorithm the fragment variants and the compute LU without pivoting share, for the
-/// legacy-vs-compute table.
-pub(super) const VERSUS: &str = "LU without pivoting";
-
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
@@ -18,6 +14,10 @@ use crate::util::max_rel_error;
 use super::super::fragment::{FragmentLu, LuInfo, Params};
 use super::super::{LuError, theory};
 use super::{Config, Measured, Reference, configs, gflops, key, verify_fragment};
+
+/// The algorithm the fragment variants and the compute LU without pivoting share, for the
+/// legacy-vs-compute table.
+pub(super) const VERSUS: &str = "LU without pivoting";
 
 /// The work of one decomposition (the time A), from the run's own counts (the ones Tables 1
 /// and 2 print, [`LuInfo`]):
