@@ -11,7 +11,7 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use super::{BenchError, DeviceProfile};
-use crate::report::plot::PlotError;
+use crate::report::plot::{PlotError, tick};
 
 /// Which pipeline a kernel on the plot ran in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,20 +76,6 @@ fn roofs(p: &DeviceProfile) -> Vec<Roof> {
         }
     }
     out
-}
-
-/// A tick label with three significant digits, whatever the decade (0.00042, 0.013, 12.5).
-fn tick(v: f64) -> String {
-    if v == 0.0 || !v.is_finite() {
-        return format!("{v}");
-    }
-    let decimals = (2 - v.abs().log10().floor() as i32).max(0) as usize;
-    let t = format!("{v:.decimals$}");
-    if t.contains('.') {
-        t.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        t
-    }
 }
 
 /// Draws the roofline of `profile` with `points` as a 1200×800 PNG at `path`.

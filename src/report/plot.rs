@@ -624,7 +624,7 @@ fn range(v: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
 }
 
 /// Tick labels: plain for moderate magnitudes, scientific otherwise.
-fn tick(v: f64) -> String {
+pub(crate) fn tick(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 {
         "0".into()
