@@ -563,3 +563,153 @@ fn biofet_steady_state_passes_its_checks() {
         assert!(c.passed(), "{c:?}\n{r}");
     }
 }
+
+// ---- The fragment (render-to-texture) fp32 build, beyond the paper ----
+
+use gpgpu_repro::papers::bicg::fragment::{self, FragmentBicg};
+
+#[test]
+fn fragment_programs_compile() {
+    use gpgpu_repro::gl::Program;
+    let g = ctx();
+    for (file, defines) in fragment::programs() {
+        if let Err(e) = Program::fragment(&g, file, &defines) {
+            panic!("{file} with {defines:?}: {e}");
+        }
+    }
+}
+
+#[test]
+fn fragment_layout_is_near_square_and_refuses_what_does_not_fit() {
+    // 128³ rows: 2048 × 1024 texels, 7 slots stacked into 7168 rows.
+    assert_eq!(fragment::layout(1 << 21, 7, 16384).unwrap(), (2048, 1024));
+    assert_eq!(fragment::layout(5, 3, 16384).unwrap(), (4, 2));
+    assert_eq!(fragment::layout(1, 1, 16384).unwrap(), (1, 1));
+    let e = fragment::layout(1 << 21, 7, 4096).unwrap_err().to_string();
+    assert!(e.contains("GL_MAX_TEXTURE_SIZE is 4096"), "{e}");
+    let e = fragment::layout(20_000_000, 7, 1 << 20)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("exact up to"), "{e}");
+}
+
+#[test]
+fn fragment_spmv_matches_the_cpu_for_a_and_its_transpose() {
+    let g = ctx();
+    for (n, max_len, seed) in [(1000, 9, 21), (4099, 3, 22), (1, 1, 23), (70_001, 7, 24)] {
+        let a = random_matrix(n, max_len, seed, false).map(|v| v as f32);
+        let a64 = a.map(f64::from);
+        let x: Vec<f64> = random_vec(n, seed + 10)
+            .into_iter()
+            .map(|v| v as f32 as f64)
+            .collect();
+        let mut frag = FragmentBicg::new(&g, &a, false).unwrap();
+        for (t, m) in [(false, a64.clone()), (true, a64.transpose())] {
+            let mut want = vec![0.0; n];
+            m.spmv(&x, &mut want);
+            let got = frag.apply(&x, t).unwrap();
+            // ≤ 9 products summed in f32: a few ulps of the largest partial sum.
+            let scale: f64 = want.iter().fold(1.0f64, |s, v| s.max(v.abs()));
+            for (i, (p, q)) in got.iter().zip(&want).enumerate() {
+                assert!(
+                    (p - q).abs() <= 1e-5 * scale,
+                    "n = {n}, transpose {t}, row {i}: {p} vs {q}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fragment_reductions_match_the_cpu() {
+    let g = ctx();
+    for n in [100_003, 777, 5, 1] {
+        let a = random_matrix(n, 1, 5, false).map(|v| v as f32);
+        let mut frag = FragmentBicg::new(&g, &a, true).unwrap();
+        let f32s = |v: Vec<f64>| v.into_iter().map(|v| v as f32 as f64).collect::<Vec<_>>();
+        let (x, y) = (f32s(random_vec(n, 6)), f32s(random_vec(n, 7)));
+        let (dot, max) = frag.reductions(&x, &y).unwrap();
+        let want: f64 = x.iter().zip(&y).map(|(p, q)| p * q).sum();
+        let mass: f64 = x.iter().zip(&y).map(|(p, q)| (p * q).abs()).sum();
+        let wmax = x.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        // A pairwise tree in f32: |error| ≲ log₂(n)·ε₃₂·Σ|xᵢyᵢ|.
+        assert!(
+            (dot - want).abs() <= 20.0 * f32::EPSILON as f64 * mass,
+            "dot {dot} vs {want}, n = {n}"
+        );
+        assert_eq!(max, wmax, "max-norm is exact, n = {n}");
+    }
+}
+
+#[test]
+fn fragment_bicg_follows_the_compute_fp32_iteration() {
+    let g = ctx();
+    let sys = poisson::fig4_problem(&Mesh::new(20, 18, 16));
+    let n = sys.mesh.nodes();
+    let a32 = sys.a.map(|v| v as f32);
+    let params = BicgParams {
+        tol: 0.0,
+        max_iter: 8,
+    };
+    let x0 = vec![0.0; n];
+    let mut cx = vec![0.0; n];
+    cpu::solve(&sys.a, None, &sys.b, &mut cx, &params).unwrap();
+    let (fx, finfo) = FragmentBicg::new(&g, &a32, true)
+        .unwrap()
+        .solve(&sys.b, &x0, &params)
+        .unwrap();
+    let (gx, ginfo) = GpuBicg::<f32>::new(&g, &a32, true, GpuOptions::default())
+        .unwrap()
+        .solve(&sys.b, &x0, &params)
+        .unwrap();
+    assert_eq!((finfo.stop, finfo.iterations), (Stop::IterationCap, 8));
+    assert_eq!(finfo.history.len(), ginfo.history.len());
+    // The same f32 iteration with other summation orders: the iterates agree to rounding, and
+    // both follow the f64 CPU iterate.
+    assert!(
+        rel_diff(&fx, &gx) < 1e-4,
+        "fragment vs compute {}",
+        rel_diff(&fx, &gx)
+    );
+    assert!(
+        rel_diff(&fx, &cx) < 1e-4,
+        "fragment vs CPU {}",
+        rel_diff(&fx, &cx)
+    );
+}
+
+#[test]
+fn fragment_bicg_solves_nonsymmetric_and_poisson_systems() {
+    let g = ctx();
+    let params = BicgParams {
+        tol: 1e-5,
+        max_iter: 500,
+    };
+    let a = random_matrix(3000, 7, 31, true);
+    let xs = random_vec(3000, 32);
+    let mut b = vec![0.0; 3000];
+    a.spmv(&xs, &mut b);
+    let mut frag = FragmentBicg::new(&g, &a.map(|v| v as f32), false).unwrap();
+    let (x, info) = frag.solve(&b, &vec![0.0; 3000], &params).unwrap();
+    assert_eq!(info.stop, Stop::Converged, "{info:?}");
+    assert!(rel_diff(&x, &xs) < 1e-4, "{}", rel_diff(&x, &xs));
+    // The paper's problem at 16³ to a tolerance within fp32's reach.
+    let sys = poisson::fig4_problem(&Mesh::cube(16));
+    let n = sys.mesh.nodes();
+    let p = BicgParams {
+        tol: 1e-4,
+        max_iter: 400,
+    };
+    let mut frag = FragmentBicg::new(&g, &sys.a.map(|v| v as f32), true).unwrap();
+    let (x, info) = frag.solve(&sys.b, &vec![0.0; n], &p).unwrap();
+    assert_eq!(info.stop, Stop::Converged, "{info:?}");
+    let mut cx = vec![0.0; n];
+    let tight = BicgParams {
+        tol: 1e-12,
+        max_iter: 1000,
+    };
+    cpu::solve(&sys.a, None, &sys.b, &mut cx, &tight).unwrap();
+    assert!(rel_diff(&x, &cx) < 1e-3, "{}", rel_diff(&x, &cx));
+    // A wrong-length right-hand side is an error, not a panic.
+    assert!(frag.solve(&b[..10], &vec![0.0; n], &p).is_err());
+}

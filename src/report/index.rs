@@ -284,6 +284,7 @@ fn versus_section(dir: &Path, records: &Records) -> String {
         };
         let num = |row: &super::Row, c: &str| row.values[t.col(c)].as_f64();
         let text = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Text);
+        let ms = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Sig(4));
         for row in &t.rows {
             let (Some(l), Some(c), Some(ratio)) =
                 (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
@@ -295,9 +296,9 @@ fn versus_section(dir: &Path, records: &Records) -> String {
                 text(row, "algorithm"),
                 text(row, "input"),
                 text(row, "legacy kernel"),
-                short(l),
+                ms(row, LEGACY_MS),
                 text(row, "compute kernel"),
-                short(c),
+                ms(row, COMPUTE_MS),
                 ratio
             ));
             let alg = format!("{key}: {}", text(row, "algorithm"));

@@ -14,6 +14,8 @@
 //!   with the `BicgParams` / `BicgInfo` / `BicgError` trio;
 //! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
 //!   in an f32 build;
+//! * [`fragment`] — beyond the paper: the f32 iteration as render-to-texture fragment passes
+//!   (the legacy pipeline, GL 3.3), the counterpart of the compute f32 build;
 //! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver);
 //! * [`experiments`] — one file per table or figure: Fig. 4, the per-iteration timing, SpMV
 //!   bandwidth, Table 2, Fig. 6, the precision comparison, the faer anchor, the BioFET checks;
@@ -27,6 +29,7 @@ pub mod biofet;
 pub mod cpu;
 pub mod ellpack;
 pub mod experiments;
+pub mod fragment;
 pub mod gpu;
 pub mod poisson;
 

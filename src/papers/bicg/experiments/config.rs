@@ -5,6 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::papers::bicg::biofet::BiofetParams;
+use crate::papers::bicg::fragment;
 use crate::papers::bicg::gpu::{self, LOCAL_SIZES};
 use crate::papers::bicg::poisson::Mesh;
 use crate::runner::{Mode, PerMode, Repeat, RunError};
@@ -78,6 +79,7 @@ pub struct Fields {
     pub precision: PrecisionCfg,
     pub anchor: AnchorCfg,
     pub biofet: BiofetCfg,
+    pub legacy: LegacyCfg,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -168,6 +170,15 @@ pub struct AnchorCfg {
     pub meshes: PerMode<Vec<MeshSpec>>,
 }
 
+/// Beyond the paper: fragment vs compute fp32 iterations (see [`super::legacy`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LegacyCfg {
+    pub meshes: PerMode<Vec<MeshSpec>>,
+    pub iterations: usize,
+    pub repeat: Repeat,
+}
+
 /// The BioFET check run inside `reproduce` (see [`super::biofet`]).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -207,6 +218,7 @@ impl Fields {
             ("fig4.cpu", &self.fig4.cpu),
             ("spmv.repeat", &self.spmv.repeat),
             ("fig6.repeat", &self.fig6.repeat),
+            ("legacy.repeat", &self.legacy.repeat),
         ] {
             if r.repetitions == 0 || !r.budget_s.is_finite() || r.budget_s < 0.0 {
                 return bad(
@@ -218,8 +230,13 @@ impl Fields {
                 );
             }
         }
-        if self.periter.iterations == 0 {
-            return bad("periter.iterations", "must be at least 1".into());
+        for (key, k) in [
+            ("periter.iterations", self.periter.iterations),
+            ("legacy.iterations", self.legacy.iterations),
+        ] {
+            if k == 0 {
+                return bad(key, "must be at least 1".into());
+            }
         }
         if self.precision.cap_factor == 0 {
             return bad("precision.cap_factor", "must be at least 1".into());
@@ -276,6 +293,13 @@ impl Fields {
                 .iter()
                 .map(|m| ("anchor.meshes", m.0)),
         );
+        v.extend(
+            self.legacy
+                .meshes
+                .pick(mode)
+                .iter()
+                .map(|m| ("legacy.meshes", m.0)),
+        );
         for (key, m) in [
             ("periter.mesh", &self.periter.mesh),
             ("spmv.mesh", &self.spmv.mesh),
@@ -317,6 +341,10 @@ pub fn check_sizes(info: &crate::gl::DeviceInfo, cfg: &Config, mode: Mode) -> Re
             })
         };
         gpu::check_fits_on(info, n, 7, 8).map_err(|e| too_large(e.to_string()))?;
+        if key == "legacy.meshes" {
+            // The fragment build keeps the matrix in textures.
+            fragment::layout(n, 7, info.max_texture_size).map_err(|e| too_large(e.to_string()))?;
+        }
         let need = HOST_BYTES_PER_NODE * n as u64 + gpu::device_bytes(n, 7, 8, true);
         if let Some(avail) = available
             && need > avail

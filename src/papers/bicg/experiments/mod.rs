@@ -1,8 +1,9 @@
 //! The paper's experiments, one file per table or figure: [`fig4`] (GPU vs CPU solve time per
 //! mesh), [`periter`] (a fixed number of iterations at the largest mesh), [`spmv`] (SpMV
 //! bandwidth), [`table2`] (share of time per kernel), [`fig6`] (time vs threads per block),
-//! [`precision`] (fp32 vs fp64), [`anchor`] (faer's sparse Cholesky) and [`biofet`] (the
-//! BioFET double layer against Debye–Hückel). Fig. 5 is skipped (two host CPUs).
+//! [`precision`] (fp32 vs fp64), [`anchor`] (faer's sparse Cholesky), [`biofet`] (the
+//! BioFET double layer against Debye–Hückel) and, beyond the paper, [`legacy`] (the fp32
+//! iteration as fragment passes beside the compute build). Fig. 5 is skipped (two host CPUs).
 //!
 //! Every GPU solution is verified against the CPU f64 `linbcg` of [`super::cpu`] with
 //! [`crate::util::max_rel_error`]; both stop when NR's estimate of the relative error
@@ -19,6 +20,7 @@ pub mod biofet;
 pub mod config;
 pub mod fig4;
 pub mod fig6;
+pub mod legacy;
 pub mod periter;
 pub mod precision;
 pub mod spmv;
@@ -118,7 +120,8 @@ pub const GL_FP64: &[Need] = &[Need::Compute, Need::Fp64];
 
 /// The tables and what they need: every GL solve is the paper's fp64 compute Bi-CG, except
 /// the precision table's fp32 build (compute only; its fp64 row is skipped without fp64);
-/// today's anchor (faer on the CPU) runs anywhere.
+/// today's anchor (faer on the CPU) runs anywhere, and so do the `legacy` table's fragment
+/// rows (its compute rows need compute shaders).
 pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("fig4", GL_FP64),
     TableSpec::needs("periter", GL_FP64),
@@ -128,6 +131,7 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("fig6", GL_FP64),
     TableSpec::needs("precision", &[Need::Compute]).rows_need(&[Need::Fp64]),
     TableSpec::any("anchor"),
+    TableSpec::any("legacy").rows_need(&[Need::Compute]),
     TableSpec::needs("biofet", GL_FP64),
 ];
 
@@ -166,6 +170,9 @@ pub fn run(s: &Session) -> Result<(), RunError> {
         precision::run(s, &cfg, &params, opts)?;
     }
     anchor::run(s, &cfg, &params)?;
+    if s.runs("legacy") {
+        legacy::run(s, &cfg, opts)?;
+    }
     if s.runs("biofet") {
         biofet::run(s, &cfg)?;
     }

@@ -1,0 +1,195 @@
+//! Beyond the paper: the fp32 Bi-CG as render-to-texture fragment passes
+//! ([`FragmentBicg`], GL 3.3) against the compute fp32 build ([`GpuBicg`]`<f32>`, GL 4.3) —
+//! the paper's kernels and the fused variant — on the same matrix: the legacy pipeline and
+//! compute on one algorithm and one input.
+//!
+//! fp32 because that is what a fragment pipeline offers (no fp64 render targets); the paper's
+//! own fp64 solve does not converge in fp32 on this problem (see `precision`), so each solver
+//! runs a fixed number of iterations from x₀ = 0 (tolerance 0), as the per-iteration table
+//! does, and its iterate is compared with the CPU f64 iterate after the same iterations. The
+//! timed region is the per-iteration table's: b and x₀ uploaded, the iterations (with their
+//! three scalar read-backs each), the iterate read back; the matrix is resident. Median of
+//! `[legacy] repeat` runs.
+
+use super::config::Config;
+use super::{cpu_solve, time_gpu};
+use crate::bench::Work;
+use crate::gl::Need;
+use crate::papers::bicg::cpu::{BicgInfo, BicgParams};
+use crate::papers::bicg::fragment::FragmentBicg;
+use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
+use crate::papers::bicg::poisson::{Mesh, fig4_problem};
+use crate::report::{Column, RowBuilder, bound_columns};
+use crate::runner::{RunError, Session, TableWriter};
+use crate::util::max_rel_error;
+
+/// The algorithm every row runs, for the legacy-vs-compute table.
+const VERSUS: &str = "Bi-CG iterations (fp32)";
+const MS: &str = "ms/iteration";
+const GBS: &str = "GB/s (modelled bytes)";
+const RATIO: &str = "time / fragment time";
+const ERROR: &str = "error vs CPU f64";
+/// An f32 iterate against the f64 one after the same few iterations: rounding of the
+/// scalars and vectors, amplified by the iteration (about 1e-6 per step on these meshes).
+const TOL: f64 = 1e-4;
+
+/// The three solvers of a mesh: (key suffix, label, roofline kernel, compute options —
+/// `None` for the fragment build).
+const SOLVERS: [(&str, &str, &str, Option<bool>); 3] = [
+    (
+        "fragment",
+        "fragment fp32 (render-to-texture)",
+        "Bi-CG fp32 fragment",
+        None,
+    ),
+    (
+        "compute",
+        "compute fp32 (the paper's kernels)",
+        "Bi-CG fp32 compute",
+        Some(false),
+    ),
+    (
+        "compute fused",
+        "compute fp32 fused (beyond the paper)",
+        "Bi-CG fp32 compute (fused)",
+        Some(true),
+    ),
+];
+
+pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
+    let k = cfg.legacy.iterations;
+    let mut columns = vec![
+        Column::key("Mesh").text(),
+        Column::key("solver").text(),
+        Column::ours(MS).fixed(2),
+        Column::ours(GBS).fixed(2),
+        Column::ours(RATIO).fixed(2),
+        Column::ours(ERROR).sci(1),
+    ];
+    columns.extend(bound_columns());
+    let mut t = s.table(
+        "legacy",
+        &format!("{k} fp32 Bi-CG iterations: fragment (render-to-texture) vs compute, same matrix"),
+        columns,
+        &(&cfg.legacy, opts),
+    )?;
+    let lacks = s.lacks(&[Need::Compute]);
+    let meshes = cfg.legacy.meshes.pick(s.mode);
+    t.expect_rows(meshes.len() * SOLVERS.len());
+    for spec in meshes {
+        let mesh = spec.0;
+        let keys: Vec<String> = SOLVERS
+            .iter()
+            .filter(|sv| lacks.is_none() || sv.3.is_none())
+            .map(|sv| format!("{} {}", mesh.label(), sv.0))
+            .collect();
+        if t.reuse_all(&keys)?.is_none() {
+            measure(s, &mut t, cfg, &mesh, opts, lacks.as_deref())?;
+        } else if let Some(why) = &lacks {
+            for sv in SOLVERS.iter().filter(|sv| sv.3.is_some()) {
+                t.push(skipped(&t, &mesh, sv.0, sv.1, why))?;
+            }
+        }
+    }
+    t.caption(format!(
+        "{k} iterations from x₀ = 0 without stopping (tolerance 0) on the Fig. 4 problem, fp32 \
+         values (the f64 matrix rounded), {} threads per work group for the compute builds. \
+         Timed (median of repetitions, glFinish-bracketed): b and x₀ upload, the iterations \
+         with their three scalar read-backs each, the iterate read back; the matrix resident. \
+         Fragment: every vector an R32F texture near-square, ELLPACK-R's slots stacked in one \
+         texture, ten vector passes and five 2×2 reduction chains per iteration (see \
+         src/papers/bicg/fragment.rs); compute: `glsl/bicg/*.comp` as in Fig. 4, or fused. \
+         GB/s: the modelled bytes of every pass or dispatch (bound columns) over the time. \
+         Error: max-norm difference from the CPU f64 iterate after the same iterations, \
+         relative to its max norm (tolerance {TOL:.0e}).",
+        opts.local_size
+    ));
+    if let Some(why) = &lacks {
+        t.caption(format!("Compute rows skipped: the compute stage {why}."));
+    }
+    t.finish()?;
+    Ok(())
+}
+
+/// The three rows of one mesh.
+fn measure(
+    s: &Session,
+    t: &mut TableWriter,
+    cfg: &Config,
+    mesh: &Mesh,
+    opts: GpuOptions,
+    lacks: Option<&str>,
+) -> Result<(), RunError> {
+    let k = cfg.legacy.iterations;
+    let plan = cfg.legacy.repeat.plan();
+    let sys = fig4_problem(mesh);
+    let n = mesh.nodes();
+    let a32 = sys.a.map(|v| v as f32);
+    let p = BicgParams {
+        tol: 0.0,
+        max_iter: k,
+    };
+    let x0 = vec![0.0; n];
+    let (want, _) = cpu_solve(&sys, &p)?;
+    let mut fragment_ms = None;
+    for (suffix, label, kernel, fused) in SOLVERS {
+        s.check_interrupt()?;
+        let key = format!("{} {suffix}", mesh.label());
+        if let (Some(_), Some(why)) = (fused, lacks) {
+            t.push(skipped(t, mesh, suffix, label, why))?;
+            continue;
+        }
+        t.start(&key);
+        let (runs, work, detail) = match fused {
+            None => {
+                let mut f = FragmentBicg::new(&s.gl, &a32, true).map_err(RunError::algorithm)?;
+                let runs = time_gpu(&s.gl, plan, || {
+                    f.reset_work();
+                    f.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
+                })?;
+                let (w, h) = f.layout();
+                (runs, f.work(), format!(", {w}×{h} texels"))
+            }
+            Some(fused) => {
+                let o = GpuOptions { fused, ..opts };
+                let mut g =
+                    GpuBicg::<f32>::new(&s.gl, &a32, true, o).map_err(RunError::algorithm)?;
+                let runs = time_gpu(&s.gl, plan, || {
+                    g.reset_work();
+                    g.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
+                })?;
+                (runs, g.work(), String::new())
+            }
+        };
+        let (x, info): &(Vec<f64>, BicgInfo) = runs.last();
+        let err = max_rel_error(x, &want);
+        let ms = runs.timing().median_ms;
+        let per = ms / info.iterations.max(1) as f64;
+        let base = *fragment_ms.get_or_insert(per);
+        t.push(
+            t.row(&key)
+                .text("Mesh", mesh.label())
+                .text("solver", format!("{label}{detail}"))
+                .num(MS, per)
+                .num(GBS, gbs(&work, ms))
+                .num(RATIO, per / base)
+                .num(ERROR, err)
+                .runs(runs.timing().runs)
+                .work(kernel, work, ms)
+                .versus(VERSUS, format!("{}, {k} iterations", mesh.label()))
+                .verify(err, TOL),
+        )?;
+    }
+    Ok(())
+}
+
+fn gbs(w: &Work, ms: f64) -> f64 {
+    w.bytes / (ms * 1e-3) / 1e9
+}
+
+fn skipped(t: &TableWriter, mesh: &Mesh, suffix: &str, label: &str, why: &str) -> RowBuilder {
+    t.row(format!("{} {suffix}", mesh.label()))
+        .text("Mesh", mesh.label())
+        .text("solver", label)
+        .skip(why.to_string())
+}

@@ -1,0 +1,553 @@
+//! Bi-CG in the legacy pipeline: the preconditioned Bi-CG of [`super::cpu`] as render-to-texture
+//! fragment passes in fp32 (GL 3.3), the way Bolz et al. (2003) and Krüger & Westermann (2003)
+//! ran Krylov solvers before compute shaders — beyond the paper (which used CUDA), the legacy
+//! counterpart of the compute build [`super::gpu::GpuBicg`]`<f32>` on the same matrix.
+//!
+//! **Layout.** Every vector is an R32F 2D texture `W × H` with `W` the smallest power of two
+//! with `W² ≥ n` (capped by `GL_MAX_TEXTURE_SIZE`) and `H = ⌈n/W⌉`: element i at texel
+//! (i mod W, i div W), padding texels 0. The ELLPACK-R matrix ([`EllpackR`], eq. 5) keeps its
+//! slot-major order: `val` and `col` are `W × (m·H)` textures, slot k of row i at
+//! (i mod W, k·H + i div W) — the `val[k·N + i]` of the compute build, one block of rows per
+//! slot — and `rl` and the diagonal are vectors (the diagonal padded with 1). Column indices
+//! and row lengths are stored as floats, exact below 2²⁴ ([`MAX_EXACT`]).
+//!
+//! **Passes** (`glsl/bicg/frag_*.frag`, each a full-texture quad into a switch-method
+//! [`PingPong`] of the vector it writes): `frag_spmv` (z = A p: the fragment of row i loops over
+//! its `rl[i]` slots), `frag_axpy` (a + s·b: the direction and solution updates, r = b − Ax, and
+//! a copy with s = 0), `frag_asolve` (z = r / diag A). A dot product or a max-norm is a chain of
+//! 2×2 → 1 `frag_reduce` passes over textures of halving size, the first multiplying two
+//! vectors (or taking |a|), the last rendering into one texel of a small results texture, as
+//! the compute build's reductions fill its results buffer. Per iteration the host reads the
+//! results back three times (ρ; z·p̄; ‖z‖∞, ‖p‖∞, ‖x‖∞ in one read) and computes β and α in
+//! f64, which go to the next passes as uniforms — the same scalars, read at the same points,
+//! as the compute build. One iteration is 10 vector passes and 5 reductions of
+//! `⌈log₂ max(W, H)⌉` passes each.
+//!
+//! **Work** ([`FragmentBicg::work`]) is tallied per pass from the texels it reads and writes
+//! (4 bytes each; the gathered x of the SpMV counted once per stored entry, no cache model),
+//! as `gpu/work.rs` counts the compute dispatches: SpMV `4(n + 3·nnz + n)` bytes and `2·nnz`
+//! flops; an axpy `12n` bytes, `2n` flops; asolve `12n` bytes, `n` flops; a reduction pass
+//! over `s` source texels into `o` `4(s·k + o)` bytes (k = 2 for the product pass) and
+//! `s·k` flops.
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use super::cpu::{BicgInfo, BicgParams, Stop, nr_error_estimate};
+use super::ellpack::EllpackR;
+use super::gpu::GpuBicgError;
+use crate::bench::{Kind, Work};
+use crate::gl::{
+    Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
+    RenderTexture, TexTarget, Texture,
+};
+
+/// Column indices and row lengths are stored as f32: exact up to 2²⁴.
+pub const MAX_EXACT: usize = 1 << 24;
+
+/// The shaders of the fragment build.
+pub const SPMV: &str = "bicg/frag_spmv.frag";
+pub const AXPY: &str = "bicg/frag_axpy.frag";
+pub const ASOLVE: &str = "bicg/frag_asolve.frag";
+pub const REDUCE: &str = "bicg/frag_reduce.frag";
+
+/// The `#define`s of the reduction's first pass and of its later passes, for a sum (dot
+/// product) or a max (max-norm).
+fn reduce_defines(max: bool, first: bool) -> Vec<Define> {
+    match (max, first) {
+        (false, true) => vec![Define::flag("PRODUCT")],
+        (false, false) => vec![],
+        (true, true) => vec![Define::flag("ABS"), Define::flag("MAX")],
+        (true, false) => vec![Define::flag("MAX")],
+    }
+}
+
+/// The SpMV's `#define`s for a layout `w` (a power of two) texels wide.
+fn spmv_defines(w: u32) -> Vec<Define> {
+    vec![
+        Define::new("W", w),
+        Define::new("LOG_W", w.trailing_zeros()),
+    ]
+}
+
+/// Every program the fragment build compiles (the SpMV at one width): what the shader test
+/// compiles.
+pub fn programs() -> Vec<(&'static str, Vec<Define>)> {
+    let mut v = vec![(SPMV, spmv_defines(1024)), (AXPY, vec![]), (ASOLVE, vec![])];
+    for (max, first) in [(false, true), (false, false), (true, true), (true, false)] {
+        v.push((REDUCE, reduce_defines(max, first)));
+    }
+    v
+}
+
+/// The vector layout `(W, H)` for `n` rows with `m` slots on a device whose largest texture
+/// is `max_size`, or why it does not fit (checked before anything is allocated).
+pub fn layout(n: usize, m: usize, max_size: i32) -> Result<(u32, u32), GpuBicgError> {
+    if n > MAX_EXACT {
+        return Err(GpuBicgError::TooLarge {
+            what: format!("{n} rows"),
+            limit: format!(
+                "the fragment build stores column indices as f32, exact up to {MAX_EXACT}"
+            ),
+        });
+    }
+    let max = max_size.max(1) as u64;
+    let cap = 1u64 << (63 - max.leading_zeros());
+    let mut w = 1u64;
+    while w * w < n as u64 && w < cap {
+        w *= 2;
+    }
+    let h = (n as u64).div_ceil(w).max(1);
+    let slots = h * m.max(1) as u64;
+    if slots > max {
+        return Err(GpuBicgError::TooLarge {
+            what: format!("{n} rows × {m} slots need a {w}×{slots} texture"),
+            limit: format!("GL_MAX_TEXTURE_SIZE is {max_size}"),
+        });
+    }
+    Ok((w as u32, h as u32))
+}
+
+/// The matrix in textures.
+struct MatrixTextures {
+    val: Texture,
+    col: Texture,
+    rl: Texture,
+}
+
+/// Vector names of the solver's state.
+#[derive(Clone, Copy)]
+enum V {
+    B,
+    X,
+    R,
+    Rr,
+    Z,
+    Zz,
+    P,
+    Pp,
+    Tmp,
+}
+const VECTORS: usize = 9;
+
+/// Texels of the results texture ([`FragmentBicg::read_results`]).
+const RHO: u32 = 0;
+const AKDEN: u32 = 1;
+const ZNRM: u32 = 2;
+const PNRM: u32 = 3;
+const XNRM: u32 = 4;
+const BNRM: u32 = 5;
+const RESULTS: u32 = 8;
+
+/// The programs of one build.
+struct Programs {
+    spmv: Rc<Program>,
+    axpy: Rc<Program>,
+    asolve: Rc<Program>,
+    /// `[sum first, sum, max first, max]`.
+    reduce: [Rc<Program>; 4],
+}
+
+/// The fp32 Bi-CG as fragment passes, holding one matrix in textures (see the module docs).
+pub struct FragmentBicg {
+    gl: Gl,
+    n: usize,
+    nnz: usize,
+    w: u32,
+    h: u32,
+    a: MatrixTextures,
+    /// Aᵀ; `None` when A is symmetric and its own textures serve.
+    at: Option<MatrixTextures>,
+    diag: Texture,
+    vecs: Vec<PingPong>,
+    /// The reduction chain: render targets of halving size below `W × H`, with their quads.
+    chain: Vec<(RenderTexture, QuadBatch)>,
+    results: RenderTexture,
+    /// One quad per texel of the results texture.
+    slots: Vec<QuadBatch>,
+    full: QuadBatch,
+    prog: Programs,
+    work: Cell<Work>,
+}
+
+/// `data` as f32, padded with `pad` to `w × h`.
+fn wrap(data: impl Iterator<Item = f32>, w: u32, h: u32, pad: f32) -> Vec<f32> {
+    let mut v: Vec<f32> = data.collect();
+    v.resize(w as usize * h as usize, pad);
+    v
+}
+
+impl FragmentBicg {
+    /// Uploads A (and Aᵀ unless `symmetric`) and builds the passes; refuses a matrix the
+    /// layout cannot hold before allocating anything.
+    pub fn new(gl: &Gl, a: &EllpackR<f32>, symmetric: bool) -> Result<FragmentBicg, GpuBicgError> {
+        let n = a.n;
+        let (w, h) = layout(n, a.m, gl.info().max_texture_size)?;
+        let diag = a.diagonal()?;
+        let tex = |data: Vec<f32>, rows: u32| {
+            Texture::new(gl, TexTarget::Tex2D, Format::R32F, w, rows, Some(&data))
+        };
+        let matrix = |m: &EllpackR<f32>| -> Result<MatrixTextures, GlError> {
+            let slots = m.m.max(1) as u32;
+            let (mut val, mut col) = (Vec::new(), Vec::new());
+            for k in 0..m.m {
+                let range = k * n..(k + 1) * n;
+                val.extend(wrap(m.val[range.clone()].iter().copied(), w, h, 0.0));
+                col.extend(wrap(m.col[range].iter().map(|&c| c as f32), w, h, 0.0));
+            }
+            val.resize((w * h * slots) as usize, 0.0);
+            col.resize((w * h * slots) as usize, 0.0);
+            Ok(MatrixTextures {
+                val: tex(val, h * slots)?,
+                col: tex(col, h * slots)?,
+                rl: tex(wrap(m.rl.iter().map(|&r| r as f32), w, h, 0.0), h)?,
+            })
+        };
+        let zeros = vec![0.0f32; (w * h) as usize];
+        let vecs = (0..VECTORS)
+            .map(|_| {
+                PingPong::new(
+                    gl,
+                    PingPongMethod::Switch,
+                    TexTarget::Tex2D,
+                    Format::R32F,
+                    w,
+                    h,
+                    &zeros,
+                )
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut chain = Vec::new();
+        let (mut cw, mut ch) = (w, h);
+        while cw > 2 || ch > 2 {
+            (cw, ch) = (cw.div_ceil(2), ch.div_ceil(2));
+            chain.push((
+                RenderTexture::new(gl, TexTarget::Tex2D, Format::R32F, cw, ch, None)?,
+                QuadBatch::new(gl, &[Quad::identity(Rect::full(cw, ch))])?,
+            ));
+        }
+        let frag = |file: &str, d: &[Define]| Program::fragment(gl, file, d);
+        let r = |max, first| frag(REDUCE, &reduce_defines(max, first));
+        let prog = Programs {
+            spmv: frag(SPMV, &spmv_defines(w))?,
+            axpy: frag(AXPY, &[])?,
+            asolve: frag(ASOLVE, &[])?,
+            reduce: [
+                r(false, true)?,
+                r(false, false)?,
+                r(true, true)?,
+                r(true, false)?,
+            ],
+        };
+        Ok(FragmentBicg {
+            gl: gl.clone(),
+            n,
+            nnz: a.nnz(),
+            w,
+            h,
+            a: matrix(a)?,
+            at: if symmetric {
+                None
+            } else {
+                Some(matrix(&a.transpose())?)
+            },
+            diag: tex(wrap(diag.iter().map(|&d| d as f32), w, h, 1.0), h)?,
+            vecs,
+            chain,
+            results: RenderTexture::new(gl, TexTarget::Tex2D, Format::R32F, RESULTS, 1, None)?,
+            slots: (0..RESULTS)
+                .map(|s| QuadBatch::new(gl, &[Quad::identity(Rect::new(s, 0, 1, 1))]))
+                .collect::<Result<_, _>>()?,
+            full: QuadBatch::new(gl, &[Quad::identity(Rect::full(w, h))])?,
+            prog,
+            work: Cell::new(Work {
+                kind: Kind::Fragment,
+                ..Default::default()
+            }),
+        })
+    }
+
+    /// The vector layout (W, H) in texels.
+    pub fn layout(&self) -> (u32, u32) {
+        (self.w, self.h)
+    }
+
+    /// The work of every pass since the last [`Self::reset_work`] (see the module docs).
+    pub fn work(&self) -> Work {
+        self.work.get()
+    }
+
+    pub fn reset_work(&self) {
+        self.work.set(Work {
+            kind: Kind::Fragment,
+            ..Default::default()
+        });
+    }
+
+    fn tally(&self, bytes: f64, flops: f64) {
+        let mut w = self.work.get();
+        w.bytes += bytes;
+        w.flops32 += flops;
+        w.passes += 1;
+        self.work.set(w);
+    }
+
+    fn tex(&self, v: V) -> &Texture {
+        self.vecs[v as usize].input()
+    }
+
+    /// One full-size pass of `prog` into `dst` with `textures` bound in order.
+    fn pass(&mut self, prog: &Program, dst: V, textures: &[(&str, V)]) -> Result<(), GlError> {
+        self.vecs[dst as usize].bind_output();
+        prog.bind();
+        for (unit, &(name, v)) in textures.iter().enumerate() {
+            prog.bind_texture(unit as u32, name, self.tex(v));
+        }
+        self.full.draw(prog, self.w, self.h)?;
+        self.vecs[dst as usize].end_pass(Rect::full(self.w, self.h))
+    }
+
+    /// `dst = a + s·b`.
+    fn axpy(&mut self, a: V, s: f64, b: V, dst: V) -> Result<(), GlError> {
+        let p = self.prog.axpy.clone();
+        p.bind();
+        p.set_f32("u_s", s as f32);
+        self.pass(&p, dst, &[("u_a", a), ("u_b", b)])?;
+        let n = self.n as f64;
+        self.tally(12.0 * n, 2.0 * n);
+        Ok(())
+    }
+
+    /// `dst = r / diag A`.
+    fn asolve(&mut self, r: V, dst: V) -> Result<(), GlError> {
+        let p = self.prog.asolve.clone();
+        p.bind();
+        p.bind_texture(1, "u_diag", &self.diag);
+        self.pass(&p, dst, &[("u_r", r)])?;
+        let n = self.n as f64;
+        self.tally(12.0 * n, n);
+        Ok(())
+    }
+
+    /// `dst = A x` (or `Aᵀ x`).
+    fn spmv(&mut self, transpose: bool, x: V, dst: V) -> Result<(), GlError> {
+        let p = self.prog.spmv.clone();
+        let m = match (&self.at, transpose) {
+            (Some(at), true) => at,
+            _ => &self.a,
+        };
+        p.bind();
+        p.bind_texture(0, "u_val", &m.val);
+        p.bind_texture(1, "u_col", &m.col);
+        p.bind_texture(2, "u_rl", &m.rl);
+        p.set_i32("u_n", self.n as i32);
+        p.set_i32("u_rows", self.h as i32);
+        self.vecs[dst as usize].bind_output();
+        p.bind_texture(3, "u_x", self.tex(x));
+        self.full.draw(&p, self.w, self.h)?;
+        self.vecs[dst as usize].end_pass(Rect::full(self.w, self.h))?;
+        let (n, nnz) = (self.n as f64, self.nnz as f64);
+        self.tally(4.0 * (2.0 * n + 3.0 * nnz), 2.0 * nnz);
+        Ok(())
+    }
+
+    /// Σ aᵢbᵢ (`b = Some`) or max |aᵢ| (`b = None`) into texel `slot` of the results texture.
+    fn reduce(&self, a: V, b: Option<V>, slot: u32) -> Result<(), GlError> {
+        let max = b.is_none();
+        let progs = &self.prog.reduce;
+        let (first, rest) = if max {
+            (&progs[2], &progs[3])
+        } else {
+            (&progs[0], &progs[1])
+        };
+        let mut src: &Texture = self.tex(a);
+        let (mut sw, mut sh) = (self.w, self.h);
+        let levels = self.chain.len();
+        for level in 0..=levels {
+            let prog = if level == 0 { first } else { rest };
+            prog.bind();
+            prog.bind_texture(0, "u_a", src);
+            if level == 0 {
+                prog.bind_texture(1, "u_b", self.tex(b.unwrap_or(a)));
+            }
+            prog.set_vec2("u_size", [sw as f32, sh as f32]);
+            let (ow, oh);
+            if level == levels {
+                // The last pass: one texel of the results texture.
+                self.results.bind();
+                prog.set_vec2("u_origin", [slot as f32, 0.0]);
+                self.slots[slot as usize].draw(prog, RESULTS, 1)?;
+                (ow, oh) = (1, 1);
+            } else {
+                let (target, quad) = &self.chain[level];
+                target.bind();
+                prog.set_vec2("u_origin", [0.0, 0.0]);
+                (ow, oh) = (target.texture().width(), target.texture().height());
+                quad.draw(prog, ow, oh)?;
+                src = target.texture();
+            }
+            let reads = (sw * sh) as f64 * if level == 0 && !max { 2.0 } else { 1.0 };
+            let mut w = self.work.get();
+            w.bytes += 4.0 * (reads + (ow * oh) as f64);
+            w.flops32 += reads;
+            w.passes += 1;
+            self.work.set(w);
+            (sw, sh) = (ow, oh);
+        }
+        self.gl.check("fragment reduction")
+    }
+
+    /// Reads `count` results from texel `first` on, in f64.
+    fn read_results(&self, first: u32, count: u32) -> Result<Vec<f64>, GlError> {
+        Ok(self
+            .results
+            .texture()
+            .read_rect(Rect::new(first, 0, count, 1))?
+            .into_iter()
+            .map(f64::from)
+            .collect())
+    }
+
+    /// Replaces the state of vector `v` with `data` (padded with zeros).
+    fn upload(&mut self, v: V, data: &[f64]) -> Result<(), GlError> {
+        let d = wrap(data.iter().map(|&x| x as f32), self.w, self.h, 0.0);
+        self.vecs[v as usize].upload(&d)
+    }
+
+    fn read(&self, v: V) -> Result<Vec<f64>, GlError> {
+        let mut x = self.vecs[v as usize].read()?;
+        x.truncate(self.n);
+        Ok(x.into_iter().map(f64::from).collect())
+    }
+
+    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`, as [`super::gpu::GpuBicg::solve`]
+    /// step for step). The iterate comes back in f64 whether or not the solve converged.
+    pub fn solve(
+        &mut self,
+        b: &[f64],
+        x0: &[f64],
+        params: &BicgParams,
+    ) -> Result<(Vec<f64>, BicgInfo), GpuBicgError> {
+        let n = self.n;
+        for len in [b.len(), x0.len()] {
+            if len != n {
+                return Err(GpuBicgError::Length { got: len, n });
+            }
+        }
+        self.upload(V::B, b)?;
+        self.upload(V::X, x0)?;
+        self.spmv(false, V::X, V::Tmp)?;
+        self.axpy(V::B, -1.0, V::Tmp, V::R)?;
+        self.axpy(V::R, 0.0, V::R, V::Rr)?;
+        self.asolve(V::B, V::Z)?;
+        self.reduce(V::Z, None, BNRM)?;
+        self.asolve(V::R, V::Z)?;
+        self.reduce(V::Z, None, ZNRM)?;
+        let s = self.read_results(ZNRM, 4)?;
+        let (mut znrm, bnrm) = (s[0], s[3]);
+        let mut history = Vec::new();
+        if bnrm == 0.0 {
+            let info = BicgInfo {
+                iterations: 0,
+                err: 0.0,
+                history,
+                stop: Stop::Converged,
+            };
+            return Ok((vec![0.0; n], info));
+        }
+        let mut err = znrm / bnrm;
+        let mut bkden = 1.0;
+        let (iterations, stop) = 'iterate: {
+            for iter in 1..=params.max_iter {
+                self.asolve(V::Rr, V::Zz)?;
+                self.reduce(V::Z, Some(V::Rr), RHO)?;
+                let bknum = self.read_results(RHO, 1)?[0];
+                if !bknum.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                if bknum == 0.0 {
+                    break 'iterate (iter, Stop::BreakdownRho);
+                }
+                let bk = if iter == 1 { 0.0 } else { bknum / bkden };
+                if iter == 1 {
+                    // p = z, p̄ = z̄ (a copy: s = 0 with b = a).
+                    self.axpy(V::Z, 0.0, V::Z, V::P)?;
+                    self.axpy(V::Zz, 0.0, V::Zz, V::Pp)?;
+                } else {
+                    self.axpy(V::Z, bk, V::P, V::P)?;
+                    self.axpy(V::Zz, bk, V::Pp, V::Pp)?;
+                }
+                bkden = bknum;
+                self.spmv(false, V::P, V::Z)?;
+                self.reduce(V::Z, Some(V::Pp), AKDEN)?;
+                let akden = self.read_results(AKDEN, 1)?[0];
+                if akden == 0.0 {
+                    break 'iterate (iter, Stop::BreakdownAlpha);
+                }
+                if !akden.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                let ak = bknum / akden;
+                self.spmv(true, V::Pp, V::Zz)?;
+                self.axpy(V::X, ak, V::P, V::X)?;
+                self.axpy(V::R, -ak, V::Z, V::R)?;
+                self.axpy(V::Rr, -ak, V::Zz, V::Rr)?;
+                self.asolve(V::R, V::Z)?;
+                self.reduce(V::Z, None, ZNRM)?;
+                self.reduce(V::P, None, PNRM)?;
+                self.reduce(V::X, None, XNRM)?;
+                let s = self.read_results(ZNRM, 3)?;
+                let zm1nrm = znrm;
+                znrm = s[0];
+                let testable;
+                (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, s[1], s[2], bnrm);
+                history.push(err);
+                if !err.is_finite() {
+                    break 'iterate (iter, Stop::NonFinite);
+                }
+                if testable && err <= params.tol {
+                    break 'iterate (iter, Stop::Converged);
+                }
+            }
+            (params.max_iter, Stop::IterationCap)
+        };
+        let info = BicgInfo {
+            iterations,
+            err,
+            history,
+            stop,
+        };
+        Ok((self.read(V::X)?, info))
+    }
+
+    /// y = A x (or Aᵀ x) through the SpMV pass: the test of the pass.
+    pub fn apply(&mut self, x: &[f64], transpose: bool) -> Result<Vec<f64>, GpuBicgError> {
+        if x.len() != self.n {
+            return Err(GpuBicgError::Length {
+                got: x.len(),
+                n: self.n,
+            });
+        }
+        self.upload(V::X, x)?;
+        self.spmv(transpose, V::X, V::Z)?;
+        Ok(self.read(V::Z)?)
+    }
+
+    /// Σ aᵢbᵢ and max |aᵢ| through the reduction passes (for the tests).
+    pub fn reductions(&mut self, a: &[f64], b: &[f64]) -> Result<(f64, f64), GpuBicgError> {
+        for len in [a.len(), b.len()] {
+            if len != self.n {
+                return Err(GpuBicgError::Length {
+                    got: len,
+                    n: self.n,
+                });
+            }
+        }
+        self.upload(V::P, a)?;
+        self.upload(V::Pp, b)?;
+        self.reduce(V::P, Some(V::Pp), RHO)?;
+        self.reduce(V::P, None, PNRM)?;
+        let s = self.read_results(RHO, 4)?;
+        Ok((s[0], s[3]))
+    }
+}
