@@ -107,11 +107,12 @@ fn every_program_variant_compiles() {
     use gpgpu_repro::gl::Program;
     use gpgpu_repro::papers::lu::{Stage, program_variants};
     let g = ctx();
-    // The experiment file's panel width, and the ends of its range.
+    // Every panel width the experiment file tunes over, and the ends of its range.
     let cfg: gpgpu_repro::papers::lu::experiments::Config =
         toml::from_str(include_str!("../experiments/lu.toml")).unwrap();
     let mut count = 0;
-    for block in [cfg.compute.block, 1, 64] {
+    let blocks: Vec<u32> = cfg.compute.blocks.iter().copied().chain([1, 64]).collect();
+    for &block in &blocks {
         for (stage, file, defines) in program_variants(block) {
             let r = match stage {
                 Stage::Fragment => Program::fragment(&g, file, &defines),
@@ -133,7 +134,7 @@ fn every_program_variant_compiles() {
         0
     };
     assert!(
-        count >= 3 * (2 * 2 * 6 + 1 + 1 + 1 + compute),
+        count >= blocks.len() * (2 * 2 * 6 + 1 + 1 + 1 + compute),
         "{count} programs"
     );
 }
@@ -480,7 +481,12 @@ mod config {
                 "bandwidth.texture_size",
             ),
             ("quick = 262144", "quick = 0", "table5.operands.quick"),
-            ("block = 32", "block = 0", "compute.block"),
+            (
+                "blocks = [8, 16, 32, 64]",
+                "blocks = [8, 0]",
+                "compute.blocks",
+            ),
+            ("blocks = [8, 16, 32, 64]", "blocks = []", "compute.blocks"),
             ("scan = 40", "scan = 0", "sec51.scan"),
             (
                 "best_gflops_n1024 = 1.6",

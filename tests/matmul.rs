@@ -162,8 +162,17 @@ fn config(text: &str) -> Config {
 fn every_program_variant_compiles() {
     let g = ctx();
     let cfg = config(TOML);
-    let list = programs(cfg.table1.blocked, cfg.table1.multipass_k_chunk);
-    assert!(list.len() >= 3);
+    // Every tuning candidate builds (the sweep must be able to time each one).
+    let tune = &cfg.table1.tune;
+    let mut list = Vec::new();
+    for ((_, blocked), (_, k)) in tune
+        .blocked_candidates()
+        .into_iter()
+        .zip(tune.k_chunk_candidates().into_iter().cycle())
+    {
+        list.extend(programs(blocked, k));
+    }
+    assert!(list.len() >= 3 * tune.blocked_candidates().len());
     for (file, defines) in list {
         let built = if file.ends_with(".comp") {
             gl::Program::compute(&g, file, &defines)
@@ -228,12 +237,15 @@ fn audit_compares_within_the_printed_precision() {
 
 #[test]
 fn zero_tile_sizes_are_refused_on_load_naming_the_key() {
-    let bad = config(&TOML.replace("tm = 4", "tm = 0"));
+    let bad = config(&TOML.replace("tm = [1, 2, 4, 8]", "tm = [1, 0]"));
     let e = bad.table1.validate().unwrap_err();
     assert!(e.contains("blocked.tm"), "{e}");
-    let bad = config(&TOML.replace("multipass_k_chunk = 64", "multipass_k_chunk = 0"));
+    let bad = config(&TOML.replace("k_chunk = [16, 32, 64, 128]", "k_chunk = [16, 0]"));
     let e = bad.table1.validate().unwrap_err();
-    assert!(e.contains("multipass_k_chunk"), "{e}");
+    assert!(e.contains("k_chunk"), "{e}");
+    let bad = config(&TOML.replace("wg = [[8, 8], [16, 16], [16, 4], [4, 16]]", "wg = []"));
+    let e = bad.table1.validate().unwrap_err();
+    assert!(e.contains("table1.tune.wg"), "{e}");
     assert!(config(TOML).table1.validate().is_ok());
 }
 
@@ -316,9 +328,9 @@ fn matmul_quick_8192_is_refused_on_the_ssbo_limit() {
 
 #[test]
 fn matmul_zero_tile_size_is_refused_before_any_shader() {
-    let (err, _) = reproduce_with(&TOML.replace("tm = 4", "tm = 0"));
+    let (err, _) = reproduce_with(&TOML.replace("tm = [1, 2, 4, 8]", "tm = [1, 0]"));
     assert!(matches!(err, RunError::Config { .. }), "{err}");
     assert!(err.to_string().contains("blocked.tm"), "{err}");
-    let (err, _) = reproduce_with(&TOML.replace("multipass_k_chunk = 64", "multipass_k_chunk = 0"));
-    assert!(err.to_string().contains("multipass_k_chunk"), "{err}");
+    let (err, _) = reproduce_with(&TOML.replace("k_chunk = [16, 32, 64, 128]", "k_chunk = [0]"));
+    assert!(err.to_string().contains("k_chunk"), "{err}");
 }

@@ -304,7 +304,10 @@ fn without_fp64_bicg_runs_its_fp32_build_and_skips_the_rest() {
         .filter(|t| t.skipped.is_none())
         .map(|t| t.id.as_str())
         .collect();
-    assert_eq!(ran, ["precision", "anchor"]);
+    // The fp32 tables (the precision table's fp32 row, the fragment and compute fp32 Bi-CG of
+    // `legacy`), the CPU anchor, and what the fp32 rows feed: the roofline and the
+    // legacy-vs-compute pairs.
+    assert_eq!(ran, ["precision", "anchor", "legacy", "roofline", "versus"]);
 }
 
 #[test]

@@ -178,30 +178,39 @@ pub fn roofline(
             Pipeline::Compute => TriangleMarker::new((x + 12, y), 8, color.filled()).into_dyn(),
         });
     }
-    // Labels where they do not cover one another: for each point (in order), the first of a
-    // few positions around it whose box meets no label placed before.
-    let mut placed: Vec<(i32, i32, i32, i32)> = Vec::new();
+    // Labels where they cover neither one another nor any marker: for each point (in order),
+    // the nearest of the positions right and left of it, stepping away vertically, whose box
+    // is free; a label set away from its point gets a thin leader line to it.
+    let marker = |p: &RooflinePoint| {
+        let (px, py) = chart.backend_coord(&(p.intensity, p.gflops));
+        (px - 10, py - 10, px + 10, py + 10)
+    };
+    let mut placed: Vec<(i32, i32, i32, i32)> = points.iter().map(marker).collect();
     for p in points {
         let (px, py) = chart.backend_coord(&(p.intensity, p.gflops));
         let (w, h) = (8 * p.name.chars().count() as i32 + 4, 18);
-        let candidates = [
-            (12, -9),
-            (12, -27),
-            (12, 9),
-            (-w - 12, -9),
-            (12, -45),
-            (12, 27),
-            (-w - 12, -27),
-            (-w - 12, 9),
-        ];
+        let boxes: Vec<(i32, i32, i32, i32)> = [-9, -27, 9, -45, 27, -63, 45, -81, 63, -99, 81]
+            .into_iter()
+            .flat_map(|dy| [(14, dy), (-w - 14, dy)])
+            .map(|(dx, dy)| (px + dx, py + dy, px + dx + w, py + dy + h))
+            .collect();
         let free = |b: &(i32, i32, i32, i32)| {
             placed
                 .iter()
                 .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
         };
-        let boxes = candidates.map(|(dx, dy)| (px + dx, py + dy, px + dx + w, py + dy + h));
         let b = boxes.iter().copied().find(free).unwrap_or(boxes[0]);
         placed.push(b);
+        if b.1 != py - 9 {
+            // The leader: from the marker's edge to the middle of the box's near side.
+            let x = if b.0 > px { b.0 - 2 } else { b.2 + 2 };
+            let sx = if b.0 > px { px + 8 } else { px - 8 };
+            root.draw(&PathElement::new(
+                vec![(sx, py), (x, b.1 + h / 2)],
+                RGBColor(110, 110, 110).stroke_width(1),
+            ))
+            .map_err(|e| perr(e.to_string()))?;
+        }
         root.draw(&Text::new(
             p.name.clone(),
             (b.0, b.1),

@@ -16,6 +16,7 @@ pub mod config;
 pub mod entry;
 pub mod roofline;
 pub mod session;
+pub mod tuning;
 pub mod versus;
 
 pub use config::{PerMode, Repeat, Sizes};

@@ -75,7 +75,7 @@ pub enum Stage {
 }
 
 /// Every program this paper builds — each shader file with each set of `#define`s the code
-/// asks for — for a compute panel width `block` (the experiment file's `compute.block`).
+/// asks for — for a compute panel width `block` (each candidate of the experiment file's `compute.blocks`).
 /// Built from the same functions the implementations use ([`fragment::ProgramSet`],
 /// [`compute::program_defines`]), so a test that compiles this list compiles every variant a
 /// run can build.

@@ -54,8 +54,8 @@ pub const BLOCKED: &str = "matmul/blocked.comp";
 pub const MULTIPASS: &str = "matmul/multipass.frag";
 
 /// Every program the paper's code builds, in one place: (shader file, `#define`s) for the
-/// paper's kernel at the paper's tile, and the two variants with the experiment's parameters
-/// (`blocked`, `multipass_k_chunk` of `experiments/matmul.toml`). A `.comp` file is a compute
+/// paper's kernel at the paper's tile, and the two variants with given parameters (each
+/// candidate of `[table1.tune]` in `experiments/matmul.toml`). A `.comp` file is a compute
 /// program, a `.frag` file a fragment program over `common/quad.vert`.
 pub fn programs(blocked: BlockedParams, k_chunk: u32) -> Vec<(&'static str, Vec<Define>)> {
     vec![

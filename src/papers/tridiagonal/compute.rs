@@ -30,10 +30,11 @@ pub enum Memory {
     Global,
 }
 
-/// Default invocations per work group (CR, PCR). Small groups suit a CPU rasterizer
+/// Default invocations per work group (CR, PCR), for the simulations' solvers. The paper's
+/// experiments do not use it: they tune the size on the device that runs them (the
+/// tridiagonal `tuning` table), since the best size differs between a CPU rasterizer
 /// (llvmpipe runs a group's invocations as SIMD lanes and switches coroutines at every
-/// barrier: at 1024 × 1023 CR took ~330 ms with 8 invocations and ~500 ms with 32–128 on
-/// the loaded development machine); a GPU wants more (see [`ComputeCr::with_options`]).
+/// barrier, so small groups pay less) and a GPU (see [`ComputeCr::with_options`]).
 pub const DEFAULT_LOCAL: [usize; 2] = [8, 32];
 
 struct ComputeSolver {

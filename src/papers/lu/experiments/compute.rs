@@ -1,11 +1,17 @@
 //! Beyond the paper: the compute-shader LU (blocked right-looking, trailing update as a tiled
 //! matmul), without and with partial pivoting on the GPU (the paper's §5.3 open problem).
+//!
+//! Its panel width is tuned on the device first ([`tune`]): every width of
+//! `[compute] blocks` factors the order-`tune_n` matrix without pivoting (median of the
+//! table's repetitions), verified against the f64 factors; the fastest verified width runs in
+//! the table, and every candidate is a row of the `tuning` table.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::gl::timing::{TimingPlan, repeat};
 use crate::report::{Column, bound_columns};
+use crate::runner::tuning::Trial;
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
@@ -25,6 +31,7 @@ pub(super) fn run(
     refs: &BTreeMap<u32, Reference>,
 ) -> Result<ComputeTimes, RunError> {
     let rep = &cfg.compute.repeat;
+    let block = tune(s, cfg, refs)?;
     let mut t = s.table(
         "compute",
         "Beyond the paper — compute-shader LU (blocked right-looking, trailing update as a tiled matmul), without and with GPU partial pivoting",
@@ -40,8 +47,11 @@ pub(super) fn run(
         .into_iter()
         .chain(bound_columns())
         .collect(),
-        &cfg.compute,
+        &(&cfg.compute, block),
     )?;
+    t.caption(format!(
+        "Panel width {block}, tuned on this device (the `tuning` table)."
+    ));
     t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
     t.caption(format!("Median time over the timed runs (the shared repetition loop: {} warm-up, up to {} runs within {} s; one timed run from N = {} on), glFinish on both sides, upload and readback excluded.", rep.warmup, rep.repetitions, rep.budget_s, cfg.table4.single_run_from));
     t.expect_rows(sizes.len() * 2);
@@ -60,7 +70,7 @@ pub(super) fn run(
             }
             t.start(&k);
             let p = ComputeParams {
-                block: cfg.compute.block,
+                block,
                 pivoting: pivot,
             };
             let row = t
@@ -113,4 +123,65 @@ pub(super) fn run(
     }
     t.finish()?;
     Ok(out)
+}
+
+/// The panel width of the compute LU, tuned on this device (see the module docs).
+fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u32, RunError> {
+    let n = *cfg.compute.tune_n.pick(s.mode);
+    let built;
+    let r = match refs.get(&n) {
+        Some(r) => r,
+        None => {
+            built = Reference::of(cfg, n)?;
+            &built
+        }
+    };
+    let candidates: Vec<(String, u32)> = cfg
+        .compute
+        .blocks
+        .iter()
+        .map(|&b| (format!("block={b}"), b))
+        .collect();
+    let plan = cfg.compute.repeat.plan();
+    let mut tuner = s.tuner(&(&cfg.compute, n))?;
+    tuner.caption(format!(
+        "compute LU: panel width ∈ {:?}, each factoring the order-{n} matrix without \
+             pivoting, timed as the `compute` table times it.",
+        cfg.compute.blocks
+    ));
+    let block = tuner.pick(
+        s,
+        "compute",
+        &format!("N = {n}"),
+        &candidates,
+        r.tol,
+        |&b| {
+            let p = ComputeParams {
+                block: b,
+                pivoting: false,
+            };
+            let run = || -> Result<_, LuError> {
+                let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
+                let samples = repeat(plan, || -> Result<_, LuError> {
+                    lu.upload(&r.a)?;
+                    let info = lu.run()?;
+                    Ok((info, info.ms))
+                })?;
+                Ok((*samples.median(), samples.runs.len(), lu.factors()?))
+            };
+            let (info, runs, f) = run().map_err(RunError::algorithm)?;
+            Ok(Trial {
+                ms: info.ms,
+                runs,
+                error: max_rel_error(&f, &r.f64),
+                work: compute_work(n as usize, b as usize, false, info.swaps),
+            })
+        },
+    )?;
+    tuner.finish()?;
+    s.note(format!(
+        "Tuned on this device at N = {n} (the `tuning` table): the compute LU factors with \
+         panel width {block}."
+    ));
+    Ok(block)
 }

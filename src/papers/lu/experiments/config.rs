@@ -101,7 +101,10 @@ pub struct Sec51Cfg {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ComputeCfg {
-    pub block: u32,
+    /// Candidate panel widths, tuned on the device ([`super::compute`]).
+    pub blocks: Vec<u32>,
+    /// The order the candidates are timed at.
+    pub tune_n: PerMode<u32>,
     pub repeat: Repeat,
 }
 
@@ -197,12 +200,18 @@ impl Config {
             }
         }
         at_least("sec51.scan", self.sec51.scan, 1)?;
-        if !(1..=64).contains(&self.compute.block) {
-            return Err(format!(
-                "`compute.block` = {}: must be in 1 … 64",
-                self.compute.block
-            ));
+        if self.compute.blocks.is_empty() {
+            return Err("`compute.blocks` is empty: give at least one panel width".into());
         }
+        if let Some(b) = self.compute.blocks.iter().find(|b| !(1..=64).contains(*b)) {
+            return Err(format!("`compute.blocks` has {b}: each must be in 1 … 64"));
+        }
+        at_least("compute.tune_n.full", self.compute.tune_n.full as usize, 2)?;
+        at_least(
+            "compute.tune_n.quick",
+            self.compute.tune_n.quick as usize,
+            2,
+        )?;
         repeat("compute.repeat", &self.compute.repeat)?;
         Ok(())
     }

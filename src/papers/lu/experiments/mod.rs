@@ -65,6 +65,24 @@ struct Reference {
     tol: f64,
 }
 
+impl Reference {
+    /// The order-`n` test matrix of the tables, its f64 factors, the CPU f32 loop's factors
+    /// and the tolerance they set.
+    fn of(cfg: &Config, n: u32) -> Result<Reference, RunError> {
+        let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
+        let f64 = lu_f64_of(&a, n as usize).map_err(RunError::algorithm)?;
+        let mut c = a.clone();
+        lu_f32(&mut c, n as usize).map_err(RunError::algorithm)?;
+        let tol = tolerance(max_rel_error(&c, &f64));
+        Ok(Reference {
+            a,
+            f64,
+            cpu_f32: c,
+            tol,
+        })
+    }
+}
+
 /// The eight configurations, copy method first.
 fn configs() -> Vec<(Variant, PingPongMethod)> {
     let mut v = vec![];
@@ -104,6 +122,7 @@ fn verify_fragment(row: RowBuilder, factors: &[f32], r: &Reference, exact: bool)
 pub const TABLES: &[TableSpec] = &[
     TableSpec::any("table4"),
     TableSpec::needs("compute", &[Need::Compute]),
+    TableSpec::needs("tuning", &[Need::Compute]),
     TableSpec::any("cpu"),
     TableSpec::any("table1"),
     TableSpec::any("table2"),
@@ -131,23 +150,10 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     let exact = table5::rounds_correctly(&ulps.fragment);
     let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
     for &n in &sizes {
-        let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
-        let f64 = lu_f64_of(&a, n as usize).map_err(RunError::algorithm)?;
-        let mut c = a.clone();
-        lu_f32(&mut c, n as usize).map_err(RunError::algorithm)?;
-        let tol = tolerance(max_rel_error(&c, &f64));
-        refs.insert(
-            n,
-            Reference {
-                a,
-                f64,
-                cpu_f32: c,
-                tol,
-            },
-        );
+        refs.insert(n, Reference::of(&cfg, n)?);
     }
     let measured = table4::run(s, &cfg, fmt, &sizes, &refs, exact)?;
-    let compute = if s.runs("compute") {
+    let compute = if s.runs("compute") && s.runs("tuning") {
         compute::run(s, &cfg, &sizes, &refs)?
     } else {
         ComputeTimes::new()

@@ -10,6 +10,7 @@ pub mod audit;
 pub mod fig3;
 pub mod findings;
 pub mod table1;
+pub mod tune;
 
 use serde::{Deserialize, Serialize};
 
@@ -33,9 +34,86 @@ pub struct Table1Config {
     pub cpu_rows_max: usize,
     pub tolerance: f64,
     pub seed: u64,
-    pub blocked: BlockedParams,
-    pub multipass_k_chunk: u32,
+    /// The sweeps of the variants beyond the paper ([`tune`]).
+    pub tune: TuneConfig,
     pub published: Vec<Published>,
+}
+
+/// `[table1.tune]`: the candidates of the variants beyond the paper and where they are timed.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TuneConfig {
+    /// The N×N product every candidate is timed on.
+    pub n: PerMode<u32>,
+    /// Register block of the blocked kernel: rows of R per invocation.
+    pub tm: Vec<u32>,
+    /// Register block: vec4 columns of R per invocation.
+    pub tn: Vec<u32>,
+    /// Work-group shapes `[x, y]`.
+    pub wg: Vec<[u32; 2]>,
+    /// k per pass of the multipass fragment kernel.
+    pub k_chunk: Vec<u32>,
+    pub repeat: Repeat,
+}
+
+impl TuneConfig {
+    /// Every (tm, tn, work group) combination, labelled.
+    pub fn blocked_candidates(&self) -> Vec<(String, BlockedParams)> {
+        let mut v = Vec::new();
+        for &tm in &self.tm {
+            for &tn in &self.tn {
+                for &[wg_x, wg_y] in &self.wg {
+                    v.push((
+                        format!("tm={tm} tn={tn} wg={wg_x}×{wg_y}"),
+                        BlockedParams { tm, tn, wg_x, wg_y },
+                    ));
+                }
+            }
+        }
+        v
+    }
+
+    /// Every k per pass, labelled with the k actually used.
+    pub fn k_chunk_candidates(&self) -> Vec<(String, u32)> {
+        self.k_chunk
+            .iter()
+            .map(|&k| (format!("k={} per pass", super::gpu::Multipass::chunk(k)), k))
+            .collect()
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        for (key, empty) in [
+            ("tm", self.tm.is_empty()),
+            ("tn", self.tn.is_empty()),
+            ("wg", self.wg.is_empty()),
+            ("k_chunk", self.k_chunk.is_empty()),
+        ] {
+            if empty {
+                return Err(format!("table1.tune.{key}: give at least one candidate"));
+            }
+        }
+        for (mode, n) in [("full", self.n.full), ("quick", self.n.quick)] {
+            if n == 0 {
+                return Err(format!("table1.tune.n.{mode} = 0: must be ≥ 1"));
+            }
+        }
+        if self.repeat.repetitions == 0
+            || !(self.repeat.budget_s.is_finite() && self.repeat.budget_s >= 0.0)
+        {
+            return Err(format!(
+                "table1.tune.repeat: repetitions {} and budget_s {} must be ≥ 1 and a finite \
+                 number ≥ 0",
+                self.repeat.repetitions, self.repeat.budget_s
+            ));
+        }
+        if let Some(k) = self.k_chunk.iter().find(|&&k| k == 0) {
+            return Err(format!("table1.tune.k_chunk: {k} must be ≥ 1 (k per pass)"));
+        }
+        for (_, p) in self.blocked_candidates() {
+            p.validate().map_err(|e| format!("table1.tune: {e}"))?;
+        }
+        Ok(())
+    }
 }
 
 /// One row of the paper's Table 1, each number as printed ([`Printed`]).
@@ -132,10 +210,7 @@ impl Table1Config {
                 self.tolerance
             ));
         }
-        if self.multipass_k_chunk == 0 {
-            return Err("table1.multipass_k_chunk = 0: must be ≥ 1 (k per pass)".into());
-        }
-        self.blocked.validate().map_err(|e| format!("table1.{e}"))
+        self.tune.validate()
     }
 }
 
@@ -197,14 +272,16 @@ impl Footprint {
 pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("table1", &[Need::Compute]),
     TableSpec::needs("table1_kernels", &[Need::Compute]),
+    TableSpec::needs("tuning", &[Need::Compute]),
 ];
 
 pub fn run(s: &Session) -> Result<(), RunError> {
     let cfg: Config = s.config()?;
     check(s, &cfg)?;
     audit::run(s, &cfg.table1.published);
-    if s.runs("table1") {
-        table1::run(s, &cfg.table1)?;
+    if s.runs("table1") && s.runs("tuning") {
+        let tuned = tune::run(s, &cfg.table1)?;
+        table1::run(s, &cfg.table1, tuned)?;
     }
     Ok(())
 }
@@ -221,6 +298,10 @@ pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
 fn check_on(cfg: &Config, info: &DeviceInfo, mode: Mode) -> Result<(), String> {
     cfg.table1.validate()?;
     let host = crate::util::host_memory_bytes();
+    let tune_n = *cfg.table1.tune.n.pick(mode);
+    Footprint::of(tune_n as u64)
+        .check(tune_n as u64, info, host)
+        .map_err(|e| format!("table1.tune.n.{}: {e}", mode.name()))?;
     for &n in cfg.table1.sizes.pick(mode) {
         Footprint::of(n as u64)
             .check(n as u64, info, host)

@@ -10,6 +10,7 @@
 
 use std::collections::HashMap;
 
+use super::tune::Tuned;
 use super::{Published, Table1Config, fig3};
 use crate::bench::Work;
 use crate::gl::timing::{measure_cpu, measure_gpu};
@@ -89,6 +90,8 @@ struct Kernels {
     as_printed: Park2019,
     blocked: Blocked,
     multipass: Multipass,
+    /// The parameters `blocked` and `multipass` were built with.
+    tuned: Tuned,
 }
 
 /// The last (N, ms) of each kernel, to predict the next size's run time (∝ N³).
@@ -119,21 +122,22 @@ impl Predict {
     }
 }
 
-pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError> {
     let gl = &s.gl;
     let sizes = cfg.sizes.pick(s.mode).to_vec();
     let repeat = cfg.repeat.pick(s.mode);
     let k = Kernels {
         paper: Park2019::new(gl, Park2019Params::default()).map_err(RunError::algorithm)?,
         as_printed: Park2019::new(gl, Park2019Params::as_printed()).map_err(RunError::algorithm)?,
-        blocked: Blocked::new(gl, cfg.blocked).map_err(RunError::algorithm)?,
-        multipass: Multipass::new(gl, cfg.multipass_k_chunk).map_err(RunError::algorithm)?,
+        blocked: Blocked::new(gl, tuned.blocked).map_err(RunError::algorithm)?,
+        multipass: Multipass::new(gl, tuned.k_chunk).map_err(RunError::algorithm)?,
+        tuned,
     };
     let mut t = s.table(
         "table1",
         "Table 1 — CPU (Algorithm 3) vs GPU (Algorithms 1+2), N×N",
         cols(),
-        &(cfg, &sizes),
+        &(cfg, &sizes, tuned),
     )?;
     t.caption(format!(
         "Times: mean of up to {} timed runs (the paper's count, §4) after {} warm-up run(s), \
@@ -168,15 +172,15 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         cfg.tolerance
     ));
     t.caption(format!(
-        "Beyond the paper: `blocked` = register-blocked compute kernel ({}×{} vec4 per \
-         invocation, {}×{} work groups); `fragment` = multipass fragment-shader matmul on \
-         RGBA32F textures, {} k per pass, switch method; `SGEMM` = matrixmultiply::sgemm, one \
-         thread.",
-        cfg.blocked.tm,
-        cfg.blocked.tn,
-        cfg.blocked.wg_x,
-        cfg.blocked.wg_y,
-        Multipass::chunk(cfg.multipass_k_chunk)
+        "Beyond the paper, each with the parameters tuned on this device (the `tuning` \
+         table): `blocked` = register-blocked compute kernel ({}×{} vec4 per invocation, {}×{} \
+         work groups); `fragment` = multipass fragment-shader matmul on RGBA32F textures, {} k \
+         per pass, switch method; `SGEMM` = matrixmultiply::sgemm, one thread.",
+        tuned.blocked.tm,
+        tuned.blocked.tn,
+        tuned.blocked.wg_x,
+        tuned.blocked.wg_y,
+        Multipass::chunk(tuned.k_chunk)
     ));
     t.caption(
         "Bound (the paper's kernel; every GPU kernel in `table1_kernels`): its work counted \
@@ -187,7 +191,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<(), RunError> {
         "table1_kernels",
         "Table 1's GPU kernels against this device's limits, N×N",
         kernel_cols(),
-        &(cfg, &sizes),
+        &(cfg, &sizes, tuned),
     )?;
     kt.caption(
         "Each GPU kernel of Table 1 per N: mean time (Table 1's statistic), GFLOPS = 2N³ / \
@@ -321,13 +325,13 @@ fn measure_row(
         ),
         (
             KERNELS[2],
-            cfg.blocked.work(n, n, n),
+            k.tuned.blocked.work(n, n, n),
             blk_t.mean_ms,
             blk_err,
         ),
         (
             KERNELS[3],
-            Multipass::work(cfg.multipass_k_chunk, n, n, n),
+            Multipass::work(k.tuned.k_chunk, n, n, n),
             frag_t.mean_ms,
             frag_err,
         ),

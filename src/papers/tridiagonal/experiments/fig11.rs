@@ -8,12 +8,12 @@
 use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
+use super::tune::{Tuned, compute_solver};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
 use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
 use super::{verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
-use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
 use crate::report::bound_columns;
@@ -86,23 +86,14 @@ fn entry<'a, S: BatchSolver + 'static>(
     }
 }
 
-fn compute_entry<'a, S: BatchSolver + 'static>(
-    make: impl Fn() -> Result<S, TridiagonalError> + 'a,
-    reference: Reference,
-    label: &'static str,
-) -> Entry<'a> {
-    Entry {
-        label,
-        ..entry(make, reference, true)
-    }
-}
-
-/// The GL solvers of Fig. 11 for `batch` systems of `n` unknowns (CG only with `cg`).
+/// The GL solvers of Fig. 11 for `batch` systems of `n` unknowns (CG only with `cg`), the
+/// compute CR and PCR with `local` invocations per work group (tuned: [`super::tune`]).
 pub(super) fn solvers<'a>(
     gl: &'a Gl,
     n: usize,
     batch: usize,
     cg: Option<&'a Fig11Config>,
+    local: Tuned,
 ) -> Vec<Entry<'a>> {
     let direct = Reference::Thomas(DIRECT_TOL);
     let mut v = vec![entry(move || CpuThomas::new(gl, n, batch), direct, false)];
@@ -129,28 +120,18 @@ pub(super) fn solvers<'a>(
             v.push(entry(make, Reference::Thomas(CG_TOL), false));
         }
     }
-    let quiet = |mut s: ComputeCr| {
-        s.set_check_finite(false);
-        s
-    };
-    v.push(compute_entry(
-        move || ComputeCr::new(gl, n, batch).map(quiet),
-        direct,
-        "CR compute",
-    ));
-    let quiet = |mut s: ComputePcr| {
-        s.set_check_finite(false);
-        s
-    };
-    v.push(compute_entry(
-        move || ComputePcr::new(gl, n, batch).map(quiet),
-        direct,
-        "PCR compute",
-    ));
+    for (pcr, label) in [(false, "CR compute"), (true, "PCR compute")] {
+        v.push(Entry {
+            make: Box::new(move || compute_solver(gl, n, batch, pcr, local[pcr as usize])),
+            reference: direct,
+            beyond: true,
+            label,
+        });
+    }
     v
 }
 
-pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunError> {
+pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig11Times>, RunError> {
     let gl = &s.gl;
     let (time, ratio, err, err_cg) = (TIME, RATIO, ERR, "max rel error vs CPU CG f64 (same n)");
     let mut t = s.table(
@@ -168,7 +149,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
         .into_iter()
         .chain(bound_columns())
         .collect(),
-        c,
+        &(c, local),
     )?;
     t.caption(
         "Thomas CPU f32: single-threaded Thomas on host data (no transfers). Thomas via \
@@ -204,7 +185,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config) -> Result<Vec<Fig11Times>, RunEr
             }
         };
         let mut times = Fig11Times::new(g, th_ms);
-        for e in solvers(gl, n, batch, Some(c)) {
+        for e in solvers(gl, n, batch, Some(c), local) {
             s.check_interrupt()?;
             if let Some(why) = s.lacks(e.needs()) {
                 let key = format!("{grid} {}", e.label);

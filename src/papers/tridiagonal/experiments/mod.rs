@@ -30,6 +30,7 @@ mod notes;
 mod passes;
 mod sweep;
 mod table1;
+mod tune;
 
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -53,6 +54,7 @@ pub struct Config {
     sweep: sweep::SweepConfig,
     passes: passes::PassesConfig,
     fig9: fig9::Fig9Config,
+    tune: tune::TuneConfig,
 }
 
 /// Tolerance of a direct solve (CR, PCR, Thomas f32) against Thomas f64: the heat systems
@@ -80,6 +82,7 @@ fn upload(gl: &Gl, s: &Systems) -> Result<Texture, RunError> {
 /// beside the paper's fragment solvers; the rest runs on GL 3.3 core.
 pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("table1", &[Need::FragmentSsbo]),
+    TableSpec::needs("tuning", &[Need::Compute]),
     TableSpec::any("fig11").rows_need(&[Need::Compute]),
     TableSpec::any("sweep").rows_need(&[Need::Compute]),
     TableSpec::any("passes"),
@@ -92,8 +95,15 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     if s.runs("table1") {
         table1::run(s, &cfg.table1)?;
     }
-    let fig11 = fig11::run(s, &cfg.fig11)?;
-    sweep::run(s, &cfg.sweep)?;
+    // The compute solvers' work-group sizes, tuned on this device (defaults without compute:
+    // their rows are skipped then).
+    let local = if s.runs("tuning") {
+        tune::run(s, &cfg.tune)?
+    } else {
+        crate::papers::tridiagonal::compute::DEFAULT_LOCAL
+    };
+    let fig11 = fig11::run(s, &cfg.fig11, local)?;
+    sweep::run(s, &cfg.sweep, local)?;
     passes::run(s, &cfg.passes)?;
     fig9::run(s, &cfg.fig9)?;
     notes::notes(s, fig11.iter().map(|t| t.grid).max());
@@ -130,6 +140,13 @@ fn check_sizes(info: &DeviceInfo, cfg: &Config, mode: Mode) -> Result<(), RunErr
             check_batch(info, table, g as usize - 1, g as usize)?;
         }
     }
+    let g = *cfg.tune.grid.pick(mode) as usize;
+    if g < 2 {
+        return Err(RunError::algorithm(TridiagonalError::Shape(format!(
+            "tune.grid {g}: a grid needs at least 2 points (1 unknown)"
+        ))));
+    }
+    check_batch(info, "tune", g - 1, g)?;
     fig9::check(info, &cfg.fig9, mode)
 }
 

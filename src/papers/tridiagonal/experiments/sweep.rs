@@ -48,7 +48,7 @@ fn push(
     ))
 }
 
-pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
+pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<(), RunError> {
     let gl = &s.gl;
     let grids = c.grids.pick(s.mode).to_vec();
     let mut t = s.table(
@@ -64,7 +64,7 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
         .into_iter()
         .chain(bound_columns())
         .collect(),
-        c,
+        &(c, local),
     )?;
     let mut series: Vec<Vec<(f64, f64)>> = vec![vec![]; NAMES.len()];
     t.expect_rows(grids.len() * NAMES.len());
@@ -87,7 +87,11 @@ pub(super) fn run(s: &Session, c: &SweepConfig) -> Result<(), RunError> {
         };
         series[0].push((unknowns, th_ms));
         // The GL solvers of Fig. 11 without CG, skipping "Thomas via texture".
-        for (i, e) in solvers(gl, n, batch, None).into_iter().enumerate().skip(1) {
+        for (i, e) in solvers(gl, n, batch, None, local)
+            .into_iter()
+            .enumerate()
+            .skip(1)
+        {
             s.check_interrupt()?;
             if let Some(why) = s.lacks(e.needs()) {
                 let row = t.row(&keys[i]).text("grid N", g.to_string());

@@ -1,0 +1,93 @@
+//! Tuning of the variants beyond the paper (issue 13's "tuning, not hand-picking"): before
+//! Table 1, the register-blocked compute kernel sweeps its register block (`tm` rows × `tn`
+//! vec4 columns per invocation) and work-group shape, and the multipass fragment kernel its k
+//! per pass, each candidate timed on one N×N product of `[table1.tune]` (median of the
+//! repetitions, `glFinish` around the dispatch loop as in Table 1) and verified against the
+//! f64 product with Table 1's tolerance. The fastest verified candidate of each runs in
+//! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
+//! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
+
+use super::Table1Config;
+use super::table1::KERNELS;
+use crate::gl::timing::measure_gpu;
+use crate::papers::matmul::gpu::{Blocked, BlockedParams, Multipass};
+use crate::papers::matmul::{Matrix, cpu};
+use crate::runner::tuning::Trial;
+use crate::runner::{RunError, Session};
+
+/// The parameters Table 1 runs the variants with.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Tuned {
+    pub blocked: BlockedParams,
+    /// k per pass as requested (see [`Multipass::chunk`]).
+    pub k_chunk: u32,
+}
+
+pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
+    let tune = &cfg.tune;
+    let n = *tune.n.pick(s.mode) as usize;
+    let plan = tune.repeat.plan();
+    let a = Matrix::random(n, n, cfg.seed ^ 0x7u64.rotate_right(3));
+    let b = Matrix::random(n, n, cfg.seed ^ 0xbu64.rotate_right(3));
+    let reference = cpu::reference_f64(&a, &b);
+    let err = |m: &Matrix| crate::util::max_rel_error(&m.data, &reference);
+    let input = format!("N = {n}");
+    let alg = RunError::algorithm;
+    let mut tuner = s.tuner(&(tune, cfg.seed, cfg.tolerance))?;
+    tuner.caption(format!(
+        "{}: every register block tm ∈ {:?} (rows) × tn ∈ {:?} (vec4 columns) with every \
+             work group {:?} (x × y invocations), timed at N = {n}.",
+        KERNELS[2],
+        tune.tm,
+        tune.tn,
+        tune.wg
+            .iter()
+            .map(|w| format!("{}×{}", w[0], w[1]))
+            .collect::<Vec<_>>()
+    ));
+    let blocked = tuner.pick(
+        s,
+        KERNELS[2],
+        &input,
+        &tune.blocked_candidates(),
+        cfg.tolerance,
+        |p| {
+            let k = Blocked::new(&s.gl, *p).map_err(alg)?;
+            let ops = k.upload(&a, &b).map_err(alg)?;
+            let timing = measure_gpu(&s.gl, plan, || k.run(&ops)).map_err(alg)?;
+            let error = err(&k.read(&ops).map_err(alg)?);
+            Ok(Trial::timed(timing, error, p.work(n, n, n)))
+        },
+    )?;
+    tuner.caption(format!(
+        "{}: k per pass ∈ {:?} (rounded up to a multiple of 4), timed at N = {n}.",
+        KERNELS[3], tune.k_chunk
+    ));
+    let k_chunk = tuner.pick(
+        s,
+        KERNELS[3],
+        &input,
+        &tune.k_chunk_candidates(),
+        cfg.tolerance,
+        |&c| {
+            let k = Multipass::new(&s.gl, c).map_err(alg)?;
+            let mut ops = k.upload(&a, &b).map_err(alg)?;
+            let timing = measure_gpu(&s.gl, plan, || k.run(&mut ops).map(drop)).map_err(alg)?;
+            let error = err(&k.read(&ops).map_err(alg)?);
+            Ok(Trial::timed(timing, error, Multipass::work(c, n, n, n)))
+        },
+    )?;
+    tuner.finish()?;
+    s.note(format!(
+        "Tuned on this device at N = {n} (the `tuning` table): {} with tm = {}, tn = {}, \
+         {}×{} work groups; {} with {} k per pass. Table 1 runs both with these.",
+        KERNELS[2],
+        blocked.tm,
+        blocked.tn,
+        blocked.wg_x,
+        blocked.wg_y,
+        KERNELS[3],
+        Multipass::chunk(k_chunk)
+    ));
+    Ok(Tuned { blocked, k_chunk })
+}
