@@ -15,7 +15,7 @@ use crate::runner::tuning::Trial;
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
-use super::super::compute::{ComputeLu, ComputeParams, compute_work};
+use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
 use super::super::{LuError, theory};
 use super::{ComputeTimes, Config, Reference, gflops};
 
@@ -81,15 +81,7 @@ pub(super) fn run(
             if n >= cfg.table4.single_run_from {
                 plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
             }
-            let res = (|| -> Result<_, LuError> {
-                let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
-                let samples = repeat(plan, || -> Result<_, LuError> {
-                    lu.upload(&r.a)?;
-                    let info = lu.run()?;
-                    Ok((info, info.ms))
-                })?;
-                Ok((*samples.median(), samples.runs.len(), lu.factors()?))
-            })();
+            let res = factor_timed(s, r, n, p, plan);
             match res {
                 Ok((info, runs, f)) => {
                     let err = max_rel_error(&f, &r.f64);
@@ -123,6 +115,24 @@ pub(super) fn run(
     }
     t.finish()?;
     Ok(out)
+}
+
+/// Factors `r`'s order-`n` matrix `plan` times (upload inside each run, as the table times
+/// it): the median run's info, the number of timed runs and the last run's factors.
+fn factor_timed(
+    s: &Session,
+    r: &Reference,
+    n: u32,
+    p: ComputeParams,
+    plan: TimingPlan,
+) -> Result<(ComputeInfo, usize, Vec<f32>), LuError> {
+    let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
+    let samples = repeat(plan, || -> Result<_, LuError> {
+        lu.upload(&r.a)?;
+        let info = lu.run()?;
+        Ok((info, info.ms))
+    })?;
+    Ok((*samples.median(), samples.runs.len(), lu.factors()?))
 }
 
 /// The panel width of the compute LU, tuned on this device (see the module docs).
@@ -160,16 +170,7 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
                 block: b,
                 pivoting: false,
             };
-            let run = || -> Result<_, LuError> {
-                let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
-                let samples = repeat(plan, || -> Result<_, LuError> {
-                    lu.upload(&r.a)?;
-                    let info = lu.run()?;
-                    Ok((info, info.ms))
-                })?;
-                Ok((*samples.median(), samples.runs.len(), lu.factors()?))
-            };
-            let (info, runs, f) = run().map_err(RunError::algorithm)?;
+            let (info, runs, f) = factor_timed(s, r, n, p, plan).map_err(RunError::algorithm)?;
             Ok(Trial {
                 ms: info.ms,
                 runs,
