@@ -40,6 +40,7 @@ fn every_measurement_is_made_and_verified() {
         "texture.r32f.2d.strided",
         "target.r32f",
         "copytex.rgba32f",
+        "compute.texture.rgba32f.rect.consecutive",
         "fma.compute.f32",
         "fma.compute.f64",
         "fma.fragment.f32",
@@ -52,7 +53,7 @@ fn every_measurement_is_made_and_verified() {
     ] {
         assert!(keys.contains(&want), "no {want} in {keys:?}");
     }
-    assert_eq!(keys.len(), 28, "{keys:?}");
+    assert_eq!(keys.len(), 29, "{keys:?}");
     for m in &p.measurements {
         // llvmpipe has every feature: a missing value is a failed check or a GL error.
         let v = m.value.unwrap_or_else(|| panic!("{}: {}", m.key, m.note));
@@ -74,11 +75,11 @@ fn every_measurement_is_made_and_verified() {
     ] {
         assert!(v.is_some_and(|v| v > 0.0), "{name} = {v:?}");
     }
-    // The best compute bandwidth is the best of the ssbo rows.
+    // The best compute bandwidth is the best of the SSBO rows and the compute texture path.
     let best = p
         .measurements
         .iter()
-        .filter(|m| m.key.starts_with("ssbo."))
+        .filter(|m| m.key.starts_with("ssbo.") || m.key.starts_with("compute."))
         .filter_map(|m| m.value)
         .fold(0.0, f64::max);
     assert_eq!(l.compute_gbs, Some(best));

@@ -8,7 +8,11 @@
 //!   and readback (`glGetBufferSubData`, `glGetTexImage`) bandwidth.
 //! - [`texture`]: texture-fetch bandwidth of a fragment pass (RGBA32F and R32F, rectangle and
 //!   2D, consecutive and strided fetches), render-target write bandwidth (RGBA32F, R32F) and
-//!   `glCopyTexSubImage2D` bandwidth.
+//!   `glCopyTexSubImage2D` bandwidth; and the same consecutive RGBA32F fetch from a compute
+//!   dispatch (`texelFetch` in, `imageStore` out), the compute pipeline's other road to
+//!   memory. Mesa 22.3's llvmpipe runs shader-storage loads lane by lane and texel fetches as
+//!   vector gathers, so there the texture path is the faster way for compute to read; the
+//!   compute roof is the best of all compute rows, so that an SSBO kernel is read against what compute can reach.
 //! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: two independent
 //!   unrolled chains `x ← a·x + b` per invocation, `a`, `b` uniforms (nothing folds), the sum
 //!   written (nothing is dead code).
@@ -30,7 +34,8 @@
 //! # The bound of a kernel ([`bound`])
 //! For a kernel that moves `B` bytes, does `F₃₂` and `F₆₄` flops in `P` passes and `D`
 //! dispatches: `t ≥ max(B / BW_kind, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
-//! with `BW_kind` the best bandwidth measured in the kernel's pipeline (fragment or compute).
+//! with `BW_kind` the best bandwidth measured in the kernel's pipeline (fragment or compute;
+//! compute: SSBO or texture path).
 //! The roofline ([`mod@roofline`]) draws the same limits against operational intensity `F / B`.
 
 pub mod bound;

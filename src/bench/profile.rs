@@ -118,7 +118,7 @@ impl Measurement {
 /// The limits a bound uses, each the best verified measurement of its keys (`None`: none).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Best SSBO bandwidth in compute (`ssbo.*`), GB/s.
+    /// Best bandwidth of a compute dispatch (`ssbo.*` and the texture path `compute.*`), GB/s.
     pub compute_gbs: Option<f64>,
     /// Best bandwidth of a fragment pass (`texture.*`, `target.*`, `copytex.*`), GB/s.
     pub fragment_gbs: Option<f64>,
@@ -152,7 +152,7 @@ impl Limits {
         };
         let ms = |key: &str| best(&[key]).map(|us| us * 1e-3);
         Limits {
-            compute_gbs: best(&["ssbo."]),
+            compute_gbs: best(&["ssbo.", "compute."]),
             fragment_gbs: best(&["texture.", "target.", "copytex."]),
             compute_fp32_gflops: best(&["fma.compute.f32"]),
             compute_fp64_gflops: best(&["fma.compute.f64"]),
@@ -241,9 +241,15 @@ impl fmt::Display for DeviceProfile {
             "date: {}, mode: {}, {:.1} s",
             self.date, self.mode, self.seconds
         )?;
+        let w = self
+            .measurements
+            .iter()
+            .map(|m| m.key.len())
+            .max()
+            .unwrap_or(3);
         writeln!(
             f,
-            "{:<26} {:>12} {:<7} {:>10} {:>5} {:>5} {:>9}  what / note",
+            "{:<w$} {:>12} {:<7} {:>10} {:>5} {:>5} {:>9}  what / note",
             "key", "value", "unit", "run ms", "reps", "runs", "error"
         )?;
         for m in &self.measurements {
@@ -256,7 +262,7 @@ impl fmt::Display for DeviceProfile {
             };
             writeln!(
                 f,
-                "{:<26} {:>12} {:<7} {:>10.3} {:>5} {:>5} {:>9}  {}",
+                "{:<w$} {:>12} {:<7} {:>10.3} {:>5} {:>5} {:>9}  {}",
                 m.key,
                 value,
                 m.unit.name(),

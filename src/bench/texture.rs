@@ -5,7 +5,9 @@
 //! - fetch (`texture_fetch.frag`, `FETCHES` = 8 per fragment): `8·w²·e` read + `w²·e`
 //!   written (the sums, into a target of the texture's format);
 //! - render-target write (`fill.frag`): `w²·e` written;
-//! - `glCopyTexSubImage2D`: `w²·e` read + `w²·e` written.
+//! - `glCopyTexSubImage2D`: `w²·e` read + `w²·e` written;
+//! - compute fetch (`texture_fetch.comp`, RGBA32F rectangle, consecutive): as the fragment
+//!   fetch, the sums stored with `imageStore`.
 //!
 //! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
 //! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
@@ -15,6 +17,7 @@ use super::{Bandwidth, Settings, Step, time_kernel};
 use crate::gl::timing::TimingPlan;
 use crate::gl::{
     Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    image_access,
 };
 use crate::util::max_rel_error;
 
@@ -69,7 +72,6 @@ fn fetch(
     side: u32,
     count_writes: bool,
 ) -> Result<Measurement, GlError> {
-    let c = f.format.channels();
     let data = pattern(side, f.format);
     let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
@@ -91,9 +93,31 @@ fn fetch(
         quads.draw(&prog, side, side)
     })?;
     let got = dst.texture().read()?;
-    // CPU reference: the same sums in f64; an R32F fetch returns (r, 0, 0, 1), of which the
-    // R32F target keeps r.
-    let w = side as usize;
+    let want = fetch_reference(&data, side, f, stride);
+    let e = f.format.texel_bytes() as f64;
+    let texels = side as f64 * side as f64;
+    let bytes = texels * e * (FETCHES as f64 + if count_writes { 1.0 } else { 0.0 });
+    let what = format!(
+        "fragment pass, {FETCHES} {} fetches per fragment from a {side}² {:?} {:?}",
+        if f.strided { "strided" } else { "consecutive" },
+        f.format,
+        f.target
+    );
+    Ok(Measurement::new(
+        &f.key(),
+        what,
+        Unit::GBs,
+        bytes * reps as f64,
+        reps,
+        t,
+        Some((max_rel_error(&got, &want), 0.0)),
+    ))
+}
+
+/// CPU reference of a fetch kernel: the same sums in f64. An R32F fetch returns (r, 0, 0, 1),
+/// of which an R32F target keeps r.
+fn fetch_reference(data: &[f32], side: u32, f: Fetch, stride: u32) -> Vec<f64> {
+    let (w, c) = (side as usize, f.format.channels());
     let texel = |x: usize, y: usize, ch: usize| data[(y * w + x) * c + ch] as f64;
     let mut want = vec![0f64; w * w * c];
     for y in 0..w {
@@ -110,18 +134,45 @@ fn fetch(
             }
         }
     }
-    let e = f.format.texel_bytes() as f64;
-    let texels = side as f64 * side as f64;
-    let bytes = texels * e * (FETCHES as f64 + if count_writes { 1.0 } else { 0.0 });
-    let what = format!(
-        "fragment pass, {FETCHES} {} fetches per fragment from a {side}² {:?} {:?}",
-        if f.strided { "strided" } else { "consecutive" },
-        f.format,
-        f.target
-    );
+    want
+}
+
+/// Texture-fetch bandwidth of a compute shader (`texture_fetch.comp`): the consecutive
+/// RGBA32F rectangle fetch of [`fetch`], read with `texelFetch` and written with
+/// `imageStore`, so that a compute kernel's reach through the texture path is measured
+/// beside its shader-storage loads. Bytes: `8·w²·16` read + `w²·16` written.
+fn compute_fetch(gl: &Gl, s: &Settings, side: u32) -> Result<Measurement, GlError> {
+    let f = Fetch {
+        format: Format::RGBA32F,
+        target: TexTarget::Rect,
+        strided: false,
+    };
+    let data = pattern(side, f.format);
+    let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
+    let dst = Texture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
+    let prog = Program::compute(
+        gl,
+        "bench/texture_fetch.comp",
+        &[Define::new("FETCHES", FETCHES)],
+    )?;
+    prog.bind_texture(0, "u_src", &src);
+    prog.bind_image(0, &dst, image_access::WRITE_ONLY);
+    prog.set_i32("u_side", side as i32);
+    let g = side.div_ceil(16);
+    let (t, reps) = time_kernel(gl, s, || {
+        prog.dispatch([g, g, 1])?;
+        gl.image_barrier();
+        Ok(())
+    })?;
+    let got = dst.read()?;
+    let want = fetch_reference(&data, side, f, 1);
+    let bytes = side as f64 * side as f64 * f.format.texel_bytes() as f64 * (FETCHES + 1) as f64;
     Ok(Measurement::new(
-        &f.key(),
-        what,
+        "compute.texture.rgba32f.rect.consecutive",
+        format!(
+            "compute dispatch, {FETCHES} consecutive texelFetch per invocation from a {side}² \
+             RGBA32F rectangle texture, imageStore of the sum"
+        ),
         Unit::GBs,
         bytes * reps as f64,
         reps,
@@ -206,6 +257,10 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
             Box::new(move || target_write(gl, s, format, side)),
         ));
     }
+    out.push((
+        "compute.texture.rgba32f.rect.consecutive".into(),
+        Box::new(move || compute_fetch(gl, s, side)),
+    ));
     out.push((
         "copytex.rgba32f".into(),
         Box::new(move || copy_tex(gl, s, side)),
