@@ -7,7 +7,7 @@ use gpgpu_repro::gl;
 use gpgpu_repro::papers::matmul::experiments::{Config, Footprint, Printed, Published, audit};
 use gpgpu_repro::papers::matmul::gpu::programs;
 use gpgpu_repro::papers::matmul::gpu::{
-    Blocked, BlockedParams, Multipass, Park2019, Park2019Params,
+    Blocked, BlockedParams, Multipass, Park2019, Park2019Params, Reads,
 };
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
 use gpgpu_repro::runner::{self, Mode, Options, RunError};
@@ -111,21 +111,28 @@ fn thousand_by_thousand_with_every_kernel() {
 #[test]
 fn beyond_the_paper_kernels_handle_ragged_shapes() {
     let g = ctx();
-    let blk = Blocked::new(
-        &g,
-        BlockedParams {
+    let blocked = |reads| {
+        let p = BlockedParams {
             tm: 4,
             tn: 2,
             wg_x: 8,
             wg_y: 8,
-        },
-    )
-    .unwrap();
+            reads,
+        };
+        Blocked::new(&g, p).unwrap()
+    };
+    let (blk, tex) = (blocked(Reads::Ssbo), blocked(Reads::Texture));
     let frag = Multipass::new(&g, 8).unwrap();
     for (i, &(m, n, l)) in SHAPES.iter().enumerate() {
         let a = Matrix::random(m, n, 30 + i as u64);
         let b = Matrix::random(n, l, 40 + i as u64);
         check("blocked", &a, &b, &blk.multiply(&a, &b).unwrap());
+        check(
+            "blocked, texture reads",
+            &a,
+            &b,
+            &tex.multiply(&a, &b).unwrap(),
+        );
         check("fragment", &a, &b, &frag.multiply(&a, &b).unwrap());
     }
 }

@@ -30,7 +30,8 @@
 //! - the register-blocked kernel ([`BlockedParams::work`]): `I = ⌈l₄/TN⌉·⌈m/TM⌉`
 //!   invocations (l₄ = ⌈l/4⌉) each read `n·TN` vec4s of B and `n·TM` floats of A and write
 //!   `TM·TN` vec4s: `bytes = I·n·(16·TN + 4·TM) + m·l₄·16`, `flops = I·n·TM·TN·8`; one
-//!   dispatch.
+//!   dispatch. The same counts whether A and B are read from SSBOs or with `texelFetch`
+//!   ([`Reads`]).
 //! - the multipass fragment kernel ([`Multipass::work`]): `P = ⌈4n₄/K⌉` passes over the
 //!   `l₄×m` RGBA32F accumulator; per texel and pass one accumulator fetch and one write, per
 //!   4 k one fetch of A and 4 of B (16 B each): `bytes = l₄·m·16·(2P + 5·4n₄/4) + l₄·m·16`
@@ -239,6 +240,28 @@ pub struct BlockedParams {
     /// Work-group shape.
     pub wg_x: u32,
     pub wg_y: u32,
+    /// Where A and B are read from (the result R is an SSBO either way).
+    #[serde(default)]
+    pub reads: Reads,
+}
+
+/// How the register-blocked kernel reads its operands: the same loads of the same values,
+/// through shader storage or through the texture units (`texelFetch` on rectangle textures).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reads {
+    #[default]
+    Ssbo,
+    Texture,
+}
+
+impl Reads {
+    pub fn name(self) -> &'static str {
+        match self {
+            Reads::Ssbo => "ssbo",
+            Reads::Texture => "texture",
+        }
+    }
 }
 
 impl BlockedParams {
@@ -258,12 +281,16 @@ impl BlockedParams {
     }
     /// The `#define`s of `blocked.comp` for these parameters.
     pub fn defines(&self) -> Vec<Define> {
-        vec![
+        let mut d = vec![
             Define::new("TM", format!("{}u", self.tm)),
             Define::new("TN", format!("{}u", self.tn)),
             Define::new("WG_X", self.wg_x),
             Define::new("WG_Y", self.wg_y),
-        ]
+        ];
+        if self.reads == Reads::Texture {
+            d.push(Define::flag("TEXTURE"));
+        }
+        d
     }
 
     /// Checks the sizes before any shader is built: `Err` names the bad field.
@@ -300,6 +327,7 @@ impl Default for BlockedParams {
             tn: 1,
             wg_x: 8,
             wg_y: 8,
+            reads: Reads::Ssbo,
         }
     }
 }
@@ -318,9 +346,14 @@ pub struct BlockedOperands {
     n: usize,
     l: usize,
     l4: usize,
-    a: Buffer<f32>,
-    b: Buffer<[f32; 4]>,
+    inputs: BlockedInputs,
     r: Buffer<[f32; 4]>,
+}
+
+/// A and B where [`Reads`] puts them.
+enum BlockedInputs {
+    Ssbo(Buffer<f32>, Buffer<[f32; 4]>),
+    Texture(Texture, Texture),
 }
 
 impl Blocked {
@@ -336,21 +369,43 @@ impl Blocked {
     pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<BlockedOperands, MatmulError> {
         let (m, n, l) = dims(a, b)?;
         let l4 = l.div_ceil(4);
+        let g = &self.gl;
+        let b4 = pack4(&b.data, n, l);
+        let inputs = match self.params.reads {
+            Reads::Ssbo => {
+                BlockedInputs::Ssbo(Buffer::from_slice(g, &a.data)?, Buffer::from_slice(g, &b4)?)
+            }
+            Reads::Texture => {
+                let (w, h) = (n as u32, m as u32);
+                let a = Texture::new(g, TexTarget::Rect, Format::R32F, w, h, Some(&a.data))?;
+                let flat: Vec<f32> = b4.into_iter().flatten().collect();
+                let (w, h) = (l4 as u32, n as u32);
+                let b = Texture::new(g, TexTarget::Rect, Format::RGBA32F, w, h, Some(&flat))?;
+                BlockedInputs::Texture(a, b)
+            }
+        };
         Ok(BlockedOperands {
             m,
             n,
             l,
             l4,
-            a: Buffer::from_slice(&self.gl, &a.data)?,
-            b: Buffer::from_slice(&self.gl, &pack4(&b.data, n, l))?,
-            r: Buffer::zeroed(&self.gl, m * l4)?,
+            inputs,
+            r: Buffer::zeroed(g, m * l4)?,
         })
     }
 
     pub fn run(&self, ops: &BlockedOperands) -> Result<(), MatmulError> {
         let p = &self.params;
-        ops.a.bind(0);
-        ops.b.bind(1);
+        match &ops.inputs {
+            BlockedInputs::Ssbo(a, b) => {
+                a.bind(0);
+                b.bind(1);
+            }
+            BlockedInputs::Texture(a, b) => {
+                self.prog.bind_texture(0, "u_a", a);
+                self.prog.bind_texture(1, "u_b", b);
+            }
+        }
         ops.r.bind(2);
         self.prog.set_u32("m", ops.m as u32);
         self.prog.set_u32("n", ops.n as u32);
@@ -559,6 +614,7 @@ mod work_tests {
             tn: 2,
             wg_x: 8,
             wg_y: 8,
+            reads: Reads::Ssbo,
         }
         .work(n, n, n);
         assert_eq!(b.flops32, flops);

@@ -14,7 +14,7 @@ pub mod tune;
 
 use serde::{Deserialize, Serialize};
 
-use super::gpu::BlockedParams;
+use super::gpu::{BlockedParams, Reads};
 use crate::gl::{DeviceInfo, Need};
 use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
@@ -51,6 +51,8 @@ pub struct TuneConfig {
     pub tn: Vec<u32>,
     /// Work-group shapes `[x, y]`.
     pub wg: Vec<[u32; 2]>,
+    /// Where the blocked kernel reads A and B from: `"ssbo"`, `"texture"` (texelFetch).
+    pub reads: Vec<Reads>,
     /// k per pass of the multipass fragment kernel.
     pub k_chunk: Vec<u32>,
     pub repeat: Repeat,
@@ -63,10 +65,18 @@ impl TuneConfig {
         for &tm in &self.tm {
             for &tn in &self.tn {
                 for &[wg_x, wg_y] in &self.wg {
-                    v.push((
-                        format!("tm={tm} tn={tn} wg={wg_x}×{wg_y}"),
-                        BlockedParams { tm, tn, wg_x, wg_y },
-                    ));
+                    for &reads in &self.reads {
+                        v.push((
+                            format!("tm={tm} tn={tn} wg={wg_x}×{wg_y} {}", reads.name()),
+                            BlockedParams {
+                                tm,
+                                tn,
+                                wg_x,
+                                wg_y,
+                                reads,
+                            },
+                        ));
+                    }
                 }
             }
         }
@@ -86,6 +96,7 @@ impl TuneConfig {
             ("tm", self.tm.is_empty()),
             ("tn", self.tn.is_empty()),
             ("wg", self.wg.is_empty()),
+            ("reads", self.reads.is_empty()),
             ("k_chunk", self.k_chunk.is_empty()),
         ] {
             if empty {

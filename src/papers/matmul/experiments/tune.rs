@@ -36,14 +36,16 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     let mut tuner = s.tuner(&(tune, cfg.seed, cfg.tolerance))?;
     tuner.caption(format!(
         "{}: every register block tm ∈ {:?} (rows) × tn ∈ {:?} (vec4 columns) with every \
-             work group {:?} (x × y invocations), timed at N = {n}.",
+             work group {:?} (x × y invocations), A and B read from {:?} (texture: texelFetch \
+             from rectangle textures), timed at N = {n}.",
         KERNELS[2],
         tune.tm,
         tune.tn,
         tune.wg
             .iter()
             .map(|w| format!("{}×{}", w[0], w[1]))
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>(),
+        tune.reads.iter().map(|r| r.name()).collect::<Vec<_>>()
     ));
     let blocked = tuner.pick(
         s,
@@ -80,12 +82,13 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     tuner.finish()?;
     s.note(format!(
         "Tuned on this device at N = {n} (the `tuning` table): {} with tm = {}, tn = {}, \
-         {}×{} work groups; {} with {} k per pass. Table 1 runs both with these.",
+         {}×{} work groups, {} reads; {} with {} k per pass. Table 1 runs both with these.",
         KERNELS[2],
         blocked.tm,
         blocked.tn,
         blocked.wg_x,
         blocked.wg_y,
+        blocked.reads.name(),
         KERNELS[3],
         Multipass::chunk(k_chunk)
     ));
