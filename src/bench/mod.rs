@@ -11,8 +11,9 @@
 //!   `glCopyTexSubImage2D` bandwidth; and the same consecutive RGBA32F fetch from a compute
 //!   dispatch (`texelFetch` in, `imageStore` out), the compute pipeline's other road to
 //!   memory. Mesa 22.3's llvmpipe runs shader-storage loads lane by lane and texel fetches as
-//!   vector gathers, so there the texture path is the faster way for compute to read; the
-//!   compute roof is the best of all compute rows, so that an SSBO kernel is read against what compute can reach.
+//!   vector gathers, so there the texture path is the faster way for compute to read. The
+//!   compute roof is the best of all compute rows, so that an SSBO kernel is read against
+//!   what compute can reach.
 //! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: two independent
 //!   unrolled chains `x ← a·x + b` per invocation, `a`, `b` uniforms (nothing folds), the sum
 //!   written (nothing is dead code).

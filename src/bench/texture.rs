@@ -24,6 +24,9 @@ use crate::util::max_rel_error;
 /// Texels each fragment of the fetch kernel sums.
 const FETCHES: u32 = 8;
 
+/// The key of the compute pipeline's texture-path row ([`compute_fetch`]).
+const COMPUTE_FETCH: &str = "compute.texture.rgba32f.rect.consecutive";
+
 fn fmt_name(f: Format) -> &'static str {
     match f {
         Format::R32F => "r32f",
@@ -168,7 +171,7 @@ fn compute_fetch(gl: &Gl, s: &Settings, side: u32) -> Result<Measurement, GlErro
     let want = fetch_reference(&data, side, f, 1);
     let bytes = side as f64 * side as f64 * f.format.texel_bytes() as f64 * (FETCHES + 1) as f64;
     Ok(Measurement::new(
-        "compute.texture.rgba32f.rect.consecutive",
+        COMPUTE_FETCH,
         format!(
             "compute dispatch, {FETCHES} consecutive texelFetch per invocation from a {side}² \
              RGBA32F rectangle texture, imageStore of the sum"
@@ -258,7 +261,7 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
         ));
     }
     out.push((
-        "compute.texture.rgba32f.rect.consecutive".into(),
+        COMPUTE_FETCH.into(),
         Box::new(move || compute_fetch(gl, s, side)),
     ));
     out.push((

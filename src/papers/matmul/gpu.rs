@@ -262,6 +262,13 @@ impl Reads {
             Reads::Texture => "texture",
         }
     }
+    /// Where the operands are, in words (captions).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reads::Ssbo => "SSBOs",
+            Reads::Texture => "rectangle textures with texelFetch",
+        }
+    }
 }
 
 impl BlockedParams {

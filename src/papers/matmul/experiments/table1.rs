@@ -15,7 +15,7 @@ use super::{Published, Table1Config, fig3};
 use crate::bench::Work;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::gl::{Timing, TimingPlan};
-use crate::papers::matmul::gpu::{Blocked, Multipass, Park2019, Park2019Params, Reads};
+use crate::papers::matmul::gpu::{Blocked, Multipass, Park2019, Park2019Params};
 use crate::papers::matmul::{Matrix, cpu, gflops};
 use crate::report::{Column, OF_BOUND, RowBuilder, Table, bound_columns};
 use crate::runner::{RunError, Session};
@@ -174,16 +174,14 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
     t.caption(format!(
         "Beyond the paper, each with the parameters tuned on this device (the `tuning` \
          table): `blocked` = register-blocked compute kernel ({}×{} vec4 per invocation, {}×{} \
-         work groups, A and B read from {}); `fragment` = multipass fragment-shader matmul on RGBA32F textures, {} k \
-         per pass, switch method; `SGEMM` = matrixmultiply::sgemm, one thread.",
+         work groups, A and B read from {}); `fragment` = multipass fragment-shader matmul on \
+         RGBA32F textures, {} k per pass, switch method; `SGEMM` = matrixmultiply::sgemm, one \
+         thread.",
         tuned.blocked.tm,
         tuned.blocked.tn,
         tuned.blocked.wg_x,
         tuned.blocked.wg_y,
-        match tuned.blocked.reads {
-            Reads::Ssbo => "SSBOs",
-            Reads::Texture => "rectangle textures with texelFetch",
-        },
+        tuned.blocked.reads.describe(),
         Multipass::chunk(tuned.k_chunk)
     ));
     t.caption(
