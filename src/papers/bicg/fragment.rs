@@ -33,9 +33,10 @@
 use std::cell::Cell;
 use std::rc::Rc;
 
-use super::cpu::{BicgInfo, BicgParams, Stop, nr_error_estimate};
+use super::cpu::{BicgInfo, BicgParams};
 use super::ellpack::EllpackR;
 use super::gpu::GpuBicgError;
+use super::linbcg;
 use crate::bench::{Kind, Work};
 use crate::gl::{
     Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
@@ -420,104 +421,16 @@ impl FragmentBicg {
         Ok(x.into_iter().map(f64::from).collect())
     }
 
-    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`, as [`super::gpu::GpuBicg::solve`]
-    /// step for step). The iterate comes back in f64 whether or not the solve converged.
+    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`: [`linbcg::solve`] over this
+    /// solver's passes, as [`super::gpu::GpuBicg::solve`] over its kernels). The iterate
+    /// comes back in f64 whether or not the solve converged.
     pub fn solve(
         &mut self,
         b: &[f64],
         x0: &[f64],
         params: &BicgParams,
     ) -> Result<(Vec<f64>, BicgInfo), GpuBicgError> {
-        let n = self.n;
-        for len in [b.len(), x0.len()] {
-            if len != n {
-                return Err(GpuBicgError::Length { got: len, n });
-            }
-        }
-        self.upload(V::B, b)?;
-        self.upload(V::X, x0)?;
-        self.spmv(false, V::X, V::Tmp)?;
-        self.axpy(V::B, -1.0, V::Tmp, V::R)?;
-        self.axpy(V::R, 0.0, V::R, V::Rr)?;
-        self.asolve(V::B, V::Z)?;
-        self.reduce(V::Z, None, BNRM)?;
-        self.asolve(V::R, V::Z)?;
-        self.reduce(V::Z, None, ZNRM)?;
-        let s = self.read_results(ZNRM, 4)?;
-        let (mut znrm, bnrm) = (s[0], s[3]);
-        let mut history = Vec::new();
-        if bnrm == 0.0 {
-            let info = BicgInfo {
-                iterations: 0,
-                err: 0.0,
-                history,
-                stop: Stop::Converged,
-            };
-            return Ok((vec![0.0; n], info));
-        }
-        let mut err = znrm / bnrm;
-        let mut bkden = 1.0;
-        let (iterations, stop) = 'iterate: {
-            for iter in 1..=params.max_iter {
-                self.asolve(V::Rr, V::Zz)?;
-                self.reduce(V::Z, Some(V::Rr), RHO)?;
-                let bknum = self.read_results(RHO, 1)?[0];
-                if !bknum.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                if bknum == 0.0 {
-                    break 'iterate (iter, Stop::BreakdownRho);
-                }
-                let bk = if iter == 1 { 0.0 } else { bknum / bkden };
-                if iter == 1 {
-                    // p = z, p̄ = z̄ (a copy: s = 0 with b = a).
-                    self.axpy(V::Z, 0.0, V::Z, V::P)?;
-                    self.axpy(V::Zz, 0.0, V::Zz, V::Pp)?;
-                } else {
-                    self.axpy(V::Z, bk, V::P, V::P)?;
-                    self.axpy(V::Zz, bk, V::Pp, V::Pp)?;
-                }
-                bkden = bknum;
-                self.spmv(false, V::P, V::Z)?;
-                self.reduce(V::Z, Some(V::Pp), AKDEN)?;
-                let akden = self.read_results(AKDEN, 1)?[0];
-                if akden == 0.0 {
-                    break 'iterate (iter, Stop::BreakdownAlpha);
-                }
-                if !akden.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                let ak = bknum / akden;
-                self.spmv(true, V::Pp, V::Zz)?;
-                self.axpy(V::X, ak, V::P, V::X)?;
-                self.axpy(V::R, -ak, V::Z, V::R)?;
-                self.axpy(V::Rr, -ak, V::Zz, V::Rr)?;
-                self.asolve(V::R, V::Z)?;
-                self.reduce(V::Z, None, ZNRM)?;
-                self.reduce(V::P, None, PNRM)?;
-                self.reduce(V::X, None, XNRM)?;
-                let s = self.read_results(ZNRM, 3)?;
-                let zm1nrm = znrm;
-                znrm = s[0];
-                let testable;
-                (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, s[1], s[2], bnrm);
-                history.push(err);
-                if !err.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                if testable && err <= params.tol {
-                    break 'iterate (iter, Stop::Converged);
-                }
-            }
-            (params.max_iter, Stop::IterationCap)
-        };
-        let info = BicgInfo {
-            iterations,
-            err,
-            history,
-            stop,
-        };
-        Ok((self.read(V::X)?, info))
+        linbcg::solve(self, b, x0, params)
     }
 
     /// y = A x (or Aᵀ x) through the SpMV pass: the test of the pass.
@@ -549,5 +462,67 @@ impl FragmentBicg {
         self.reduce(V::P, None, PNRM)?;
         let s = self.read_results(RHO, 4)?;
         Ok((s[0], s[3]))
+    }
+}
+
+/// The passes of one `linbcg` iteration (see [`linbcg`]): scalars come back through the
+/// results texture.
+impl linbcg::Steps for FragmentBicg {
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    fn start(&mut self, b: &[f64], x0: &[f64]) -> Result<(f64, f64), GpuBicgError> {
+        self.upload(V::B, b)?;
+        self.upload(V::X, x0)?;
+        self.spmv(false, V::X, V::Tmp)?;
+        self.axpy(V::B, -1.0, V::Tmp, V::R)?;
+        self.axpy(V::R, 0.0, V::R, V::Rr)?;
+        self.asolve(V::B, V::Z)?;
+        self.reduce(V::Z, None, BNRM)?;
+        self.asolve(V::R, V::Z)?;
+        self.reduce(V::Z, None, ZNRM)?;
+        let s = self.read_results(ZNRM, 4)?;
+        Ok((s[0], s[3]))
+    }
+
+    fn rho(&mut self) -> Result<f64, GpuBicgError> {
+        self.asolve(V::Rr, V::Zz)?;
+        self.reduce(V::Z, Some(V::Rr), RHO)?;
+        Ok(self.read_results(RHO, 1)?[0])
+    }
+
+    fn directions(&mut self, beta: Option<f64>) -> Result<(), GpuBicgError> {
+        // The first p = z, p̄ = z̄ is a copy: s = 0 with b = a.
+        let (bk, p, pp) = match beta {
+            None => (0.0, V::Z, V::Zz),
+            Some(bk) => (bk, V::P, V::Pp),
+        };
+        self.axpy(V::Z, bk, p, V::P)?;
+        self.axpy(V::Zz, bk, pp, V::Pp)?;
+        Ok(())
+    }
+
+    fn akden(&mut self) -> Result<f64, GpuBicgError> {
+        self.spmv(false, V::P, V::Z)?;
+        self.reduce(V::Z, Some(V::Pp), AKDEN)?;
+        Ok(self.read_results(AKDEN, 1)?[0])
+    }
+
+    fn update(&mut self, ak: f64) -> Result<[f64; 3], GpuBicgError> {
+        self.spmv(true, V::Pp, V::Zz)?;
+        self.axpy(V::X, ak, V::P, V::X)?;
+        self.axpy(V::R, -ak, V::Z, V::R)?;
+        self.axpy(V::Rr, -ak, V::Zz, V::Rr)?;
+        self.asolve(V::R, V::Z)?;
+        self.reduce(V::Z, None, ZNRM)?;
+        self.reduce(V::P, None, PNRM)?;
+        self.reduce(V::X, None, XNRM)?;
+        let s = self.read_results(ZNRM, 3)?;
+        Ok([s[0], s[1], s[2]])
+    }
+
+    fn iterate(&mut self) -> Result<Vec<f64>, GpuBicgError> {
+        Ok(self.read(V::X)?)
     }
 }

@@ -14,6 +14,7 @@
 //!   with the `BicgParams` / `BicgInfo` / `BicgError` trio;
 //! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
 //!   in an f32 build;
+//! * [`linbcg`] — NR's control flow once for both GL solvers, over their device steps;
 //! * [`fragment`] — beyond the paper: the f32 iteration as render-to-texture fragment passes
 //!   (the legacy pipeline, GL 3.3), the counterpart of the compute f32 build;
 //! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver);
@@ -31,6 +32,7 @@ pub mod ellpack;
 pub mod experiments;
 pub mod fragment;
 pub mod gpu;
+pub mod linbcg;
 pub mod poisson;
 
 pub use cpu::{BicgError, BicgInfo, BicgParams, Stop};

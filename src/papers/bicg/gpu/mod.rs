@@ -26,8 +26,9 @@ pub mod work;
 
 use bytemuck::Pod;
 
-use super::cpu::{BicgError, BicgInfo, BicgParams, Stop, nr_error_estimate};
+use super::cpu::{BicgError, BicgInfo, BicgParams};
 use super::ellpack::{EllpackError, EllpackR};
+use super::linbcg;
 use crate::gl::{Buffer, Gl, GlError};
 
 use kernels::Programs;
@@ -253,21 +254,28 @@ impl<T: Real> GpuBicg<T> {
         self.profile.as_ref()
     }
 
-    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`; see [`super::cpu`]). The iterate
-    /// comes back in f64 whether or not the solve converged; [`BicgInfo::into_result`]
-    /// turns a non-converged one into an error.
+    /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`: [`linbcg::solve`] over these
+    /// kernels; see [`super::cpu`]). The iterate comes back in f64 whether or not the solve
+    /// converged; [`BicgInfo::into_result`] turns a non-converged one into an error.
     pub fn solve(
         &mut self,
         b: &[f64],
         x0: &[f64],
         params: &BicgParams,
     ) -> Result<(Vec<f64>, BicgInfo), GpuBicgError> {
-        let n = self.n;
-        for len in [b.len(), x0.len()] {
-            if len != n {
-                return Err(GpuBicgError::Length { got: len, n });
-            }
-        }
+        linbcg::solve(self, b, x0, params)
+    }
+}
+
+/// The kernels of one `linbcg` iteration (see [`linbcg`]), fused or not
+/// ([`GpuOptions::fused`]): scalars come back through the results buffer, α and β go down
+/// through the coefficients buffer.
+impl<T: Real> linbcg::Steps for GpuBicg<T> {
+    fn n(&self) -> usize {
+        self.n
+    }
+
+    fn start(&mut self, b: &[f64], x0: &[f64]) -> Result<(f64, f64), GpuBicgError> {
         let bt: Vec<T> = b.iter().map(|&v| T::from_f64(v)).collect();
         let xt: Vec<T> = x0.iter().map(|&v| T::from_f64(v)).collect();
         self.run(Kernel::HtoD, |s| {
@@ -285,98 +293,66 @@ impl<T: Real> GpuBicg<T> {
         self.asolve(V::R, V::Z)?;
         self.reduce(V::Z, true, ZNRM)?;
         let s = self.read_results(ZNRM, 4)?;
-        let (mut znrm, bnrm) = (s[0], s[3]);
-        let mut history = Vec::new();
-        if bnrm == 0.0 {
-            let info = BicgInfo {
-                iterations: 0,
-                err: 0.0,
-                history,
-                stop: Stop::Converged,
-            };
-            return Ok((vec![0.0; n], info));
+        Ok((s[0], s[3]))
+    }
+
+    fn rho(&mut self) -> Result<f64, GpuBicgError> {
+        if self.opts.fused {
+            self.fused_rho()?;
+        } else {
+            self.asolve(V::Rr, V::Zz)?;
+            self.dot(V::Z, V::Rr, RHO)?;
         }
-        let mut err = znrm / bnrm;
-        let mut bkden = 1.0;
-        let fused = self.opts.fused;
-        let (iterations, stop) = 'iterate: {
-            for iter in 1..=params.max_iter {
-                if fused {
-                    self.fused_rho()?;
-                } else {
-                    self.asolve(V::Rr, V::Zz)?;
-                    self.dot(V::Z, V::Rr, RHO)?;
-                }
-                let bknum = self.read_results(RHO, 1)?[0];
-                if !bknum.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                if bknum == 0.0 {
-                    break 'iterate (iter, Stop::BreakdownRho);
-                }
-                if iter == 1 {
-                    self.copy(V::Z, V::P)?;
-                    self.copy(V::Zz, V::Pp)?;
-                } else {
-                    self.set_coef(C_BETA, &[bknum / bkden])?;
-                    if fused {
-                        self.fused_directions()?;
-                    } else {
-                        self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
-                        self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
-                    }
-                }
-                bkden = bknum;
-                if fused {
-                    self.fused_spmv_dot()?;
-                } else {
-                    self.spmv(false, V::P, V::Z)?;
-                    self.dot(V::Z, V::Pp, AKDEN)?;
-                }
-                let akden = self.read_results(AKDEN, 1)?[0];
-                if akden == 0.0 {
-                    break 'iterate (iter, Stop::BreakdownAlpha);
-                }
-                if !akden.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                let ak = bknum / akden;
-                self.set_coef(C_ALPHA, &[ak, -ak])?;
-                self.spmv(true, V::Pp, V::Zz)?;
-                if fused {
-                    self.fused_update()?;
-                } else {
-                    self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
-                    self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
-                    self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
-                    self.asolve(V::R, V::Z)?;
-                    self.reduce(V::Z, true, ZNRM)?;
-                    self.reduce(V::P, true, PNRM)?;
-                    self.reduce(V::X, true, XNRM)?;
-                }
-                let s = self.read_results(ZNRM, 3)?;
-                let zm1nrm = znrm;
-                znrm = s[0];
-                let testable;
-                (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, s[1], s[2], bnrm);
-                history.push(err);
-                if !err.is_finite() {
-                    break 'iterate (iter, Stop::NonFinite);
-                }
-                if testable && err <= params.tol {
-                    break 'iterate (iter, Stop::Converged);
-                }
-            }
-            (params.max_iter, Stop::IterationCap)
+        Ok(self.read_results(RHO, 1)?[0])
+    }
+
+    fn directions(&mut self, beta: Option<f64>) -> Result<(), GpuBicgError> {
+        let Some(bk) = beta else {
+            self.copy(V::Z, V::P)?;
+            self.copy(V::Zz, V::Pp)?;
+            return Ok(());
         };
-        let info = BicgInfo {
-            iterations,
-            err,
-            history,
-            stop,
-        };
+        self.set_coef(C_BETA, &[bk])?;
+        if self.opts.fused {
+            self.fused_directions()?;
+        } else {
+            self.v_plus_bu(V::Z, V::P, C_BETA, V::P)?;
+            self.v_plus_bu(V::Zz, V::Pp, C_BETA, V::Pp)?;
+        }
+        Ok(())
+    }
+
+    fn akden(&mut self) -> Result<f64, GpuBicgError> {
+        if self.opts.fused {
+            self.fused_spmv_dot()?;
+        } else {
+            self.spmv(false, V::P, V::Z)?;
+            self.dot(V::Z, V::Pp, AKDEN)?;
+        }
+        Ok(self.read_results(AKDEN, 1)?[0])
+    }
+
+    fn update(&mut self, ak: f64) -> Result<[f64; 3], GpuBicgError> {
+        self.set_coef(C_ALPHA, &[ak, -ak])?;
+        self.spmv(true, V::Pp, V::Zz)?;
+        if self.opts.fused {
+            self.fused_update()?;
+        } else {
+            self.v_plus_bu(V::X, V::P, C_ALPHA, V::X)?;
+            self.v_plus_bu(V::R, V::Z, C_MALPHA, V::R)?;
+            self.v_plus_bu(V::Rr, V::Zz, C_MALPHA, V::Rr)?;
+            self.asolve(V::R, V::Z)?;
+            self.reduce(V::Z, true, ZNRM)?;
+            self.reduce(V::P, true, PNRM)?;
+            self.reduce(V::X, true, XNRM)?;
+        }
+        let s = self.read_results(ZNRM, 3)?;
+        Ok([s[0], s[1], s[2]])
+    }
+
+    fn iterate(&mut self) -> Result<Vec<f64>, GpuBicgError> {
         let x = self.run(Kernel::DtoH, |s| s.v(V::X).read())?;
-        Ok((x.into_iter().map(Into::into).collect(), info))
+        Ok(x.into_iter().map(Into::into).collect())
     }
 }
 
