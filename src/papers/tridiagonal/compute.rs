@@ -37,6 +37,17 @@ pub enum Memory {
 /// barrier, so small groups pay less) and a GPU (see [`ComputeCr::with_options`]).
 pub const DEFAULT_LOCAL: [usize; 2] = [8, 32];
 
+/// The invocations per work group a solver of `n` unknowns runs with when asked for
+/// `local`: CR clamped to half the padded length `2^q / 2` (the most equations a reduction
+/// level updates), PCR to the padded length `2^⌈log₂ n⌉` (one invocation per equation).
+pub fn clamped_local(n: usize, pcr: bool, local: usize) -> usize {
+    if pcr {
+        local.min(n.next_power_of_two())
+    } else {
+        local.min((1usize << levels_for(n)) / 2).max(1)
+    }
+}
+
 struct ComputeSolver {
     gl: Gl,
     n: usize,
@@ -77,8 +88,8 @@ impl ComputeSolver {
             )));
         }
         let shared_bytes = gl.info().max_shared_memory_bytes as usize;
+        let local = clamped_local(n, pcr, local_size);
         let (file, defines, need_shared, scratch_floats) = if pcr {
-            let local = local_size.min(n.next_power_of_two());
             let elems = n.div_ceil(local);
             (
                 "tridiagonal/pcr.comp",
@@ -88,7 +99,6 @@ impl ComputeSolver {
             )
         } else {
             let np = 1usize << levels_for(n);
-            let local = local_size.min(np / 2).max(1);
             (
                 "tridiagonal/cr.comp",
                 vec![Define::new("LOCAL", local), Define::new("NP", np)],

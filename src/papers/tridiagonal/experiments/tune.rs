@@ -10,7 +10,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{DIRECT_TOL, GridData, alg, positive_f32, repeat, time_solver};
-use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
+use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr, clamped_local};
 use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
 use crate::runner::tuning::Trial;
 use crate::runner::{PerMode, Repeat, RunError, Session};
@@ -64,11 +64,20 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
     let mut tuner = s.tuner(c)?;
     let mut tuned = [0; 2];
     for (pcr, kernel) in [(false, "CR compute"), (true, "PCR compute")] {
-        let candidates: Vec<(String, usize)> =
-            c.local.iter().map(|&l| (format!("local={l}"), l)).collect();
+        // Sizes the solver would clamp to the same launch are timed once, under the size
+        // that runs.
+        let mut candidates: Vec<(String, usize)> = Vec::new();
+        for &l in &c.local {
+            let e = clamped_local(n, pcr, l);
+            if !candidates.iter().any(|&(_, x)| x == e) {
+                candidates.push((format!("local={e}"), e));
+            }
+        }
+        let sizes: Vec<usize> = candidates.iter().map(|&(_, e)| e).collect();
         tuner.caption(format!(
-            "{kernel}: invocations per work group ∈ {:?}, timed on the {g}×{g} heat batch \
-                 as Fig. 11 times it.",
+            "{kernel}: invocations per work group ∈ {sizes:?} (`[tune] local` = {:?} as the \
+             solver clamps it at {n} unknowns), timed on the {g}×{g} heat batch as Fig. 11 \
+             times it.",
             c.local
         ));
         tuned[pcr as usize] = tuner.pick(
