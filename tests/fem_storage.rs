@@ -7,7 +7,7 @@
 mod common;
 use common::ctx;
 
-use gpgpu_repro::gl::Need;
+use gpgpu_repro::gl::{Need, Reads};
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{Config, count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::gpu::programs;
@@ -239,23 +239,33 @@ fn gpu_sweep_equals_cpu_sweep() {
     let x0: Vec<f32> = (0..flat.n())
         .map(|i| ((i * 7919) % 101) as f32 / 50.0)
         .collect();
-    let mut gpu = GpuJacobi::new(&gl, &flat).unwrap();
-    gpu.set_x(&x0).unwrap();
-    let (gd, gx) = gpu.step(true).unwrap().unwrap();
-    let mut cpu = CpuJacobi::new(&flat, 1);
-    cpu.set_x(&x0);
-    let (cd, cx) = cpu.step();
-    let xg = gpu.x().unwrap();
-    for (i, (a, b)) in xg.iter().zip(cpu.x()).enumerate() {
-        // 26 f32 products of magnitude ≤ 2: order/fma differences ≤ ~1e-6 absolute.
-        assert!(
-            (a - b).abs() <= 1e-5 * b.abs().max(1.0),
-            "row {i}: {a} vs {b}"
-        );
+    // Both ways of reading the inputs, over two sweeps (the second reads the iterate the
+    // first wrote, through the other buffer and its view).
+    for reads in Reads::ALL {
+        let mut gpu = GpuJacobi::with_reads(&gl, &flat, reads).unwrap();
+        assert_eq!(gpu.reads(), reads);
+        gpu.set_x(&x0).unwrap();
+        let mut cpu = CpuJacobi::new(&flat, 1);
+        cpu.set_x(&x0);
+        for sweep in 1..=2 {
+            let (gd, gx) = gpu.step(true).unwrap().unwrap();
+            let (cd, cx) = cpu.step();
+            let xg = gpu.x().unwrap();
+            for (i, (a, b)) in xg.iter().zip(cpu.x()).enumerate() {
+                // 26 f32 products of magnitude ≤ 2: order/fma differences ≤ ~1e-6 absolute.
+                assert!(
+                    (a - b).abs() <= 1e-5 * b.abs().max(1.0),
+                    "{reads:?} sweep {sweep} row {i}: {a} vs {b}"
+                );
+            }
+            // Norms reduced on the GPU in f32 vs the CPU's f64 sums: agree to ~1e-5 relative.
+            assert!(
+                (gd - cd).abs() <= 1e-4 * cd,
+                "{reads:?}: diff² {gd} vs {cd}"
+            );
+            assert!((gx - cx).abs() <= 1e-4 * cx, "{reads:?}: x² {gx} vs {cx}");
+        }
     }
-    // Norms reduced on the GPU in f32 vs the CPU's f64 sums: agree to ~1e-5 relative.
-    assert!((gd - cd).abs() <= 1e-4 * cd, "diff² {gd} vs {cd}");
-    assert!((gx - cx).abs() <= 1e-4 * cx, "x² {gx} vs {cx}");
 }
 
 /// Max-norm error of `x` against `want`, relative to `want`'s max norm.

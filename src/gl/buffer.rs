@@ -4,6 +4,7 @@
 //! `bytemuck::Pod`); std430 layout in the shader matches a tightly packed Rust slice for
 //! scalars and 4-vectors. After a dispatch that writes a buffer, call
 //! [`Gl::storage_barrier`] before a later dispatch or a readback depends on it.
+//! [`BufferTexture`] views a buffer as a buffer texture, read with `texelFetch`.
 
 use std::marker::PhantomData;
 
@@ -169,6 +170,118 @@ impl<T: Pod> Drop for Buffer<T> {
     fn drop(&mut self) {
         if self.gl.is_current() {
             unsafe { self.gl.raw().delete_buffer(self.id) }
+        }
+    }
+}
+
+/// How a compute kernel reads its inputs: the same loads of the same values, through shader
+/// storage or through the texture units (`texelFetch`: rectangle textures, or
+/// [`BufferTexture`] views of the buffers). Which is faster depends on the device (Mesa's
+/// llvmpipe runs an SSBO load lane by lane and a texel fetch as one gather), so kernels that
+/// offer both let the experiments choose or show both.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Reads {
+    #[default]
+    Ssbo,
+    Texture,
+}
+
+impl Reads {
+    /// Both, SSBOs first.
+    pub const ALL: [Reads; 2] = [Reads::Ssbo, Reads::Texture];
+
+    /// The configuration name (`ssbo`, `texture`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reads::Ssbo => "ssbo",
+            Reads::Texture => "texture",
+        }
+    }
+    /// Where the inputs are read from, in words (captions).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Reads::Ssbo => "SSBOs",
+            Reads::Texture => "textures with texelFetch",
+        }
+    }
+}
+
+/// An element type a [`BufferTexture`] can view a buffer as: one texel per element.
+pub trait TexelType: Pod {
+    /// The buffer texture's internal format (`glTexBuffer`).
+    const INTERNAL: u32;
+}
+
+impl TexelType for f32 {
+    const INTERNAL: u32 = glow::R32F;
+}
+
+impl TexelType for u32 {
+    const INTERNAL: u32 = glow::R32UI;
+}
+
+impl TexelType for [f32; 4] {
+    const INTERNAL: u32 = glow::RGBA32F;
+}
+
+/// A buffer texture (GL 3.1: `samplerBuffer`, `usamplerBuffer` in a shader): a view of a
+/// [`Buffer`]'s storage read with `texelFetch` through the texture units — the GL counterpart
+/// of CUDA's `tex1Dfetch` on linear memory. No copy is made: a dispatch's writes to the
+/// buffer reach later fetches after [`Gl::fetch_barrier`]. The view keeps no reference to the
+/// buffer: drop it first (a texture of a deleted buffer reads nothing defined).
+pub struct BufferTexture {
+    gl: Gl,
+    id: glow::Texture,
+    len: usize,
+}
+
+impl BufferTexture {
+    /// A view of all of `buffer`, one texel per element; the device's
+    /// `GL_MAX_TEXTURE_BUFFER_SIZE` bounds its length.
+    pub fn new<T: TexelType>(gl: &Gl, buffer: &Buffer<T>) -> Result<BufferTexture, GlError> {
+        let max = gl.info().max_texture_buffer_size.max(0) as usize;
+        if buffer.len > max {
+            return Err(GlError::Invalid(format!(
+                "a buffer texture of {} texels exceeds the device's {max}                  (GL_MAX_TEXTURE_BUFFER_SIZE)",
+                buffer.len
+            )));
+        }
+        let raw = gl.raw();
+        let id = unsafe { raw.create_texture() }.map_err(GlError::Invalid)?;
+        unsafe {
+            raw.bind_texture(glow::TEXTURE_BUFFER, Some(id));
+            raw.tex_buffer(glow::TEXTURE_BUFFER, T::INTERNAL, Some(buffer.id));
+            raw.bind_texture(glow::TEXTURE_BUFFER, None);
+        }
+        let tex = BufferTexture {
+            gl: gl.clone(),
+            id,
+            len: buffer.len,
+        };
+        gl.check_now(&format!("a buffer texture of {} texels", buffer.len))?;
+        Ok(tex)
+    }
+
+    /// Texels (the viewed buffer's elements).
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub(crate) fn id(&self) -> glow::Texture {
+        self.id
+    }
+}
+
+impl Drop for BufferTexture {
+    fn drop(&mut self) {
+        if self.gl.is_current() {
+            unsafe { self.gl.raw().delete_texture(self.id) }
         }
     }
 }

@@ -21,6 +21,10 @@ pub struct DeviceInfo {
     pub fp64: bool,
     pub max_texture_size: i32,
     pub max_rectangle_texture_size: i32,
+    /// Texels of a buffer texture (`GL_MAX_TEXTURE_BUFFER_SIZE`, GL 3.1; absent from
+    /// profiles written before it was read).
+    #[serde(default)]
+    pub max_texture_buffer_size: i32,
     pub max_work_group_invocations: i32,
     pub max_work_group_size: [i32; 3],
     pub max_work_group_count: [i32; 3],
@@ -115,6 +119,10 @@ impl std::fmt::Display for DeviceInfo {
                 self.max_rectangle_texture_size.to_string(),
             ),
             (
+                "max buffer texture",
+                format!("{} texels", self.max_texture_buffer_size),
+            ),
+            (
                 "max work-group invocations",
                 self.max_work_group_invocations.to_string(),
             ),
@@ -188,6 +196,7 @@ pub(crate) fn fill_limits(gl: &glow::Context, info: &mut DeviceInfo) {
         info.fp64 = caps.fp64;
         info.max_texture_size = gl.get_parameter_i32(glow::MAX_TEXTURE_SIZE);
         info.max_rectangle_texture_size = gl.get_parameter_i32(glow::MAX_RECTANGLE_TEXTURE_SIZE);
+        info.max_texture_buffer_size = gl.get_parameter_i32(glow::MAX_TEXTURE_BUFFER_SIZE);
         caps.max_texture_size = info.max_texture_size.max(0) as u32;
         caps.max_rectangle_texture_size = info.max_rectangle_texture_size.max(0) as u32;
         if caps.compute {

@@ -30,7 +30,8 @@
 //! - [`texture`]: float textures (2D and rectangle, R32F and RGBA32F), render targets;
 //! - [`pingpong`]: the copy and switch methods of the 2005 papers behind one interface;
 //! - [`quad`]: quads with explicit per-vertex texture coordinates (rasterizer index mapping);
-//! - [`buffer`]: shader storage buffers, compute dispatch, memory barriers;
+//! - [`buffer`]: shader storage buffers and buffer-texture views of them, compute dispatch,
+//!   memory barriers;
 //! - [`timing`]: `glFinish`-bracketed timing with warm-up, repetitions and a time budget.
 
 pub mod buffer;
@@ -45,7 +46,7 @@ pub mod texture;
 pub mod timing;
 pub mod window;
 
-pub use buffer::{Buffer, Ssbo, bind_all};
+pub use buffer::{Buffer, BufferTexture, Reads, Ssbo, TexelType, bind_all};
 pub use caps::{Caps, Need};
 pub use context::{DeviceSelector, headless};
 pub use error::GlError;
@@ -293,6 +294,16 @@ impl Gl {
             raw.delete_vertex_array(vao);
         }
         self.check("procedural triangle draw")
+    }
+
+    /// Barrier for SSBO writes read by later dispatches through a [`BufferTexture`] view of
+    /// the buffer (`texelFetch`) or through the buffer itself, and buffer readback.
+    pub fn fetch_barrier(&self) {
+        self.memory_barrier(
+            glow::SHADER_STORAGE_BARRIER_BIT
+                | glow::TEXTURE_FETCH_BARRIER_BIT
+                | glow::BUFFER_UPDATE_BARRIER_BIT,
+        );
     }
 
     /// Barrier for image stores (compute shaders) read later by texture fetches, image loads,

@@ -458,6 +458,18 @@ impl Program {
         self.set_i32(name, unit as i32);
     }
 
+    /// Binds the buffer texture `tex` to texture `unit` and points sampler `name`
+    /// (`samplerBuffer` / `usamplerBuffer`) at it.
+    pub fn bind_buffer_texture(&self, unit: u32, name: &str, tex: &super::BufferTexture) {
+        unsafe {
+            self.gl.raw().active_texture(glow::TEXTURE0 + unit);
+            self.gl
+                .raw()
+                .bind_texture(glow::TEXTURE_BUFFER, Some(tex.id()));
+        }
+        self.set_i32(name, unit as i32);
+    }
+
     /// Binds level 0 of `tex` to image `unit` (`image2D`/`image2DRect` in a shader) with
     /// `access` = `glow::READ_ONLY` / `WRITE_ONLY` / `READ_WRITE`.
     pub fn bind_image(&self, unit: u32, tex: &Texture, access: u32) {

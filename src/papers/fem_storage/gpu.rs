@@ -1,16 +1,17 @@
 //! Jacobi on a GL 4.3 compute shader, in the paper's layout (§IV, Fig. 4 and Fig. 5).
 //!
-//! The arrays of [`FlatMatrix`] go to read-only SSBOs (the GL counterpart of the paper's
-//! `tex1Dfetch` textures); each iteration is one dispatch of `fem-storage/jacobi.comp` (rows
-//! in a grid-stride loop as in Fig. 5, one row per invocation up to [`MAX_GROUPS`] groups,
-//! per-invocation partial norms) and one of `fem-storage/reduce.comp` (one group sums the
-//! partials), after which the two norms (8 bytes) are read back for the stopping test — the
+//! The arrays of [`FlatMatrix`] go to buffers the sweep reads either as read-only SSBOs or,
+//! as Fig. 5 reads them with `tex1Dfetch`, through buffer-texture views of the same buffers
+//! ([`Reads`]; `TEXTURE` in the shader: the same loads, through the texture units). Each
+//! iteration is one dispatch of `fem-storage/jacobi.comp` (rows in a grid-stride loop as in
+//! Fig. 5, one row per invocation up to [`MAX_GROUPS`] groups, per-invocation partial norms)
+//! and one of `fem-storage/reduce.comp` (one group sums the partials), after which the two norms (8 bytes) are read back for the stopping test — the
 //! paper reads its two `thrust::reduce` sums back every iteration too.
 //! x⁽ᵏ⁾ and x⁽ᵏ⁺¹⁾ are two buffers whose bindings swap every iteration.
 //!
 //! **Work** ([`jacobi_work`], what the bound columns of Table 4 and `perf` read): with `n`
 //! rows, `E` stored entries (diagonal included), `T` invocations (groups × [`WORK_GROUP`]),
-//! counting every SSBO access once (no cache model), one sweep (`jacobi.comp`) moves
+//! counting every SSBO access or texel fetch once (no cache model), one sweep (`jacobi.comp`) moves
 //!
 //! ```text
 //! bytes_sweep = 8n − 4   (accm_size[i−1] and accm_size[i]; row 0 reads one)
@@ -24,7 +25,7 @@
 //! and one stopping test (`reduce.comp`, one group) reads the `T` partials and writes the
 //! norms: `8T + 8` bytes, `2T` flops, plus the 8-byte readback. One dispatch each; all fp32.
 
-use crate::gl::{Buffer, Define, Gl, Program};
+use crate::gl::{Buffer, BufferTexture, Define, Gl, Program, Reads};
 use std::rc::Rc;
 
 use super::FemError;
@@ -45,10 +46,23 @@ pub fn defines() -> Vec<Define> {
     vec![Define::new("WG", WORK_GROUP)]
 }
 
-/// Every program the paper's code builds, in one place: (shader file, `#define`s); both are
+/// The sweep's `#define`s for `reads` (`TEXTURE`: buffer textures).
+pub fn sweep_defines(reads: Reads) -> Vec<Define> {
+    let mut d = defines();
+    if reads == Reads::Texture {
+        d.push(Define::flag("TEXTURE"));
+    }
+    d
+}
+
+/// Every program the paper's code builds, in one place: (shader file, `#define`s); all are
 /// compute programs.
 pub fn programs() -> Vec<(&'static str, Vec<Define>)> {
-    vec![(JACOBI, defines()), (REDUCE, defines())]
+    vec![
+        (JACOBI, sweep_defines(Reads::Ssbo)),
+        (JACOBI, sweep_defines(Reads::Texture)),
+        (REDUCE, defines()),
+    ]
 }
 
 /// The work of `sweeps` Jacobi sweeps with `checks` stopping tests on `n` rows and
@@ -83,6 +97,9 @@ pub struct GpuJacobi {
     groups: u32,
     sweep: Rc<Program>,
     reduce: Rc<Program>,
+    /// With [`Reads::Texture`]: buffer-texture views of idx, val, accm, rhs, x[0], x[1]
+    /// (declared before the buffers, so dropped before them).
+    views: Option<Views>,
     idx: Buffer<u32>,
     val: Buffer<f32>,
     accm: Buffer<u32>,
@@ -93,29 +110,71 @@ pub struct GpuJacobi {
     cur: usize,
 }
 
+/// The buffer-texture views the `TEXTURE` sweep reads its inputs through.
+struct Views {
+    idx: BufferTexture,
+    val: BufferTexture,
+    accm: BufferTexture,
+    rhs: BufferTexture,
+    x: [BufferTexture; 2],
+}
+
 impl GpuJacobi {
-    /// Uploads `m` and starts from x⁽⁰⁾ = 0.
+    /// Uploads `m` and starts from x⁽⁰⁾ = 0, the inputs read from SSBOs.
     pub fn new(gl: &Gl, m: &FlatMatrix) -> Result<GpuJacobi, FemError> {
+        Self::with_reads(gl, m, Reads::Ssbo)
+    }
+
+    /// Uploads `m` and starts from x⁽⁰⁾ = 0, the sweep reading its inputs as `reads` says
+    /// ([`Reads::Texture`]: buffer textures, Fig. 5's `tex1Dfetch`).
+    pub fn with_reads(gl: &Gl, m: &FlatMatrix, reads: Reads) -> Result<GpuJacobi, FemError> {
         let n = u32::try_from(m.n())
             .map_err(|_| FemError::InvalidGrid(format!("{} rows exceed u32", m.n())))?;
-        let defines = defines();
         let groups = n.div_ceil(WORK_GROUP).clamp(1, MAX_GROUPS);
+        let idx = Buffer::from_slice(gl, &m.idx)?;
+        let val = Buffer::from_slice(gl, &m.val)?;
+        let accm = Buffer::from_slice(gl, &m.accm_size)?;
+        let rhs = Buffer::from_slice(gl, &m.rhs)?;
+        let x = [Buffer::zeroed(gl, m.n())?, Buffer::zeroed(gl, m.n())?];
+        let views = match reads {
+            Reads::Ssbo => None,
+            Reads::Texture => Some(Views {
+                idx: BufferTexture::new(gl, &idx)?,
+                val: BufferTexture::new(gl, &val)?,
+                accm: BufferTexture::new(gl, &accm)?,
+                rhs: BufferTexture::new(gl, &rhs)?,
+                x: [
+                    BufferTexture::new(gl, &x[0])?,
+                    BufferTexture::new(gl, &x[1])?,
+                ],
+            }),
+        };
         Ok(GpuJacobi {
             gl: gl.clone(),
             n,
             entries: m.entries(),
             groups,
-            sweep: Program::compute(gl, JACOBI, &defines)?,
-            reduce: Program::compute(gl, REDUCE, &defines)?,
-            idx: Buffer::from_slice(gl, &m.idx)?,
-            val: Buffer::from_slice(gl, &m.val)?,
-            accm: Buffer::from_slice(gl, &m.accm_size)?,
-            rhs: Buffer::from_slice(gl, &m.rhs)?,
-            x: [Buffer::zeroed(gl, m.n())?, Buffer::zeroed(gl, m.n())?],
+            sweep: Program::compute(gl, JACOBI, &sweep_defines(reads))?,
+            reduce: Program::compute(gl, REDUCE, &defines())?,
+            views,
+            idx,
+            val,
+            accm,
+            rhs,
+            x,
             partial: Buffer::zeroed(gl, (groups * WORK_GROUP) as usize)?,
             norms: Buffer::zeroed(gl, 1)?,
             cur: 0,
         })
+    }
+
+    /// How the sweep reads its inputs.
+    pub fn reads(&self) -> Reads {
+        if self.views.is_some() {
+            Reads::Texture
+        } else {
+            Reads::Ssbo
+        }
     }
 
     /// The work of `sweeps` sweeps with `checks` stopping tests on this matrix
@@ -137,22 +196,39 @@ impl GpuJacobi {
 
     /// One iteration; with `check`, reduces the norms on the GPU and reads them back.
     pub fn step(&mut self, check: bool) -> Result<Option<(f64, f64)>, FemError> {
-        self.idx.bind(0);
-        self.val.bind(1);
-        self.accm.bind(2);
-        self.rhs.bind(3);
-        self.x[self.cur].bind(4);
+        let p = &self.sweep;
+        match &self.views {
+            None => {
+                self.idx.bind(0);
+                self.val.bind(1);
+                self.accm.bind(2);
+                self.rhs.bind(3);
+                self.x[self.cur].bind(4);
+            }
+            Some(v) => {
+                p.bind_buffer_texture(0, "u_idx", &v.idx);
+                p.bind_buffer_texture(1, "u_val", &v.val);
+                p.bind_buffer_texture(2, "u_accm", &v.accm);
+                p.bind_buffer_texture(3, "u_rhs", &v.rhs);
+                p.bind_buffer_texture(4, "u_x_old", &v.x[self.cur]);
+            }
+        }
         self.x[1 - self.cur].bind(5);
         self.partial.bind(6);
-        self.sweep.bind();
-        self.sweep.set_u32("n", self.n);
-        self.sweep.dispatch([self.groups, 1, 1])?;
+        p.bind();
+        p.set_u32("n", self.n);
+        p.dispatch([self.groups, 1, 1])?;
         self.cur = 1 - self.cur;
-        if !check {
+        // x_new is read by the next sweep (through its view with TEXTURE), the partials by
+        // the reduction.
+        if self.views.is_some() {
+            self.gl.fetch_barrier();
+        } else {
             self.gl.storage_barrier();
+        }
+        if !check {
             return Ok(None);
         }
-        self.gl.storage_barrier();
         self.norms.bind(7);
         self.reduce.bind();
         self.reduce.set_u32("count", self.groups * WORK_GROUP);

@@ -42,6 +42,7 @@ use std::rc::Rc;
 
 use super::{MatmulError, Matrix, dims};
 use crate::bench::{Kind, Work};
+pub use crate::gl::Reads;
 use crate::gl::{
     Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     TexTarget, Texture,
@@ -245,32 +246,6 @@ pub struct BlockedParams {
     pub reads: Reads,
 }
 
-/// How the register-blocked kernel reads its operands: the same loads of the same values,
-/// through shader storage or through the texture units (`texelFetch` on rectangle textures).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Reads {
-    #[default]
-    Ssbo,
-    Texture,
-}
-
-impl Reads {
-    pub fn name(self) -> &'static str {
-        match self {
-            Reads::Ssbo => "ssbo",
-            Reads::Texture => "texture",
-        }
-    }
-    /// Where the operands are, in words (captions).
-    pub fn describe(self) -> &'static str {
-        match self {
-            Reads::Ssbo => "SSBOs",
-            Reads::Texture => "rectangle textures with texelFetch",
-        }
-    }
-}
-
 impl BlockedParams {
     /// The work of one run on an m×n by n×l product (module docs).
     pub fn work(&self, m: usize, n: usize, l: usize) -> Work {
@@ -377,18 +352,15 @@ impl Blocked {
         let (m, n, l) = dims(a, b)?;
         let l4 = l.div_ceil(4);
         let g = &self.gl;
-        let b4 = pack4(&b.data, n, l);
         let inputs = match self.params.reads {
-            Reads::Ssbo => {
-                BlockedInputs::Ssbo(Buffer::from_slice(g, &a.data)?, Buffer::from_slice(g, &b4)?)
-            }
+            Reads::Ssbo => BlockedInputs::Ssbo(
+                Buffer::from_slice(g, &a.data)?,
+                Buffer::from_slice(g, &pack4(&b.data, n, l))?,
+            ),
             Reads::Texture => {
                 let (w, h) = (n as u32, m as u32);
                 let a = Texture::new(g, TexTarget::Rect, Format::R32F, w, h, Some(&a.data))?;
-                let flat: Vec<f32> = b4.into_iter().flatten().collect();
-                let (w, h) = (l4 as u32, n as u32);
-                let b = Texture::new(g, TexTarget::Rect, Format::RGBA32F, w, h, Some(&flat))?;
-                BlockedInputs::Texture(a, b)
+                BlockedInputs::Texture(a, rgba_rect(g, b, n)?)
             }
         };
         Ok(BlockedOperands {
@@ -448,6 +420,26 @@ fn pack4(data: &[f32], rows: usize, cols: usize) -> Vec<[f32; 4]> {
         }
     }
     out
+}
+
+/// A matrix as an RGBA32F rectangle texture, four columns per texel (`⌈cols/4⌉` wide), `height`
+/// rows: rows and columns beyond the matrix read zeros.
+fn rgba_rect(gl: &Gl, mat: &Matrix, height: usize) -> Result<Texture, MatmulError> {
+    let c4 = mat.cols.div_ceil(4);
+    let mut flat: Vec<f32> = pack4(&mat.data, mat.rows, mat.cols)
+        .into_iter()
+        .flatten()
+        .collect();
+    flat.resize(4 * c4 * height, 0.0);
+    let (w, h) = (c4 as u32, height as u32);
+    Ok(Texture::new(
+        gl,
+        TexTarget::Rect,
+        Format::RGBA32F,
+        w,
+        h,
+        Some(&flat),
+    )?)
 }
 
 fn unpack4(data: &[[f32; 4]], rows: usize, cols: usize) -> Vec<f32> {
@@ -517,33 +509,15 @@ impl Multipass {
     pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<TextureOperands, MatmulError> {
         let (m, n, l) = dims(a, b)?;
         let (n4, l4) = (n.div_ceil(4), l.div_ceil(4));
-        let flat = |v: Vec<[f32; 4]>| v.into_iter().flatten().collect::<Vec<f32>>();
-        let at = flat(pack4(&a.data, m, n));
-        // B padded to 4·n4 rows so that the last k-group reads zeros.
-        let mut bt = flat(pack4(&b.data, n, l));
-        bt.resize(4 * n4 * l4 * 4, 0.0);
         let g = &self.gl;
         Ok(TextureOperands {
             m,
             l,
             n4,
             l4,
-            a: Texture::new(
-                g,
-                TexTarget::Rect,
-                Format::RGBA32F,
-                n4 as u32,
-                m as u32,
-                Some(&at),
-            )?,
-            b: Texture::new(
-                g,
-                TexTarget::Rect,
-                Format::RGBA32F,
-                l4 as u32,
-                4 * n4 as u32,
-                Some(&bt),
-            )?,
+            a: rgba_rect(g, a, m)?,
+            // B padded to 4·n4 rows so that the last k-group reads zeros.
+            b: rgba_rect(g, b, 4 * n4)?,
             acc: PingPong::new(
                 g,
                 PingPongMethod::Switch,

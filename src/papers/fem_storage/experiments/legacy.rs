@@ -1,6 +1,8 @@
 //! Beyond the paper: the Jacobi sweep as a render-to-texture fragment pass
 //! ([`FragmentJacobi`], GL 3.3) against the compute shader ([`GpuJacobi`], GL 4.3) on the same
-//! flattened matrix — the legacy pipeline and compute on one algorithm and one input. Sizes,
+//! flattened matrix — the legacy pipeline and compute on one algorithm and one input. The
+//! compute sweep runs twice, its inputs read from SSBOs and through buffer textures (Fig. 5's
+//! `tex1Dfetch`); the legacy-vs-compute table takes the faster. Sizes,
 //! dimension, sweeps and repetitions are the `perf` table's (`[perf]`).
 //!
 //! Two rows per size, one per solver, so that each records its own kernel's work for the
@@ -13,8 +15,8 @@
 
 use super::Config;
 use crate::bench::{Kind, Work};
-use crate::gl::Need;
 use crate::gl::timing::measure_gpu;
+use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::fragment::FragmentJacobi;
@@ -74,16 +76,18 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     for grid in grids {
         s.check_interrupt()?;
         let frag_key = format!("{} fragment", grid.nodes());
-        let comp_key = format!("{} compute", grid.nodes());
+        let comp_keys = Reads::ALL.map(|r| comp_key(&grid, r));
         // Skipped rows are never reused (they cost nothing): reuse the fragment row alone
-        // where the compute one is skipped.
-        let keys = match lacks {
-            None => vec![frag_key.clone(), comp_key.clone()],
-            Some(_) => vec![frag_key.clone()],
-        };
+        // where the compute ones are skipped.
+        let mut keys = vec![frag_key.clone()];
+        if lacks.is_none() {
+            keys.extend(comp_keys.iter().cloned());
+        }
         if t.reuse_all(&keys)?.is_some() {
             if let Some(why) = &lacks {
-                t.push(skipped(&t, &comp_key, &grid, why))?;
+                for r in Reads::ALL {
+                    t.push(skipped(&t, r, &grid, why))?;
+                }
             }
             continue;
         }
@@ -127,31 +131,41 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         t.push(row)?;
 
         if let Some(why) = &lacks {
-            t.push(skipped(&t, &comp_key, &grid, why))?;
+            for r in Reads::ALL {
+                t.push(skipped(&t, r, &grid, why))?;
+            }
             continue;
         }
-        t.start(&comp_key);
-        let mut gpu = GpuJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
-        let tc = measure_gpu(&s.gl, p.repeat.plan(), || {
-            gpu.set_x(&zeros)?;
-            gpu.run_fixed(sweeps)
-        })
-        .map_err(RunError::algorithm)?;
-        let comp_err = crate::util::max_rel_error(&gpu.x().map_err(RunError::algorithm)?, &want);
-        let comp_ms = tc.median_ms / sweeps as f64;
-        let row = t
-            .row(&comp_key)
-            .num("unknowns", grid.nodes() as f64)
-            .text("solver", format!("compute, {}", grid.label()))
-            .num("ms/sweep", comp_ms)
-            .num(GBS, gbs(comp_ms))
-            .num(RATIO, comp_ms / frag_ms)
-            .num(ERROR, comp_err)
-            .runs(tc.runs)
-            .work("Jacobi compute", sweep_work(&flat, Kind::Compute), comp_ms)
-            .versus(VERSUS, format!("{} unknowns", flat.n()))
-            .verify(comp_err, TOL);
-        t.push(row)?;
+        for (reads, key) in Reads::ALL.into_iter().zip(&comp_keys) {
+            t.start(key);
+            let mut gpu =
+                GpuJacobi::with_reads(&s.gl, &flat, reads).map_err(RunError::algorithm)?;
+            let tc = measure_gpu(&s.gl, p.repeat.plan(), || {
+                gpu.set_x(&zeros)?;
+                gpu.run_fixed(sweeps)
+            })
+            .map_err(RunError::algorithm)?;
+            let x = gpu.x().map_err(RunError::algorithm)?;
+            let comp_err = crate::util::max_rel_error(&x, &want);
+            let comp_ms = tc.median_ms / sweeps as f64;
+            let row = t
+                .row(key)
+                .num("unknowns", grid.nodes() as f64)
+                .text("solver", solver(reads, &grid))
+                .num("ms/sweep", comp_ms)
+                .num(GBS, gbs(comp_ms))
+                .num(RATIO, comp_ms / frag_ms)
+                .num(ERROR, comp_err)
+                .runs(tc.runs)
+                .work(
+                    format!("Jacobi compute ({})", reads.name()),
+                    sweep_work(&flat, Kind::Compute),
+                    comp_ms,
+                )
+                .versus(VERSUS, format!("{} unknowns", flat.n()))
+                .verify(comp_err, TOL);
+            t.push(row)?;
+        }
     }
     t.caption(format!(
         "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests on the `perf` table's matrices, \
@@ -159,7 +173,9 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
          the fragment solver's two textures, 4N for the compute buffer). Fragment: one \
          full-texture quad per sweep rendering into the other texture of a switch-method \
          ping-pong pair; idx/val/accmSize/rhs/x in R32F 2D textures wrapped at 4096 texels, \
-         indices and offsets as exact floats. Compute: `jacobi.comp` as in `perf`. Compulsory \
+         indices and offsets as exact floats. Compute: `jacobi.comp` as in `perf`, its inputs \
+         read from SSBOs (`ssbo`) or through buffer-texture views of the same buffers \
+         (`texture`, Fig. 5's tex1Dfetch). Compulsory \
          bytes per sweep as `perf`: 8 B per stored entry + 16 B per row. Error: max-norm \
          difference from the CPU Jacobi in f64 after the same sweeps, relative to its max \
          norm (tolerance {TOL:.0e})."
@@ -171,14 +187,26 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     Ok(())
 }
 
+/// The row key of the compute sweep reading as `reads` (SSBO: the key it always had).
+fn comp_key(grid: &Grid, reads: Reads) -> String {
+    match reads {
+        Reads::Ssbo => format!("{} compute", grid.nodes()),
+        Reads::Texture => format!("{} compute texture", grid.nodes()),
+    }
+}
+
+fn solver(reads: Reads, grid: &Grid) -> String {
+    format!("compute ({} reads), {}", reads.name(), grid.label())
+}
+
 fn skipped(
     t: &crate::runner::TableWriter,
-    key: &str,
+    reads: Reads,
     grid: &Grid,
     why: &str,
 ) -> crate::report::RowBuilder {
-    t.row(key)
+    t.row(comp_key(grid, reads))
         .num("unknowns", grid.nodes() as f64)
-        .text("solver", format!("compute, {}", grid.label()))
+        .text("solver", solver(reads, grid))
         .skip(why.to_string())
 }

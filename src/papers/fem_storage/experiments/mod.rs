@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 
 use super::assembly::Problem;
 use super::mesh::Grid;
-use crate::gl::{DeviceInfo, Need};
+use crate::gl::{DeviceInfo, Need, Reads};
 use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
 pub use table2::{Counts, count_formats, stencil_counts};
@@ -73,6 +73,15 @@ pub struct Table4Config {
     pub paper_gpu_s: Vec<f64>,
     pub paper_matlab_s: Vec<f64>,
     pub c1060_bandwidth_gbs: f64,
+    /// How the sweep reads its inputs: `texture` (buffer textures, as Fig. 5 reads them with
+    /// `tex1Dfetch`) or `ssbo`.
+    #[serde(default = "paper_reads")]
+    pub reads: Reads,
+}
+
+/// Fig. 5 reads every input with `tex1Dfetch`.
+fn paper_reads() -> Reads {
+    Reads::Texture
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

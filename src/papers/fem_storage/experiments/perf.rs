@@ -1,9 +1,11 @@
-//! Beyond the paper: the Jacobi sweep of Table 4 timed alone, GL compute against the CPU on
-//! the same flattened arrays, and against this device's SSBO streaming bandwidth. Compulsory
+//! Beyond the paper: the Jacobi sweep of Table 4 timed alone, GL compute (inputs read from
+//! SSBOs, and through buffer textures as Fig. 5's `tex1Dfetch`) against the CPU on the same
+//! flattened arrays, and against this device's SSBO streaming bandwidth. Compulsory
 //! bytes per sweep ([`FlatMatrix::sweep_bytes`]): 8 B per stored entry (index + value) and
 //! 16 B per row (accmSize, rhs, x_old, x_new).
 
 use super::{Config, threads};
+use crate::gl::Reads;
 use crate::gl::timing::{measure_cpu, measure_gpu};
 use crate::papers::fem_storage::FemError;
 use crate::papers::fem_storage::assembly::System;
@@ -14,8 +16,10 @@ use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 
-/// The sweep on the roofline (`perf` and Table 4).
-pub const KERNEL: &str = "Jacobi sweep (GL)";
+/// The sweep on the roofline, per way of reading the inputs.
+fn kernel(reads: Reads) -> String {
+    format!("Jacobi sweep (GL, {})", reads.name())
+}
 
 const GBS: &str = "GB/s (compulsory bytes)";
 const FRACTION: &str = "fraction of SSBO stream";
@@ -50,12 +54,16 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         .iter()
         .map(|&size| Grid::nearest(p.dim, size as usize, 1.1).map_err(RunError::algorithm))
         .collect::<Result<Vec<_>, _>>()?;
+    let gl_key = |grid: &Grid, reads: Reads| match reads {
+        Reads::Ssbo => format!("{} GL", grid.nodes()),
+        Reads::Texture => format!("{} GL texture", grid.nodes()),
+    };
     let keys = |grid: &Grid| -> Vec<String> {
-        let gl = format!("{} GL", grid.nodes());
+        let gl = Reads::ALL.iter().map(|&r| gl_key(grid, r));
         let cpu = cpu_threads
             .iter()
             .map(|th| format!("{} CPU {th}", grid.nodes()));
-        std::iter::once(gl).chain(cpu).collect()
+        gl.chain(cpu).collect()
     };
     // The SSBO streaming bandwidth, every row's yardstick (and the caption's): with `--resume`
     // the one of the rows reused (GB/s over the fraction), so that every row of the table has
@@ -78,13 +86,18 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
         let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
         let bytes = flat.sweep_bytes() as f64;
-        let mut gpu = GpuJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
-        let tg = measure_gpu(&s.gl, p.repeat.plan(), || {
-            gpu.set_x(&vec![0.0; flat.n()])?;
-            gpu.run_fixed(sweeps)
-        })
-        .map_err(RunError::algorithm)?;
-        let xg = gpu.x().map_err(RunError::algorithm)?;
+        let mut gl_runs = Vec::new();
+        for reads in Reads::ALL {
+            let mut gpu =
+                GpuJacobi::with_reads(&s.gl, &flat, reads).map_err(RunError::algorithm)?;
+            let tg = measure_gpu(&s.gl, p.repeat.plan(), || {
+                gpu.set_x(&vec![0.0; flat.n()])?;
+                gpu.run_fixed(sweeps)
+            })
+            .map_err(RunError::algorithm)?;
+            let x = gpu.x().map_err(RunError::algorithm)?;
+            gl_runs.push((reads, tg, x, gpu.work(1, 0)));
+        }
         let mut cpu_rows = Vec::new();
         let mut xc = Vec::new();
         for &th in &cpu_threads {
@@ -101,28 +114,40 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
             cpu_rows.push((th, tc));
         }
         // The upload of x⁽⁰⁾ (4N bytes) is inside the GL timing; it is < 1% of the sweeps.
-        let gl_ms = tg.median_ms / sweeps as f64;
+        // `time / GL time` is against the first GL row (SSBO reads, `Reads::ALL[0]`).
+        let gl_ms = gl_runs[0].1.median_ms / sweeps as f64;
         let want: Vec<f64> = xc.iter().map(|&v| v as f64).collect();
-        let err = crate::util::max_rel_error(&xg, &want);
         let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
-        let row = t
-            .row(format!("{} GL", grid.nodes()))
-            .num("unknowns", grid.nodes() as f64)
-            .text(
-                "solver",
-                format!("GL compute, {} ({})", grid.label(), s.gl.info().short()),
-            )
-            .num("ms/sweep", gl_ms)
-            .num(GBS, gbs(gl_ms))
-            .num(FRACTION, gbs(gl_ms) / stream)
-            .num("time / GL time", 1.0)
-            .runs(tg.runs)
-            // One sweep against ms/sweep (the x⁽⁰⁾ upload inside the timing is left out).
-            .work(KERNEL, gpu.work(1, 0), gl_ms)
-            // f32 sweeps in different summation order / fma: differences stay at f32
-            // rounding because Jacobi contracts them.
-            .verify(err, 1e-5);
-        t.push(row)?;
+        for (reads, tg, xg, work) in gl_runs {
+            let ms = tg.median_ms / sweeps as f64;
+            let err = crate::util::max_rel_error(&xg, &want);
+            let how = match reads {
+                Reads::Ssbo => "SSBO reads",
+                Reads::Texture => "buffer-texture reads, Fig. 5's tex1Dfetch",
+            };
+            let row = t
+                .row(gl_key(&grid, reads))
+                .num("unknowns", grid.nodes() as f64)
+                .text(
+                    "solver",
+                    format!(
+                        "GL compute, {how}, {} ({})",
+                        grid.label(),
+                        s.gl.info().short()
+                    ),
+                )
+                .num("ms/sweep", ms)
+                .num(GBS, gbs(ms))
+                .num(FRACTION, gbs(ms) / stream)
+                .num("time / GL time", ms / gl_ms)
+                .runs(tg.runs)
+                // One sweep against ms/sweep (the x⁽⁰⁾ upload inside the timing is left out).
+                .work(kernel(reads), work, ms)
+                // f32 sweeps in different summation order / fma: differences stay at f32
+                // rounding because Jacobi contracts them.
+                .verify(err, 1e-5);
+            t.push(row)?;
+        }
         for (th, tc) in cpu_rows {
             let ms = tc.median_ms / sweeps as f64;
             let row = t
@@ -141,10 +166,12 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests, median of repetitions; compulsory \
          bytes per sweep = 8 B per stored entry (index + value) + 16 B per row (accmSize, rhs, \
          x_old, x_new). SSBO streaming bandwidth (bench::ssbo_stream_bandwidth, copy of \
-         {stream_mib} MiB): {:.2} GB/s. Bound: one sweep's work counted per SSBO access \
-         (the gathered x_old and the partial norms included; src/papers/fem_storage/gpu.rs) \
-         against ms/sweep. The GL row is verified against the multithreaded CPU \
-         result.",
+         {stream_mib} MiB): {:.2} GB/s. The two GL rows run the same kernel on the same \
+         buffers, reading the inputs from SSBOs or through buffer-texture views of them (as \
+         Fig. 5 reads them with tex1Dfetch); `time / GL time` is against the SSBO row. Bound: \
+         one sweep's work counted per SSBO access or texel fetch (the gathered x_old and the \
+         partial norms included; src/papers/fem_storage/gpu.rs) against ms/sweep. The GL \
+         rows are verified against the multithreaded CPU result.",
         stream
     ));
     t.finish()?;

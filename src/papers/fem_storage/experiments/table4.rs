@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use super::{Config, Table4Config, threads};
+use crate::gl::Reads;
 use crate::gl::timing::measure_cpu;
 use crate::papers::fem_storage::FemError;
 use crate::papers::fem_storage::assembly::{System, jacobi_spectral_radius};
@@ -121,7 +122,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     }
     t.caption(format!(
         "Jacobi: GL compute shader on the paper's flattened layout (f32, as the paper's float \
-         arrays), x⁽⁰⁾ = 0, stopping test ‖Δx‖/‖x‖ ≤ {tol:.0e} reduced on the GPU and read back \
+         arrays; inputs read from {reads}{as_paper}), x⁽⁰⁾ = 0, stopping test ‖Δx‖/‖x‖ ≤ {tol:.0e} reduced on the GPU and read back \
          every iteration; each solve is capped by a wall-time budget. The (estimate) columns \
          extrapolate the iterations to {tol:.0e} from the last relative change, assuming it \
          keeps shrinking by exactly the spectral radius ρ = (1 + 3cos(π/(nx−1)))/4 of the \
@@ -134,7 +135,13 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
          C1060 bound = compulsory bytes of one sweep / {bw} GB/s. Verified: one GPU sweep vs \
          the CPU sweep from the same iterate.",
         tol = c.tol,
-        bw = c.c1060_bandwidth_gbs
+        bw = c.c1060_bandwidth_gbs,
+        reads = c.reads.describe(),
+        as_paper = if c.reads == Reads::Texture {
+            " (buffer textures: Fig. 5's tex1Dfetch)"
+        } else {
+            ", not Fig. 5's tex1Dfetch"
+        },
     ));
     t.finish()?;
     notes(s, c, &findings);
@@ -153,7 +160,7 @@ fn solve_row(
     let c = &cfg.table4;
     let sys = System::assemble(grid, &cfg.problem)?;
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f)?;
-    let mut gpu = GpuJacobi::new(&s.gl, &flat)?;
+    let mut gpu = GpuJacobi::with_reads(&s.gl, &flat, c.reads)?;
     // Warm-up: one sweep compiles and faults in the buffers; restart from zero.
     gpu.step(true)?;
     gpu.set_x(&vec![0.0; flat.n()])?;
