@@ -555,3 +555,18 @@ fn fem_grids_2d_quick_30000_is_refused_in_under_a_second() {
     assert!(secs < 1.0, "took {secs} s");
     assert!(!out.path().join("fem-storage/table2.csv").exists());
 }
+
+#[test]
+fn sizes_beyond_the_devices_buffer_textures_are_refused_before_any_work() {
+    use gpgpu_repro::papers::fem_storage::experiments::{need, need_ssbo_bytes};
+    let mut info = gpgpu_repro::gl::DeviceInfo::default();
+    let nodes = 100_000u64;
+    let texels = need_ssbo_bytes(3, nodes) / 4;
+    info.max_texture_buffer_size = texels as i32;
+    assert!(need(&info, 3, nodes, true).is_ok(), "exactly at the limit");
+    info.max_texture_buffer_size = texels as i32 - 1;
+    let e = need(&info, 3, nodes, true).unwrap_err();
+    assert!(e.contains("GL_MAX_TEXTURE_BUFFER_SIZE"), "{e}");
+    // The CPU-only tables do not need it.
+    assert!(need(&info, 3, nodes, false).is_ok());
+}

@@ -154,6 +154,9 @@ fn compute_cr_and_pcr_agree_with_thomas_shared_and_global() {
             Box::new(ComputePcr::new(&gl, n, batch).unwrap()),
             Box::new(ComputeCr::with_memory(&gl, n, batch, Memory::Global).unwrap()),
             Box::new(ComputePcr::with_memory(&gl, n, batch, Memory::Global).unwrap()),
+            Box::new(ComputeCrPasses::new(&gl, n, batch, 64).unwrap()),
+            // Work groups wider than the batch, and one system per group.
+            Box::new(ComputeCrPasses::new(&gl, n, batch, 1).unwrap()),
         ];
         let mut first: Option<Vec<f32>> = None;
         for solver in &mut solvers {
@@ -161,7 +164,7 @@ fn compute_cr_and_pcr_agree_with_thomas_shared_and_global() {
             let e = max_rel_error(&got, &want);
             assert!(e < TOL, "{} n = {n}: {e:e}", solver.name());
             // CR in shared and in global memory run the same arithmetic: bit-identical.
-            if solver.name().starts_with("CR") {
+            if matches!(solver.name(), "CR compute (shared)" | "CR compute (global)") {
                 match &first {
                     None => first = Some(got),
                     Some(f) => assert_eq!(f, &got, "CR shared vs global, n = {n}"),
@@ -184,10 +187,13 @@ fn fragment_and_compute_cr_agree_closely() {
     let s = Systems::random(255, 16, false, 77);
     let mut f = FragmentCr::new(&gl, 255, 16, PingPongMethod::Copy).unwrap();
     let mut c = ComputeCr::new(&gl, 255, 16).unwrap();
+    let mut p = ComputeCrPasses::new(&gl, 255, 16, 8).unwrap();
     let a = solve(&gl, &mut f, &s);
-    let b = solve(&gl, &mut c, &s);
     let want: Vec<f64> = a.iter().map(|&v| v as f64).collect();
-    assert!(max_rel_error(&b, &want) < 1e-6);
+    for solver in [&mut c as &mut dyn BatchSolver, &mut p] {
+        let b = solve(&gl, solver, &s);
+        assert!(max_rel_error(&b, &want) < 1e-6, "{}", solver.name());
+    }
 }
 
 #[test]

@@ -245,7 +245,8 @@ impl BufferTexture {
         let max = gl.info().max_texture_buffer_size.max(0) as usize;
         if buffer.len > max {
             return Err(GlError::Invalid(format!(
-                "a buffer texture of {} texels exceeds the device's {max}                  (GL_MAX_TEXTURE_BUFFER_SIZE)",
+                "a buffer texture of {} texels exceeds the device's {max} \
+                 (GL_MAX_TEXTURE_BUFFER_SIZE)",
                 buffer.len
             )));
         }

@@ -5,13 +5,15 @@
 //! ([`Reads`]; `TEXTURE` in the shader: the same loads, through the texture units). Each
 //! iteration is one dispatch of `fem-storage/jacobi.comp` (rows in a grid-stride loop as in
 //! Fig. 5, one row per invocation up to [`MAX_GROUPS`] groups, per-invocation partial norms)
-//! and one of `fem-storage/reduce.comp` (one group sums the partials), after which the two norms (8 bytes) are read back for the stopping test — the
-//! paper reads its two `thrust::reduce` sums back every iteration too.
+//! and one of `fem-storage/reduce.comp` (one group sums the partials), after which the two
+//! norms (8 bytes) are read back for the stopping test — the paper reads its two
+//! `thrust::reduce` sums back every iteration too.
 //! x⁽ᵏ⁾ and x⁽ᵏ⁺¹⁾ are two buffers whose bindings swap every iteration.
 //!
 //! **Work** ([`jacobi_work`], what the bound columns of Table 4 and `perf` read): with `n`
 //! rows, `E` stored entries (diagonal included), `T` invocations (groups × [`WORK_GROUP`]),
-//! counting every SSBO access or texel fetch once (no cache model), one sweep (`jacobi.comp`) moves
+//! counting every SSBO access or texel fetch once (no cache model), one sweep (`jacobi.comp`)
+//! moves
 //!
 //! ```text
 //! bytes_sweep = 8n − 4   (accm_size[i−1] and accm_size[i]; row 0 reads one)

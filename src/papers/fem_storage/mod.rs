@@ -20,7 +20,8 @@
 //! Modules: [`mesh`] (grids), [`element`] (element matrices), [`formats`] (the four storage
 //! formats behind one sink), [`assembly`] (the element loop, loads, boundary conditions),
 //! [`flat`] (the GPU layout), [`jacobi`] (the stopping loop and the CPU Jacobi), [`gpu`] (the
-//! GL compute Jacobi), [`fragment`] (the same Jacobi as a render-to-texture fragment pass, GL
+//! GL compute Jacobi, its inputs read through buffer textures as the paper's `tex1Dfetch`, or
+//! from SSBOs), [`fragment`] (the same Jacobi as a render-to-texture fragment pass, GL
 //! 3.3), [`direct`] (sparse Cholesky), [`experiments`] (one file per table or figure: Table 2,
 //! Fig. 3, Table 4, the sweep benchmark, fragment vs compute and the audit). Every GL program
 //! the paper builds is listed in [`gpu::programs`] (compute) and [`fragment::programs`].

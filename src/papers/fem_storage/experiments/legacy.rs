@@ -2,16 +2,17 @@
 //! ([`FragmentJacobi`], GL 3.3) against the compute shader ([`GpuJacobi`], GL 4.3) on the same
 //! flattened matrix — the legacy pipeline and compute on one algorithm and one input. The
 //! compute sweep runs twice, its inputs read from SSBOs and through buffer textures (Fig. 5's
-//! `tex1Dfetch`); the legacy-vs-compute table takes the faster. Sizes,
-//! dimension, sweeps and repetitions are the `perf` table's (`[perf]`).
+//! `tex1Dfetch`); the legacy-vs-compute table takes the faster. Sizes, dimension, sweeps and
+//! repetitions are the `perf` table's (`[perf]`).
 //!
-//! Two rows per size, one per solver, so that each records its own kernel's work for the
-//! bound columns. Both are timed as `perf` times the compute sweep ([`measure_gpu`]: median
-//! of repetitions, `glFinish` around the timed region) over the same number of sweeps from
-//! x⁽⁰⁾ = 0 without stopping tests, and both iterates are compared with the CPU Jacobi in f64
-//! after the same sweeps ([`sweeps_f64`], the f32 arrays widened). GB/s use the compulsory
-//! bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where the device lacks compute shaders
-//! (softpipe) the compute row is skipped with the reason, and the fragment row still runs.
+//! Three rows per size, one per solver (fragment, compute with each way of reading), so that
+//! each records its own kernel's work for the bound columns. All are timed as `perf` times the
+//! compute sweep ([`measure_gpu`]: median of repetitions, `glFinish` around the timed region)
+//! over the same number of sweeps from x⁽⁰⁾ = 0 without stopping tests, and every iterate is
+//! compared with the CPU Jacobi in f64 after the same sweeps ([`sweeps_f64`], the f32 arrays
+//! widened). GB/s use the compulsory bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where
+//! the device lacks compute shaders (softpipe) the compute rows are skipped with the reason,
+//! and the fragment row still runs.
 
 use super::Config;
 use crate::bench::{Kind, Work};
@@ -175,8 +176,8 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
          ping-pong pair; idx/val/accmSize/rhs/x in R32F 2D textures wrapped at 4096 texels, \
          indices and offsets as exact floats. Compute: `jacobi.comp` as in `perf`, its inputs \
          read from SSBOs (`ssbo`) or through buffer-texture views of the same buffers \
-         (`texture`, Fig. 5's tex1Dfetch). Compulsory \
-         bytes per sweep as `perf`: 8 B per stored entry + 16 B per row. Error: max-norm \
+         (`texture`, Fig. 5's tex1Dfetch). Compulsory bytes per sweep as `perf`: 8 B per \
+         stored entry + 16 B per row. Error: max-norm \
          difference from the CPU Jacobi in f64 after the same sweeps, relative to its max \
          norm (tolerance {TOL:.0e})."
     ));

@@ -264,7 +264,7 @@ pub fn need_ssbo_bytes(dim: usize, nodes: u64) -> u64 {
 }
 
 /// `Err` names the limit a grid of `nodes` nodes would break (host memory; with `gpu`, the
-/// device's SSBO size).
+/// device's SSBO and buffer-texture sizes).
 pub fn need(info: &DeviceInfo, dim: usize, nodes: u64, gpu: bool) -> Result<(), String> {
     let host = crate::util::host_memory_bytes();
     let bytes = need_host_bytes(dim, nodes);
@@ -282,6 +282,15 @@ pub fn need(info: &DeviceInfo, dim: usize, nodes: u64, gpu: bool) -> Result<(), 
         return Err(format!(
             "{nodes} nodes ({dim}D) need an SSBO of {ssbo} bytes; this device's \
              GL_MAX_SHADER_STORAGE_BLOCK_SIZE is {max} bytes"
+        ));
+    }
+    // The texture reads view the same array as a buffer texture, one texel per value.
+    let texels = ssbo / 4;
+    let max = info.max_texture_buffer_size.max(0) as u64;
+    if gpu && max > 0 && texels > max {
+        return Err(format!(
+            "{nodes} nodes ({dim}D) need a buffer texture of {texels} texels; this device's \
+             GL_MAX_TEXTURE_BUFFER_SIZE is {max}"
         ));
     }
     Ok(())

@@ -122,8 +122,9 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     }
     t.caption(format!(
         "Jacobi: GL compute shader on the paper's flattened layout (f32, as the paper's float \
-         arrays; inputs read from {reads}{as_paper}), x⁽⁰⁾ = 0, stopping test ‖Δx‖/‖x‖ ≤ {tol:.0e} reduced on the GPU and read back \
-         every iteration; each solve is capped by a wall-time budget. The (estimate) columns \
+         arrays; inputs read from {reads}{as_paper}), x⁽⁰⁾ = 0, stopping test \
+         ‖Δx‖/‖x‖ ≤ {tol:.0e} reduced on the GPU and read back every iteration; each solve is \
+         capped by a wall-time budget. The (estimate) columns \
          extrapolate the iterations to {tol:.0e} from the last relative change, assuming it \
          keeps shrinking by exactly the spectral radius ρ = (1 + 3cos(π/(nx−1)))/4 of the \
          Jacobi matrix per iteration (the contraction fitted over the run's second half is \

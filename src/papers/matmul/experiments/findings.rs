@@ -3,8 +3,10 @@
 //!
 //! 1. "The GPU is far faster than the CPU, and more so as N grows" (Table 1, §4): the paper's
 //!    printed speed-up grows from its smallest to its largest N. Held here when the paper's
-//!    kernel beats the CPU loop at the largest N measured and its speed-up (CPU ms / GPU ms)
-//!    there exceeds the one at the smallest N.
+//!    kernel's speed-up (CPU ms / GPU ms) at the largest N measured exceeds the one at the
+//!    smallest N and is "far": at least the paper's own smallest printed speed-up (its
+//!    smallest N), the yardstick the paper itself calls far faster. Faster but by less is not
+//!    the claim.
 //! 2. "The GPU's throughput levels off from N = 1024 on" (Table 1: GFLOPS nearly constant at
 //!    the three largest N): judged as the growth of the paper's kernel's GFLOPS from the
 //!    second-largest to the largest N measured against the paper's growth over the same two
@@ -88,6 +90,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         ),
         _ => "—".into(),
     };
+    // "Far faster", by the paper's own smallest printed speed-up.
+    let far = p_lo.map_or(f64::INFINITY, |p| p.speedup.value);
     let (s_lo, s_hi) = (
         at(t, lo, "speed-up").unwrap_or(f64::NAN),
         at(t, hi, "speed-up").unwrap_or(f64::NAN),
@@ -101,10 +105,11 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         .ours(format!(
             "speed-up {s_lo:.1}× at N = {lo} → {s_hi:.1}× at N = {hi}"
         ))
-        .verdict(Verdict::of(s_hi > 1.0 && s_hi > s_lo))
+        .verdict(Verdict::of(s_hi >= far && s_hi > s_lo))
         .why(format!(
             "Speed-up = CPU ms / GPU ms of the paper's kernel against the naive CPU loop \
-                 (Algorithm 3), {}.{}",
+             (Algorithm 3); held when it grows with N and reaches \"far\" at the largest N, \
+             i.e. at least the paper's smallest printed speed-up ({far}×), {}.{}",
             device_note(s),
             bound_note(t, hi)
         )),

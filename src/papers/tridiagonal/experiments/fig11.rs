@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
-use super::tune::{Tuned, compute_solver};
+use super::tune::{KERNELS, Tuned, compute_solver};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
 use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
 use super::{verified_row, with_work};
@@ -120,9 +120,9 @@ pub(super) fn solvers<'a>(
             v.push(entry(make, Reference::Thomas(CG_TOL), false));
         }
     }
-    for (pcr, label) in [(false, "CR compute"), (true, "PCR compute")] {
+    for (kernel, label) in KERNELS.into_iter().enumerate() {
         v.push(Entry {
-            make: Box::new(move || compute_solver(gl, n, batch, pcr, local[pcr as usize])),
+            make: Box::new(move || compute_solver(gl, n, batch, kernel, local[kernel])),
             reference: direct,
             beyond: true,
             label,

@@ -100,7 +100,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     let local = if s.runs("tuning") {
         tune::run(s, &cfg.tune)?
     } else {
-        crate::papers::tridiagonal::compute::DEFAULT_LOCAL
+        tune::UNTUNED
     };
     let fig11 = fig11::run(s, &cfg.fig11, local)?;
     sweep::run(s, &cfg.sweep, local)?;
@@ -439,6 +439,7 @@ mod tests {
             ("CG fragment scalar n=4", "CG scalar"),
             ("CG fragment RGBA converged", "CG RGBA"),
             ("CR compute (shared)", "CR compute"),
+            ("CR compute (passes)", "CR compute (passes)"),
             ("PCR compute (global)", "PCR compute (global)"),
         ] {
             assert_eq!(kernel_name(solver), kernel);

@@ -1,5 +1,6 @@
 //! Fig. 11 as a curve: solve time against the grid size `N` (N systems of N − 1 unknowns)
-//! for CPU Thomas, the paper's fragment CR (copy and switch) and the compute CR/PCR.
+//! for CPU Thomas, the paper's fragment CR (copy and switch), the compute CR/PCR and the CR
+//! passes as compute dispatches.
 
 use serde::{Deserialize, Serialize};
 
@@ -21,12 +22,13 @@ pub(super) struct SweepConfig {
     repeat: Repeat,
 }
 
-const NAMES: [&str; 5] = [
+const NAMES: [&str; 6] = [
     "Thomas CPU f32",
     "CR fragment (copy)",
     "CR fragment (switch)",
     "CR compute",
     "PCR compute",
+    "CR compute (passes)",
 ];
 
 /// Adds the row of solver `NAMES[i]` at grid `g`: its measurement and its ratio to Thomas's
@@ -130,6 +132,7 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
     s.line_chart(
         "fig11_sweep.png",
         &chart,
-        "Solve time against problem size: CPU Thomas, the paper's fragment CR (copy and switch) and the compute-shader CR/PCR",
+        "Solve time against problem size: CPU Thomas, the paper's fragment CR (copy and switch), \
+         the compute-shader CR/PCR and the CR passes as compute dispatches",
     )
 }

@@ -1,16 +1,19 @@
-//! Tuning of the compute CR and PCR (beyond the paper): before Fig. 11, each sweeps its
-//! invocations per work group over `[tune] local` on one heat batch of `[tune] grid` (the
-//! grid where Fig. 11 compares the compute CR with the paper's fragment CR), timed as Fig. 11
-//! times them ([`time_solver`]: median of `glFinish`-bracketed solves on a systems texture
-//! already on the GPU) and verified against Thomas in f64. The fastest verified size of each
-//! runs in Fig. 11 and the sweep (clamped per system size as the solvers clamp it: CR to
-//! half the padded length, PCR to the padded length); every candidate is a row of the
-//! `tuning` table ([`crate::runner::tuning`]). The paper's fragment CR has no such parameter.
+//! Tuning of the compute CR, PCR and CR passes (beyond the paper): before Fig. 11, each
+//! sweeps its invocations per work group over `[tune] local` on one heat batch of
+//! `[tune] grid` (the grid where Fig. 11 compares the compute CR with the paper's fragment
+//! CR), timed as Fig. 11 times them ([`time_solver`]: median of `glFinish`-bracketed solves
+//! on a systems texture already on the GPU) and verified against Thomas in f64. The fastest
+//! verified size of each runs in Fig. 11 and the sweep (clamped per system size as the solvers
+//! clamp it: CR to half the padded length, PCR to the padded length, the passes to the
+//! batch); every candidate is a row of the `tuning` table ([`crate::runner::tuning`]). The
+//! paper's fragment CR has no such parameter.
 
 use serde::{Deserialize, Serialize};
 
 use super::{DIRECT_TOL, GridData, alg, positive_f32, repeat, time_solver};
-use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr, clamped_local};
+use crate::papers::tridiagonal::compute::{
+    ComputeCr, ComputeCrPasses, ComputePcr, DEFAULT_LOCAL, clamped_local,
+};
 use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
 use crate::runner::tuning::Trial;
 use crate::runner::{PerMode, Repeat, RunError, Session};
@@ -28,27 +31,43 @@ pub(super) struct TuneConfig {
     repeat: Repeat,
 }
 
-/// The work-group sizes Fig. 11 and the sweep build the compute solvers with: `[CR, PCR]`.
-pub(super) type Tuned = [usize; 2];
+/// The compute solvers tuned here, in [`Tuned`]'s order: CR and PCR (one work group per
+/// system) and the CR passes (one dispatch per level, a work group of systems).
+pub(super) const KERNELS: [&str; 3] = ["CR compute", "PCR compute", "CR compute (passes)"];
 
-/// A compute solver (`pcr`: PCR, else CR) with `local` invocations per group, finite check
+/// The work-group sizes Fig. 11 and the sweep build the compute solvers with, in
+/// [`KERNELS`]' order.
+pub(super) type Tuned = [usize; 3];
+
+/// The work-group sizes without tuning (tables whose compute rows are skipped).
+pub(super) const UNTUNED: Tuned = [DEFAULT_LOCAL[0], DEFAULT_LOCAL[1], 64];
+
+/// Compute solver `KERNELS[kernel]` with `local` invocations per work group, finite check
 /// off (as every timed solver).
 pub(super) fn compute_solver(
     gl: &crate::gl::Gl,
     n: usize,
     batch: usize,
-    pcr: bool,
+    kernel: usize,
     local: usize,
 ) -> Result<Box<dyn BatchSolver>, TridiagonalError> {
-    Ok(if pcr {
-        let mut s = ComputePcr::with_options(gl, n, batch, None, local)?;
-        s.set_check_finite(false);
-        Box::new(s)
-    } else {
-        let mut s = ComputeCr::with_options(gl, n, batch, None, local)?;
-        s.set_check_finite(false);
-        Box::new(s)
-    })
+    let mut s: Box<dyn BatchSolver> = match kernel {
+        0 => Box::new(ComputeCr::with_options(gl, n, batch, None, local)?),
+        1 => Box::new(ComputePcr::with_options(gl, n, batch, None, local)?),
+        _ => Box::new(ComputeCrPasses::new(gl, n, batch, local)?),
+    };
+    s.set_check_finite(false);
+    Ok(s)
+}
+
+/// The work-group size solver `KERNELS[kernel]` runs with when asked for `local` at `n`
+/// unknowns × `batch` systems: CR and PCR clamp it to the system ([`clamped_local`]); the
+/// passes' groups span systems, so no more than `batch` invocations are useful.
+fn effective_local(kernel: usize, n: usize, batch: usize, local: usize) -> usize {
+    match kernel {
+        0 | 1 => clamped_local(n, kernel == 1, local),
+        _ => local.min(batch),
+    }
 }
 
 pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
@@ -62,33 +81,33 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
     let (n, batch) = (g - 1, g);
     let mut data = None;
     let mut tuner = s.tuner(c)?;
-    let mut tuned = [0; 2];
-    for (pcr, kernel) in [(false, "CR compute"), (true, "PCR compute")] {
+    let mut tuned = [0; 3];
+    for (kernel, name) in KERNELS.into_iter().enumerate() {
         // Sizes the solver would clamp to the same launch are timed once, under the size
         // that runs.
         let mut candidates: Vec<(String, usize)> = Vec::new();
         for &l in &c.local {
-            let e = clamped_local(n, pcr, l);
+            let e = effective_local(kernel, n, batch, l);
             if !candidates.iter().any(|&(_, x)| x == e) {
                 candidates.push((format!("local={e}"), e));
             }
         }
         let sizes: Vec<usize> = candidates.iter().map(|&(_, e)| e).collect();
         tuner.caption(format!(
-            "{kernel}: invocations per work group ∈ {sizes:?} (`[tune] local` = {:?} as the \
-             solver clamps it at {n} unknowns), timed on the {g}×{g} heat batch as Fig. 11 \
-             times it.",
+            "{name}: invocations per work group ∈ {sizes:?} (`[tune] local` = {:?} as the \
+             solver clamps it at {n} unknowns × {batch} systems), timed on the {g}×{g} heat \
+             batch as Fig. 11 times it.",
             c.local
         ));
-        tuned[pcr as usize] = tuner.pick(
+        tuned[kernel] = tuner.pick(
             s,
-            kernel,
+            name,
             &format!("{g}×{g}"),
             &candidates,
             DIRECT_TOL,
             |&l| {
                 let d = GridData::get(&mut data, &s.gl, (n, batch), c.heat_r, 9000 + g as u64)?;
-                let mut solver = compute_solver(&s.gl, n, batch, pcr, l).map_err(alg)?;
+                let mut solver = compute_solver(&s.gl, n, batch, kernel, l).map_err(alg)?;
                 let m = time_solver(&s.gl, solver.as_mut(), &d.tex, &d.want, &c.repeat)?;
                 let error = m.err.map_err(|e| RunError::algorithm(Failed(e)))?;
                 Ok(Trial {
@@ -103,8 +122,9 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
     tuner.finish()?;
     s.note(format!(
         "Tuned on this device at {g}×{g} (the `tuning` table): CR compute with {} and PCR \
-         compute with {} invocations per work group; Fig. 11 and the sweep use these.",
-        tuned[0], tuned[1]
+         compute with {} invocations per work group, the CR passes with {} systems per work \
+         group; Fig. 11 and the sweep use these.",
+        tuned[0], tuned[1], tuned[2]
     ));
     Ok(tuned)
 }
