@@ -51,6 +51,23 @@ pub fn clamped_local(n: usize, pcr: bool, local: usize) -> usize {
     }
 }
 
+/// Refuses a work-group size the device cannot launch and an empty batch, before anything is
+/// built.
+fn check_launch(gl: &Gl, n: usize, batch: usize, local: usize) -> Result<(), TridiagonalError> {
+    let max_local = gl.info().max_work_group_invocations as usize;
+    if local == 0 || local > max_local {
+        return Err(TridiagonalError::Unsupported(format!(
+            "work-group size {local}: must be 1..={max_local}"
+        )));
+    }
+    if n == 0 || batch == 0 {
+        return Err(TridiagonalError::Shape(format!(
+            "{n} unknowns × {batch} systems: both must be at least 1"
+        )));
+    }
+    Ok(())
+}
+
 struct ComputeSolver {
     gl: Gl,
     n: usize,
@@ -73,17 +90,7 @@ impl ComputeSolver {
         force: Option<Memory>,
         local_size: usize,
     ) -> Result<ComputeSolver, TridiagonalError> {
-        let max_local = gl.info().max_work_group_invocations as usize;
-        if local_size == 0 || local_size > max_local {
-            return Err(TridiagonalError::Unsupported(format!(
-                "work-group size {local_size}: must be 1..={max_local}"
-            )));
-        }
-        if n == 0 || batch == 0 {
-            return Err(TridiagonalError::Shape(format!(
-                "{n} unknowns × {batch} systems: both must be at least 1"
-            )));
-        }
+        check_launch(gl, n, batch, local_size)?;
         let max_groups = gl.info().max_work_group_count[0] as usize;
         if batch > max_groups {
             return Err(TridiagonalError::Unsupported(format!(
@@ -392,17 +399,7 @@ impl ComputeCrPasses {
         batch: usize,
         local: usize,
     ) -> Result<ComputeCrPasses, TridiagonalError> {
-        let max_local = gl.info().max_work_group_invocations as usize;
-        if local == 0 || local > max_local {
-            return Err(TridiagonalError::Unsupported(format!(
-                "work-group size {local}: must be 1..={max_local}"
-            )));
-        }
-        if n == 0 || batch == 0 {
-            return Err(TridiagonalError::Shape(format!(
-                "{n} unknowns × {batch} systems: both must be at least 1"
-            )));
-        }
+        check_launch(gl, n, batch, local)?;
         let np = 1usize << levels_for(n);
         let [load, reduce, fill] = Self::defines(local).map(|d| Program::compute(gl, CR_PASS, &d));
         let p = Texture::new(
