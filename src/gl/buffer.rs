@@ -200,6 +200,11 @@ impl Reads {
             Reads::Texture => "texture",
         }
     }
+    /// The shader switch of the texture path: kernels that offer both ways are built with
+    /// `#define TEXTURE` for [`Reads::Texture`] and without it for [`Reads::Ssbo`].
+    pub fn define(self) -> Option<super::Define> {
+        (self == Reads::Texture).then(|| super::Define::flag("TEXTURE"))
+    }
     /// Where the inputs are read from, in words (captions).
     pub fn describe(self) -> &'static str {
         match self {

@@ -51,9 +51,7 @@ pub fn defines() -> Vec<Define> {
 /// The sweep's `#define`s for `reads` (`TEXTURE`: buffer textures).
 pub fn sweep_defines(reads: Reads) -> Vec<Define> {
     let mut d = defines();
-    if reads == Reads::Texture {
-        d.push(Define::flag("TEXTURE"));
-    }
+    d.extend(reads.define());
     d
 }
 

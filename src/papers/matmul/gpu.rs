@@ -269,9 +269,7 @@ impl BlockedParams {
             Define::new("WG_X", self.wg_x),
             Define::new("WG_Y", self.wg_y),
         ];
-        if self.reads == Reads::Texture {
-            d.push(Define::flag("TEXTURE"));
-        }
+        d.extend(self.reads.define());
         d
     }
 

@@ -330,19 +330,19 @@ compute_solver!(
 /// equations it updates per system.
 pub type PassLevel = (usize, usize);
 
-/// The dispatches of [`ComputeCrPasses`] for `n` unknowns padded to `N' − 1 = 2^q − 1`:
-/// the reduction levels' `(d, equations)` (eq. 15: `d = 1, 2, …` while `4d ≤ N'`, equations
-/// `i = 2d, 4d, … < N'`) and the fill levels' (eq. 16: `d = N'/2, …, 1`, equations
-/// `i = d, 3d, … < N'`).
+/// The dispatches of [`ComputeCrPasses`] for `n` unknowns padded to `N' − 1 = 2^q − 1`,
+/// level for level the fragment CR's ([`CrLayout`]): the reduction levels `s = 1 … q−1` as
+/// `(d, PC_s)` with `d = 2^{s−1}` (eq. 15: equations `i = 2d, 4d, … < N'`), then the fill
+/// levels `s = q … 1` as `(d, N'/2d)` (eq. 16: equations `i = d, 3d, … < N'`).
 pub fn cr_pass_levels(n: usize) -> (Vec<PassLevel>, Vec<PassLevel>) {
-    let np = 1usize << levels_for(n);
-    let reduce = std::iter::successors(Some(1usize), |d| Some(2 * d))
-        .take_while(|d| 4 * d <= np)
-        .map(|d| (d, np / (2 * d) - 1))
+    let l = CrLayout::new(n, 1);
+    let np = l.np as usize;
+    let reduce = l
+        .levels
+        .iter()
+        .map(|v| (1 << (v.s - 1), v.pc as usize))
         .collect();
-    let fill = std::iter::successors(Some(np / 2), |&d| (d > 1).then_some(d / 2))
-        .map(|d| (d, np / (2 * d)))
-        .collect();
+    let fill = (1..=l.q).rev().map(|s| (1 << (s - 1), np >> s)).collect();
     (reduce, fill)
 }
 

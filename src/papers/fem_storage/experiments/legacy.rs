@@ -1,9 +1,10 @@
 //! Beyond the paper: the Jacobi sweep as a render-to-texture fragment pass
-//! ([`FragmentJacobi`], GL 3.3) against the compute shader ([`GpuJacobi`], GL 4.3) on the same
-//! flattened matrix — the legacy pipeline and compute on one algorithm and one input. The
-//! compute sweep runs twice, its inputs read from SSBOs and through buffer textures (Fig. 5's
-//! `tex1Dfetch`); the legacy-vs-compute table takes the faster. Sizes, dimension, sweeps and
-//! repetitions are the `perf` table's (`[perf]`).
+//! ([`FragmentJacobi`], GL 3.3) against the compute shader
+//! ([`GpuJacobi`](crate::papers::fem_storage::GpuJacobi), GL 4.3) on the same flattened
+//! matrix — the legacy pipeline and compute on one algorithm and one input. The compute sweep
+//! runs twice, its inputs read from SSBOs and through buffer textures (Fig. 5's `tex1Dfetch`);
+//! the legacy-vs-compute table takes the faster. Sizes, dimension, sweeps and repetitions are
+//! the `perf` table's (`[perf]`).
 //!
 //! Three rows per size, one per solver (fragment, compute with each way of reading), so that
 //! each records its own kernel's work for the bound columns. All are timed as `perf` times the
@@ -14,14 +15,13 @@
 //! the device lacks compute shaders (softpipe) the compute rows are skipped with the reason,
 //! and the fragment row still runs.
 
-use super::Config;
+use super::{Config, time_compute_sweeps};
 use crate::bench::{Kind, Work};
 use crate::gl::timing::measure_gpu;
 use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::fragment::FragmentJacobi;
-use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::sweeps_f64;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, bound_columns};
@@ -139,14 +139,8 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         }
         for (reads, key) in Reads::ALL.into_iter().zip(&comp_keys) {
             t.start(key);
-            let mut gpu =
-                GpuJacobi::with_reads(&s.gl, &flat, reads).map_err(RunError::algorithm)?;
-            let tc = measure_gpu(&s.gl, p.repeat.plan(), || {
-                gpu.set_x(&zeros)?;
-                gpu.run_fixed(sweeps)
-            })
-            .map_err(RunError::algorithm)?;
-            let x = gpu.x().map_err(RunError::algorithm)?;
+            // The row's work is the compulsory model of `sweep_work`, as the fragment row's.
+            let (tc, x, _) = time_compute_sweeps(s, &flat, reads, sweeps, &p.repeat)?;
             let comp_err = crate::util::max_rel_error(&x, &want);
             let comp_ms = tc.median_ms / sweeps as f64;
             let row = t

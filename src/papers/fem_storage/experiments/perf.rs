@@ -4,13 +4,12 @@
 //! bytes per sweep ([`FlatMatrix::sweep_bytes`]): 8 B per stored entry (index + value) and
 //! 16 B per row (accmSize, rhs, x_old, x_new).
 
-use super::{Config, threads};
+use super::{Config, threads, time_compute_sweeps};
 use crate::gl::Reads;
-use crate::gl::timing::{measure_cpu, measure_gpu};
+use crate::gl::timing::measure_cpu;
 use crate::papers::fem_storage::FemError;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
-use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::CpuJacobi;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, bound_columns};
@@ -88,15 +87,8 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         let bytes = flat.sweep_bytes() as f64;
         let mut gl_runs = Vec::new();
         for reads in Reads::ALL {
-            let mut gpu =
-                GpuJacobi::with_reads(&s.gl, &flat, reads).map_err(RunError::algorithm)?;
-            let tg = measure_gpu(&s.gl, p.repeat.plan(), || {
-                gpu.set_x(&vec![0.0; flat.n()])?;
-                gpu.run_fixed(sweeps)
-            })
-            .map_err(RunError::algorithm)?;
-            let x = gpu.x().map_err(RunError::algorithm)?;
-            gl_runs.push((reads, tg, x, gpu.work(1, 0)));
+            let (tg, x, work) = time_compute_sweeps(s, &flat, reads, sweeps, &p.repeat)?;
+            gl_runs.push((reads, tg, x, work));
         }
         let mut cpu_rows = Vec::new();
         let mut xc = Vec::new();
