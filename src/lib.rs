@@ -24,4 +24,5 @@ pub mod registry;
 pub mod report;
 pub mod runner;
 pub mod sim;
+pub mod stats;
 pub mod util;

@@ -1,77 +1,166 @@
 //! Timing as the papers did it: `glFinish()` on both sides of the measured region and a
-//! monotonic CPU clock; warm-up runs, then repetitions until a count or a time budget is
-//! reached (at least one); median, mean, min and max. GL timer queries are not used: on
+//! monotonic CPU clock; warm-up runs, then repetitions. GL timer queries are not used: on
 //! llvmpipe `GL_TIME_ELAPSED` returns far less than a pass really takes.
+//!
+//! How many repetitions: at least the paper's count, then more until the 95 % confidence
+//! interval of the median is narrow enough ([`TimingPlan::ci_target`], relative half-width)
+//! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
+//! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
+//! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
+//! ratios come from paired samples.
 
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
 use super::Gl;
+use crate::stats::{Estimate, MIN_SAMPLES_FOR_CI};
+
+pub use crate::stats::median_index;
+
+/// The default relative half-width of the median's 95 % interval that ends the repetitions.
+pub const DEFAULT_CI_TARGET: f64 = 0.03;
+/// The default cap on timed runs when the interval stays wide.
+pub const DEFAULT_MAX_RUNS: usize = 40;
 
 /// How many runs to make.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TimingPlan {
     /// Untimed runs first (shader compilation, driver caches, page faults).
     pub warmup: usize,
-    /// The most timed runs (the paper's count).
+    /// The fewest timed runs (the paper's count), budget allowing.
     pub repetitions: usize,
     /// Stop repeating once this much time went into timed runs (at least one run is made).
     pub budget: Duration,
+    /// Beyond `repetitions`, keep timing while the median's 95 % interval is wider than this
+    /// (relative half-width) and fewer than `max_runs` were made; 0 turns this off.
+    pub ci_target: f64,
+    /// The most timed runs.
+    pub max_runs: usize,
 }
 
 impl TimingPlan {
+    /// `repetitions` runs at least, more until the interval is within [`DEFAULT_CI_TARGET`]
+    /// (at most [`DEFAULT_MAX_RUNS`]), all within `budget`.
     pub fn new(warmup: usize, repetitions: usize, budget: Duration) -> Self {
         TimingPlan {
             warmup,
             repetitions: repetitions.max(1),
             budget,
+            ci_target: DEFAULT_CI_TARGET,
+            max_runs: DEFAULT_MAX_RUNS.max(repetitions),
+        }
+    }
+    /// Exactly `repetitions` runs (budget allowing), no adaptive extension.
+    pub fn fixed(warmup: usize, repetitions: usize, budget: Duration) -> Self {
+        TimingPlan {
+            ci_target: 0.0,
+            max_runs: repetitions.max(1),
+            ..Self::new(warmup, repetitions, budget)
         }
     }
     /// A single timed run, no warm-up.
     pub fn once() -> Self {
-        TimingPlan {
-            warmup: 0,
-            repetitions: 1,
-            budget: Duration::ZERO,
+        Self::fixed(0, 1, Duration::ZERO)
+    }
+    /// With another interval target and cap.
+    pub fn adaptive(mut self, ci_target: f64, max_runs: usize) -> Self {
+        self.ci_target = ci_target.max(0.0);
+        self.max_runs = max_runs.max(self.repetitions);
+        self
+    }
+
+    /// Whether `samples` are enough, budget aside: `repetitions` made and the median's
+    /// interval within `ci_target` (or `max_runs` made).
+    fn enough(&self, samples: &[f64]) -> bool {
+        let n = samples.len();
+        if n == 0 {
+            return false;
         }
+        if n >= self.max_runs.max(1) {
+            return true;
+        }
+        if n < self.repetitions {
+            return false;
+        }
+        self.ci_target <= 0.0
+            || (n >= MIN_SAMPLES_FOR_CI
+                && Estimate::of(samples).is_some_and(|e| e.rel_half_width() <= self.ci_target))
+    }
+
+    /// Whether `samples` (ms, `spent_ms` in all) call for another run.
+    fn more(&self, samples: &[f64], spent_ms: f64) -> bool {
+        samples.is_empty() || (spent_ms < self.budget.as_secs_f64() * 1e3 && !self.enough(samples))
     }
 }
 
-/// The statistics of a set of timed runs, in milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// The statistics of a set of timed runs, in milliseconds: the median with its 95 %
+/// confidence interval ([`crate::stats`]), the spread, and every sample.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timing {
     pub runs: usize,
     pub median_ms: f64,
     pub mean_ms: f64,
     pub min_ms: f64,
     pub max_ms: f64,
+    /// The ends of the median's interval.
+    #[serde(default)]
+    pub lo_ms: f64,
+    #[serde(default)]
+    pub hi_ms: f64,
+    /// The interval's coverage (≥ 0.95 from 6 samples on; below, the interval is [min, max]).
+    #[serde(default)]
+    pub coverage: f64,
+    /// Coefficient of variation.
+    #[serde(default)]
+    pub cv: f64,
+    /// Every timed run, in the order measured.
+    #[serde(default)]
+    pub samples_ms: Vec<f64>,
 }
 
 impl Timing {
     /// Statistics of `samples` (milliseconds); empty gives all zeros. The median is the
     /// lower median, `sorted[(n − 1) / 2]`: always one of the measured times (see [`median_index`]).
     pub fn from_samples(samples: &[f64]) -> Timing {
-        if samples.is_empty() {
-            return Timing::default();
-        }
-        let mut s = samples.to_vec();
-        s.sort_by(f64::total_cmp);
-        let n = s.len();
-        Timing {
-            runs: n,
-            median_ms: s[median_index(n)],
-            mean_ms: s.iter().sum::<f64>() / n as f64,
-            min_ms: s[0],
-            max_ms: s[n - 1],
+        match Estimate::of(samples) {
+            None => Timing::default(),
+            Some(e) => Timing {
+                runs: e.n,
+                median_ms: e.median,
+                mean_ms: e.mean,
+                min_ms: e.min,
+                max_ms: e.max,
+                lo_ms: e.lo,
+                hi_ms: e.hi,
+                coverage: e.coverage,
+                cv: e.cv,
+                samples_ms: e.samples,
+            },
         }
     }
-}
 
-/// The project's one median definition: the index of the median in `n ≥ 1` sorted samples,
-/// `(n − 1) / 2` (the lower median, a time that was measured rather than an average of two).
-pub fn median_index(n: usize) -> usize {
-    n.saturating_sub(1) / 2
+    /// The time as an [`Estimate`] (median, interval, samples).
+    pub fn est(&self) -> Estimate {
+        Estimate {
+            median: self.median_ms,
+            lo: self.lo_ms,
+            hi: self.hi_ms,
+            coverage: self.coverage,
+            cv: self.cv,
+            min: self.min_ms,
+            max: self.max_ms,
+            mean: self.mean_ms,
+            samples: self.samples_ms.clone(),
+            n: self.runs,
+        }
+    }
+
+    /// A rate `amount / time` (e.g. GFLOPS from flops·1e-9 / s): `amount` per second, with the
+    /// interval of the time.
+    pub fn rate(&self, amount: f64) -> Estimate {
+        self.est().map(|ms| amount / (ms * 1e-3))
+    }
 }
 
 /// The samples of a repeated measurement: each run's result and its time in ms.
@@ -98,9 +187,11 @@ impl<S> Samples<S> {
 }
 
 /// The one repetition loop behind every timed number: `plan.warmup` untimed runs, then timed
-/// runs until `plan.repetitions` are made or `plan.budget` is spent (at least one). `run` does
-/// one run and returns its result and its time in ms — measured by the caller, so that a run
-/// can time only its own region (e.g. an LU whose upload is excluded) and report parts.
+/// runs until `plan.repetitions` are made and the median's interval is within
+/// `plan.ci_target`, or `plan.max_runs` are made, or `plan.budget` is spent (at least one
+/// run). `run` does one run and returns its result and its time in ms — measured by the
+/// caller, so that a run can time only its own region (e.g. an LU whose upload is excluded)
+/// and report parts.
 pub fn repeat<S, E>(
     plan: TimingPlan,
     mut run: impl FnMut() -> Result<(S, f64), E>,
@@ -109,15 +200,82 @@ pub fn repeat<S, E>(
         run()?;
     }
     let mut runs = Vec::with_capacity(plan.repetitions);
+    let mut times: Vec<f64> = Vec::with_capacity(plan.repetitions);
     let mut spent_ms = 0.0;
-    while runs.len() < plan.repetitions.max(1)
-        && (runs.is_empty() || spent_ms < plan.budget.as_secs_f64() * 1e3)
-    {
+    while plan.more(&times, spent_ms) {
         let (out, ms) = run()?;
         spent_ms += ms;
+        times.push(ms);
         runs.push((out, ms));
     }
     Ok(Samples { runs })
+}
+
+/// Interleaved timing of `k` variants compared with each other: `plan.warmup` untimed runs of
+/// each, then rounds, each running every variant once in the order [`crate::stats::round_order`]
+/// gives for that round, until every variant has `plan.repetitions` runs and an interval within
+/// `plan.ci_target` (or `plan.max_runs` rounds), or the variants together spent `k` times
+/// `plan.budget` (at least one round). `run(i)` does one run of variant `i` and returns its
+/// time in ms. The samples of round `r` are index `r` of every variant's samples, so that
+/// [`Rounds::ratio`] pairs them.
+pub fn rounds<E>(
+    plan: TimingPlan,
+    k: usize,
+    mut run: impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Rounds, E> {
+    for _ in 0..plan.warmup {
+        for i in 0..k {
+            run(i)?;
+        }
+    }
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
+    let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
+    let mut spent_ms = 0.0;
+    for round in 0u64.. {
+        if k == 0 || (round > 0 && (spent_ms >= budget_ms || times.iter().all(|t| plan.enough(t))))
+        {
+            break;
+        }
+        for i in crate::stats::round_order(k, round) {
+            let ms = run(i)?;
+            spent_ms += ms;
+            times[i].push(ms);
+        }
+    }
+    Ok(Rounds {
+        timings: times.iter().map(|t| Timing::from_samples(t)).collect(),
+    })
+}
+
+/// [`rounds`] on the GPU: `glFinish` before the clock starts and before it stops.
+pub fn rounds_gpu<E>(
+    gl: &Gl,
+    plan: TimingPlan,
+    k: usize,
+    mut f: impl FnMut(usize) -> Result<(), E>,
+) -> Result<Rounds, E> {
+    gl.finish();
+    rounds(plan, k, |i| {
+        gl.finish();
+        let t0 = Instant::now();
+        f(i)?;
+        gl.finish();
+        Ok(t0.elapsed().as_secs_f64() * 1e3)
+    })
+}
+
+/// The timings of interleaved variants, paired by round.
+#[derive(Clone, Debug)]
+pub struct Rounds {
+    /// One per variant, in the caller's order; `samples_ms[r]` is round `r`.
+    pub timings: Vec<Timing>,
+}
+
+impl Rounds {
+    /// The ratio `time(a) / time(b)` from paired rounds, median and interval.
+    pub fn ratio(&self, a: usize, b: usize) -> Option<Estimate> {
+        crate::stats::paired_ratio(&self.timings[a].samples_ms, &self.timings[b].samples_ms)
+    }
 }
 
 /// Times `f` on the GPU: `glFinish` before the clock starts and before it stops.

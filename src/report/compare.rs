@@ -68,11 +68,15 @@ fn load(dir: &Path) -> Result<Run, CompareError> {
 }
 
 fn cell(v: &Value) -> String {
-    match v {
-        Value::Num(x) => format!("{x:.4e}")
+    let short = |x: f64| {
+        format!("{x:.4e}")
             .parse::<f64>()
             .map(|r| format!("{r}"))
-            .unwrap_or_default(),
+            .unwrap_or_default()
+    };
+    match v {
+        Value::Num(x) => short(*x),
+        Value::Est(e) => format!("{} [{}, {}]", short(e.median), short(e.lo), short(e.hi)),
         Value::Text(s) => s.clone(),
         Value::Missing => "—".into(),
     }

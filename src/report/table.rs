@@ -112,14 +112,35 @@ impl Column {
 #[serde(untagged)]
 pub enum Value {
     Num(f64),
+    /// A measured number: the median of repeated runs with its 95 % interval and the samples
+    /// ([`crate::stats::Estimate`]); printed `median [lo, hi]`.
+    Est(crate::stats::Estimate),
     Text(String),
     Missing,
 }
 
 impl Value {
+    /// The number (an estimate's median).
     pub fn as_f64(&self) -> Option<f64> {
         match self {
             Value::Num(v) => Some(*v),
+            Value::Est(e) => Some(e.median),
+            _ => None,
+        }
+    }
+
+    /// An estimate's 95 % interval (`None` for a plain number, text or a missing cell).
+    pub fn interval(&self) -> Option<(f64, f64)> {
+        match self {
+            Value::Est(e) => Some((e.lo, e.hi)),
+            _ => None,
+        }
+    }
+
+    /// The cell's estimate, when it is one.
+    pub fn estimate(&self) -> Option<&crate::stats::Estimate> {
+        match self {
+            Value::Est(e) => Some(e),
             _ => None,
         }
     }
@@ -129,6 +150,14 @@ impl Value {
         match self {
             Value::Missing => "—".to_string(),
             Value::Text(s) => s.clone(),
+            Value::Est(e) if e.n <= 1 || e.lo == e.hi => Value::Num(e.median).render(fmt),
+            Value::Est(e) => format!(
+                "{} [{}, {}]{}",
+                Value::Num(e.median).render(fmt),
+                Value::Num(e.lo).render(fmt),
+                Value::Num(e.hi).render(fmt),
+                if e.has_ci() { "" } else { FEW_RUNS_MARK }
+            ),
             Value::Num(v) if !v.is_finite() => format!("{v}"),
             Value::Num(v) => match fmt {
                 Fmt::Int | Fmt::Text if v.fract() == 0.0 && v.abs() < 1e15 => group(*v as i64),
@@ -140,6 +169,9 @@ impl Value {
         }
     }
 }
+
+/// Marks an interval of fewer than 6 runs: `[min, max]`, which covers less than 95 %.
+pub const FEW_RUNS_MARK: &str = "*";
 
 /// Thousands separators, as the papers print counts (`1,048,576`).
 fn group(v: i64) -> String {
@@ -293,6 +325,10 @@ impl Row {
         self.values.push(Value::Text(s.into()));
         self
     }
+    pub fn est(mut self, e: crate::stats::Estimate) -> Row {
+        self.values.push(Value::Est(e));
+        self
+    }
     pub fn missing(mut self) -> Row {
         self.values.push(Value::Missing);
         self
@@ -380,6 +416,14 @@ impl RowBuilder {
     }
     pub fn text(self, name: &str, v: impl Into<String>) -> RowBuilder {
         self.set(name, Value::Text(v.into()))
+    }
+    /// A measured number with its interval ([`Value::Est`]).
+    pub fn est(self, name: &str, e: crate::stats::Estimate) -> RowBuilder {
+        self.set(name, Value::Est(e))
+    }
+    /// A measured number when there is one, else missing.
+    pub fn opt_est(self, name: &str, e: Option<crate::stats::Estimate>) -> RowBuilder {
+        self.set(name, e.map_or(Value::Missing, Value::Est))
     }
     /// See [`Row::runs`].
     pub fn runs(mut self, n: usize) -> RowBuilder {
@@ -564,13 +608,48 @@ impl Table {
         if has(Source::Beyond) {
             l.push("`+` columns are variants beyond the paper, measured in the same run.".into());
         }
+        let ests: Vec<&crate::stats::Estimate> = self
+            .rows
+            .iter()
+            .flat_map(|r| r.values.iter().filter_map(Value::estimate))
+            .collect();
+        if ests.iter().any(|e| e.n > 1) {
+            let mut line = "Measured numbers read `median [lo, hi]`: the median of the timed runs \
+                 and its 95 % confidence interval (distribution-free, from order statistics; \
+                 `runs` says how many)."
+                .to_string();
+            if ests.iter().any(|e| e.n > 1 && !e.has_ci()) {
+                line.push_str(&format!(
+                    " `{FEW_RUNS_MARK}`: fewer than {} runs, the interval is [min, max] and \
+                     covers less than 95 %.",
+                    crate::stats::MIN_SAMPLES_FOR_CI
+                ));
+            }
+            l.push(line);
+        }
         l
     }
 
     /// CSV: a header row of column headers, then the raw values (full precision).
+    /// A column holding an estimate gets two more after it, `<header> lo` and `<header> hi`,
+    /// the ends of its interval.
     pub fn to_csv(&self) -> Result<String, csv::Error> {
         let mut w = csv::Writer::from_writer(vec![]);
-        let mut head: Vec<String> = self.columns.iter().map(Column::header).collect();
+        let est_col: Vec<bool> = (0..self.columns.len())
+            .map(|i| {
+                self.rows
+                    .iter()
+                    .any(|r| matches!(r.values.get(i), Some(Value::Est(_))))
+            })
+            .collect();
+        let mut head: Vec<String> = Vec::new();
+        for (c, &e) in self.columns.iter().zip(&est_col) {
+            head.push(c.header());
+            if e {
+                head.push(format!("{} lo", c.header()));
+                head.push(format!("{} hi", c.header()));
+            }
+        }
         head.extend([
             "runs".into(),
             "status".into(),
@@ -579,13 +658,24 @@ impl Table {
         ]);
         w.write_record(&head)?;
         for r in &self.rows {
-            let mut rec: Vec<String> = (0..self.columns.len())
-                .map(|i| match r.values.get(i) {
+            let mut rec: Vec<String> = Vec::new();
+            for (i, &e) in est_col.iter().enumerate() {
+                let v = r.values.get(i);
+                rec.push(match v {
                     Some(Value::Num(v)) => format!("{v}"),
+                    Some(Value::Est(e)) => format!("{}", e.median),
                     Some(Value::Text(t)) => t.clone(),
                     _ => String::new(),
-                })
-                .collect();
+                });
+                if e {
+                    let (lo, hi) = v
+                        .and_then(Value::interval)
+                        .map_or((String::new(), String::new()), |(a, b)| {
+                            (format!("{a}"), format!("{b}"))
+                        });
+                    rec.extend([lo, hi]);
+                }
+            }
             rec.push(r.runs.map_or(String::new(), |n| n.to_string()));
             match &r.status {
                 Status::Verified { error, tolerance } => rec.extend([

@@ -34,7 +34,12 @@ impl<T> PerMode<T> {
 pub type Sizes = PerMode<Vec<u32>>;
 
 /// Repetitions of a timed measurement. Checked on load: `repetitions` ≥ 1, `budget_s`
-/// finite and > 0 (the error names the key's line).
+/// finite and > 0, `ci_target` in [0, 1), `max_repetitions` ≥ `repetitions` (the error names
+/// the key's line).
+///
+/// At least `repetitions` timed runs (the paper's count) are made, then more while the
+/// median's 95 % interval is wider than `ci_target` (relative half-width; 0: no more) and
+/// fewer than `max_repetitions` were made; all within `budget_s` (at least one run).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(try_from = "RepeatToml")]
 pub struct Repeat {
@@ -45,6 +50,16 @@ pub struct Repeat {
     pub warmup: usize,
     /// Per-row time budget in seconds: repetitions stop once it is spent (at least one run).
     pub budget_s: f64,
+    /// The relative half-width of the median's interval that ends the repetitions.
+    #[serde(default = "ci_target")]
+    pub ci_target: f64,
+    /// The most timed runs (default: the larger of `repetitions` and 40).
+    #[serde(default)]
+    pub max_repetitions: Option<usize>,
+}
+
+fn ci_target() -> f64 {
+    crate::gl::timing::DEFAULT_CI_TARGET
 }
 
 fn one() -> usize {
@@ -59,6 +74,10 @@ struct RepeatToml {
     #[serde(default = "one")]
     warmup: usize,
     budget_s: f64,
+    #[serde(default = "ci_target")]
+    ci_target: f64,
+    #[serde(default)]
+    max_repetitions: Option<usize>,
 }
 
 impl TryFrom<RepeatToml> for Repeat {
@@ -68,6 +87,8 @@ impl TryFrom<RepeatToml> for Repeat {
             repetitions: r.repetitions,
             warmup: r.warmup,
             budget_s: r.budget_s,
+            ci_target: r.ci_target,
+            max_repetitions: r.max_repetitions,
         };
         repeat.validate()?;
         Ok(repeat)
@@ -89,7 +110,28 @@ impl Repeat {
                 self.budget_s
             ));
         }
+        if !(self.ci_target.is_finite() && (0.0..1.0).contains(&self.ci_target)) {
+            return Err(format!(
+                "repeat: ci_target = {} must be a relative half-width in [0, 1) (0.03: ±3 %)",
+                self.ci_target
+            ));
+        }
+        if let Some(m) = self.max_repetitions
+            && m < self.repetitions
+        {
+            return Err(format!(
+                "repeat: max_repetitions = {m} must be at least repetitions = {}",
+                self.repetitions
+            ));
+        }
         Ok(())
+    }
+
+    /// The most timed runs.
+    pub fn max_runs(&self) -> usize {
+        self.max_repetitions
+            .unwrap_or(crate::gl::timing::DEFAULT_MAX_RUNS)
+            .max(self.repetitions)
     }
 
     /// The timing plan; a budget out of range (only possible for a `Repeat` built in code,
@@ -105,5 +147,6 @@ impl Repeat {
             self.repetitions,
             Duration::from_secs_f64(budget),
         )
+        .adaptive(self.ci_target, self.max_runs())
     }
 }

@@ -282,7 +282,7 @@ fn measure_row(
     let (gpu_t, gpu_err, groups) = park(&k.paper, "paper", &mut *predict)?;
     // Where N fills whole 64×64-group dispatches the two launches are the same.
     let (print_t, print_err, print_groups) = if n % full_edge() == 0 {
-        (gpu_t, gpu_err, groups)
+        (gpu_t.clone(), gpu_err, groups)
     } else {
         park(&k.as_printed, "as printed", &mut *predict)?
     };
@@ -310,7 +310,7 @@ fn measure_row(
 
     let gf = |ms: f64| gflops(n, n, n, ms);
     let p: Option<&Published> = cfg.published.iter().find(|p| p.n as usize == n);
-    let best_gpu = [gpu_t, print_t, blk_t, frag_t]
+    let best_gpu = [&gpu_t, &print_t, &blk_t, &frag_t]
         .iter()
         .map(|t| gf(t.mean_ms))
         .fold(0.0, f64::max);

@@ -169,8 +169,8 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 Err(_) => None,
             };
             let m = Measured {
-                ms: timing.map_or(f64::NAN, |t| t.median_ms),
-                runs: timing.map_or(0, |t| t.runs),
+                ms: timing.as_ref().map_or(f64::NAN, |t| t.median_ms),
+                runs: timing.as_ref().map_or(0, |t| t.runs),
                 err: got,
                 work: cr.work().map(|w| (kernel_name(&name), w)),
             };

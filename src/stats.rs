@@ -1,0 +1,460 @@
+//! The statistics behind every timed number: the median with a distribution-free confidence
+//! interval, the spread, paired ratios from interleaved rounds, and the rules that turn
+//! intervals into decisions (a verdict, a winner, a tie). Below everything else (it imports
+//! nothing of the crate): the GL timing loop, the bench, the runner and the report share it.
+//!
+//! # The estimator and its interval
+//! Timings are skewed (a run can only be slowed down, by the OS, by a cache miss, by another
+//! process) and rarely normal, so the estimator is the **median** and its interval is the
+//! distribution-free order-statistic interval (Hoefler & Belli, *Scientific Benchmarking of
+//! Parallel Computing Systems*, SC'15, §3.1.3; Le Boudec, *Performance Evaluation*, §2.2.1):
+//! with `n` samples sorted `x₍₁₎ ≤ … ≤ x₍ₙ₎` and `X ~ Binomial(n, ½)` the number of samples
+//! below the true median,
+//!
+//! ```text
+//! P( x₍ⱼ₎ ≤ median ≤ x₍ₙ₋ⱼ₊₁₎ ) = 1 − 2·P(X ≤ j − 1),
+//! ```
+//!
+//! and `j` is the largest index whose coverage is still at least the level (95 %). It needs
+//! no assumption on the distribution, only independent samples. With fewer than 6 samples no
+//! `j` reaches 95 % (n = 5: [min, max] covers 93.75 %): the interval is then `[min, max]` and
+//! [`Estimate::coverage`] says how much it covers, so a table can mark it.
+//!
+//! The median printed is the project's one definition, the lower median `x₍⌊(n−1)/2⌋₊₁₎` (a
+//! time that was measured, not the mean of two).
+//!
+//! # Paired ratios
+//! Variants compared with each other are timed in rounds (each round runs every variant once,
+//! in a shuffled order: [`round_order`]), so that drift and other processes hit all of them
+//! alike; the ratio of two variants is the median of the per-round ratios `aᵢ / bᵢ`, with the
+//! same order-statistic interval ([`paired_ratio`]).
+//!
+//! # Decisions
+//! - A claim "statistic ≥ threshold" is *held* when the whole interval is at or above it,
+//!   *not held* when the whole interval is below it, otherwise *undecided* ([`decide`]).
+//! - Two estimates differ only when their intervals do not overlap ([`separated`]); a winner
+//!   is declared only when it separates from the runner-up ([`winner`]), otherwise the
+//!   candidates that overlap the fastest are a tie, broken by the simplest candidate (the
+//!   first in the caller's order) — the rule is the caller's to state.
+
+use serde::{Deserialize, Serialize};
+
+/// The confidence level of every interval the project prints.
+pub const LEVEL: f64 = 0.95;
+
+/// The fewest samples whose order-statistic interval reaches [`LEVEL`] (n = 6: 96.9 %).
+pub const MIN_SAMPLES_FOR_CI: usize = 6;
+
+/// The index of the median in `n ≥ 1` sorted samples: `(n − 1) / 2`, the lower median.
+pub fn median_index(n: usize) -> usize {
+    n.saturating_sub(1) / 2
+}
+
+/// `P(X ≤ k)` for `X ~ Binomial(n, ½)`, summed in logs (no overflow for any `n`).
+fn binom_half_cdf(n: usize, k: usize) -> f64 {
+    if k >= n {
+        return 1.0;
+    }
+    let ln_half_n = n as f64 * 0.5f64.ln();
+    let mut ln_c = 0.0; // ln C(n, 0)
+    let mut sum = 0.0;
+    for i in 0..=k {
+        if i > 0 {
+            ln_c += ((n - i + 1) as f64).ln() - (i as f64).ln();
+        }
+        sum += (ln_c + ln_half_n).exp();
+    }
+    sum.min(1.0)
+}
+
+/// The 0-based indices `(lo, hi)` into `n` sorted samples of the order-statistic interval of
+/// the median at `level`, and its exact coverage. Fewer than [`MIN_SAMPLES_FOR_CI`] samples
+/// (at 95 %) give `(0, n − 1)` with the coverage of [min, max].
+pub fn median_ci_indices(n: usize, level: f64) -> (usize, usize, f64) {
+    if n == 0 {
+        return (0, 0, 0.0);
+    }
+    let alpha = 1.0 - level;
+    // j (1-based) = the largest j ≥ 1 with 2·P(X ≤ j−1) ≤ α; the interval [x₍ⱼ₎, x₍ₙ₋ⱼ₊₁₎].
+    let mut j = 0;
+    while j < n / 2 && 2.0 * binom_half_cdf(n, j) <= alpha {
+        j += 1;
+    }
+    if j == 0 {
+        let cover = 1.0 - 2.0 * 0.5f64.powi(n as i32);
+        return (0, n - 1, cover.max(0.0));
+    }
+    let cover = 1.0 - 2.0 * binom_half_cdf(n, j - 1);
+    (j - 1, n - j, cover)
+}
+
+/// A median with its confidence interval, the spread and the samples it comes from.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Estimate {
+    /// The lower median ([`median_index`]).
+    pub median: f64,
+    /// The interval's ends ([`median_ci_indices`] at [`LEVEL`]).
+    pub lo: f64,
+    pub hi: f64,
+    /// How much the interval covers (≥ [`LEVEL`] from [`MIN_SAMPLES_FOR_CI`] samples on).
+    pub coverage: f64,
+    /// Coefficient of variation, standard deviation / mean (0 for one sample).
+    pub cv: f64,
+    pub min: f64,
+    pub max: f64,
+    pub mean: f64,
+    /// Every sample, in the order measured (empty for an estimate derived by [`Estimate::map`]
+    /// from another one, which keeps its own).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub samples: Vec<f64>,
+    /// How many samples the estimate rests on.
+    pub n: usize,
+}
+
+impl Estimate {
+    /// The estimate of `samples` (non-finite samples are ignored); `None` when none is left.
+    pub fn of(samples: &[f64]) -> Option<Estimate> {
+        let mut s: Vec<f64> = samples.iter().copied().filter(|v| v.is_finite()).collect();
+        if s.is_empty() {
+            return None;
+        }
+        s.sort_by(f64::total_cmp);
+        let n = s.len();
+        let (l, h, coverage) = median_ci_indices(n, LEVEL);
+        let mean = s.iter().sum::<f64>() / n as f64;
+        let var = if n > 1 {
+            s.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / (n - 1) as f64
+        } else {
+            0.0
+        };
+        Some(Estimate {
+            median: s[median_index(n)],
+            lo: s[l],
+            hi: s[h],
+            coverage,
+            cv: if mean != 0.0 {
+                var.sqrt() / mean.abs()
+            } else {
+                0.0
+            },
+            min: s[0],
+            max: s[n - 1],
+            mean,
+            samples: samples.to_vec(),
+            n,
+        })
+    }
+
+    /// A single value with no spread (a count, a value measured once).
+    pub fn exact(v: f64) -> Estimate {
+        Estimate {
+            median: v,
+            lo: v,
+            hi: v,
+            coverage: 0.0,
+            cv: 0.0,
+            min: v,
+            max: v,
+            mean: v,
+            samples: vec![],
+            n: 1,
+        }
+    }
+
+    /// The interval's half-width relative to the median: `max(hi − m, m − lo) / |m|`.
+    pub fn rel_half_width(&self) -> f64 {
+        if self.median == 0.0 {
+            return if self.hi == self.lo {
+                0.0
+            } else {
+                f64::INFINITY
+            };
+        }
+        (self.hi - self.median).max(self.median - self.lo) / self.median.abs()
+    }
+
+    /// Whether the interval reaches [`LEVEL`] (enough samples).
+    pub fn has_ci(&self) -> bool {
+        self.coverage >= LEVEL
+    }
+
+    /// The estimate of `f(x)` for a monotone `f` (increasing or decreasing): median and ends
+    /// mapped, the ends reordered; the spread and the samples are not carried (a derived
+    /// number such as GFLOPS = flops / time keeps the interval of its time).
+    pub fn map(&self, f: impl Fn(f64) -> f64) -> Estimate {
+        let (a, b) = (f(self.lo), f(self.hi));
+        let (x, y) = (f(self.min), f(self.max));
+        Estimate {
+            median: f(self.median),
+            lo: a.min(b),
+            hi: a.max(b),
+            coverage: self.coverage,
+            cv: self.cv,
+            min: x.min(y),
+            max: x.max(y),
+            mean: f(self.mean),
+            samples: vec![],
+            n: self.n,
+        }
+    }
+
+    /// `[lo, hi]`.
+    pub fn interval(&self) -> (f64, f64) {
+        (self.lo, self.hi)
+    }
+}
+
+/// Whether two intervals are apart: `Some(Less)` when `a` lies wholly below `b`,
+/// `Some(Greater)` when wholly above, `None` when they overlap (touching ends overlap).
+pub fn separated(a: (f64, f64), b: (f64, f64)) -> Option<std::cmp::Ordering> {
+    if a.1 < b.0 {
+        Some(std::cmp::Ordering::Less)
+    } else if a.0 > b.1 {
+        Some(std::cmp::Ordering::Greater)
+    } else {
+        None
+    }
+}
+
+/// A decision read off an interval against a threshold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// The whole interval is on the claim's side of the threshold.
+    Holds,
+    /// The whole interval is on the other side.
+    Fails,
+    /// The interval contains the threshold.
+    Undecided,
+}
+
+/// The claim "statistic ≥ threshold" (`at_least`) or "statistic ≤ threshold" (`!at_least`)
+/// judged on the statistic's interval `ci`.
+pub fn decide(ci: (f64, f64), threshold: f64, at_least: bool) -> Decision {
+    let (lo, hi) = ci;
+    let (holds, fails) = if at_least {
+        (lo >= threshold, hi < threshold)
+    } else {
+        (hi <= threshold, lo > threshold)
+    };
+    if holds {
+        Decision::Holds
+    } else if fails {
+        Decision::Fails
+    } else {
+        Decision::Undecided
+    }
+}
+
+/// The outcome of picking the fastest of several candidates.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pick {
+    /// The chosen candidate's index.
+    pub chosen: usize,
+    /// Every candidate whose interval overlaps the fastest one's (the fastest included):
+    /// more than one means a tie, broken by taking the first of them in the caller's order.
+    pub tied: Vec<usize>,
+}
+
+impl Pick {
+    /// Whether the choice rests on separated intervals.
+    pub fn clear(&self) -> bool {
+        self.tied.len() <= 1
+    }
+}
+
+/// The fastest candidate (lowest median) of `cands` (`(index, interval, median)`); when its
+/// interval overlaps others', all of them tie and the first of them in the order given (the
+/// simplest candidate, by the caller's ordering) is chosen. `None` for no candidate.
+pub fn winner(cands: &[(usize, (f64, f64), f64)]) -> Option<Pick> {
+    let best = cands.iter().min_by(|a, b| a.2.total_cmp(&b.2))?;
+    let tied: Vec<usize> = cands
+        .iter()
+        .filter(|c| separated(c.1, best.1).is_none())
+        .map(|c| c.0)
+        .collect();
+    Some(Pick {
+        chosen: tied[0],
+        tied,
+    })
+}
+
+/// The median ratio `aᵢ / bᵢ` of paired samples (round `i` of both) with its interval.
+/// Pairs with a non-finite or zero denominator are dropped; `None` when none is left.
+pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
+    let r: Vec<f64> = a
+        .iter()
+        .zip(b)
+        .filter(|(_, y)| **y != 0.0)
+        .map(|(x, y)| x / y)
+        .filter(|v| v.is_finite())
+        .collect();
+    Estimate::of(&r)
+}
+
+/// The order in which round `round` runs `k` variants: a permutation of `0..k`, shuffled by a
+/// generator seeded with the round (Fisher–Yates on SplitMix64), so that a run is repeatable
+/// and no variant always runs first or right after another.
+pub fn round_order(k: usize, round: u64) -> Vec<usize> {
+    let mut state = round.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ 0xD1B5_4A32_D192_ED03;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut order: Vec<usize> = (0..k).collect();
+    for i in (1..k).rev() {
+        let j = (next() % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    order
+}
+
+/// Whether two values are within `tol` (relative, of the larger) of each other: the rule that
+/// labels a bound with two limiters ("bandwidth ≈ fp32") when their terms are that close.
+pub fn within(a: f64, b: f64, tol: f64) -> bool {
+    let m = a.abs().max(b.abs());
+    m == 0.0 || (a - b).abs() <= tol * m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn binomial_cdf_known_values() {
+        // P(X ≤ 0) for n = 5 is 1/32; P(X ≤ 2) for n = 5 is 1/2.
+        assert!((binom_half_cdf(5, 0) - 1.0 / 32.0).abs() < 1e-15);
+        assert!((binom_half_cdf(5, 2) - 0.5).abs() < 1e-15);
+        // n = 10: P(X ≤ 1) = 11/1024.
+        assert!((binom_half_cdf(10, 1) - 11.0 / 1024.0).abs() < 1e-15);
+        assert_eq!(binom_half_cdf(3, 3), 1.0);
+    }
+
+    #[test]
+    fn ci_indices_match_the_tables() {
+        // Le Boudec, Table A.1 (95 %): n = 6 → [x(1), x(6)], n = 10 → [x(2), x(9)],
+        // n = 20 → [x(6), x(15)], n = 50 → [x(18), x(33)], n = 100 → [x(40), x(61)].
+        for (n, lo1, hi1) in [
+            (6, 1, 6),
+            (10, 2, 9),
+            (20, 6, 15),
+            (50, 18, 33),
+            (100, 40, 61),
+        ] {
+            let (l, h, c) = median_ci_indices(n, 0.95);
+            assert_eq!((l + 1, h + 1), (lo1, hi1), "n = {n}");
+            assert!(c >= 0.95, "n = {n}: coverage {c}");
+        }
+        // n = 6 covers 1 − 2/64.
+        assert!((median_ci_indices(6, 0.95).2 - (1.0 - 2.0 / 64.0)).abs() < 1e-12);
+        // n = 5: no 95 % interval, [min, max] covers 93.75 %.
+        let (l, h, c) = median_ci_indices(5, 0.95);
+        assert_eq!((l, h), (0, 4));
+        assert!((c - 0.9375).abs() < 1e-12);
+        assert_eq!(median_ci_indices(1, 0.95), (0, 0, 0.0));
+    }
+
+    #[test]
+    fn estimate_of_known_samples() {
+        let e = Estimate::of(&[5.0, 1.0, 4.0, 2.0, 3.0, 6.0]).unwrap();
+        assert_eq!(e.median, 3.0); // lower median of 1..6
+        assert_eq!((e.lo, e.hi), (1.0, 6.0));
+        assert!(e.has_ci());
+        assert_eq!(e.n, 6);
+        assert_eq!(e.samples, vec![5.0, 1.0, 4.0, 2.0, 3.0, 6.0]);
+        // mean 3.5, sample sd sqrt(3.5)
+        assert!((e.cv - 3.5f64.sqrt() / 3.5).abs() < 1e-12);
+        let few = Estimate::of(&[2.0, 1.0]).unwrap();
+        assert!(!few.has_ci());
+        assert_eq!((few.lo, few.hi), (1.0, 2.0));
+        assert!(Estimate::of(&[f64::NAN]).is_none());
+        assert!(Estimate::of(&[]).is_none());
+    }
+
+    #[test]
+    fn map_reorders_a_decreasing_function() {
+        let e = Estimate::of(&[1.0, 2.0, 4.0, 2.0, 2.0, 2.0]).unwrap();
+        let rate = e.map(|ms| 8.0 / ms);
+        assert_eq!(rate.median, 4.0);
+        assert_eq!((rate.lo, rate.hi), (2.0, 8.0));
+        assert!(rate.samples.is_empty());
+    }
+
+    #[test]
+    fn decide_and_separate() {
+        assert_eq!(decide((2.1, 3.0), 2.0, true), Decision::Holds);
+        assert_eq!(decide((1.0, 1.9), 2.0, true), Decision::Fails);
+        assert_eq!(decide((1.5, 2.5), 2.0, true), Decision::Undecided);
+        assert_eq!(decide((1.0, 1.9), 2.0, false), Decision::Holds);
+        assert_eq!(decide((2.1, 3.0), 2.0, false), Decision::Fails);
+        assert_eq!(
+            separated((1.0, 2.0), (2.5, 3.0)),
+            Some(std::cmp::Ordering::Less)
+        );
+        assert_eq!(separated((1.0, 2.5), (2.5, 3.0)), None);
+        assert_eq!(
+            separated((4.0, 5.0), (2.5, 3.0)),
+            Some(std::cmp::Ordering::Greater)
+        );
+    }
+
+    #[test]
+    fn winner_declares_only_separated_choices() {
+        // clear: 0 is fastest and apart from 1.
+        let p = winner(&[(0, (1.0, 1.2), 1.1), (1, (1.5, 1.7), 1.6)]).unwrap();
+        assert_eq!(
+            p,
+            Pick {
+                chosen: 0,
+                tied: vec![0]
+            }
+        );
+        assert!(p.clear());
+        // tie: 2 is fastest by median but overlaps 0; 0 comes first in the caller's order.
+        let p = winner(&[
+            (0, (1.0, 1.3), 1.2),
+            (1, (2.0, 2.2), 2.1),
+            (2, (0.9, 1.2), 1.1),
+        ])
+        .unwrap();
+        assert_eq!(p.chosen, 0);
+        assert_eq!(p.tied, vec![0, 2]);
+        assert!(!p.clear());
+        assert!(winner(&[]).is_none());
+    }
+
+    #[test]
+    fn paired_ratio_of_known_pairs() {
+        let a = [2.0, 4.0, 6.0, 8.0, 10.0, 12.0];
+        let b = [1.0, 2.0, 3.0, 4.0, 5.0, 0.0];
+        let r = paired_ratio(&a, &b).unwrap();
+        assert_eq!(r.n, 5); // the pair with a zero denominator is dropped
+        assert_eq!(r.median, 2.0);
+        assert!(paired_ratio(&[1.0], &[0.0]).is_none());
+    }
+
+    #[test]
+    fn round_order_is_a_repeatable_permutation() {
+        for round in 0..50 {
+            let o = round_order(5, round);
+            let mut s = o.clone();
+            s.sort();
+            assert_eq!(s, vec![0, 1, 2, 3, 4]);
+            assert_eq!(o, round_order(5, round));
+        }
+        // not always the same order, and every variant goes first sometime
+        let firsts: std::collections::HashSet<usize> =
+            (0..50).map(|r| round_order(5, r)[0]).collect();
+        assert_eq!(firsts.len(), 5);
+        assert!(round_order(0, 3).is_empty());
+    }
+
+    #[test]
+    fn within_relative() {
+        assert!(within(1.0, 1.15, 0.2));
+        assert!(!within(1.0, 1.3, 0.2));
+        assert!(within(0.0, 0.0, 0.2));
+    }
+}
