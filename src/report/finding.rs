@@ -56,6 +56,9 @@ pub struct Finding {
     pub verdict: Verdict,
     /// What the verdict rests on and what qualifies it (the device, the bound).
     pub why: String,
+    /// The rule the verdict applies, e.g. "CR / Thomas ≤ 1 (the whole 95 % interval)".
+    #[serde(default)]
+    pub threshold: String,
     /// The table the numbers come from (its id in the paper's folder).
     pub table: String,
 }
@@ -69,8 +72,51 @@ impl Finding {
             ours: "—".into(),
             verdict: Verdict::NotTested,
             why: String::new(),
+            threshold: String::new(),
             table: table.into(),
         }
+    }
+
+    /// The rule the verdict applies (the findings table prints it).
+    pub fn threshold(mut self, v: impl Into<String>) -> Finding {
+        self.threshold = v.into();
+        self
+    }
+
+    /// Judges the claim "`stat` ≥ `threshold`" (`at_least`; else "≤") on the statistic's
+    /// 95 % interval ([`crate::stats::decide`]): *held* when the whole interval is on the
+    /// claim's side, *not held* when the whole interval is on the other side, *inconclusive*
+    /// when it contains the threshold. Sets the verdict, `ours` (`median [lo, hi]`, `name`
+    /// first) and the threshold (`name ≥ threshold`).
+    pub fn judge(
+        self,
+        name: &str,
+        stat: &crate::stats::Estimate,
+        threshold: f64,
+        at_least: bool,
+    ) -> Finding {
+        use crate::stats::Decision;
+        let verdict = match crate::stats::decide(stat.interval(), threshold, at_least) {
+            Decision::Holds => Verdict::Held,
+            Decision::Fails => Verdict::NotHeld,
+            Decision::Undecided => Verdict::Inconclusive,
+        };
+        let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+        let ours = if stat.hi > stat.lo {
+            format!(
+                "{name} = {} [{}, {}]",
+                v(stat.median),
+                v(stat.lo),
+                v(stat.hi)
+            )
+        } else {
+            format!("{name} = {}", v(stat.median))
+        };
+        let op = if at_least { "≥" } else { "≤" };
+        self.verdict(verdict).ours(ours).threshold(format!(
+            "{name} {op} {} (whole 95 % interval)",
+            v(threshold)
+        ))
     }
     pub fn paper(mut self, v: impl Into<String>) -> Finding {
         self.paper = v.into();
@@ -97,10 +143,15 @@ impl Finding {
     /// The row of the at-a-glance table (`paper` the paper's key, for the link).
     pub fn glance_row(&self, paper: &str) -> String {
         format!(
-            "| [{paper}](#{paper}) | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
+            "| [{paper}](#{paper}) | {} | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
             Self::cell(&self.claim),
             Self::cell(&self.paper),
             Self::cell(&self.ours),
+            Self::cell(if self.threshold.is_empty() {
+                "—"
+            } else {
+                &self.threshold
+            }),
             self.verdict,
             t = self.table
         )
@@ -112,6 +163,9 @@ impl Finding {
             "**{}** — **{}**. Paper: {}. Ours: {}.",
             self.claim, self.verdict, self.paper, self.ours
         );
+        if !self.threshold.is_empty() {
+            s.push_str(&format!(" Rule: {}.", self.threshold));
+        }
         if !self.why.is_empty() {
             s.push(' ');
             s.push_str(&self.why);
@@ -122,5 +176,4 @@ impl Finding {
 }
 
 /// The at-a-glance table's header.
-pub const GLANCE_HEADER: &str =
-    "| paper | claim | paper's number | ours | verdict | from |\n|---|---|---|---|---|---|\n";
+pub const GLANCE_HEADER: &str = "| paper | claim | paper's number | ours | rule | verdict | from |\n|---|---|---|---|---|---|---|\n";

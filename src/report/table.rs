@@ -257,8 +257,11 @@ pub struct Attained {
     /// with the most work).
     pub kernel: String,
     pub work: crate::bench::Work,
-    /// The measured time the work took (ms).
+    /// The measured time the work took (ms): the median of the timed runs.
     pub ms: f64,
+    /// The 95 % interval of that median (ms), when the row kept its runs ([`RowBuilder::work_timed`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_ms: Option<(f64, f64)>,
     /// The bound on this device, when its limits are known.
     #[serde(default)]
     pub bound: Option<crate::bench::Bound>,
@@ -273,6 +276,21 @@ impl Attained {
     /// `bound / measured` (1 = at the device's limit).
     pub fn fraction(&self) -> Option<f64> {
         self.bound.and_then(|b| b.fraction(self.ms))
+    }
+
+    /// The fraction with its interval, `bound / [hi, lo]`, when the time has one.
+    pub fn fraction_est(&self) -> Option<crate::stats::Estimate> {
+        let f = self.fraction()?;
+        let b = self.bound?;
+        Some(match self.interval_ms {
+            Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
+                let mut e = crate::stats::Estimate::exact(f);
+                (e.lo, e.hi) = (b.ms / hi, b.ms / lo);
+                (e.min, e.max, e.n, e.coverage) = (e.lo, e.hi, 2, crate::stats::LEVEL);
+                e
+            }
+            _ => crate::stats::Estimate::exact(f),
+        })
     }
 }
 
@@ -289,6 +307,7 @@ pub mod versus {
     pub const LEGACY_MS: &str = "legacy (ms)";
     pub const COMPUTE_MS: &str = "compute (ms)";
     pub const RATIO: &str = "legacy / compute";
+    pub const FASTER: &str = "faster";
 }
 
 /// The three bound columns, to append to a timed table's columns.
@@ -463,10 +482,31 @@ impl RowBuilder {
             kernel: kernel.into(),
             work,
             ms,
+            interval_ms: None,
             bound: None,
             versus: None,
         });
         self
+    }
+    /// [`work`](Self::work) with the row's timed runs: the median and its interval, so that
+    /// the fraction of the bound carries the interval too.
+    pub fn work_timed(
+        self,
+        kernel: impl Into<String>,
+        work: crate::bench::Work,
+        t: &crate::gl::Timing,
+    ) -> RowBuilder {
+        let mut b = self.work(kernel, work, t.median_ms);
+        if let Some(a) = b.row.attained.as_mut()
+            && t.runs > 1
+        {
+            a.interval_ms = Some((t.lo_ms, t.hi_ms));
+        }
+        b
+    }
+    /// A measured time cell from its timed runs ([`Value::Est`]).
+    pub fn timed(self, name: &str, t: &crate::gl::Timing) -> RowBuilder {
+        self.est(name, t.est())
     }
     /// After [`work`](Self::work): this row solves `algorithm` on `input` (e.g. "CR",
     /// "1024 systems × 1023"), so that it meets the other pipeline's rows of the same

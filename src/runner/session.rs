@@ -368,6 +368,42 @@ impl TableWriter {
         self.bar.set_message(key.to_string());
     }
 
+    /// The one per-row protocol every measuring table follows: stop if Ctrl-C was pressed;
+    /// with `--resume`, take over the row `key` measured before with the same configuration
+    /// (and return it, `reused = true`); else show the row as started, build it with
+    /// `measure` (handed `row`, the row with its key cells — and the paper's numbers — set),
+    /// and add it. An error of the measurement other than an interrupt or a malformed
+    /// experiment file becomes a FAILED row (`row` as handed in) that says why, and the
+    /// table goes on.
+    pub fn measure_row(
+        &mut self,
+        s: &Session,
+        row: RowBuilder,
+        measure: impl FnOnce(RowBuilder) -> Result<RowBuilder, RunError>,
+    ) -> Result<(Row, bool), RunError> {
+        s.check_interrupt()?;
+        let key = row.row().key.clone();
+        if let Some(row) = self.reuse(&key)? {
+            return Ok((row, true));
+        }
+        self.start(&key);
+        let row = match measure(row.clone()) {
+            Ok(r) => r.build(),
+            Err(RunError::Interrupted) => return Err(RunError::Interrupted),
+            Err(e @ RunError::Config { .. }) => return Err(e),
+            Err(e) => row.fail(e.to_string()).build(),
+        };
+        self.push(row.clone())?;
+        let pushed = self
+            .table
+            .rows
+            .iter()
+            .find(|r| r.key == key)
+            .cloned()
+            .unwrap_or(row);
+        Ok((pushed, false))
+    }
+
     fn fingerprint(&self, key: &str) -> String {
         let mut h: u64 = 0xcbf2_9ce4_8422_2325; // FNV-1a, stable across builds
         for b in self
@@ -527,7 +563,7 @@ impl TableWriter {
                 LIMITER,
                 a.bound.map(|b| Value::Text(b.limiter.name().into())),
             ),
-            (OF_BOUND, fraction.map(Value::Num)),
+            (OF_BOUND, a.fraction_est().map(Value::Est)),
         ] {
             if let (Some(i), Some(v)) = (cell(name), v) {
                 row.values[i] = v;

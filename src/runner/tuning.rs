@@ -4,16 +4,27 @@
 //! kernels keep the paper's parameters and are never tuned.
 //!
 //! Every candidate is one row of the paper's `tuning` table: its parameters, the input it was
-//! timed on (a mid-size input of the experiment, so a sweep costs little), median time,
-//! GFLOPS, time against the best, its error against the CPU reference and its bound — a
-//! candidate that fails to build or to verify is a failed row and cannot be chosen. The chosen
-//! row says `best`. With `--resume` a sweep whose rows all match is reused with its choice.
+//! timed on (a mid-size input of the experiment, so a sweep costs little), median time with
+//! its 95 % interval, GFLOPS, time against the best, its error against the CPU reference and
+//! its bound — a candidate that fails to build or to verify is a failed row and cannot be
+//! chosen. With `--resume` a sweep whose rows all match is reused with its choice.
+//!
+//! **The choice honours the intervals** ([`crate::stats::winner`]): the candidate with the
+//! lowest median is a clear winner (`best`) only when its interval separates from every other
+//! verified candidate's; otherwise the candidates whose intervals overlap it are a tie, and
+//! the tie is broken by the simplest candidate — the first of them in the sweep's order,
+//! which each sweep lists simplest first (`best (tie)`; the others `tie`).
+//!
+//! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
+//! once, a shuffled order per round; [`crate::gl::timing::rounds_gpu`]), so that drift and
+//! other processes hit them alike; [`Tuner::pick`] times them one after the other.
 
 use serde::Serialize;
 
 use super::{RunError, Session, TableWriter};
 use crate::bench::Work;
 use crate::gl::Timing;
+use crate::gl::timing::{TimingPlan, rounds_gpu};
 use crate::report::{Column, bound_columns};
 
 pub const TABLE: &str = "tuning";
@@ -25,27 +36,39 @@ const GFLOPS: &str = "GFLOPS";
 const VS_BEST: &str = "time / best";
 const ERROR: &str = "error";
 const CHOSEN: &str = "chosen";
-const BEST: &str = "best";
+/// The `chosen` cell of a clear winner.
+pub const BEST: &str = "best";
+/// The `chosen` cell of the candidate chosen among tied ones (the simplest).
+pub const BEST_TIE: &str = "best (tie)";
+/// The `chosen` cell of a candidate tied with the chosen one.
+pub const TIE: &str = "tie";
 
-/// One candidate's measurement: its median time (ms) over `runs` timed runs, its error
-/// against the CPU reference and the work of the timed region (for the bound).
+/// One candidate's measurement: its timed runs, its error against the CPU reference and the
+/// work of the timed region (for the bound).
 pub struct Trial {
-    pub ms: f64,
-    pub runs: usize,
+    pub timing: Timing,
     pub error: f64,
     pub work: Work,
 }
 
 impl Trial {
-    /// From a [`Timing`] (its median).
-    pub fn timed(t: Timing, error: f64, work: Work) -> Trial {
+    /// From a [`Timing`].
+    pub fn timed(timing: Timing, error: f64, work: Work) -> Trial {
         Trial {
-            ms: t.median_ms,
-            runs: t.runs,
+            timing,
             error,
             work,
         }
     }
+}
+
+/// A candidate ready to be timed in rounds ([`Tuner::pick_interleaved`]): `run` does one
+/// timed run (the rounds bracket it with `glFinish`), `check` reads its result back after the
+/// rounds and returns its error against the CPU reference.
+pub struct Candidate<'a> {
+    pub run: Box<dyn FnMut() -> Result<(), RunError> + 'a>,
+    pub check: Box<dyn FnMut() -> Result<f64, RunError> + 'a>,
+    pub work: Work,
 }
 
 /// The paper's `tuning` table while its sweeps run.
@@ -100,10 +123,9 @@ impl Tuner {
             .map(|(label, _)| format!("{kernel} {label}"))
             .collect();
         if let Some(rows) = self.t.reuse_all(&keys)? {
-            if let Some(i) = rows
-                .iter()
-                .position(|r| self.t.text(r, CHOSEN) == Some(BEST))
-            {
+            if let Some(i) = rows.iter().position(
+                |r| matches!(self.t.text(r, CHOSEN), Some(c) if c == BEST || c == BEST_TIE),
+            ) {
                 return Ok(candidates[i].1.clone());
             }
         }
@@ -117,14 +139,100 @@ impl Tuner {
                 Err(e) => Err(e.to_string()),
             });
         }
+        self.rows(kernel, input, candidates, &keys, trials, tol)
+    }
+
+    /// [`pick`](Self::pick) with the candidates timed interleaved: `prepare` builds each
+    /// candidate (compiling, uploading; a failure makes its row FAILED), then every prepared
+    /// candidate is timed in rounds under `plan` ([`rounds_gpu`]), then each is checked.
+    #[allow(clippy::too_many_arguments)]
+    pub fn pick_interleaved<'a, P: Clone>(
+        &mut self,
+        s: &'a Session,
+        kernel: &str,
+        input: &str,
+        candidates: &[(String, P)],
+        tol: f64,
+        plan: TimingPlan,
+        mut prepare: impl FnMut(&P) -> Result<Candidate<'a>, RunError>,
+    ) -> Result<P, RunError> {
+        let keys: Vec<String> = candidates
+            .iter()
+            .map(|(label, _)| format!("{kernel} {label}"))
+            .collect();
+        if let Some(rows) = self.t.reuse_all(&keys)? {
+            if let Some(i) = rows.iter().position(
+                |r| matches!(self.t.text(r, CHOSEN), Some(c) if c == BEST || c == BEST_TIE),
+            ) {
+                return Ok(candidates[i].1.clone());
+            }
+        }
+        let mut prepared: Vec<Result<Candidate<'a>, String>> = Vec::new();
+        for ((_, p), key) in candidates.iter().zip(&keys) {
+            s.check_interrupt()?;
+            self.t.start(key);
+            prepared.push(match prepare(p) {
+                Ok(c) => Ok(c),
+                Err(RunError::Interrupted) => return Err(RunError::Interrupted),
+                Err(e) => Err(e.to_string()),
+            });
+        }
+        s.check_interrupt()?;
+        self.t
+            .start(&format!("{kernel}: {} candidates in rounds", keys.len()));
+        let live: Vec<usize> = (0..prepared.len())
+            .filter(|&i| prepared[i].is_ok())
+            .collect();
+        let timed = rounds_gpu(&s.gl, plan, live.len(), |j| {
+            let i = live[j];
+            match prepared[i].as_mut() {
+                Ok(c) => (c.run)(),
+                Err(_) => Ok(()),
+            }
+        })?;
+        let mut trials = Vec::with_capacity(candidates.len());
+        let mut next = timed.timings.into_iter();
+        for c in prepared.iter_mut() {
+            trials.push(match c {
+                Err(why) => Err(why.clone()),
+                Ok(c) => {
+                    let timing = next.next().unwrap_or_default();
+                    match (c.check)() {
+                        Ok(error) => Ok(Trial::timed(timing, error, c.work)),
+                        Err(RunError::Interrupted) => return Err(RunError::Interrupted),
+                        Err(e) => Err(e.to_string()),
+                    }
+                }
+            });
+        }
+        drop(prepared);
+        self.rows(kernel, input, candidates, &keys, trials, tol)
+    }
+
+    /// Adds one row per candidate and returns the chosen one's parameters (see the module
+    /// docs for the rule).
+    fn rows<P: Clone>(
+        &mut self,
+        kernel: &str,
+        input: &str,
+        candidates: &[(String, P)],
+        keys: &[String],
+        trials: Vec<Result<Trial, String>>,
+        tol: f64,
+    ) -> Result<P, RunError> {
         let verified = |tr: &Trial| tr.error.is_finite() && tr.error <= tol;
-        let best = trials
+        let ok: Vec<(usize, (f64, f64), f64)> = trials
             .iter()
             .enumerate()
             .filter_map(|(i, tr)| tr.as_ref().ok().filter(|tr| verified(tr)).map(|tr| (i, tr)))
-            .min_by(|a, b| a.1.ms.total_cmp(&b.1.ms))
-            .map(|(i, tr)| (i, tr.ms));
-        for (i, (((label, _), key), tr)) in candidates.iter().zip(&keys).zip(&trials).enumerate() {
+            .map(|(i, tr)| {
+                let t = &tr.timing;
+                (i, (t.lo_ms, t.hi_ms), t.median_ms)
+            })
+            .collect();
+        let pick = crate::stats::winner(&ok);
+        let best_ms = ok.iter().map(|c| c.2).min_by(f64::total_cmp);
+        for (i, (((label, _), key), tr)) in candidates.iter().zip(keys).zip(&trials).enumerate() {
             let row = self
                 .t
                 .row(key.clone())
@@ -134,29 +242,28 @@ impl Tuner {
             let row = match tr {
                 Err(why) => row.fail(why.clone()),
                 Ok(tr) => {
-                    let ms = tr.ms;
+                    let t = &tr.timing;
                     let flops = tr.work.flops32 + tr.work.flops64;
-                    row.num(TIME, ms)
-                        .opt(GFLOPS, (flops > 0.0).then(|| flops / (ms * 1e-3) / 1e9))
-                        .opt(VS_BEST, best.map(|(_, b)| ms / b))
+                    let chosen = match &pick {
+                        Some(p) if p.chosen == i && p.clear() => BEST,
+                        Some(p) if p.chosen == i => BEST_TIE,
+                        Some(p) if p.tied.contains(&i) => TIE,
+                        _ => "",
+                    };
+                    row.timed(TIME, t)
+                        .opt_est(GFLOPS, (flops > 0.0).then(|| t.rate(flops / 1e9)))
+                        .opt(VS_BEST, best_ms.map(|b| t.median_ms / b))
                         .num(ERROR, tr.error)
-                        .text(
-                            CHOSEN,
-                            if best.map(|b| b.0) == Some(i) {
-                                BEST
-                            } else {
-                                ""
-                            },
-                        )
-                        .runs(tr.runs)
-                        .work(kernel, tr.work, ms)
+                        .text(CHOSEN, chosen)
+                        .runs(t.runs)
+                        .work_timed(kernel, tr.work, t)
                         .verify(tr.error, tol)
                 }
             };
             self.t.push(row)?;
         }
-        match best {
-            Some((i, _)) => Ok(candidates[i].1.clone()),
+        match pick {
+            Some(p) => Ok(candidates[p.chosen].1.clone()),
             None => Err(RunError::algorithm(NoCandidate(kernel.to_string()))),
         }
     }
@@ -172,9 +279,12 @@ impl Tuner {
             self.t.caption(c);
         }
         self.t.caption(
-            "One row per candidate, timed on the input named; `chosen` marks the fastest \
-             (median) verified candidate, which every later table of this paper uses. The \
-             paper's own kernels keep the paper's parameters and are not tuned.",
+            "One row per candidate, timed on the input named; `chosen` marks the candidate \
+             every later table of this paper uses: `best` when the fastest verified candidate's \
+             95 % interval separates from every other's; otherwise the candidates whose \
+             intervals overlap the fastest one's are a tie (`tie`), broken by the simplest of \
+             them, the first in the sweep's order (`best (tie)`). The paper's own kernels keep \
+             the paper's parameters and are not tuned.",
         );
         self.t.finish()?;
         Ok(())

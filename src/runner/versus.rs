@@ -7,6 +7,11 @@
 //! ratio legacy / compute (> 1: compute is faster). `REPORT.md` gathers every paper's table
 //! into one section and one figure.
 //!
+//! The two sides were timed in their own tables, not in the same rounds, so the ratio's
+//! interval is the conservative one of two independent intervals,
+//! `[legacy.lo / compute.hi, legacy.hi / compute.lo]`; a side is called faster only when the
+//! two times' intervals separate ([`crate::stats::separated`]), otherwise the row says `tie`.
+//!
 //! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
 
 use serde::Serialize;
@@ -15,11 +20,26 @@ use super::{RunError, Session};
 use crate::bench::Kind;
 use crate::report::{Attained, Column};
 
-use crate::report::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
+use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
+use crate::stats::Estimate;
+
+/// A value with an interval, for a cell (`n` = 2 when the interval is wider than a point).
+fn est(v: f64, (lo, hi): (f64, f64)) -> Estimate {
+    let mut e = Estimate::exact(v);
+    (e.lo, e.hi) = (lo.min(v), hi.max(v));
+    (e.min, e.max) = (e.lo, e.hi);
+    if e.hi > e.lo {
+        (e.n, e.coverage) = (2, crate::stats::LEVEL);
+    }
+    e
+}
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
-/// bound, and where the row is.
-type Side = (String, f64, f64, Option<f64>, String);
+/// bound, where the row is, and the time's interval.
+type Side = (String, f64, f64, Option<f64>, String, (f64, f64));
+
+/// The `faster` cell of a row whose intervals overlap.
+pub const TIE: &str = "tie";
 
 #[derive(Serialize)]
 struct Config<'a> {
@@ -45,6 +65,7 @@ fn fastest(
             *err,
             a.fraction(),
             format!("{table} / {key}"),
+            a.interval_ms.unwrap_or((a.ms, a.ms)),
         );
         match best.iter_mut().find(|(k, _)| k == v) {
             Some((_, b)) if b.1 <= a.ms => {}
@@ -83,6 +104,7 @@ impl Session {
             Column::ours("compute error").sci(1),
             Column::ours("compute of bound").fixed(2),
             Column::ours(RATIO).fixed(2),
+            Column::ours(FASTER).text(),
         ];
         let mut t = self.table(
             TABLE,
@@ -94,7 +116,10 @@ impl Session {
             "Per algorithm and input, the fastest verified row of each pipeline in this run \
              (kernel names say which variant); errors against the CPU f64 reference as in \
              their tables; 'of bound' = the device's bound for the row's work / its time; \
-             legacy / compute > 1 means compute is faster.",
+             legacy / compute > 1 means compute is faster. Times read `median [lo, hi]` \
+             (95 % intervals); the two sides were timed in their own tables, so the ratio's \
+             interval is [legacy lo / compute hi, legacy hi / compute lo], and `faster` names \
+             a pipeline only where the two times' intervals separate (else `tie`).",
         );
         for (alg, input, l, c) in &pairs {
             let key = format!("{alg} @ {input}");
@@ -106,14 +131,26 @@ impl Session {
                 .text("algorithm", alg.clone())
                 .text("input", input.clone())
                 .text("legacy kernel", l.0.clone())
-                .num(LEGACY_MS, l.1)
+                .est(LEGACY_MS, est(l.1, l.5))
                 .num("legacy error", l.2)
                 .opt("legacy of bound", l.3)
                 .text("compute kernel", c.0.clone())
-                .num(COMPUTE_MS, c.1)
+                .est(COMPUTE_MS, est(c.1, c.5))
                 .num("compute error", c.2)
                 .opt("compute of bound", c.3)
-                .num(RATIO, l.1 / c.1)
+                .est(RATIO, {
+                    let mut r = est(l.1 / c.1, (l.5.0 / c.5.1, l.5.1 / c.5.0));
+                    r.n = 2;
+                    r
+                })
+                .text(
+                    FASTER,
+                    match crate::stats::separated(l.5, c.5) {
+                        Some(std::cmp::Ordering::Less) => "legacy",
+                        Some(std::cmp::Ordering::Greater) => "compute",
+                        _ => TIE,
+                    },
+                )
                 .unchecked(format!(
                     "both sides verified in their tables ({}; {})",
                     l.4, c.4

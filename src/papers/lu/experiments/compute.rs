@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::gl::Timing;
 use crate::gl::timing::{TimingPlan, repeat};
 use crate::report::{Column, bound_columns};
 use crate::runner::tuning::Trial;
@@ -83,7 +84,8 @@ pub(super) fn run(
             }
             let res = factor_timed(s, r, n, p, plan);
             match res {
-                Ok((info, runs, f)) => {
+                Ok((info, timing, f)) => {
+                    let runs = timing.runs;
                     let err = max_rel_error(&f, &r.f64);
                     let gf = gflops(theory::lu_flops(n as f64), info.ms);
                     out.insert(k.clone(), (info.ms, gf));
@@ -125,14 +127,14 @@ fn factor_timed(
     n: u32,
     p: ComputeParams,
     plan: TimingPlan,
-) -> Result<(ComputeInfo, usize, Vec<f32>), LuError> {
+) -> Result<(ComputeInfo, Timing, Vec<f32>), LuError> {
     let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
     let samples = repeat(plan, || -> Result<_, LuError> {
         lu.upload(&r.a)?;
         let info = lu.run()?;
         Ok((info, info.ms))
     })?;
-    Ok((*samples.median(), samples.runs.len(), lu.factors()?))
+    Ok((*samples.median(), samples.timing(), lu.factors()?))
 }
 
 /// The panel width of the compute LU, tuned on this device (see the module docs).
@@ -170,13 +172,12 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
                 block: b,
                 pivoting: false,
             };
-            let (info, runs, f) = factor_timed(s, r, n, p, plan).map_err(RunError::algorithm)?;
-            Ok(Trial {
-                ms: info.ms,
-                runs,
-                error: max_rel_error(&f, &r.f64),
-                work: compute_work(n as usize, b as usize, false, info.swaps),
-            })
+            let (info, timing, f) = factor_timed(s, r, n, p, plan).map_err(RunError::algorithm)?;
+            Ok(Trial::timed(
+                timing,
+                max_rel_error(&f, &r.f64),
+                compute_work(n as usize, b as usize, false, info.swaps),
+            ))
         },
     )?;
     tuner.finish()?;

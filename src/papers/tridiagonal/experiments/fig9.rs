@@ -171,6 +171,7 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             let m = Measured {
                 ms: timing.as_ref().map_or(f64::NAN, |t| t.median_ms),
                 runs: timing.as_ref().map_or(0, |t| t.runs),
+                timing: timing.unwrap_or_default(),
                 err: got,
                 work: cr.work().map(|w| (kernel_name(&name), w)),
             };

@@ -244,6 +244,7 @@ fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measu
     Ok(Measured {
         ms: th.median_ms,
         runs: th.runs,
+        timing: th,
         err: Ok(err),
         work: None,
     })
@@ -304,6 +305,8 @@ fn kernel_name(solver: &str) -> String {
 struct Measured {
     ms: f64,
     runs: usize,
+    /// The timed runs (empty where the row was not timed).
+    timing: crate::gl::Timing,
     err: Result<f64, String>,
     /// The kernel's roofline name and the work of one timed run (GPU solvers).
     work: Option<(String, Work)>,
@@ -325,6 +328,7 @@ fn time_solver(
         return Ok(Measured {
             ms: f64::NAN,
             runs: 0,
+            timing: Default::default(),
             err,
             work: None,
         });
@@ -333,6 +337,7 @@ fn time_solver(
     Ok(Measured {
         ms: t.median_ms,
         runs: t.runs,
+        timing: t,
         err,
         work: solver.work().map(|w| (kernel_name(solver.name()), w)),
     })

@@ -110,12 +110,11 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
                 let mut solver = compute_solver(&s.gl, n, batch, kernel, l).map_err(alg)?;
                 let m = time_solver(&s.gl, solver.as_mut(), &d.tex, &d.want, &c.repeat)?;
                 let error = m.err.map_err(|e| RunError::algorithm(Failed(e)))?;
-                Ok(Trial {
-                    ms: m.ms,
-                    runs: m.runs,
+                Ok(Trial::timed(
+                    m.timing,
                     error,
-                    work: m.work.map(|w| w.1).unwrap_or_default(),
-                })
+                    m.work.map(|w| w.1).unwrap_or_default(),
+                ))
             },
         )?;
     }
