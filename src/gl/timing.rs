@@ -330,3 +330,82 @@ impl Stopwatch {
         self.count
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(reps: usize, budget_ms: u64) -> TimingPlan {
+        TimingPlan::new(0, reps, Duration::from_millis(budget_ms))
+    }
+
+    #[test]
+    fn adaptive_repeat_stops_at_a_narrow_interval() {
+        // Identical times: the interval is a point from the 6th run on (the fewest with a
+        // 95 % order-statistic interval), so 3 required runs become 6.
+        let s = repeat(plan(3, 1_000_000), || Ok::<_, ()>(((), 1.0))).unwrap();
+        assert_eq!(s.runs.len(), MIN_SAMPLES_FOR_CI);
+        // Without the interval target, exactly the paper's count.
+        let fixed = TimingPlan::fixed(0, 3, Duration::from_secs(1000));
+        let s = repeat(fixed, || Ok::<_, ()>(((), 1.0))).unwrap();
+        assert_eq!(s.runs.len(), 3);
+    }
+
+    #[test]
+    fn adaptive_repeat_keeps_going_while_wide_up_to_the_cap() {
+        // Alternating 1 and 2 ms: the median's interval stays [1, 2], wider than 3 %.
+        let mut k = 0;
+        let p = plan(3, 1_000_000).adaptive(0.03, 25);
+        let s = repeat(p, || {
+            k += 1;
+            Ok::<_, ()>(((), if k % 2 == 0 { 2.0 } else { 1.0 }))
+        })
+        .unwrap();
+        assert_eq!(s.runs.len(), 25);
+        let t = s.timing();
+        assert_eq!((t.lo_ms, t.hi_ms), (1.0, 2.0));
+        assert_eq!(t.samples_ms.len(), 25);
+    }
+
+    #[test]
+    fn the_budget_ends_repetitions_but_one_run_is_always_made() {
+        let s = repeat(plan(10, 5), || Ok::<_, ()>(((), 3.0))).unwrap();
+        assert_eq!(s.runs.len(), 2); // 3 ms, 6 ms ≥ 5 ms: stop
+        let s = repeat(TimingPlan::once(), || Ok::<_, ()>(((), 3.0))).unwrap();
+        assert_eq!(s.runs.len(), 1);
+        let s = repeat(plan(10, 0), || Ok::<_, ()>(((), 3.0))).unwrap();
+        assert_eq!(s.runs.len(), 1);
+    }
+
+    #[test]
+    fn rounds_interleave_and_pair_by_round() {
+        // Variant 1 always takes twice variant 0's time of the same round; the rounds drift.
+        let mut order = Vec::new();
+        let mut round_of = [0usize; 2];
+        let r = rounds(TimingPlan::fixed(1, 8, Duration::from_secs(100)), 2, |i| {
+            order.push(i);
+            round_of[i] += 1;
+            let base = round_of[i] as f64; // drift: later rounds are slower
+            Ok::<_, ()>(if i == 0 { base } else { 2.0 * base })
+        })
+        .unwrap();
+        assert_eq!(r.timings.len(), 2);
+        assert_eq!(r.timings[0].runs, 8);
+        assert_eq!(r.timings[1].runs, 8);
+        // warm-up (one each, in order), then 8 rounds of both.
+        assert_eq!(order.len(), 2 + 16);
+        for round in order[2..].chunks(2) {
+            let mut c = round.to_vec();
+            c.sort();
+            assert_eq!(c, vec![0, 1]);
+        }
+        // not always the same order
+        assert!(order[2..].chunks(2).any(|c| c[0] == 1));
+        assert!(order[2..].chunks(2).any(|c| c[0] == 0));
+        let ratio = r.ratio(1, 0).unwrap();
+        assert_eq!((ratio.lo, ratio.median, ratio.hi), (2.0, 2.0, 2.0));
+        // no variants: no rounds
+        let none = rounds(plan(3, 10), 0, |_| Ok::<_, ()>(1.0)).unwrap();
+        assert!(none.timings.is_empty());
+    }
+}

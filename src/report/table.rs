@@ -739,3 +739,33 @@ impl Table {
         Ok(String::from_utf8_lossy(&bytes).into_owned())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Estimate;
+
+    #[test]
+    fn estimates_print_their_interval_and_csv_gets_its_ends() {
+        let mut t = Table::new("t", "T", vec![Column::key("k"), Column::ours("ms")]);
+        let e = Estimate::of(&[1.0, 1.1, 1.2, 1.0, 1.05, 1.3]).unwrap();
+        let few = Estimate::of(&[2.0, 2.5]).unwrap();
+        t.rows.push(t.row("a").text("k", "a").est("ms", e).build());
+        t.rows.push(t.row("b").text("k", "b").est("ms", few).build());
+        t.rows.push(t.row("c").text("k", "c").num("ms", 3.0).build());
+        let md = t.to_markdown();
+        assert!(md.contains("| a | 1.050 [1.000, 1.300] |"), "{md}");
+        assert!(md.contains(&format!("2.000 [2.000, 2.500]{FEW_RUNS_MARK}")), "{md}");
+        assert!(md.contains("95 % confidence interval"), "{md}");
+        let csv = t.to_csv().unwrap();
+        let mut lines = csv.lines();
+        assert!(lines.next().unwrap().starts_with("k,ms,ms lo,ms hi,runs"));
+        assert!(lines.next().unwrap().starts_with("a,1.05,1,1.3,"));
+        assert!(csv.lines().nth(3).unwrap().starts_with("c,3,,,"));
+        // JSON round trip keeps the estimate and its samples.
+        let back: Table = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(back.rows[0].values[1].interval(), Some((1.0, 1.3)));
+        assert_eq!(back.rows[0].values[1].as_f64(), Some(1.05));
+    }
+}
