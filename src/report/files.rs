@@ -66,3 +66,6 @@ pub fn ensure_writable(dir: &Path) -> Result<(), OutputError> {
         .map(drop)
         .map_err(|e| err(dir, e))
 }
+
+/// The file beside `REPORT.md` that holds the device's limits (`bench`).
+pub const DEVICE_JSON: &str = "device.json";

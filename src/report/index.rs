@@ -392,20 +392,24 @@ pub fn rewrite_report(dir: &Path, order: &[(&str, &str)]) -> Result<(), OutputEr
 /// `root/<device>/` (each with its own `REPORT.md`): device, GL renderer and version, CPU,
 /// and the date, commit and mode of its latest paper run, read from the papers' records.
 pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
-    let mut devices: Vec<(String, Option<PaperRecord>)> = Vec::new();
+    let mut devices: Vec<(String, Option<PaperRecord>, String)> = Vec::new();
     let entries = std::fs::read_dir(root).map_err(|e| super::files::err(root, e))?;
     for e in entries.flatten() {
         let dir = e.path();
         if !dir.join("REPORT.md").is_file() {
             continue;
         }
-        let latest = std::fs::read_dir(&dir)
+        let records: Vec<PaperRecord> = std::fs::read_dir(&dir)
             .into_iter()
             .flatten()
             .flatten()
             .filter_map(|p| std::fs::read_to_string(p.path().join("paper.json")).ok())
             .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
-            .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
+            .collect();
+        let latest = records
+            .iter()
+            .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date))
+            .cloned();
         // Quick runs (`figures/quick/`, not committed) are not a device's results.
         if latest
             .as_ref()
@@ -413,19 +417,23 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
         {
             continue;
         }
-        devices.push((e.file_name().to_string_lossy().into_owned(), latest));
+        let contents = contents(&dir, &records);
+        devices.push((e.file_name().to_string_lossy().into_owned(), latest, contents));
     }
     devices.sort_by(|a, b| a.0.cmp(&b.0));
     let mut s = String::from("# gpgpu-repro — results by device\n\n");
     s.push_str(
         "Each device's full run lives in its own folder with its own report; \
-         `gpgpu-repro compare figures/A figures/B` puts two of them side by side.\n\n",
+         `gpgpu-repro compare figures/A figures/B` puts two of them side by side. `contents` \
+         says what the run's format holds: findings (the papers' claims judged), bounds (the \
+         device's roofs, `device.json`), intervals (95 % confidence intervals on every timed \
+         number); a folder from an older format lacks what it does not list.\n\n",
     );
-    s.push_str("| device | GL renderer | GL version | CPU | latest run | commit | mode |\n|---|---|---|---|---|---|---|\n");
-    for (name, rec) in &devices {
+    s.push_str("| device | GL renderer | GL version | CPU | latest run | commit | mode | contents |\n|---|---|---|---|---|---|---|---|\n");
+    for (name, rec, contents) in &devices {
         match rec {
             Some(r) => s.push_str(&format!(
-                "| [{name}]({name}/REPORT.md) | {} | {} | {} | {} | `{}` | {} |\n",
+                "| [{name}]({name}/REPORT.md) | {} | {} | {} | {} | `{}` | {} | {contents} |\n",
                 r.provenance.gl_renderer,
                 r.provenance.gl_version,
                 r.provenance.cpu,
@@ -433,8 +441,49 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
                 r.provenance.commit,
                 r.provenance.mode
             )),
-            None => s.push_str(&format!("| [{name}]({name}/REPORT.md) | | | | | | |\n")),
+            None => s.push_str(&format!(
+                "| [{name}]({name}/REPORT.md) | | | | | | | {contents} |\n"
+            )),
         }
     }
     write_atomic(&root.join("REPORT.md"), s.as_bytes())
+}
+
+/// What a device folder's run holds: findings, bounds, intervals — or that it predates them.
+fn contents(dir: &Path, records: &[PaperRecord]) -> String {
+    let findings = records.iter().any(|r| !r.findings.is_empty());
+    // A row read against the roofs serializes its bound, an interval cell its coverage.
+    let any_table = |needle: &str| {
+        records.iter().any(|r| {
+            r.tables.iter().filter(|t| t.skipped.is_none()).any(|t| {
+                std::fs::read_to_string(dir.join(&r.key).join(format!("{}.json", t.id)))
+                    .is_ok_and(|j| j.contains(needle))
+            })
+        })
+    };
+    let bounds = dir.join(super::files::DEVICE_JSON).is_file() && any_table("\"bound\"");
+    let intervals = any_table("\"coverage\"");
+    let has: Vec<&str> = [
+        (findings, "findings"),
+        (bounds, "bounds"),
+        (intervals, "intervals"),
+    ]
+    .iter()
+    .filter(|(h, _)| *h)
+    .map(|(_, n)| *n)
+    .collect();
+    let lacks: Vec<&str> = [
+        (findings, "findings"),
+        (bounds, "bounds"),
+        (intervals, "intervals"),
+    ]
+    .iter()
+    .filter(|(h, _)| !*h)
+    .map(|(_, n)| *n)
+    .collect();
+    match (has.is_empty(), lacks.is_empty()) {
+        (_, true) => has.join(", "),
+        (true, false) => format!("tables only (predates {})", lacks.join(", ")),
+        (false, false) => format!("{} (predates {})", has.join(", "), lacks.join(", ")),
+    }
 }

@@ -115,8 +115,7 @@ impl Options {
     }
 }
 
-/// The file beside `REPORT.md` that holds the device's limits (`bench`).
-pub const DEVICE_JSON: &str = "device.json";
+pub use crate::report::files::DEVICE_JSON;
 
 /// The device's limits the bound columns are read against: `dir/device.json` when it was
 /// measured on this device (a full profile serves a quick run too, not the other way round),
