@@ -50,6 +50,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             skipped: None,
             reused: 0,
             unchecked: 0,
+            load: None,
         }],
         plots: vec![],
         notes: vec![],
