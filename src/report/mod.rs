@@ -9,6 +9,7 @@ pub mod index;
 pub mod load;
 pub mod plot;
 pub mod provenance;
+pub mod stability;
 pub mod table;
 
 pub use audit::Audit;
