@@ -272,7 +272,7 @@ fn compare_opens_with_a_stability_summary_with_known_counts() {
         "- `tridiagonal` \"CR is faster\": held → not held",
         "- `tridiagonal/tuning` cr: `cr wg=64` → `cr wg=128`",
         "- `tridiagonal/table1` row `128`: bandwidth → fixed cost",
-        "| ssbo.read.f32 ** | GB/s | 6 | 3 | 0.500 |",
+        "| **ssbo.read.f32** | GB/s | 6 | 3 | 0.500 |",
     ] {
         assert!(summary.contains(line), "missing `{line}` in:\n{summary}");
     }

@@ -210,8 +210,14 @@ pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, B
     });
     if let Some(m) = profile.machine.as_ref().filter(|m| m.noisy()) {
         eprintln!(
-            "warning: bench measured while the machine was noisy: {}",
-            m.describe()
+            "warning: bench measured while the machine was noisy ({} of {} measurements: {}){}",
+            m.noisy_parts.len(),
+            profile.measurements.len(),
+            m.noisy_parts_short(4),
+            m.during
+                .as_ref()
+                .map(|d| format!("; over the bench: {}", d.describe()))
+                .unwrap_or_default()
         );
     }
     Ok(profile)

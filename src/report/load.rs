@@ -258,6 +258,16 @@ impl RunLoad {
             || !self.noisy_parts.is_empty()
     }
 
+    /// The noisy parts in short: all of them up to `n`, else the first `n` and how many more.
+    pub fn noisy_parts_short(&self, n: usize) -> String {
+        let k = self.noisy_parts.len();
+        if k <= n {
+            self.noisy_parts.join(", ")
+        } else {
+            format!("{} and {} more", self.noisy_parts[..n].join(", "), k - n)
+        }
+    }
+
     /// One line for a report: quiet or **noisy**, and what was measured.
     pub fn describe(&self) -> String {
         let mut s = String::from(if self.noisy() { "**noisy**" } else { "quiet" });
@@ -265,7 +275,9 @@ impl RunLoad {
         if let Some(b) = &self.before {
             parts.push(format!("before the run: {}", b.describe()));
         }
-        if self.waited_s > 0.0 {
+        // The gate's own sampling is not waiting.
+        let sampled = self.before.as_ref().map_or(0.0, |b| b.seconds);
+        if self.waited_s > sampled + 0.5 {
             parts.push(format!("waited {:.0} s for quiet", self.waited_s));
         }
         if self.ran_noisy {

@@ -26,7 +26,7 @@
 //!   a flip is when the two runs' sets of names are disjoint; a change that keeps a name in
 //!   common is counted apart.
 //! - **Roof changes**: every measurement of both runs' `device.json` (`bench`), as B / A;
-//!   counted beyond ±10 %.
+//!   counted when more than 10 % apart (the rule of the values above).
 
 use std::cmp::Ordering;
 
@@ -432,6 +432,7 @@ impl Summary {
         if !self.roofs.is_empty() {
             s.push_str(&format!(
                 "\n### Roofs (`device.json`): {} of {} moved more than 10 %\n\n\
+                 Those more than 10 % apart in bold.\n\n\
                  | measurement | unit | A | B | B / A |\n|---|---|---:|---:|---:|\n",
                 self.roofs_moved(),
                 self.roofs.len()
@@ -442,9 +443,13 @@ impl Summary {
                 } else {
                     "—".into()
                 };
-                let mark = if ten_percent_apart(*a, *b) { " **" } else { "" };
+                let key = if ten_percent_apart(*a, *b) {
+                    format!("**{key}**")
+                } else {
+                    key.clone()
+                };
                 s.push_str(&format!(
-                    "| {key}{mark} | {unit} | {} | {} | {ratio} |\n",
+                    "| {key} | {unit} | {} | {} | {ratio} |\n",
                     short(*a),
                     short(*b)
                 ));
@@ -657,7 +662,7 @@ mod tests {
         assert_eq!(s.roofs_moved(), 1);
         let md = s.to_markdown();
         assert!(
-            md.contains("| fixed.draw ** | µs | 50 | 22 | 0.440 |"),
+            md.contains("| **fixed.draw** | µs | 50 | 22 | 0.440 |"),
             "{md}"
         );
     }
