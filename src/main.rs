@@ -9,6 +9,7 @@ use clap::builder::PossibleValuesParser;
 use clap::{Parser, Subcommand};
 use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::registry;
+use gpgpu_repro::report::load::QuietPolicy;
 use gpgpu_repro::runner::{self, Mode, Options};
 
 mod cli;
@@ -61,6 +62,13 @@ enum Command {
         /// columns, no roofline).
         #[arg(long)]
         no_bench: bool,
+        /// A full run on a busy machine (other processes using more than a quarter of the
+        /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
+        #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
+        wait_quiet: u64,
+        /// Run anyway on a busy machine after the wait (the report marks the run noisy).
+        #[arg(long)]
+        allow_noisy: bool,
     },
     /// Two runs side by side (e.g. two devices): every measured value of both, the ratio B / A,
     /// and the verdicts that change.
@@ -98,6 +106,13 @@ enum Command {
         /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// A full run on a busy machine (other processes using more than a quarter of the
+        /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
+        #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
+        wait_quiet: u64,
+        /// Run anyway on a busy machine after the wait (the report marks the run noisy).
+        #[arg(long)]
+        allow_noisy: bool,
     },
 }
 
@@ -140,6 +155,15 @@ impl SimOptions {
     }
 }
 
+/// How a run treats a busy machine: `--wait-quiet`, `--allow-noisy`, the mode's defaults.
+fn quiet_policy(full: bool, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
+    QuietPolicy {
+        wait: std::time::Duration::from_secs(wait_s),
+        allow_noisy,
+        ..QuietPolicy::for_run(full)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -172,6 +196,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             experiments,
             check,
             no_bench,
+            wait_quiet,
+            allow_noisy,
         } => {
             let opts = Options {
                 papers,
@@ -185,7 +211,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             runner::select(registry::PAPERS, &opts.papers)?;
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;
             eprintln!("device: {}", g.info().short());
-            runner::reproduce(&g, registry::PAPERS, &opts)?;
+            let quiet = quiet_policy(!quick, wait_quiet, allow_noisy);
+            runner::reproduce_with(&g, registry::PAPERS, &opts, &quiet)?;
             if check {
                 eprintln!("experiment files: ok");
             } else {
@@ -232,10 +259,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
             cli::run_sim(entry, &options.into_args(cli.device))
         }
-        Command::Bench { quick, out } => {
+        Command::Bench {
+            quick,
+            out,
+            wait_quiet,
+            allow_noisy,
+        } => {
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;
             let out = out.unwrap_or_else(|| gpgpu_repro::bench::default_path(quick));
-            print!("{}", gpgpu_repro::bench::run(&g, quick, &out)?);
+            let quiet = quiet_policy(!quick, wait_quiet, allow_noisy);
+            print!("{}", gpgpu_repro::bench::run(&g, quick, &out, &quiet)?);
             eprintln!("profile: {}", out.display());
             Ok(())
         }

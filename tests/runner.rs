@@ -331,3 +331,61 @@ fn without_compute_the_compute_papers_skip_their_gpu_tables_and_exit_0() {
         "{t2:?}"
     );
 }
+
+// ---- A quiet machine, recorded: the gate before a run, with known samples ---------------
+
+#[test]
+fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
+    use gpgpu_repro::report::load::{LoadSample, LoadSource, QuietPolicy};
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let dir = out.path().join("run");
+    let opts = Options {
+        papers: vec!["needs-too-much".into()],
+        mode: Mode::Full,
+        out: Some(dir.clone()),
+        resume: false,
+        experiments: None,
+        check_only: false,
+        bench: false,
+    };
+    // Other processes keep 1.5 of 2 cores busy: more than a quarter of them.
+    let busy = LoadSample {
+        seconds: 1.0,
+        cores: 2,
+        others: 1.5,
+        steal: 0.0,
+        loadavg: [2.0, 1.5, 1.0],
+        noisy: false,
+    };
+    // Fixed samples: no pause takes time, no table is sampled.
+    let mut policy = QuietPolicy {
+        wait: std::time::Duration::from_secs(5),
+        source: LoadSource::Fixed(vec![busy]),
+        ..QuietPolicy::for_run(true)
+    };
+    let err = runner::reproduce_with(&g, &[&NEEDS_TOO_MUCH], &opts, &policy).unwrap_err();
+    let msg = err.to_string();
+    assert!(matches!(err, RunError::Noisy(_)), "{msg}");
+    assert!(
+        msg.contains("1.50 of 2 cores") && msg.contains("--allow-noisy"),
+        "{msg}"
+    );
+    assert!(!dir.exists(), "a refused run writes nothing");
+
+    policy.allow_noisy = true;
+    runner::reproduce_with(&g, &[&NEEDS_TOO_MUCH], &opts, &policy).unwrap();
+    let rec: PaperRecord = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("needs-too-much/paper.json")).unwrap(),
+    )
+    .unwrap();
+    let m = rec.provenance.machine.expect("the load is recorded");
+    assert!(m.ran_noisy && m.noisy(), "{m:?}");
+    assert_eq!(m.before.as_ref().map(|s| s.others), Some(1.5));
+    assert!(m.waited_s >= 5.0, "{m:?}");
+    let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
+    assert!(
+        report.contains("**Measured on a noisy machine**") && report.contains("**Noisy run.**"),
+        "{report}"
+    );
+}

@@ -58,6 +58,7 @@ pub use texture::texture_read_bandwidth;
 
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Gl, GlError, Timing};
+use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot, THRESHOLD};
 
 /// Why `bench` (or a bound) failed.
 #[derive(Debug, thiserror::Error)]
@@ -78,6 +79,9 @@ pub enum BenchError {
     Plot(#[from] crate::report::plot::PlotError),
     #[error("invalid work for a bound: {0}")]
     Work(String),
+    /// A full bench refused on a busy machine (nothing written).
+    #[error(transparent)]
+    Noisy(#[from] crate::report::load::NoisyError),
 }
 
 /// Sizes and repetitions of one `bench` run.
@@ -135,9 +139,26 @@ pub fn default_path(quick: bool) -> PathBuf {
 
 /// Measures every limit of the device behind `gl` (progress bar on stderr), writes the
 /// profile as JSON to `out` and returns it; `Display` of the profile is the table.
-pub fn run(gl: &Gl, quick: bool, out: &std::path::Path) -> Result<DeviceProfile, BenchError> {
+///
+/// First the machine's load is sampled under `quiet` ([`crate::report::load`]): on a busy
+/// machine a full bench waits for quiet and then refuses ([`BenchError::Noisy`], nothing
+/// written) unless told to go on; the profile records the load before and during the bench
+/// and the measurements taken while the machine was noisy.
+pub fn run(
+    gl: &Gl,
+    quick: bool,
+    out: &std::path::Path,
+    quiet: &QuietPolicy,
+) -> Result<DeviceProfile, BenchError> {
+    let gate = quiet.check(&mut |line| eprintln!("{line}"))?;
     let settings = Settings::new(quick);
-    let profile = measure(gl, &settings, true)?;
+    let mut profile = measure(gl, &settings, true)?;
+    if matches!(quiet.source, LoadSource::Off) {
+        profile.machine = None;
+    } else if let Some(m) = profile.machine.as_mut() {
+        let gated = RunLoad::from_gate(&gate);
+        (m.before, m.waited_s, m.ran_noisy) = (gated.before, gated.waited_s, gated.ran_noisy);
+    }
     profile.save(out)?;
     Ok(profile)
 }
@@ -163,20 +184,43 @@ pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, B
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     let mut rows = Vec::with_capacity(steps.len());
+    // The machine's load over the whole bench and over each measurement.
+    let first = Snapshot::now();
+    let mut noisy = Vec::new();
     for (key, step) in &steps {
         bar.set_message(key.clone());
+        let before = Snapshot::now();
         // A measurement that cannot be made on this device is a row with the reason.
         let m = step().unwrap_or_else(|e| Measurement::failed(key, &e.to_string()));
+        if let (Some(a), Some(b)) = (before, Snapshot::now())
+            && b.since(&a, THRESHOLD).is_some_and(|l| l.noisy)
+        {
+            noisy.push(key.clone());
+        }
         rows.push(m);
         bar.inc(1);
     }
     bar.finish_and_clear();
-    Ok(DeviceProfile::new(
-        gl.info().clone(),
-        s.mode,
-        t0.elapsed().as_secs_f64(),
-        rows,
-    ))
+    let mut profile =
+        DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
+    profile.machine = first.map(|a| RunLoad {
+        during: Snapshot::now().and_then(|b| b.since(&a, THRESHOLD)),
+        noisy_parts: noisy,
+        ..RunLoad::default()
+    });
+    if let Some(m) = profile.machine.as_ref().filter(|m| m.noisy()) {
+        eprintln!(
+            "warning: bench measured while the machine was noisy ({} of {} measurements: {}){}",
+            m.noisy_parts.len(),
+            profile.measurements.len(),
+            m.noisy_parts_short(4),
+            m.during
+                .as_ref()
+                .map(|d| format!("; over the bench: {}", d.describe()))
+                .unwrap_or_default()
+        );
+    }
+    Ok(profile)
 }
 
 /// Times `kernel` (one call = one kernel, `glFinish` around each timed run): a calibration

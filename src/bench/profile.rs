@@ -179,6 +179,10 @@ pub struct DeviceProfile {
     pub device: DeviceInfo,
     pub limits: Limits,
     pub measurements: Vec<Measurement>,
+    /// The machine's load before and during the bench, and the measurements taken while it
+    /// was noisy ([`crate::report::load`]); `None` in older profiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<crate::report::load::RunLoad>,
 }
 
 impl DeviceProfile {
@@ -195,6 +199,7 @@ impl DeviceProfile {
             device,
             limits: Limits::from_measurements(&measurements),
             measurements,
+            machine: None,
         }
     }
 
@@ -241,6 +246,9 @@ impl fmt::Display for DeviceProfile {
             "date: {}, mode: {}, {:.1} s",
             self.date, self.mode, self.seconds
         )?;
+        if let Some(m) = &self.machine {
+            writeln!(f, "machine: {}", m.describe())?;
+        }
         let w = self
             .measurements
             .iter()

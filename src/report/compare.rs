@@ -1,5 +1,7 @@
 //! `gpgpu-repro compare DIR_A DIR_B`: two runs (two devices, or one device twice) side by
-//! side. For every paper and table both runs have, every row and every measured column
+//! side. It opens with the stability summary ([`super::stability`]: how many measured values'
+//! intervals overlap, verdict, winner and limiter flips, roof changes, each item listed);
+//! then, for every paper and table both runs have, every row and every measured column
 //! (ours and beyond the paper): both values and their ratio B / A; then the verdicts that
 //! change between the runs (a row verified in one and FAILED in the other, a text cell such
 //! as a finding's verdict that differs), and what only one run has.
@@ -11,6 +13,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use super::index::PaperRecord;
+use super::stability::{self, Summary};
 use super::table::{Source, Status, Table, Value};
 
 /// A run folder that cannot be read.
@@ -122,6 +125,14 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             prov(&rb, &f)
         ));
     }
+    s.push_str(&format!(
+        "| machine | {} | {} |\n",
+        machine(&ra),
+        machine(&rb)
+    ));
+    let mut summary = Summary::default();
+    let mut body = String::new();
+    let s_top = std::mem::take(&mut s);
     s.push_str(
         "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \
          have: both values and B / A. Numbers copied from the runs' table files.\n",
@@ -144,6 +155,13 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             continue;
         };
         for fa in &rec_a.findings {
+            if let Some(fb) = rec_b.findings.iter().find(|f| f.claim == fa.claim) {
+                summary.finding(
+                    &format!("`{key}` \"{}\"", fa.claim),
+                    fa.verdict.name(),
+                    fb.verdict.name(),
+                );
+            }
             match rec_b.findings.iter().find(|f| f.claim == fa.claim) {
                 Some(fb) if fb.verdict != fa.verdict => changes.push(format!(
                     "`{key}` finding \"{}\": {} → {} (A: {}; B: {})",
@@ -167,6 +185,7 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
                 ));
                 continue;
             };
+            summary.winners(key, ta, tb);
             s.push_str(&format!("\n## `{key}` — {}\n\n", ta.title));
             s.push_str("| row | column | A | B | B / A |\n|---|---|---:|---:|---:|\n");
             for row_a in &ta.rows {
@@ -187,6 +206,11 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
                     };
                     let (va, vb) = (&row_a.values[i], &row_b.values[j]);
                     if let (Value::Text(x), Value::Text(y)) = (va, vb)
+                        && stability::is_limiter(&col.name)
+                    {
+                        summary.limiter(&format!("`{key}/{}` row `{}`", ta.id, row_a.key), x, y);
+                    }
+                    if let (Value::Text(x), Value::Text(y)) = (va, vb)
                         && x != y
                         && col.source != Source::Key
                     {
@@ -195,9 +219,14 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
                             ta.id, row_a.key, col.name
                         ));
                     }
-                    if !matches!(col.source, Source::Ours | Source::Beyond) {
+                    if !stability::measured(col.source) {
                         continue;
                     }
+                    summary.value(
+                        &format!("`{key}/{}` row `{}`, {}", ta.id, row_a.key, col.header()),
+                        va,
+                        vb,
+                    );
                     let ratio = match (va.as_f64(), vb.as_f64()) {
                         (Some(x), Some(y)) if x != 0.0 => format!("{:.3}", y / x),
                         _ => "—".into(),
@@ -235,6 +264,13 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             only.push(format!("paper `{key}`: only in B"));
         }
     }
+    let (da, db) = (
+        std::fs::read_to_string(ra.dir.join(DEVICE_JSON)),
+        std::fs::read_to_string(rb.dir.join(DEVICE_JSON)),
+    );
+    if let (Ok(da), Ok(db)) = (&da, &db) {
+        summary.roofs(da, db);
+    }
     s.push_str("\n## Verdicts that change between the runs\n\n");
     if changes.is_empty() {
         s.push_str("None: every row has the same verification status and text cells.\n");
@@ -248,5 +284,40 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             s.push_str(&format!("- {o}\n"));
         }
     }
-    Ok(s)
+    if da.is_ok() != db.is_ok() {
+        body.push_str(&format!(
+            "\nRoofs: only run {} has a `{DEVICE_JSON}`; no roof compared.\n",
+            if da.is_ok() { "A" } else { "B" }
+        ));
+    }
+    Ok(format!(
+        "{s_top}\n{}{body}\n# Side by side\n{s}",
+        summary.to_markdown()
+    ))
+}
+
+/// The bench's profile beside a run's `REPORT.md`.
+const DEVICE_JSON: &str = "device.json";
+
+/// Whether a run was measured on a quiet machine, from its papers' provenance.
+fn machine(r: &Run) -> String {
+    let (mut quiet, mut noisy, mut unknown) = (0, Vec::new(), 0);
+    for (key, (rec, _)) in &r.papers {
+        match &rec.provenance.machine {
+            Some(m) if m.noisy() => noisy.push(format!("`{key}`")),
+            Some(_) => quiet += 1,
+            None => unknown += 1,
+        }
+    }
+    let mut parts = Vec::new();
+    if !noisy.is_empty() {
+        parts.push(format!("**noisy**: {}", noisy.join(", ")));
+    }
+    if quiet > 0 {
+        parts.push(format!("quiet: {quiet} paper(s)"));
+    }
+    if unknown > 0 {
+        parts.push(format!("not recorded: {unknown} paper(s)"));
+    }
+    parts.join("; ")
 }

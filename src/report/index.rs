@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::files::{OutputError, write_atomic};
 use super::finding::GLANCE_HEADER;
+use super::load::LoadSample;
 use super::{Audit, Finding, Provenance, Table};
 
 /// A table as the index lists it.
@@ -29,6 +30,10 @@ pub struct TableRef {
     /// Rows with nothing to verify against a CPU reference (counts, derived values).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub unchecked: usize,
+    /// The machine's load from the table's start to its end ([`super::load`]); `None` in
+    /// older records and where it was not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load: Option<LoadSample>,
 }
 
 fn is_zero(n: &usize) -> bool {
@@ -136,6 +141,18 @@ pub fn write_report(
                 )
             }
         ));
+        if let Some(m) = &r.provenance.machine {
+            if m.noisy() {
+                s.push_str(&format!(
+                    "> **Noisy run.** Other work used more than a quarter of the machine's cores \
+                     while this paper was measured, so its times are inflated and may not repeat. \
+                     Machine: {}.\n\n",
+                    m.describe()
+                ));
+            } else {
+                s.push_str(&format!("Machine: {}.\n\n", m.describe()));
+            }
+        }
         for t in &r.tables {
             if let Some(why) = &t.skipped {
                 s.push_str(&format!(
@@ -154,8 +171,15 @@ pub fn write_report(
                     t.rows
                 ),
             };
+            let noisy = match t.load.as_ref().filter(|l| l.noisy) {
+                Some(l) => format!(
+                    " — **measured while the machine was noisy** ({})",
+                    l.describe()
+                ),
+                None => String::new(),
+            };
             s.push_str(&format!(
-                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json){reused}\n\n",
+                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json){reused}{noisy}\n\n",
                 id = t.id
             ));
         }
@@ -238,6 +262,27 @@ fn glance(records: &Records) -> String {
             " Rows with nothing to verify (counts, fetch-only timings, derived or CPU-only \
              rows; each says why in its JSON) are in: {}.",
             unverified.join(", ")
+        ));
+    }
+    let noisy: Vec<String> = records
+        .iter()
+        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
+        .filter(|(_, r)| r.provenance.machine.as_ref().is_some_and(|m| m.noisy()))
+        .map(|(key, r)| {
+            let tables = &r.provenance.machine.as_ref().expect("filtered").noisy_parts;
+            if tables.is_empty() {
+                format!("`{key}`")
+            } else {
+                format!("`{key}` (tables {})", tables.join(", "))
+            }
+        })
+        .collect();
+    if !noisy.is_empty() {
+        s.push_str(&format!(
+            "\n\n**Measured on a noisy machine** (other work used more than a quarter of the \
+             cores): {}. Their times and the verdicts resting on them may not repeat on a \
+             quiet machine; see each paper's section.",
+            noisy.join(", ")
         ));
     }
     s.push_str("\n\n## Findings at a glance\n\n");

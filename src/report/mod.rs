@@ -1,13 +1,15 @@
-//! Tables (Markdown, CSV, JSON), plots (PNG), provenance, the `REPORT.md` index, and the
-//! comparison of two runs.
+//! Tables (Markdown, CSV, JSON), plots (PNG), provenance (with the machine's load), the
+//! `REPORT.md` index, and the comparison of two runs.
 
 pub mod audit;
 pub mod compare;
 pub mod files;
 pub mod finding;
 pub mod index;
+pub mod load;
 pub mod plot;
 pub mod provenance;
+pub mod stability;
 pub mod table;
 
 pub use audit::Audit;

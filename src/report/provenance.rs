@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::load::RunLoad;
 use crate::gl::DeviceInfo;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -29,6 +30,10 @@ pub struct Provenance {
     /// The device limits the bound columns used (from `bench`), in one line.
     #[serde(default)]
     pub limits: String,
+    /// The machine's load before and during the paper's run, and the tables measured while
+    /// it was noisy ([`super::load`]); `None` in older records and where it was not measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<RunLoad>,
 }
 
 impl Provenance {
@@ -49,6 +54,7 @@ impl Provenance {
             seconds: 0.0,
             limits: String::new(),
             load: String::new(),
+            machine: None,
         }
     }
 
@@ -56,7 +62,7 @@ impl Provenance {
     pub fn to_markdown(&self) -> String {
         format!(
             "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
-             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s{}\n{}",
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s{}\n{}{}",
             self.date,
             self.commit,
             self.build,
@@ -78,6 +84,10 @@ impl Provenance {
                 String::new()
             } else {
                 format!("- device limits: {}\n", self.limits)
+            },
+            match &self.machine {
+                Some(m) => format!("- machine: {}\n", m.describe()),
+                None => String::new(),
             }
         )
     }

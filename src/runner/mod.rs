@@ -11,6 +11,11 @@
 //! verification failed is marked FAILED and makes the run end with an error after all the
 //! other rows ran. Ctrl-C and SIGTERM finish (or abandon) the current row, write the
 //! records and end the run with [`RunError::Interrupted`].
+//!
+//! Before anything is written the machine's load is sampled ([`crate::report::load`]): a full
+//! run on a busy machine waits for quiet and then refuses ([`RunError::Noisy`]) unless told
+//! to go on; a quick run warns. Each paper's provenance records the load before and during
+//! its run, and each table the load over its own span.
 
 pub mod config;
 pub mod entry;
@@ -34,6 +39,7 @@ use crate::gl::{DeviceInfo, Gl, GlError};
 use crate::report::Provenance;
 use crate::report::files::{OutputError, ensure_writable};
 use crate::report::index::{write_device_index, write_report};
+use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot};
 use crate::report::plot::PlotError;
 
 /// Errors of a reproduction run.
@@ -48,6 +54,9 @@ pub enum RunError {
     Output(#[from] OutputError),
     #[error(transparent)]
     Plot(#[from] PlotError),
+    /// A full run refused on a busy machine (nothing written).
+    #[error(transparent)]
+    Noisy(#[from] crate::report::load::NoisyError),
     #[error("unknown paper `{0}`; the papers are: {1}")]
     UnknownPaper(String, String),
     /// An algorithm's own error (zero pivot, breakdown, unsupported size…).
@@ -240,8 +249,26 @@ pub fn check_all(
 
 /// Runs the experiments of the papers of `all` that `opts.papers` selects; `all` (the
 /// registry's list, in report order) also orders `REPORT.md`. With `opts.check_only`, stops
-/// after checking the experiment files.
+/// after checking the experiment files. The machine's load is treated by the default policy
+/// of the run's mode ([`QuietPolicy::for_run`]); see [`reproduce_with`].
 pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result<(), RunError> {
+    reproduce_with(
+        gl,
+        all,
+        opts,
+        &QuietPolicy::for_run(opts.mode == Mode::Full),
+    )
+}
+
+/// [`reproduce`] with the machine's load treated by `quiet`: sampled after the experiment
+/// files are checked and before anything is written; on a busy machine a full run (a policy
+/// that enforces) waits and then refuses with [`RunError::Noisy`], writing nothing.
+pub fn reproduce_with(
+    gl: &Gl,
+    all: &[&'static PaperEntry],
+    opts: &Options,
+    quiet: &QuietPolicy,
+) -> Result<(), RunError> {
     let papers = select(all, &opts.papers)?;
     // Every experiment file is checked before any output is touched: a typo or a value out
     // of range fails in a second and leaves the last run's records as they were.
@@ -249,6 +276,8 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
     if opts.check_only {
         return Ok(());
     }
+    // A busy machine refuses a full run before any output is touched, too.
+    let gate = quiet.check(&mut |line| eprintln!("{line}"))?;
     let dir = opts.out_dir(gl.info());
     ensure_writable(&dir)?;
     // A full run into the default place: figures/REPORT.md indexes the devices.
@@ -278,6 +307,9 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
     for (paper, files) in loaded {
         let started = Instant::now();
         let load = crate::report::provenance::load_average();
+        let span = quiet
+            .span_threshold()
+            .and_then(|_| crate::report::load::Snapshot::now());
         let session = Session::new(
             gl,
             paper,
@@ -291,6 +323,9 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
         if let Some(p) = &profile {
             session.set_profile(p.clone());
         }
+        if let Some(th) = quiet.span_threshold() {
+            session.sample_load(th);
+        }
         let result = (paper.run)(&session)
             .and_then(|()| session.roofline())
             .and_then(|()| session.versus());
@@ -298,6 +333,15 @@ pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result
         prov.seconds = started.elapsed().as_secs_f64();
         prov.load = load;
         prov.limits = profile.as_deref().map(limits_summary).unwrap_or_default();
+        if !matches!(quiet.source, LoadSource::Off) {
+            let mut machine = RunLoad::from_gate(&gate);
+            machine.during = match (span, quiet.span_threshold()) {
+                (Some(a), Some(th)) => Snapshot::now().and_then(|b| b.since(&a, th)),
+                _ => None,
+            };
+            machine.noisy_parts = session.noisy_tables();
+            prov.machine = Some(machine);
+        }
         let record = session.finish(prov.clone())?;
         last_prov = prov;
         write_report(&dir, &order, &last_prov)?;

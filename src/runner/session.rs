@@ -45,6 +45,9 @@ struct Shared {
     interrupted: Arc<AtomicBool>,
     /// The device's measured limits (`device.json`), when known: the bound columns.
     profile: RefCell<Option<Rc<DeviceProfile>>>,
+    /// Sample the machine's load over each table with this threshold ([`crate::report::load`]);
+    /// `None`: not sampled.
+    load_threshold: std::cell::Cell<Option<f64>>,
     state: RefCell<State>,
 }
 
@@ -88,6 +91,7 @@ impl Session {
                 progress,
                 interrupted,
                 profile: RefCell::new(None),
+                load_threshold: std::cell::Cell::new(None),
                 state: RefCell::new(State {
                     tables: vec![],
                     plots: vec![],
@@ -129,6 +133,22 @@ impl Session {
     /// Sets the device's limits the bound columns are computed from.
     pub fn set_profile(&self, profile: Rc<DeviceProfile>) {
         *self.shared.profile.borrow_mut() = Some(profile);
+    }
+
+    /// Samples the machine's load over every table from now on (noisy above `threshold` of
+    /// the cores; [`crate::report::load`]): each table's record says what ran beside it.
+    pub fn sample_load(&self, threshold: f64) {
+        self.shared.load_threshold.set(Some(threshold));
+    }
+
+    /// The tables measured so far while the machine was noisy.
+    pub(crate) fn noisy_tables(&self) -> Vec<String> {
+        let st = self.shared.state.borrow();
+        st.tables
+            .iter()
+            .filter(|t| t.load.as_ref().is_some_and(|l| l.noisy))
+            .map(|t| t.id.clone())
+            .collect()
     }
 
     /// The device's limits, when known.
@@ -218,6 +238,7 @@ impl Session {
             skipped: Some(why),
             reused: 0,
             unchecked: 0,
+            load: None,
         });
         false
     }
@@ -258,6 +279,11 @@ impl Session {
         );
         bar.set_prefix(format!("{}/{}", self.shared.paper, id));
         Ok(TableWriter {
+            load_start: self
+                .shared
+                .load_threshold
+                .get()
+                .and_then(|_| crate::report::load::Snapshot::now()),
             shared: self.shared.clone(),
             table: Table::new(id, title, columns),
             config_json,
@@ -350,6 +376,8 @@ pub struct TableWriter {
     /// Keys of the rows taken over from the earlier run.
     reused: HashSet<String>,
     bar: ProgressBar,
+    /// The machine's counters when the table started (when the load is sampled).
+    load_start: Option<crate::report::load::Snapshot>,
 }
 
 impl TableWriter {
@@ -613,6 +641,22 @@ impl TableWriter {
         self.bar.finish_and_clear();
         self.shared.progress.remove(&self.bar);
         let failed = self.table.failed_rows().count();
+        let load = match (self.load_start, self.shared.load_threshold.get()) {
+            (Some(a), Some(th)) => {
+                crate::report::load::Snapshot::now().and_then(|b| b.since(&a, th))
+            }
+            _ => None,
+        };
+        if let Some(l) = load.as_ref().filter(|l| l.noisy) {
+            self.shared.progress.suspend(|| {
+                eprintln!(
+                    "warning: {}/{} was measured while the machine was noisy ({})",
+                    self.shared.paper,
+                    self.table.id,
+                    l.describe()
+                )
+            });
+        }
         let mut st = self.shared.state.borrow_mut();
         st.tables.retain(|t| t.id != self.table.id);
         st.tables.push(TableRef {
@@ -634,6 +678,7 @@ impl TableWriter {
                 .iter()
                 .filter(|r| matches!(r.status, Status::Unchecked { .. }))
                 .count(),
+            load,
         });
         Ok(self.table)
     }
