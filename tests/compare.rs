@@ -258,6 +258,8 @@ fn compare_opens_with_a_stability_summary_with_known_counts() {
     let summary = md.split("# Side by side").next().unwrap();
     // Measured values with intervals: 2 in table1, 3 in tuning; only 256's time is apart.
     for line in [
+        "**Not stable** by the bar",
+        "80.0 % of the values' intervals overlap (the bar: 90 %); 1 finding(s) flipped held ↔ not held.",
         "| measured values whose 95 % intervals overlap (of those with an interval in both runs) | 4 | 5 | 80.0 % |",
         "| measured values whose intervals are apart (listed below) | 1 | 5 | 20.0 % |",
         "| measured values more than 10 % apart (all measured values, with or without an interval) | 1 | 5 | 20.0 % |",

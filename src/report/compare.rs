@@ -271,6 +271,11 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     if let (Ok(da), Ok(db)) = (&da, &db) {
         summary.roofs(da, db);
     }
+    summary.noisy = [&ra, &rb].iter().any(|r| {
+        r.papers
+            .values()
+            .any(|(rec, _)| rec.provenance.machine.as_ref().is_some_and(|m| m.noisy()))
+    });
     s.push_str("\n## Verdicts that change between the runs\n\n");
     if changes.is_empty() {
         s.push_str("None: every row has the same verification status and text cells.\n");

@@ -366,7 +366,8 @@ pub enum LoadSource {
 pub struct QuietPolicy {
     /// See [`THRESHOLD`].
     pub threshold: f64,
-    /// Wait for quiet (full runs) up to this long in all, sampling included (`--wait-quiet`).
+    /// Wait for quiet (full runs, `--wait-quiet`): sample, pause, sample again… while the
+    /// time spent (sampling included) is under this; the first sample at or past it decides.
     pub wait: Duration,
     /// Run anyway when still noisy after `wait` (`--allow-noisy`).
     pub allow_noisy: bool,

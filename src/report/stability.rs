@@ -27,6 +27,13 @@
 //!   common is counted apart.
 //! - **Roof changes**: every measurement of both runs' `device.json` (`bench`), as B / A;
 //!   counted when more than 10 % apart (the rule of the values above).
+//!
+//! # The reading
+//! The summary opens with one line: **stable** when at least [`MIN_OVERLAP`] (90 %) of the
+//! values with intervals in both runs overlap, no finding flipped *held ↔ not held* and every
+//! winner that changed changed within a tie (issue 23's bar); else **not stable**, naming each
+//! criterion missed; and a warning when either run's provenance says it was measured on a
+//! noisy machine ([`super::load`]).
 
 use std::cmp::Ordering;
 
@@ -47,6 +54,9 @@ const SIDES: [&str; 2] = ["legacy kernel", "compute kernel"];
 const LIMITER: &str = "limiter";
 /// Two values are "more than 10 % apart" beyond this ratio.
 pub const APART: f64 = 1.1;
+/// The share of values with intervals in both runs whose intervals should overlap on a stable
+/// machine (issue 23's bar).
+pub const MIN_OVERLAP: f64 = 0.9;
 
 /// The counts of a comparison and the items behind them.
 #[derive(Debug, Default)]
@@ -74,6 +84,8 @@ pub struct Summary {
     pub limiter_changes: Vec<String>,
     /// `(key, unit, a, b)` of every roof both runs measured.
     pub roofs: Vec<(String, String, f64, f64)>,
+    /// Either run was measured on a noisy machine (its provenance says so).
+    pub noisy: bool,
 }
 
 /// An interval worth comparing: an estimate with more than one sample or a non-empty interval.
@@ -316,6 +328,53 @@ impl Summary {
             .count()
     }
 
+    /// The verdict on the two runs against the bar of a stable machine ([`MIN_OVERLAP`] of the
+    /// values with overlapping intervals, no *held ↔ not held* flip, winners that change only
+    /// within a tie), naming each criterion missed.
+    pub fn reading(&self) -> String {
+        let mut missed = Vec::new();
+        if self.with_ci > 0 && (self.overlap as f64) < MIN_OVERLAP * self.with_ci as f64 {
+            missed.push(format!(
+                "{} of the values' intervals overlap (the bar: {:.0} %)",
+                pct(self.overlap, self.with_ci),
+                MIN_OVERLAP * 100.0
+            ));
+        }
+        if !self.decisive.is_empty() {
+            missed.push(format!(
+                "{} finding(s) flipped held ↔ not held",
+                self.decisive.len()
+            ));
+        }
+        if !self.winner_flips.is_empty() {
+            missed.push(format!(
+                "{} winner(s) changed outside a tie",
+                self.winner_flips.len()
+            ));
+        }
+        let bar = format!(
+            "at least {:.0} % of the values with overlapping 95 % intervals, no finding flipped \
+             held ↔ not held, winners changed only within a tie",
+            MIN_OVERLAP * 100.0
+        );
+        let mut s = if missed.is_empty() {
+            format!("**Stable** by the bar ({bar})")
+        } else {
+            format!("**Not stable** by the bar ({bar}): {}", missed.join("; "))
+        };
+        if self.with_ci == 0 {
+            s.push_str("; no value has an interval in both runs, so overlap is not judged");
+        }
+        s.push('.');
+        if self.noisy {
+            s.push_str(
+                " At least one run was measured on a noisy machine (see `machine` above): \
+                 other work explains much instability; compare two runs on a quiet machine.",
+            );
+        }
+        s
+    }
+
     /// The summary in Markdown: one table of counts, then the items behind them.
     pub fn to_markdown(&self) -> String {
         let mut s = String::from("## Stability summary\n\n");
@@ -324,6 +383,7 @@ impl Summary {
              same verdicts, winners and limiters, the same roofs. What this comparison found \
              (rules: the module docs of `report::stability`; every item is listed below):\n\n",
         );
+        s.push_str(&format!("{}\n\n", self.reading()));
         s.push_str("| what | count | of | share |\n|---|---:|---:|---:|\n");
         let mut line = |what: &str, n: usize, of: usize| {
             s.push_str(&format!("| {what} | {n} | {of} | {} |\n", pct(n, of)));
@@ -532,6 +592,29 @@ mod tests {
         assert_eq!(s.with_ci, 3);
         assert!(ten_percent_apart(0.0, 1.0) && !ten_percent_apart(0.0, 0.0));
         assert!(!ten_percent_apart(1.0, 1.1) && ten_percent_apart(-1.0, -1.2));
+    }
+
+    #[test]
+    fn the_reading_names_each_criterion_missed() {
+        let mut s = Summary::default();
+        for i in 0..9 {
+            s.value(&format!("v{i}"), &est(1.0, 0.9, 1.1), &est(1.0, 0.9, 1.1));
+        }
+        s.value("apart", &est(1.0, 0.9, 1.1), &est(2.0, 1.9, 2.1));
+        // 9 of 10 overlap: at the bar.
+        assert!(s.reading().starts_with("**Stable**"), "{}", s.reading());
+        s.finding("f", "held", "not held");
+        s.noisy = true;
+        let r = s.reading();
+        assert!(r.starts_with("**Not stable**"), "{r}");
+        assert!(r.contains("1 finding(s) flipped held ↔ not held"), "{r}");
+        assert!(!r.contains("overlap (the bar"), "{r}");
+        assert!(r.contains("noisy machine"), "{r}");
+        s.value("apart 2", &est(1.0, 0.9, 1.1), &est(2.0, 1.9, 2.1));
+        assert!(
+            s.reading()
+                .contains("81.8 % of the values' intervals overlap")
+        );
     }
 
     #[test]
