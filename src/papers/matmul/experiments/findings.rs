@@ -67,13 +67,23 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         .filter_map(|r| r.key.parse().ok())
         .filter(|&n| at(t, n, "speed-up").is_some())
         .collect();
-    let (Some(&lo), Some(&hi)) = (measured.iter().min(), measured.iter().max()) else {
+    // The largest N whose speed-up has a 95 % interval (enough paired rounds): a verdict
+    // rests on an interval, never on one run.
+    let with_ci: Vec<u32> = measured
+        .iter()
+        .copied()
+        .filter(|&n| at_est(t, n, "speed-up").is_some_and(|e| e.has_ci()))
+        .collect();
+    let (Some(&lo), Some(&hi)) = (measured.iter().min(), with_ci.iter().max()) else {
         s.finding(
             Finding::new(
                 "table1",
                 "the GPU is far faster than the CPU, more so as N grows (Table 1)",
             )
-            .why("no verified row of the paper's kernel in this run"),
+            .why(
+                "no verified row of the paper's kernel with enough timed runs for a 95 % \
+                 interval of its speed-up in this run",
+            ),
         );
         return;
     };
@@ -102,12 +112,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
     let (Some(s_lo), Some(s_hi)) = (at_est(t, lo, "speed-up"), at_est(t, hi, "speed-up")) else {
         return;
     };
-    let f = Finding::new("table1", claim1).judge(
-        &format!("speed-up at N = {hi}"),
-        &s_hi,
-        far,
-        true,
-    );
+    let f =
+        Finding::new("table1", claim1).judge(&format!("speed-up at N = {hi}"), &s_hi, far, true);
     let grows = match crate::stats::separated(s_hi.interval(), s_lo.interval()) {
         Some(std::cmp::Ordering::Greater) => Verdict::Held,
         Some(_) => Verdict::NotHeld,
@@ -135,7 +141,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
             .why(format!(
                 "Speed-up = CPU ms / GPU ms of the paper's kernel against the naive CPU loop \
                  (Algorithm 3), the median of per-round ratios (the two timed interleaved) \
-                 with its 95 % interval; held when the interval at the largest N lies wholly \
+                 with its 95 % interval; judged at the largest N whose speed-up has such an \
+                 interval; held when the interval there lies wholly \
                  at or above \"far\", the paper's smallest printed speed-up ({far}×), and lies \
                  wholly above the interval at the smallest N; not held when either lies \
                  wholly on the other side; else inconclusive; {}.{}",
@@ -173,6 +180,7 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         e
     };
     let (first, last) = (growth(&ga, &gb), growth(&gy, &gz));
+    let no_ci = !(gy.has_ci() && gz.has_ci());
     let abs_ln = {
         let (l, h) = (last.lo.ln(), last.hi.ln());
         let mut e = crate::stats::Estimate::exact(last.median.ln().abs());
@@ -192,6 +200,11 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         paper_ln,
         false,
     );
+    let f = if no_ci {
+        f.verdict(Verdict::Inconclusive)
+    } else {
+        f
+    };
     s.finding(
         f.paper(format!(
             "GFLOPS ×{:.2} from N = {a} to {b}, ×{:.2} from N = {y} to {z}",
@@ -207,7 +220,9 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
             "Held when the GFLOPS change between the two largest sizes is no larger than \
              the paper's own change there (either way) over the whole interval of the change \
              (from the two rows' 95 % intervals, unpaired); not held when the whole interval \
-             changes by more; else inconclusive; {}.{}",
+             changes by more; else inconclusive (also where either size has too few timed \
+             runs for a 95 % interval{}); {}.{}",
+            if no_ci { ", as here" } else { "" },
             device_note(s),
             bound_note(t, z)
         )),

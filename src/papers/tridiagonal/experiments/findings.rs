@@ -7,8 +7,8 @@
 //!   Fig. 11's verified times back and [`same_order`] compares two rankings of solvers.
 
 use crate::report::{Finding, Status, Table, Value, Verdict};
-use crate::stats::Estimate;
 use crate::runner::Session;
+use crate::stats::Estimate;
 
 /// The verified times of one grid of Fig. 11.
 #[derive(Clone, Debug, PartialEq)]
@@ -48,7 +48,10 @@ impl Fig11Times {
             .iter()
             .find(|e| e.0 == name)
             .and_then(|e| e.2.clone())
-            .or_else(|| self.get(name).map(|ms| Estimate::exact(ms / self.thomas_ms)))
+            .or_else(|| {
+                self.get(name)
+                    .map(|ms| Estimate::exact(ms / self.thomas_ms))
+            })
     }
     pub fn push(&mut self, name: &str, ms: f64, beyond: bool) {
         self.solvers.push((name.to_string(), ms, beyond));
@@ -235,7 +238,8 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
             .paper("GPU CG no faster than CPU Thomas (Fig. 11's bars)")
             .judge(
                 &format!("{cg} time / Thomas time"),
-                &t.ratio_est(cg).unwrap_or(Estimate::exact(cg_ms / t.thomas_ms)),
+                &t.ratio_est(cg)
+                    .unwrap_or(Estimate::exact(cg_ms / t.thomas_ms)),
                 1.0,
                 true,
             )

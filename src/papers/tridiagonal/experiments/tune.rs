@@ -20,8 +20,8 @@ use crate::papers::tridiagonal::compute::{
 };
 use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
 use crate::runner::tuning::Candidate;
-use crate::util::max_rel_error;
 use crate::runner::{PerMode, Repeat, RunError, Session};
+use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -119,9 +119,7 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
                 let solver = Rc::new(RefCell::new(solver));
                 let run = solver.clone();
                 Ok(Candidate {
-                    run: Box::new(move || {
-                        run.borrow_mut().solve(&d.tex).map(drop).map_err(alg)
-                    }),
+                    run: Box::new(move || run.borrow_mut().solve(&d.tex).map(drop).map_err(alg)),
                     check: Box::new(move || {
                         let x = solver.borrow().output().read()?;
                         Ok(max_rel_error(&x, &d.want))
