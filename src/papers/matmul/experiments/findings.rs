@@ -124,7 +124,7 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         (Verdict::Held, Verdict::Held) => Verdict::Held,
         _ => Verdict::Inconclusive,
     };
-    let iv = |e: &crate::stats::Estimate| format!("{:.1}× [{:.1}, {:.1}]", e.median, e.lo, e.hi);
+    let iv = |e: &crate::stats::Estimate| format!("{:.2}× [{:.2}, {:.2}]", e.median, e.lo, e.hi);
     let rule = format!(
         "{} and speed-up at N = {hi} > at N = {lo} (intervals separate)",
         f.threshold

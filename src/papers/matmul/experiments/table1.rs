@@ -35,7 +35,7 @@ fn cols() -> Vec<Column> {
         Column::ours("GPU").unit("ms"),
         Column::ours("GPU mean").unit("ms"),
         Column::ours("GPU GFLOPS").fixed(2),
-        Column::ours("speed-up").fixed(1),
+        Column::ours("speed-up").fixed(2),
         Column::ours("GPU error").sci(1),
         Column::ours("work groups").int(),
         Column::paper("Table 1 CPU").unit("ms"),
