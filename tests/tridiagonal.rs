@@ -377,8 +377,8 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
         ("cg_tolerance = 1e-5", "cg_tolerance = 0.0", "cg_tolerance"),
         ("batch = 8", "batch = 0", "batch = 0"),
         (
-            "budget_s = 2.0 }\n\n[sweep]",
-            "budget_s = inf }\n\n[sweep]",
+            "budget_s = 1.0, max_repetitions = 20 }\n\n[sweep]",
+            "budget_s = inf, max_repetitions = 20 }\n\n[sweep]",
             "budget_s",
         ),
         ("cr_vector = 4.5", "cr_vector = -inf", "cr_vector"),

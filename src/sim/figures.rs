@@ -308,8 +308,8 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             let row = match heat_row(gl, n, name, c) {
                 Ok((step, share, err, runs)) => {
                     let row = row
-                        .num("step", step)
-                        .num("FPS", 1e3 / step)
+                        .timed("step", &step)
+                        .est("FPS", step.rate(1.0))
                         .opt("solve share", share.map(|s| 100.0 * s))
                         .num("error vs CPU f64", err)
                         .runs(runs);
@@ -348,14 +348,14 @@ fn bars(t: &TableWriter, bar: impl Fn(&Row) -> Option<Fig14Bar>) -> Vec<Fig14Bar
         .collect()
 }
 
-/// (median ms per step, share of the two solves (none for the fused path, which has no
+/// (the timed steps: median ms per step with its interval, share of the two solves (none for the fused path, which has no
 /// separate solve), error vs CPU, timed runs).
 fn heat_row(
     gl: &Gl,
     n: u32,
     name: &str,
     c: &HeatFps,
-) -> Result<(f64, Option<f64>, f64, usize), RunError> {
+) -> Result<(crate::gl::Timing, Option<f64>, f64, usize), RunError> {
     let plan: TimingPlan = c.repeat.plan();
     let spec = heat_spec();
     let mut sim = (spec.make)(gl, n, name).map_err(RunError::algorithm)?;
@@ -371,7 +371,8 @@ fn heat_row(
         Some(2.0 * solve.median_ms / step.median_ms)
     };
     let err = verify(gl, spec, n, name, c.verify_steps)?;
-    Ok((step.median_ms, share, err, step.runs))
+    let runs = step.runs;
+    Ok((step, share, err, runs))
 }
 
 /// The all-simulations table; returns its rows' bars for `fig14.png`.

@@ -14,11 +14,15 @@
 //!    (|ln ours| ≤ |ln paper|: the paper's flattening is the yardstick), *not held* when it
 //!    still rises or falls by more.
 //!
+//! Both verdicts rest on intervals ([`Finding::judge`]): the speed-up is the paired ratio of
+//! the interleaved CPU and GPU runs with its 95 % interval; a verdict is *held* / *not held*
+//! only where the whole interval is on one side of the rule, else *inconclusive*.
+//!
 //! Each finding names what it rests on: the device (on a software rasterizer the "GPU" is
 //! the CPU's own cores) and how close the paper's kernel comes to its bound.
 
 use super::Table1Config;
-use super::table1::at;
+use super::table1::{at, at_est};
 use crate::report::{Finding, OF_BOUND, Table, Verdict};
 use crate::runner::Session;
 
@@ -63,13 +67,23 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         .filter_map(|r| r.key.parse().ok())
         .filter(|&n| at(t, n, "speed-up").is_some())
         .collect();
-    let (Some(&lo), Some(&hi)) = (measured.iter().min(), measured.iter().max()) else {
+    // The largest N whose speed-up has a 95 % interval (enough paired rounds): a verdict
+    // rests on an interval, never on one run.
+    let with_ci: Vec<u32> = measured
+        .iter()
+        .copied()
+        .filter(|&n| at_est(t, n, "speed-up").is_some_and(|e| e.has_ci()))
+        .collect();
+    let (Some(&lo), Some(&hi)) = (measured.iter().min(), with_ci.iter().max()) else {
         s.finding(
             Finding::new(
                 "table1",
                 "the GPU is far faster than the CPU, more so as N grows (Table 1)",
             )
-            .why("no verified row of the paper's kernel in this run"),
+            .why(
+                "no verified row of the paper's kernel with enough timed runs for a 95 % \
+                 interval of its speed-up in this run",
+            ),
         );
         return;
     };
@@ -90,29 +104,51 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         ),
         _ => "—".into(),
     };
-    // "Far faster", by the paper's own smallest printed speed-up.
+    // "Far faster", by the paper's own smallest printed speed-up, on the interval of the
+    // paired speed-up at the largest N; "more so as N grows": the two sizes' intervals
+    // separate upwards.
     let far = p_lo.map_or(f64::INFINITY, |p| p.speedup.value);
-    let (s_lo, s_hi) = (
-        at(t, lo, "speed-up").unwrap_or(f64::NAN),
-        at(t, hi, "speed-up").unwrap_or(f64::NAN),
+    let claim1 = "the GPU is far faster than the CPU, more so as N grows (Table 1)";
+    let (Some(s_lo), Some(s_hi)) = (at_est(t, lo, "speed-up"), at_est(t, hi, "speed-up")) else {
+        return;
+    };
+    let f =
+        Finding::new("table1", claim1).judge(&format!("speed-up at N = {hi}"), &s_hi, far, true);
+    let grows = match crate::stats::separated(s_hi.interval(), s_lo.interval()) {
+        Some(std::cmp::Ordering::Greater) => Verdict::Held,
+        Some(_) => Verdict::NotHeld,
+        None => Verdict::Inconclusive,
+    };
+    let verdict = match (f.verdict, grows) {
+        (Verdict::NotHeld, _) | (_, Verdict::NotHeld) => Verdict::NotHeld,
+        (Verdict::Held, Verdict::Held) => Verdict::Held,
+        _ => Verdict::Inconclusive,
+    };
+    let iv = |e: &crate::stats::Estimate| format!("{:.2}× [{:.2}, {:.2}]", e.median, e.lo, e.hi);
+    let rule = format!(
+        "{} and speed-up at N = {hi} > at N = {lo} (intervals separate)",
+        f.threshold
     );
     s.finding(
-        Finding::new(
-            "table1",
-            "the GPU is far faster than the CPU, more so as N grows (Table 1)",
-        )
-        .paper(paper)
-        .ours(format!(
-            "speed-up {s_lo:.1}× at N = {lo} → {s_hi:.1}× at N = {hi}"
-        ))
-        .verdict(Verdict::of(s_hi >= far && s_hi > s_lo))
-        .why(format!(
-            "Speed-up = CPU ms / GPU ms of the paper's kernel against the naive CPU loop \
-             (Algorithm 3); held when it grows with N and reaches \"far\" at the largest N, \
-             i.e. at least the paper's smallest printed speed-up ({far}×), {}.{}",
-            device_note(s),
-            bound_note(t, hi)
-        )),
+        f.paper(paper)
+            .ours(format!(
+                "speed-up {} at N = {lo} → {} at N = {hi}",
+                iv(&s_lo),
+                iv(&s_hi)
+            ))
+            .verdict(verdict)
+            .threshold(rule)
+            .why(format!(
+                "Speed-up = CPU ms / GPU ms of the paper's kernel against the naive CPU loop \
+                 (Algorithm 3), the median of per-round ratios (the two timed interleaved) \
+                 with its 95 % interval; judged at the largest N whose speed-up has such an \
+                 interval; held when the interval there lies wholly \
+                 at or above \"far\", the paper's smallest printed speed-up ({far}×), and lies \
+                 wholly above the interval at the smallest N; not held when either lies \
+                 wholly on the other side; else inconclusive; {}.{}",
+                device_note(s),
+                bound_note(t, hi)
+            )),
     );
     // Claim 2 needs three sizes the paper printed and we measured.
     let both: Vec<u32> = measured
@@ -128,29 +164,67 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         )));
         return;
     }
-    let g = |n: u32| at(t, n, "GPU GFLOPS").unwrap_or(f64::NAN);
+    let g = |n: u32| at_est(t, n, "GPU GFLOPS");
     let pg = |n: u32| printed(n).map_or(f64::NAN, |p| p.gpu_gflops.value);
     let (a, b) = (both[0], both[1]);
     let (y, z) = (both[both.len() - 2], both[both.len() - 1]);
-    let (ours_first, ours_last) = (g(b) / g(a), g(z) / g(y));
+    let (Some(ga), Some(gb), Some(gy), Some(gz)) = (g(a), g(b), g(y), g(z)) else {
+        return;
+    };
+    // The two sizes are separate rows (not paired): the growth's interval is the widest the
+    // two intervals allow, [lo(z)/hi(y), hi(z)/lo(y)], and the statistic judged is its
+    // |ln| (0 where the interval contains 1).
+    let growth = |p: &crate::stats::Estimate, q: &crate::stats::Estimate| {
+        let mut e = crate::stats::Estimate::exact(q.median / p.median);
+        (e.lo, e.hi) = (q.lo / p.hi, q.hi / p.lo);
+        e
+    };
+    let (first, last) = (growth(&ga, &gb), growth(&gy, &gz));
+    let no_ci = !(gy.has_ci() && gz.has_ci());
+    let abs_ln = {
+        let (l, h) = (last.lo.ln(), last.hi.ln());
+        let mut e = crate::stats::Estimate::exact(last.median.ln().abs());
+        e.lo = if l <= 0.0 && h >= 0.0 {
+            0.0
+        } else {
+            l.abs().min(h.abs())
+        };
+        e.hi = l.abs().max(h.abs());
+        e
+    };
+    let paper_ln = (pg(z) / pg(y)).ln().abs();
+    let iv = |e: &crate::stats::Estimate| format!("×{:.2} [{:.2}, {:.2}]", e.median, e.lo, e.hi);
+    let f = Finding::new("table1", claim).judge(
+        &format!("|ln GFLOPS growth N = {y} → {z}|"),
+        &abs_ln,
+        paper_ln,
+        false,
+    );
+    let f = if no_ci {
+        f.verdict(Verdict::Inconclusive)
+    } else {
+        f
+    };
     s.finding(
-        Finding::new("table1", claim)
-            .paper(format!(
-                "GFLOPS ×{:.2} from N = {a} to {b}, ×{:.2} from N = {y} to {z}",
-                pg(b) / pg(a),
-                pg(z) / pg(y)
-            ))
-            .ours(format!(
-                "GFLOPS ×{ours_first:.2} from N = {a} to {b}, ×{ours_last:.2} from N = {y} to {z}"
-            ))
-            .verdict(Verdict::of(
-                ours_last.ln().abs() <= (pg(z) / pg(y)).ln().abs(),
-            ))
-            .why(format!(
-                "Held when the GFLOPS change between the two largest sizes is no larger than \
-                 the paper's own change there (either way); {}.{}",
-                device_note(s),
-                bound_note(t, z)
-            )),
+        f.paper(format!(
+            "GFLOPS ×{:.2} from N = {a} to {b}, ×{:.2} from N = {y} to {z}",
+            pg(b) / pg(a),
+            pg(z) / pg(y)
+        ))
+        .ours(format!(
+            "GFLOPS {} from N = {a} to {b}, {} from N = {y} to {z}",
+            iv(&first),
+            iv(&last)
+        ))
+        .why(format!(
+            "Held when the GFLOPS change between the two largest sizes is no larger than \
+             the paper's own change there (either way) over the whole interval of the change \
+             (from the two rows' 95 % intervals, unpaired); not held when the whole interval \
+             changes by more; else inconclusive (also where either size has too few timed \
+             runs for a 95 % interval{}); {}.{}",
+            if no_ci { ", as here" } else { "" },
+            device_note(s),
+            bound_note(t, z)
+        )),
     );
 }

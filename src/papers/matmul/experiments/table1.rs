@@ -3,22 +3,26 @@
 //! dispatch), and beyond the paper the register-blocked compute kernel, the multipass
 //! fragment kernel and a tuned CPU SGEMM. GFLOPS by eq. (2): 2N³ / (10⁶ · ms).
 //!
-//! Timing (§4: "10회 측정하여 평균"): every kernel goes through the shared repetition loop
-//! ([`measure_gpu`]): warm-up, then up to the paper's 10 timed runs within the mode's budget;
-//! the table shows the mean (the paper's statistic) and the median. The warm-up is skipped
-//! where the previous size, scaled by N³, predicts one run longer than the whole budget.
+//! Timing (§4: "10회 측정하여 평균"): every variant of a row is timed interleaved
+//! ([`rounds`]): warm-up, then rounds (each variant once per round, a shuffled order) until
+//! each has at least the paper's 10 runs and its median's 95 % interval is within the file's
+//! `ci_target` (or the cap, or the budget); the table shows the median with its interval and
+//! the mean (the paper's statistic); the ratios are medians of paired per-round ratios. The
+//! warm-up is skipped where the previous size, scaled by N³, predicts one run longer than
+//! the whole budget.
 
 use std::collections::HashMap;
 
 use super::tune::Tuned;
 use super::{Published, Table1Config, fig3};
 use crate::bench::Work;
-use crate::gl::timing::{measure_cpu, measure_gpu};
+use crate::gl::timing::{measure_gpu, rounds};
 use crate::gl::{Timing, TimingPlan};
 use crate::papers::matmul::gpu::{Blocked, Multipass, Park2019, Park2019Params};
 use crate::papers::matmul::{Matrix, cpu, gflops};
 use crate::report::{Column, OF_BOUND, RowBuilder, Table, bound_columns};
 use crate::runner::{RunError, Session};
+use std::time::Instant;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -29,9 +33,9 @@ fn cols() -> Vec<Column> {
         Column::ours("CPU rows timed").int(),
         Column::ours("CPU GFLOPS").fixed(2),
         Column::ours("GPU").unit("ms"),
-        Column::ours("GPU median").unit("ms"),
+        Column::ours("GPU mean").unit("ms"),
         Column::ours("GPU GFLOPS").fixed(2),
-        Column::ours("speed-up").fixed(1),
+        Column::ours("speed-up").fixed(2),
         Column::ours("GPU error").sci(1),
         Column::ours("work groups").int(),
         Column::paper("Table 1 CPU").unit("ms"),
@@ -81,8 +85,8 @@ fn kernel_keys(n: u32) -> Vec<String> {
     KERNELS.iter().map(|k| format!("{n} {k}")).collect()
 }
 
-/// One GPU kernel of a row: its roofline name, work, mean time (ms) and error.
-type KernelRun = (&'static str, Work, f64, f64);
+/// One GPU kernel of a row: its roofline name, work, timed runs and error.
+type KernelRun = (&'static str, Work, Timing, f64);
 
 /// The kernels of a row.
 struct Kernels {
@@ -109,17 +113,6 @@ impl Predict {
             _ => plan,
         }
     }
-    fn time<E>(
-        &mut self,
-        kernel: &'static str,
-        n: usize,
-        plan: TimingPlan,
-        f: impl FnOnce(TimingPlan) -> Result<Timing, E>,
-    ) -> Result<Timing, E> {
-        let t = f(self.plan(kernel, n, plan))?;
-        self.0.insert(kernel, (n, t.min_ms));
-        Ok(t)
-    }
 }
 
 pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError> {
@@ -140,18 +133,24 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
         &(cfg, &sizes, tuned),
     )?;
     t.caption(format!(
-        "Times: mean of up to {} timed runs (the paper's count, §4) after {} warm-up run(s), \
-         within a {:.0} s budget per measurement ({} mode); `runs` = timed runs of the paper's \
-         kernel: fewer than {} where {} runs would exceed the budget (the warm-up is skipped \
-         where N³ scaling of the previous size predicts one run longer than the budget). \
-         `glFinish` on both sides of the dispatch loop; upload and readback excluded. \
-         GFLOPS = 2N³/(10⁶·ms), eq. (2); speed-up = CPU ms / GPU ms.",
+        "Times: median of the timed runs with its 95 % interval [lo, hi] (distribution-free, \
+         order statistics); at least {} timed runs (the paper's count, §4) after {} warm-up \
+         run(s), then more until the interval's half-width is within {:.0} % of the median or \
+         {} runs, within a {:.0} s budget per variant and row ({} mode); `runs` = timed runs \
+         of the paper's kernel. `GPU mean` is the paper's statistic (mean). Interleaved: each \
+         row's CPU loop, paper kernel, blocked and fragment kernels and SGEMM are timed in \
+         rounds (the as-printed launch, seconds per run, on its own after them) (every variant once per round, a shuffled order per \
+         round); speed-up = CPU ms / GPU ms, `blocked / paper kernel` and `best GPU / SGEMM` \
+         are medians of the per-round ratios with their intervals. The warm-up is skipped \
+         where N³ scaling of the previous size predicts one run longer than the budget. \
+         `glFinish` on both sides of each GPU run; upload and readback excluded. GFLOPS = \
+         2N³/(10⁶·ms), eq. (2).",
         repeat.repetitions,
         repeat.warmup,
+        repeat.ci_target * 100.0,
+        repeat.max_runs(),
         repeat.budget_s,
         s.mode.name(),
-        repeat.repetitions,
-        repeat.repetitions
     ));
     t.caption(format!(
         "The paper's kernel: Algorithm 2 with the work groups its matrix needs (§2.2: matrix \
@@ -186,7 +185,7 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
     ));
     t.caption(
         "Bound (the paper's kernel; every GPU kernel in `table1_kernels`): its work counted \
-         from the tiling (src/papers/matmul/gpu.rs) against the mean time.",
+         from the tiling (src/papers/matmul/gpu.rs) against the median time and its interval.",
     );
     t.expect_rows(sizes.len());
     let mut kt = s.table(
@@ -196,8 +195,9 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
         &(cfg, &sizes, tuned),
     )?;
     kt.caption(
-        "Each GPU kernel of Table 1 per N: mean time (Table 1's statistic), GFLOPS = 2N³ / \
-         time, and the bound of its work counted from the kernel (src/papers/matmul/gpu.rs: \
+        "Each GPU kernel of Table 1 per N: time (median [95 % interval] from the rounds of \
+         Table 1's row), GFLOPS = 2N³ / time, and the bound of its work counted from the \
+         kernel (src/papers/matmul/gpu.rs: \
          tiles of A and B once per k-step and R stored every step for Algorithm 2; all \
          launched groups' multiply-adds for the as-printed grid; each SSBO access or texture \
          fetch once, no cache model).",
@@ -215,15 +215,16 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
         let row = t.row(&key).num("N", n as f64);
         let row = match measure_row(s, cfg, n as usize, &k, &mut predict, row.clone()) {
             Ok((r, kernels)) => {
-                for ((name, work, ms, err), key) in kernels.into_iter().zip(kernel_keys(n)) {
+                for ((name, work, tm, err), key) in kernels.into_iter().zip(kernel_keys(n)) {
                     kt.push(
                         kt.row(key)
                             .num("N", n as f64)
                             .text("kernel", name)
-                            .num("time", ms)
-                            .num("GFLOPS", gflops(n as usize, n as usize, n as usize, ms))
+                            .timed("time", &tm)
+                            .est("GFLOPS", tm.rate(2.0 * (n as f64).powi(3) / 1e9))
                             .num("error", err)
-                            .work(name, work, ms)
+                            .runs(tm.runs)
+                            .work_timed(name, work, &tm)
                             .versus("matrix multiply (f32)", format!("N = {n}"))
                             .verify(err, cfg.tolerance),
                     )?;
@@ -258,94 +259,142 @@ fn measure_row(
     let reference = cpu::reference_f64(&a, &b);
     let err = |m: &Matrix| crate::util::max_rel_error(&m.data, &reference);
 
-    // Algorithm 3 on the CPU (possibly a subset of rows, scaled).
+    // The row's variants are timed in rounds (each round: every variant once, in a
+    // shuffled order), so that the ratios (speed-up, blocked / paper kernel, best GPU /
+    // SGEMM) are paired. Where N fills whole 64×64-group dispatches the as-printed launch is
+    // the paper's kernel's and is not timed twice.
     let rows = n.min(cfg.cpu_rows_max);
+    let scale = n as f64 / rows as f64;
     let mut out = vec![0f32; n * n];
-    let cpu_plan = TimingPlan { warmup: 0, ..plan };
-    let cpu_t = measure_cpu::<std::convert::Infallible>(cpu_plan, || {
-        cpu::naive_rows(&a, &b, 0..rows, &mut out);
-        Ok(())
+    let paper_ops = k.paper.upload(&a, &b)?;
+    let print_ops = if n % full_edge() == 0 {
+        None
+    } else {
+        Some(k.as_printed.upload(&a, &b)?)
+    };
+    let blk_ops = k.blocked.upload(&a, &b)?;
+    let mut frag_ops = k.multipass.upload(&a, &b)?;
+    let mut sg = Matrix::zeros(0, 0);
+    let (mut groups, mut print_groups) = (0, 0);
+    // Variants: 0 CPU (Algorithm 3), 1 paper kernel, 2 (the as-printed launch, timed apart
+    // below), 3 blocked, 4 fragment, 5 SGEMM.
+    const CPU: usize = 0;
+    const PAPER: usize = 1;
+    const PRINTED: usize = 2;
+    const BLOCKED: usize = 3;
+    const FRAGMENT: usize = 4;
+    const SGEMM: usize = 5;
+    let names = ["cpu", "paper", "as printed", "blocked", "fragment", "sgemm"];
+    let plan = names.iter().fold(plan, |p, name| TimingPlan {
+        warmup: p.warmup.min(predict.plan(name, n, plan).warmup),
+        ..p
+    });
+    let timed = rounds(plan, names.len(), |i| -> Result<f64, BoxError> {
+        let gpu = |f: &mut dyn FnMut() -> Result<(), BoxError>| -> Result<f64, BoxError> {
+            gl.finish();
+            let t0 = Instant::now();
+            f()?;
+            gl.finish();
+            Ok(t0.elapsed().as_secs_f64() * 1e3)
+        };
+        Ok(match i {
+            CPU => {
+                let t0 = Instant::now();
+                cpu::naive_rows(&a, &b, 0..rows, &mut out);
+                t0.elapsed().as_secs_f64() * 1e3
+            }
+            PAPER => gpu(&mut || {
+                groups = k.paper.run(&paper_ops)?.groups;
+                Ok(())
+            })?,
+            PRINTED => 0.0,
+            BLOCKED => gpu(&mut || Ok(k.blocked.run(&blk_ops)?))?,
+            FRAGMENT => gpu(&mut || Ok(k.multipass.run(&mut frag_ops).map(drop)?))?,
+            _ => {
+                let t0 = Instant::now();
+                sg = cpu::sgemm(&a, &b);
+                t0.elapsed().as_secs_f64() * 1e3
+            }
+        })
     })?;
-    let cpu_ms = cpu_t.mean_ms * n as f64 / rows as f64;
+    // The as-printed launch (seconds per run on a full 64×64 grid) is timed on its own
+    // after the rounds: it is compared with nothing paired, and in the rounds it would eat
+    // the others' budget.
+    let print_timed = match &print_ops {
+        None => None,
+        Some(ops) => Some(measure_gpu(
+            gl,
+            predict.plan("as printed", n, cfg.repeat.pick(s.mode).plan()),
+            || -> Result<(), BoxError> {
+                print_groups = k.as_printed.run(ops)?.groups;
+                Ok(())
+            },
+        )?),
+    };
+    for (name, t) in names.iter().zip(&timed.timings) {
+        predict.0.insert(name, (n, t.min_ms));
+    }
+    if let Some(t) = &print_timed {
+        predict.0.insert("as printed", (n, t.min_ms));
+    }
+    let t = |i: usize| &timed.timings[i];
     let cpu_err = cpu::rows_error(&out, &reference, n, 0..rows);
     drop(out);
-
-    // Algorithms 1 + 2: the paper's kernel, then Algorithm 1 as printed.
-    let park = |kern: &Park2019, name, predict: &mut Predict| -> Result<_, BoxError> {
-        let ops = kern.upload(&a, &b)?;
-        let mut groups = 0;
-        let tm = predict.time(name, n, plan, |p| {
-            measure_gpu(gl, p, || kern.run(&ops).map(|i| groups = i.groups))
-        })?;
-        Ok((tm, err(&kern.read(&ops)?), groups))
+    let gpu_err = err(&k.paper.read(&paper_ops)?);
+    let (print_t, print_err, print_groups) = match (&print_ops, print_timed) {
+        (Some(ops), Some(pt)) => (pt, err(&k.as_printed.read(ops)?), print_groups),
+        _ => (t(PAPER).clone(), gpu_err, groups),
     };
-    let (gpu_t, gpu_err, groups) = park(&k.paper, "paper", &mut *predict)?;
-    // Where N fills whole 64×64-group dispatches the two launches are the same.
-    let (print_t, print_err, print_groups) = if n % full_edge() == 0 {
-        (gpu_t.clone(), gpu_err, groups)
-    } else {
-        park(&k.as_printed, "as printed", &mut *predict)?
-    };
-
-    let ops = k.blocked.upload(&a, &b)?;
-    let blk_t = predict.time("blocked", n, plan, |p| {
-        measure_gpu(gl, p, || k.blocked.run(&ops))
-    })?;
-    let blk_err = err(&k.blocked.read(&ops)?);
-    drop(ops);
-
-    let mut ops = k.multipass.upload(&a, &b)?;
-    let frag_t = predict.time("fragment", n, plan, |p| {
-        measure_gpu(gl, p, || k.multipass.run(&mut ops).map(drop))
-    })?;
-    let frag_err = err(&k.multipass.read(&ops)?);
-    drop(ops);
-
-    let mut sg = Matrix::zeros(0, 0);
-    let sg_t = measure_cpu::<std::convert::Infallible>(plan, || {
-        sg = cpu::sgemm(&a, &b);
-        Ok(())
-    })?;
+    let blk_err = err(&k.blocked.read(&blk_ops)?);
+    let frag_err = err(&k.multipass.read(&frag_ops)?);
     let sg_err = err(&sg);
+    drop((paper_ops, print_ops, blk_ops, frag_ops));
 
     let gf = |ms: f64| gflops(n, n, n, ms);
+    let rate = |t: &Timing| t.rate(2.0 * (n as f64).powi(3) / 1e9);
+    let cpu_est = t(CPU).est().map(|ms| ms * scale);
     let p: Option<&Published> = cfg.published.iter().find(|p| p.n as usize == n);
-    let best_gpu = [&gpu_t, &print_t, &blk_t, &frag_t]
-        .iter()
-        .map(|t| gf(t.mean_ms))
-        .fold(0.0, f64::max);
+    // The fastest GPU kernel by median, against SGEMM from paired rounds (a GFLOPS ratio is
+    // the inverse time ratio).
+    let best = [PAPER, BLOCKED, FRAGMENT]
+        .into_iter()
+        .min_by(|&x, &y| t(x).median_ms.total_cmp(&t(y).median_ms))
+        .unwrap_or(PAPER);
     let variants_err = print_err.max(blk_err).max(frag_err).max(sg_err);
     let all_err = variants_err.max(gpu_err).max(cpu_err);
     let paper_work = Park2019Params::default().work(n, n, n);
     let kernels = vec![
-        (KERNELS[0], paper_work, gpu_t.mean_ms, gpu_err),
+        (KERNELS[0], paper_work, t(PAPER).clone(), gpu_err),
         (
             KERNELS[1],
             Park2019Params::as_printed().work(n, n, n),
-            print_t.mean_ms,
+            print_t.clone(),
             print_err,
         ),
         (
             KERNELS[2],
             k.tuned.blocked.work(n, n, n),
-            blk_t.mean_ms,
+            t(BLOCKED).clone(),
             blk_err,
         ),
         (
             KERNELS[3],
             Multipass::work(k.tuned.k_chunk, n, n, n),
-            frag_t.mean_ms,
+            t(FRAGMENT).clone(),
             frag_err,
         ),
     ];
     let row = row
-        .num("CPU", cpu_ms)
+        .est("CPU", cpu_est.clone())
         .num("CPU rows timed", rows as f64)
-        .num("CPU GFLOPS", gf(cpu_ms))
-        .num("GPU", gpu_t.mean_ms)
-        .num("GPU median", gpu_t.median_ms)
-        .num("GPU GFLOPS", gf(gpu_t.mean_ms))
-        .num("speed-up", cpu_ms / gpu_t.mean_ms)
+        .est("CPU GFLOPS", cpu_est.map(gf))
+        .timed("GPU", t(PAPER))
+        .num("GPU mean", t(PAPER).mean_ms)
+        .est("GPU GFLOPS", rate(t(PAPER)))
+        .opt_est(
+            "speed-up",
+            timed.ratio(CPU, PAPER).map(|r| r.map(|x| x * scale)),
+        )
         .num("GPU error", gpu_err)
         .num("work groups", groups as f64)
         .opt("Table 1 CPU", p.map(|p| p.cpu_ms.value))
@@ -357,16 +406,16 @@ fn measure_row(
             "speed-up from times",
             p.map(|p| p.cpu_ms.value / p.gpu_ms.value),
         )
-        .num("as printed GFLOPS", gf(print_t.mean_ms))
+        .est("as printed GFLOPS", rate(&print_t))
         .num("as printed work groups", print_groups as f64)
-        .num("blocked GFLOPS", gf(blk_t.mean_ms))
-        .num("blocked / paper kernel", gpu_t.mean_ms / blk_t.mean_ms)
-        .num("fragment GFLOPS", gf(frag_t.mean_ms))
-        .num("SGEMM GFLOPS", gf(sg_t.mean_ms))
-        .num("best GPU / SGEMM", best_gpu / gf(sg_t.mean_ms))
+        .est("blocked GFLOPS", rate(t(BLOCKED)))
+        .opt_est("blocked / paper kernel", timed.ratio(PAPER, BLOCKED))
+        .est("fragment GFLOPS", rate(t(FRAGMENT)))
+        .est("SGEMM GFLOPS", rate(t(SGEMM)))
+        .opt_est("best GPU / SGEMM", timed.ratio(SGEMM, best))
         .num("variants error", variants_err)
-        .runs(gpu_t.runs)
-        .work(KERNELS[0], paper_work, gpu_t.mean_ms)
+        .runs(t(PAPER).runs)
+        .work_timed(KERNELS[0], paper_work, t(PAPER))
         .verify(all_err, cfg.tolerance);
     Ok((row, kernels))
 }
@@ -465,6 +514,16 @@ fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
             ours / p.gpu_gflops.value
         ));
     }
+}
+
+/// The estimate (median and 95 % interval) in column `col` of the row for size `n`; a plain
+/// number as an exact one.
+pub fn at_est(t: &Table, n: u32, col: &str) -> Option<crate::stats::Estimate> {
+    let r = t.rows.iter().find(|r| r.key == n.to_string())?;
+    let v = &r.values[t.col(col)];
+    v.estimate()
+        .cloned()
+        .or_else(|| v.as_f64().map(crate::stats::Estimate::exact))
 }
 
 /// Kernel `k`'s fraction of its bound at size `n`, from `table1_kernels`.

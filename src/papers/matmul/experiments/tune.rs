@@ -1,18 +1,22 @@
 //! Tuning of the variants beyond the paper (issue 13's "tuning, not hand-picking"): before
 //! Table 1, the register-blocked compute kernel sweeps its register block (`tm` rows × `tn`
 //! vec4 columns per invocation) and work-group shape, and the multipass fragment kernel its k
-//! per pass, each candidate timed on one N×N product of `[table1.tune]` (median of the
-//! repetitions, `glFinish` around the dispatch loop as in Table 1) and verified against the
-//! f64 product with Table 1's tolerance. The fastest verified candidate of each runs in
+//! per pass, each sweep's candidates timed interleaved in rounds on one N×N product of
+//! `[table1.tune]` ([`crate::runner::tuning::Tuner::pick_interleaved`], `glFinish` around
+//! the dispatch loop as in Table 1) and verified against the
+//! f64 product with Table 1's tolerance. The fastest verified candidate of each (where its
+//! interval separates; else the simplest of the tied) runs in
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
 use super::Table1Config;
 use super::table1::KERNELS;
-use crate::gl::timing::measure_gpu;
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use crate::papers::matmul::gpu::{Blocked, BlockedParams, Multipass};
 use crate::papers::matmul::{Matrix, cpu};
-use crate::runner::tuning::Trial;
+use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session};
 
 /// The parameters Table 1 runs the variants with.
@@ -47,38 +51,60 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
             .collect::<Vec<_>>(),
         tune.reads.iter().map(|r| r.name()).collect::<Vec<_>>()
     ));
-    let blocked = tuner.pick(
+    let blocked = tuner.pick_interleaved(
         s,
         KERNELS[2],
         &input,
         &tune.blocked_candidates(),
         cfg.tolerance,
+        plan,
         |p| {
-            let k = Blocked::new(&s.gl, *p).map_err(alg)?;
-            let ops = k.upload(&a, &b).map_err(alg)?;
-            let timing = measure_gpu(&s.gl, plan, || k.run(&ops)).map_err(alg)?;
-            let error = err(&k.read(&ops).map_err(alg)?);
-            Ok(Trial::timed(timing, error, p.work(n, n, n)))
+            let k = Rc::new(Blocked::new(&s.gl, *p).map_err(alg)?);
+            let ops = Rc::new(k.upload(&a, &b).map_err(alg)?);
+            let (k2, ops2) = (k.clone(), ops.clone());
+            Ok(Candidate {
+                run: Box::new(move || k2.run(&ops2).map_err(alg)),
+                check: Box::new(move || Ok(err(&k.read(&ops).map_err(alg)?))),
+                work: p.work(n, n, n),
+            })
         },
     )?;
     tuner.caption(format!(
         "{}: k per pass ∈ {:?} (rounded up to a multiple of 4), timed at N = {n}.",
         KERNELS[3], tune.k_chunk
     ));
-    let k_chunk = tuner.pick(
+    let k_chunk = tuner.pick_interleaved(
         s,
         KERNELS[3],
         &input,
         &tune.k_chunk_candidates(),
         cfg.tolerance,
+        plan,
         |&c| {
-            let k = Multipass::new(&s.gl, c).map_err(alg)?;
-            let mut ops = k.upload(&a, &b).map_err(alg)?;
-            let timing = measure_gpu(&s.gl, plan, || k.run(&mut ops).map(drop)).map_err(alg)?;
-            let error = err(&k.read(&ops).map_err(alg)?);
-            Ok(Trial::timed(timing, error, Multipass::work(c, n, n, n)))
+            let k = Rc::new(Multipass::new(&s.gl, c).map_err(alg)?);
+            let ops = Rc::new(RefCell::new(k.upload(&a, &b).map_err(alg)?));
+            let (k2, ops2) = (k.clone(), ops.clone());
+            Ok(Candidate {
+                run: Box::new(move || k2.run(&mut ops2.borrow_mut()).map(drop).map_err(alg)),
+                check: Box::new(move || Ok(err(&k.read(&ops.borrow()).map_err(alg)?))),
+                work: Multipass::work(c, n, n, n),
+            })
         },
     )?;
+    tuner.caption(format!(
+        "Each sweep's candidates are timed interleaved (every candidate once per round, a \
+         shuffled order per round; `glFinish` around each run): at least {} rounds after {} \
+         warm-up run(s) of each, then more until every candidate's median has a 95 % interval \
+         within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where the \
+         fastest verified candidate's interval separates from every other's; else the tied \
+         candidates read `tie` and the first of them in the sweep's order (the simplest) is \
+         chosen (`best (tie)`).",
+        tune.repeat.repetitions,
+        tune.repeat.warmup,
+        tune.repeat.ci_target * 100.0,
+        tune.repeat.max_runs(),
+        tune.repeat.budget_s
+    ));
     tuner.finish()?;
     s.note(format!(
         "Tuned on this device at N = {n} (the `tuning` table): {} with tm = {}, tn = {}, \

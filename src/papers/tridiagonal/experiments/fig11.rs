@@ -11,7 +11,7 @@ use super::findings::{self, Fig11Times};
 use super::tune::{KERNELS, Tuned, compute_solver};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
 use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
-use super::{verified_row, with_work};
+use super::{time_cells, verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
@@ -154,8 +154,10 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
     t.caption(
         "Thomas CPU f32: single-threaded Thomas on host data (no transfers). Thomas via \
          texture: the same, plus reading the systems back and uploading x (the paper's CPU \
-         path when the data live on the GPU). GPU times: median of glFinish-bracketed solves \
-         on systems already in a texture. CG n = k: k fixed iterations from x = 0, verified \
+         path when the data live on the GPU). GPU times: median [95 % interval] of \
+         glFinish-bracketed solves on systems already in a texture; each solver is timed \
+         interleaved with CPU Thomas f32 (rounds of the two, a shuffled order per round), and \
+         its × Thomas is the median of the per-round ratios with its interval. CG n = k: k fixed iterations from x = 0, verified \
          against the same k iterations of CG in f64 from the same start (its distance to the \
          exact solution is in the Thomas column, not a failure).",
     );
@@ -208,6 +210,8 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
                 // measured one would.
                 if let Some(ms) = t.value(&row, time).filter(|&ms| keep(ms)) {
                     times.push(&name, ms, e.beyond);
+                    let est = |c: &str| row.values[t.table().col(c)].estimate().cloned();
+                    times.push_est(&name, est(time), est(ratio));
                 }
                 continue;
             }
@@ -223,6 +227,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
                 &d.tex,
                 reference.as_ref().unwrap_or(&d.want),
                 &c.repeat,
+                Some(&d.sys),
             )?;
             let thomas_err = match (&m.err, &reference) {
                 (Ok(_), Some(_)) => Some(max_rel_error(
@@ -232,12 +237,9 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
                 (Ok(e), None) => Some(*e),
                 (Err(_), _) => None,
             };
-            let row = t
-                .row(&key)
+            let row = time_cells(t.row(&key), &m, th_ms)
                 .text("grid", &grid)
                 .text("solver", &name)
-                .num(time, m.ms)
-                .num(ratio, m.ms / th_ms)
                 .opt(err, thomas_err)
                 .text(
                     "beyond the paper",
@@ -250,6 +252,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
             t.push(row)?;
             if ok && keep(m.ms) {
                 times.push(&name, m.ms, e.beyond);
+                times.push_est(&name, Some(m.timing.est()), m.ratio.clone());
             }
         }
         findings::claims(s, &times);

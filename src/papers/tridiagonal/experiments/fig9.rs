@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32, repeat};
 use super::{kernel_name, time_thomas_cpu, timed_row};
-use crate::gl::timing::measure_gpu;
+use crate::gl::timing::rounds;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
 use crate::papers::tridiagonal::BatchSolver;
-use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
+use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
@@ -161,19 +161,33 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 Err(e) => Err(e.to_string()),
             };
             cr.set_check_finite(false);
-            let timing = match &got {
-                Ok(_) => Some(
-                    measure_gpu(gl, c.repeat.plan(), || cr.solve_tiled(&tex).map(|_| ()))
-                        .map_err(alg)?,
-                ),
+            // The tiled CR and CPU Thomas f32 in rounds: × Thomas is a paired ratio.
+            let timed = match &got {
+                Ok(_) => {
+                    let mut x = vec![0f32; sys.n * sys.batch];
+                    Some(rounds(c.repeat.plan(), 2, |i| -> Result<f64, RunError> {
+                        gl.finish();
+                        let t0 = std::time::Instant::now();
+                        if i == 0 {
+                            cr.solve_tiled(&tex).map_err(alg)?;
+                            gl.finish();
+                        } else {
+                            thomas_batch_f32(sys, &mut x).map_err(alg)?;
+                        }
+                        Ok(t0.elapsed().as_secs_f64() * 1e3)
+                    })?)
+                }
                 Err(_) => None,
             };
+            let ratio = timed.as_ref().and_then(|r| r.ratio(0, 1));
+            let timing = timed.map(|r| r.timings[0].clone());
             let m = Measured {
                 ms: timing.as_ref().map_or(f64::NAN, |t| t.median_ms),
                 runs: timing.as_ref().map_or(0, |t| t.runs),
                 timing: timing.unwrap_or_default(),
                 err: got,
                 work: cr.work().map(|w| (kernel_name(&name), w)),
+                ratio,
             };
             let row = t.row(&key).text("grid", &grid).text("solver", &name);
             t.push(timed_row(

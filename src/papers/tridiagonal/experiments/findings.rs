@@ -8,6 +8,7 @@
 
 use crate::report::{Finding, Status, Table, Value, Verdict};
 use crate::runner::Session;
+use crate::stats::Estimate;
 
 /// The verified times of one grid of Fig. 11.
 #[derive(Clone, Debug, PartialEq)]
@@ -17,6 +18,9 @@ pub struct Fig11Times {
     pub thomas_ms: f64,
     /// `(solver name, ms, beyond the paper)` of every verified GL solver.
     pub solvers: Vec<(String, f64, bool)>,
+    /// `(solver name, time, × Thomas)` with their 95 % intervals, where the row has them
+    /// (the × Thomas from rounds with CPU Thomas: paired).
+    pub estimates: Vec<(String, Estimate, Option<Estimate>)>,
 }
 
 impl Fig11Times {
@@ -25,7 +29,29 @@ impl Fig11Times {
             grid,
             thomas_ms,
             solvers: vec![],
+            estimates: vec![],
         }
+    }
+    /// Records `name`'s time and × Thomas with their intervals.
+    pub fn push_est(&mut self, name: &str, time: Option<Estimate>, ratio: Option<Estimate>) {
+        if let Some(t) = time {
+            self.estimates.push((name.to_string(), t, ratio));
+        }
+    }
+    /// `name`'s time with its interval.
+    pub fn time_est(&self, name: &str) -> Option<&Estimate> {
+        self.estimates.iter().find(|e| e.0 == name).map(|e| &e.1)
+    }
+    /// `name`'s × Thomas with its interval (paired), else the ratio of the medians.
+    pub fn ratio_est(&self, name: &str) -> Option<Estimate> {
+        self.estimates
+            .iter()
+            .find(|e| e.0 == name)
+            .and_then(|e| e.2.clone())
+            .or_else(|| {
+                self.get(name)
+                    .map(|ms| Estimate::exact(ms / self.thomas_ms))
+            })
     }
     pub fn push(&mut self, name: &str, ms: f64, beyond: bool) {
         self.solvers.push((name.to_string(), ms, beyond));
@@ -55,6 +81,7 @@ impl Fig11Times {
             t.col("time"),
             t.col("beyond the paper"),
         );
+        let rc = t.col(super::RATIO);
         let mut out: Vec<Fig11Times> = vec![];
         for r in t
             .rows
@@ -82,7 +109,14 @@ impl Fig11Times {
             match name.as_str() {
                 "Thomas CPU f32" => last.thomas_ms = time,
                 n if n.starts_with("Thomas via") => {}
-                n => last.push(n, time, !text(b).is_empty()),
+                n => {
+                    last.push(n, time, !text(b).is_empty());
+                    last.push_est(
+                        n,
+                        r.values[ms].estimate().cloned(),
+                        r.values[rc].estimate().cloned(),
+                    );
+                }
             }
         }
         out
@@ -131,29 +165,31 @@ pub fn cr_vs_thomas(s: &Session, all: &[Fig11Times]) {
             s.finding(f.why("no verified fragment CR row in this run"));
             continue;
         };
-        let r = cr_ms / t.thomas_ms;
-        let plain = if r > 1.0 {
-            format!("fragment CR {r:.1}× slower than single-thread CPU Thomas")
-        } else {
-            format!("fragment CR {r:.2}× the time of single-thread CPU Thomas")
+        let Some(r) = t.ratio_est(cr) else {
+            s.finding(f.why("no ratio to Thomas for the fragment CR"));
+            continue;
         };
         let any = t
             .fastest(|_, _| true)
             .map(|(n, ms)| {
                 format!(
                     " The fastest verified GL solver of any kind is {n} at {ms:.2} ms ({:.2}× \
-                     Thomas).",
+                     Thomas, medians).",
                     ms / t.thomas_ms
                 )
             })
             .unwrap_or_default();
         s.finding(
-            f.ours(format!(
-                "{plain} ({cr} {cr_ms:.2} ms, Thomas {:.2} ms)",
-                t.thomas_ms
-            ))
-            .verdict(Verdict::of(r < 1.0))
-            .why(format!("{}.{any}{}", device_words(s), bounds(s, g, &[cr]))),
+            f.judge(&format!("{cr} time / Thomas time"), &r, 1.0, false)
+                .why(format!(
+                    "Held when the whole 95 % interval of the paired per-round ratio (the CR \
+                     and CPU Thomas timed interleaved) lies at or below 1; not held when it \
+                     lies wholly above; else inconclusive. Medians: {cr} {cr_ms:.2} ms, Thomas \
+                     {:.2} ms; {}.{any}{}",
+                    t.thomas_ms,
+                    device_words(s),
+                    bounds(s, g, &[cr])
+                )),
         );
     }
 }
@@ -173,10 +209,18 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
                     format!("CR beats CG with 2 iterations (Fig. 11), {g}×{g}, {packing} CG"),
                 )
                 .paper("CR faster (Fig. 11's bars)")
-                .ours(format!("{cr} {cr_ms:.2} ms, CG n=2 {cg2:.2} ms"))
-                .verdict(Verdict::of(cr_ms < cg2))
+                .ours(match (t.time_est(cr), t.time_est(&cg_name)) {
+                    (Some(a), Some(b)) => format!(
+                        "{cr} {:.2} ms [{:.2}, {:.2}], CG n=2 {:.2} ms [{:.2}, {:.2}]",
+                        a.median, a.lo, a.hi, b.median, b.lo, b.hi
+                    ),
+                    _ => format!("{cr} {cr_ms:.2} ms, CG n=2 {cg2:.2} ms"),
+                })
+                .verdict(faster(t.time_est(cr), t.time_est(&cg_name), cr_ms < cg2))
+                .threshold("CR's time interval wholly below CG n=2's (95 % intervals)")
                 .why(format!(
-                    "{}.{}",
+                    "Held / not held only where the two 95 % intervals of the times separate, \
+                     else inconclusive; {}.{}",
                     device_words(s),
                     bounds(s, g, &[cr, &cg_name])
                 )),
@@ -192,17 +236,35 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
                 format!("for 256×256, CG on the GPU gains nothing over the CPU (Fig. 11), {g}×{g}"),
             )
             .paper("GPU CG no faster than CPU Thomas (Fig. 11's bars)")
-            .ours(format!(
-                "one CG iteration ({cg}) {cg_ms:.2} ms, CPU Thomas {:.2} ms",
-                t.thomas_ms
-            ))
-            .verdict(Verdict::of(cg_ms >= t.thomas_ms))
+            .judge(
+                &format!("{cg} time / Thomas time"),
+                &t.ratio_est(cg)
+                    .unwrap_or(Estimate::exact(cg_ms / t.thomas_ms)),
+                1.0,
+                true,
+            )
             .why(format!(
-                "Even one iteration is compared with the whole CPU solve, {}.{}",
+                "Even one iteration is compared with the whole CPU solve (the two timed \
+                 interleaved, the paired per-round ratio's 95 % interval; medians {cg_ms:.2} \
+                 ms against Thomas {:.2} ms), {}.{}",
+                t.thomas_ms,
                 device_words(s),
                 bounds(s, g, &[cg])
             )),
         );
+    }
+}
+
+/// `a` faster than `b` by their 95 % intervals: held where `a`'s lies wholly below `b`'s,
+/// not held where wholly above, else inconclusive; without intervals, `by_median`.
+fn faster(a: Option<&Estimate>, b: Option<&Estimate>, by_median: bool) -> Verdict {
+    match (a, b) {
+        (Some(a), Some(b)) => match crate::stats::separated(a.interval(), b.interval()) {
+            Some(std::cmp::Ordering::Less) => Verdict::Held,
+            Some(_) => Verdict::NotHeld,
+            None => Verdict::Inconclusive,
+        },
+        _ => Verdict::of(by_median),
     }
 }
 

@@ -38,7 +38,7 @@ use super::cpu::{Systems, thomas_batch_f32};
 use super::{BatchSolver, TridiagonalError};
 use crate::bench::Work;
 use crate::gl::DeviceInfo;
-use crate::gl::timing::{measure_cpu, measure_gpu};
+use crate::gl::timing::{measure_cpu, measure_gpu, rounds};
 use crate::gl::{Format, Gl, Need, TexTarget, Texture};
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
@@ -247,6 +247,7 @@ fn time_thomas_cpu(sys: &Systems, want: &[f64], repeat: &Repeat) -> Result<Measu
         timing: th,
         err: Ok(err),
         work: None,
+        ratio: None,
     })
 }
 
@@ -260,12 +261,25 @@ const ERR: &str = "max rel error vs Thomas f64";
 /// [`DIRECT_TOL`]. `input` names the systems solved, for the legacy-vs-compute table (the
 /// fragment and compute CR of one input meet there).
 fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64, input: Option<&str>) -> RowBuilder {
-    let row = row
-        .num(TIME, m.ms)
-        .num(RATIO, m.ms / th_ms)
+    let row = time_cells(row, m, th_ms)
         .opt(ERR, m.err.as_ref().ok().copied())
         .runs(m.runs);
     verified_row(with_work(row, m, input), &m.err, DIRECT_TOL)
+}
+
+/// `row` with `m`'s time (median [95 % interval]) and its ratio to CPU Thomas's `th_ms`: the
+/// paired ratio where the two were timed in rounds, else the ratio of the medians (CPU
+/// Thomas's own row: 1).
+fn time_cells(row: RowBuilder, m: &Measured, th_ms: f64) -> RowBuilder {
+    let row = if m.timing.runs > 0 {
+        row.timed(TIME, &m.timing)
+    } else {
+        row.num(TIME, m.ms)
+    };
+    match &m.ratio {
+        Some(r) => row.est(RATIO, r.clone()),
+        None => row.num(RATIO, m.ms / th_ms),
+    }
 }
 
 /// `row` with `m`'s work and time recorded for the bound columns (GPU solvers that were
@@ -274,7 +288,7 @@ fn timed_row(row: RowBuilder, m: &Measured, th_ms: f64, input: Option<&str>) -> 
 fn with_work(row: RowBuilder, m: &Measured, input: Option<&str>) -> RowBuilder {
     match &m.work {
         Some((kernel, w)) if m.ms.is_finite() => {
-            let row = row.work(kernel.clone(), *w, m.ms);
+            let row = row.work_timed(kernel.clone(), *w, &m.timing);
             match input {
                 Some(i) if kernel.starts_with("CR ") => row.versus("cyclic reduction", i),
                 _ => row,
@@ -310,6 +324,8 @@ struct Measured {
     err: Result<f64, String>,
     /// The kernel's roofline name and the work of one timed run (GPU solvers).
     work: Option<(String, Work)>,
+    /// time / CPU Thomas f32's time, from rounds that time both interleaved (paired).
+    ratio: Option<crate::stats::Estimate>,
 }
 
 /// Verifies one solve of `solver` against `want`, then times `solve` (finite check off).
@@ -319,6 +335,7 @@ fn time_solver(
     tex: &Texture,
     want: &[f64],
     repeat: &Repeat,
+    thomas: Option<&Systems>,
 ) -> Result<Measured, RunError> {
     let err = match solver.solve(tex) {
         Ok(x) => Ok(max_rel_error(&x.read()?, want)),
@@ -331,15 +348,38 @@ fn time_solver(
             timing: Default::default(),
             err,
             work: None,
+            ratio: None,
         });
     }
-    let t = measure_gpu(gl, repeat.plan(), || solver.solve(tex).map(|_| ())).map_err(alg)?;
+    let (t, ratio) = match thomas {
+        None => (
+            measure_gpu(gl, repeat.plan(), || solver.solve(tex).map(|_| ())).map_err(alg)?,
+            None,
+        ),
+        Some(sys) => {
+            // The solver and CPU Thomas f32 in rounds: the ratio is paired.
+            let mut x = vec![0f32; sys.n * sys.batch];
+            let r = rounds(repeat.plan(), 2, |i| -> Result<f64, RunError> {
+                gl.finish();
+                let t0 = std::time::Instant::now();
+                if i == 0 {
+                    solver.solve(tex).map_err(alg)?;
+                    gl.finish();
+                } else {
+                    thomas_batch_f32(sys, &mut x).map_err(alg)?;
+                }
+                Ok(t0.elapsed().as_secs_f64() * 1e3)
+            })?;
+            (r.timings[0].clone(), r.ratio(0, 1))
+        }
+    };
     Ok(Measured {
         ms: t.median_ms,
         runs: t.runs,
         timing: t,
         err,
         work: solver.work().map(|w| (kernel_name(solver.name()), w)),
+        ratio,
     })
 }
 

@@ -111,7 +111,14 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
             t.start(&keys[i]);
             let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
             let mut solver = (e.make)().map_err(alg)?;
-            let m = time_solver(gl, solver.as_mut(), &d.tex, &d.want, &c.repeat)?;
+            let m = time_solver(
+                gl,
+                solver.as_mut(),
+                &d.tex,
+                &d.want,
+                &c.repeat,
+                Some(&d.sys),
+            )?;
             push(&mut t, &keys[i], g, i, &m, th_ms)?;
             if m.ms.is_finite() {
                 series[i].push((unknowns, m.ms));

@@ -1,22 +1,27 @@
 //! Tuning of the compute CR, PCR and CR passes (beyond the paper): before Fig. 11, each
 //! sweeps its invocations per work group over `[tune] local` on one heat batch of
 //! `[tune] grid` (the grid where Fig. 11 compares the compute CR with the paper's fragment
-//! CR), timed as Fig. 11 times them ([`time_solver`]: median of `glFinish`-bracketed solves
-//! on a systems texture already on the GPU) and verified against Thomas in f64. The fastest
-//! verified size of each runs in Fig. 11 and the sweep (clamped per system size as the solvers
+//! CR), timed in rounds ([`crate::runner::tuning::Tuner::pick_interleaved`]: every
+//! candidate once per round, `glFinish`-bracketed solves on a systems texture already on the
+//! GPU) and verified against Thomas in f64. The fastest verified size of each (where its
+//! interval separates, else the smallest of the tied) runs in Fig. 11 and the sweep (clamped per system size as the solvers
 //! clamp it: CR to half the padded length, PCR to the padded length, the passes to the
 //! batch); every candidate is a row of the `tuning` table ([`crate::runner::tuning`]). The
 //! paper's fragment CR has no such parameter.
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIRECT_TOL, GridData, alg, positive_f32, repeat, time_solver};
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use super::{DIRECT_TOL, GridData, alg, positive_f32, repeat};
 use crate::papers::tridiagonal::compute::{
     ComputeCr, ComputeCrPasses, ComputePcr, DEFAULT_LOCAL, clamped_local,
 };
 use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
-use crate::runner::tuning::Trial;
+use crate::runner::tuning::Candidate;
 use crate::runner::{PerMode, Repeat, RunError, Session};
+use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -80,6 +85,7 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
     let g = *c.grid.pick(s.mode) as usize;
     let (n, batch) = (g - 1, g);
     let mut data = None;
+    let d = GridData::get(&mut data, &s.gl, (n, batch), c.heat_r, 9000 + g as u64)?;
     let mut tuner = s.tuner(c)?;
     let mut tuned = [0; 3];
     for (kernel, name) in KERNELS.into_iter().enumerate() {
@@ -99,25 +105,44 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
              batch as Fig. 11 times it.",
             c.local
         ));
-        tuned[kernel] = tuner.pick(
+        tuned[kernel] = tuner.pick_interleaved(
             s,
             name,
             &format!("{g}×{g}"),
             &candidates,
             DIRECT_TOL,
+            c.repeat.plan(),
             |&l| {
-                let d = GridData::get(&mut data, &s.gl, (n, batch), c.heat_r, 9000 + g as u64)?;
                 let mut solver = compute_solver(&s.gl, n, batch, kernel, l).map_err(alg)?;
-                let m = time_solver(&s.gl, solver.as_mut(), &d.tex, &d.want, &c.repeat)?;
-                let error = m.err.map_err(|e| RunError::algorithm(Failed(e)))?;
-                Ok(Trial::timed(
-                    m.timing,
-                    error,
-                    m.work.map(|w| w.1).unwrap_or_default(),
-                ))
+                solver.solve(&d.tex).map_err(alg)?;
+                let work = solver.work().unwrap_or_default();
+                let solver = Rc::new(RefCell::new(solver));
+                let run = solver.clone();
+                Ok(Candidate {
+                    run: Box::new(move || run.borrow_mut().solve(&d.tex).map(drop).map_err(alg)),
+                    check: Box::new(move || {
+                        let x = solver.borrow().output().read()?;
+                        Ok(max_rel_error(&x, &d.want))
+                    }),
+                    work,
+                })
             },
         )?;
     }
+    tuner.caption(format!(
+        "Each solver's candidates are timed interleaved (every candidate once per round, a \
+         shuffled order per round; `glFinish` around each solve): at least {} rounds after {} \
+         warm-up solve(s) of each, then more until every candidate's median has a 95 % \
+         interval within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where \
+         the fastest verified candidate's interval separates from every other's; else the \
+         tied candidates read `tie` and the first of them in the sweep's order (the smallest \
+         work group) is chosen (`best (tie)`).",
+        c.repeat.repetitions,
+        c.repeat.warmup,
+        c.repeat.ci_target * 100.0,
+        c.repeat.max_runs(),
+        c.repeat.budget_s
+    ));
     tuner.finish()?;
     s.note(format!(
         "Tuned on this device at {g}×{g} (the `tuning` table): CR compute with {} and PCR \
@@ -127,8 +152,3 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
     ));
     Ok(tuned)
 }
-
-/// A candidate's solve failed.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Failed(String);
