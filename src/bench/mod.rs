@@ -45,14 +45,15 @@ pub mod flops;
 pub mod memory;
 pub mod profile;
 pub mod roofline;
+pub mod sweep;
 pub mod texture;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use bound::{Bound, Kind, Limiter, Work};
+pub use bound::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
 pub use memory::{Bandwidth, ssbo_stream_bandwidth};
-pub use profile::{DeviceProfile, Limits, Measurement};
+pub use profile::{AccessRoof, DeviceProfile, Limits, Measurement};
 pub use roofline::{Pipeline, RooflinePoint, roofline};
 pub use texture::texture_read_bandwidth;
 
@@ -85,10 +86,13 @@ pub enum BenchError {
 pub struct Settings {
     /// `quick` or `full`.
     pub mode: &'static str,
-    /// Elements of 16 bytes in each SSBO (the `dvec4` runs use the same byte count).
+    /// The smallest array of a bandwidth sweep ([`sweep`]), bytes.
+    pub sweep_from: usize,
+    /// The least largest array of a sweep, bytes; on a software renderer raised to 4× the
+    /// largest CPU cache ([`Settings::top`]).
     pub buffer_bytes: usize,
-    /// Side of the square textures and render targets.
-    pub texture_side: u32,
+    /// The largest array a sweep may use, bytes (the device's limits cap it further).
+    pub sweep_cap: usize,
     /// Invocations (compute) of the FMA kernels; the fragment pass uses a square of as many.
     pub fma_threads: u32,
     /// Operations per timed run of a fixed-cost measurement.
@@ -99,32 +103,58 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// `--quick`: under 30 s on a 2-core llvmpipe machine.
+    /// `--quick`: under 40 s on a 2-core llvmpipe machine.
     pub fn quick() -> Settings {
         Settings {
             mode: "quick",
-            buffer_bytes: 16 << 20,
-            texture_side: 1024,
+            sweep_from: 2 << 20,
+            buffer_bytes: 32 << 20,
+            sweep_cap: 256 << 20,
             fma_threads: 1 << 16,
             fixed_ops: 200,
             min_run_ms: 10.0,
-            timing: TimingPlan::new(1, 5, Duration::from_millis(400)),
+            timing: TimingPlan::new(1, 5, Duration::from_millis(150)).adaptive(0.03, 15),
         }
     }
-    /// The full run.
+    /// The full run: under 3 minutes on a 2-core llvmpipe machine.
     pub fn full() -> Settings {
         Settings {
             mode: "full",
-            buffer_bytes: 64 << 20,
-            texture_side: 2048,
+            sweep_from: 256 << 10,
+            buffer_bytes: 256 << 20,
+            sweep_cap: 2 << 30,
             fma_threads: 1 << 18,
             fixed_ops: 1000,
-            min_run_ms: 50.0,
-            timing: TimingPlan::new(2, 11, Duration::from_secs(3)),
+            min_run_ms: 20.0,
+            timing: TimingPlan::new(1, 7, Duration::from_millis(600)).adaptive(0.02, 25),
         }
     }
     pub fn new(quick: bool) -> Settings {
         if quick { Self::quick() } else { Self::full() }
+    }
+    /// The size a sweep must reach before it may stop: [`Settings::buffer_bytes`], on a
+    /// software renderer at least 4× the largest CPU cache (that device's caches), within
+    /// `cap`.
+    pub fn top(&self, gl: &Gl, cap: usize) -> usize {
+        let cpu = if gl.info().software {
+            4 * sweep::largest_cpu_cache()
+        } else {
+            0
+        };
+        self.buffer_bytes.max(cpu).min(cap)
+    }
+    /// The largest SSBO a sweep may use: [`Settings::sweep_cap`] within
+    /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`.
+    pub fn ssbo_cap(&self, gl: &Gl) -> usize {
+        let max = usize::try_from(gl.info().max_ssbo_bytes.max(0)).unwrap_or(usize::MAX);
+        self.sweep_cap.min(if max == 0 { usize::MAX } else { max })
+    }
+    /// The largest square texture of `texel` bytes a sweep may use: within
+    /// `GL_MAX_TEXTURE_SIZE` and `GL_MAX_RECTANGLE_TEXTURE_SIZE`.
+    pub fn texture_cap(&self, gl: &Gl, texel: usize) -> usize {
+        let i = gl.info();
+        let side = i.max_texture_size.min(i.max_rectangle_texture_size).max(8) as usize;
+        self.sweep_cap.min(side * side * texel)
     }
 }
 

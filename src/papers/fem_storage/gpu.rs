@@ -73,14 +73,28 @@ pub fn jacobi_work(
     invocations: usize,
     sweeps: usize,
     checks: usize,
+    reads: Reads,
 ) -> crate::bench::Work {
+    use crate::bench::{Access, Bytes};
     let (n, e, t) = (n as f64, entries as f64, invocations as f64);
-    let sweep_bytes = 8.0 * n - 4.0 + 12.0 * (e - n) + 16.0 * n + 8.0 * t;
+    // The sweep's loads (through `reads`) and its stores: x_new and the partials.
+    let (sweeps, checks) = (sweeps as f64, checks as f64);
+    let sweep_loads = 8.0 * n - 4.0 + 12.0 * (e - n) + 12.0 * n;
+    let sweep_stores = 4.0 * n + 8.0 * t;
     let sweep_flops = 2.0 * (e - n) + 7.0 * n;
-    let check_bytes = 8.0 * t + 8.0 + 8.0;
+    let load = match reads {
+        Reads::Ssbo => Access::SsboRead,
+        Reads::Texture => Access::ImageRead,
+    };
+    // A stopping test loads the partials and stores the norms (read back: 8 more loads).
+    let bytes = Bytes::of(&[
+        (load, sweeps * sweep_loads),
+        (Access::SsboWrite, sweeps * sweep_stores + checks * 8.0),
+        (Access::SsboRead, checks * (8.0 * t + 8.0)),
+    ]);
     crate::bench::Work {
-        bytes: sweeps as f64 * sweep_bytes + checks as f64 * check_bytes,
-        flops32: sweeps as f64 * sweep_flops + checks as f64 * 2.0 * t,
+        bytes,
+        flops32: sweeps * sweep_flops + checks * 2.0 * t,
         flops64: 0.0,
         passes: 0,
         dispatches: (sweeps + checks) as u64,
@@ -181,7 +195,7 @@ impl GpuJacobi {
     /// ([`jacobi_work`]).
     pub fn work(&self, sweeps: usize, checks: usize) -> crate::bench::Work {
         let t = (self.groups * WORK_GROUP) as usize;
-        jacobi_work(self.n as usize, self.entries, t, sweeps, checks)
+        jacobi_work(self.n as usize, self.entries, t, sweeps, checks, self.reads())
     }
 
     /// Replaces the current iterate.

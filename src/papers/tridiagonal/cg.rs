@@ -20,7 +20,7 @@
 use std::rc::Rc;
 
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
@@ -579,8 +579,20 @@ pub fn cg_work(
     let flops = SETUP_FLOPS * l * t
         + it * (ITERATION_FLOPS * l * t + 2.0 * 3.0 * l * red_writes)
         + ex * (l * t + 3.0 * l * red_writes);
+    // The CG passes' fetches and writes, split: every pass writes its output texels (the
+    // `texel·…` write terms below), the rest are fetches of `texel`-byte texels.
+    let written = texel * t
+        + it * texel * (6.0 * t + 2.0 * red_writes)
+        + ex * texel * red_writes
+        + texel * t
+        + 4.0 * (n * batch) as f64;
+    let fetch = if l >= 4.0 {
+        Access::TexRgba
+    } else {
+        Access::TexScalar
+    };
     Work {
-        bytes,
+        bytes: Bytes::of(&[(fetch, bytes - written), (Access::Target, written)]),
         flops32: flops,
         passes: (6.0 + it * (6.0 + 2.0 * pr) + ex * (1.0 + pr)) as u64,
         kind: Kind::Fragment,

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
@@ -120,8 +120,17 @@ pub fn cr_work(l: &CrLayout, method: PingPongMethod, cols: u32) -> Work {
     };
     let has_gather = u64::from(gather > 0);
     let c = cols as f64;
+    // RGBA fetches: the reductions' and the gather's texels, the fill's P texels, the
+    // padded copy's; the rest are R32F (scalar) fetches of x.
+    let rgba_floats = 4 * (st[0][0] + st[1][0] + FILL_P_TEXELS * odd + n * u64::from(padded));
+    let bytes = Bytes::of(&[
+        (Access::TexRgba, 4.0 * rgba_floats as f64),
+        (Access::TexScalar, 4.0 * (floats - rgba_floats) as f64),
+        (Access::Target, written as f64),
+        (Access::Copy, copied as f64),
+    ]);
     Work {
-        bytes: c * (4 * floats + written + copied) as f64,
+        bytes: bytes.scale(c),
         flops32: c * (REDUCE_FLOPS * red as f64 + FILL_FLOPS * odd as f64),
         passes: u64::from(padded) + l.levels.len() as u64 + has_gather + l.q as u64 + 1,
         kind: Kind::Fragment,
