@@ -98,7 +98,10 @@ fn every_measurement_is_made_and_verified() {
     }
     for a in Access::ALL {
         let r = l.roof(a).unwrap_or_else(|| panic!("no roof for {a:?}"));
-        assert!(r.memory_gbs.is_some() && r.peak_gbs >= r.memory_gbs, "{r:?}");
+        assert!(
+            r.memory_gbs.is_some() && r.peak_gbs >= r.memory_gbs,
+            "{r:?}"
+        );
     }
 
     let table = p.to_string();
@@ -264,7 +267,10 @@ fn the_memory_term_is_the_slowest_access_kind_at_its_peak() {
         ..Work::default()
     };
     let b = l.bound(&w).unwrap();
-    assert!(close(b.ms, 250.0) && b.limiter == Limiter::Bandwidth, "{b:?}");
+    assert!(
+        close(b.ms, 250.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
     assert!(close(w.bytes.total(), 2.5e9));
     // Compute: SSBO loads at their 10 GB/s peak, not the 2 GB/s plateau: 1 GB in 100 ms.
     let w = Work {

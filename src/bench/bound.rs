@@ -254,7 +254,7 @@ impl Bytes {
         *c.slot(a)
     }
     /// Adds `v` bytes of kind `a`.
-    pub fn add(&mut self, a: Access, v: f64) {
+    pub fn add_kind(&mut self, a: Access, v: f64) {
         *self.slot(a) += v;
     }
     /// Every byte, read plus written, of every kind.
@@ -265,7 +265,7 @@ impl Bytes {
     pub fn scale(&self, k: f64) -> Bytes {
         let mut b = Bytes::other(self.other * k);
         for a in Access::ALL {
-            b.add(a, self.get(a) * k);
+            b.add_kind(a, self.get(a) * k);
         }
         b
     }
@@ -276,7 +276,7 @@ impl std::ops::Add for Bytes {
     fn add(self, o: Bytes) -> Bytes {
         let mut b = Bytes::other(self.other + o.other);
         for a in Access::ALL {
-            b.add(a, self.get(a) + o.get(a));
+            b.add_kind(a, self.get(a) + o.get(a));
         }
         b
     }
@@ -365,10 +365,8 @@ impl Limits {
     /// The bound of `work` (see the module docs); an error for a negative or non-finite count.
     pub fn bound(&self, work: &Work) -> Result<Bound, BenchError> {
         let b = &work.bytes;
-        let mut counts: Vec<(&str, f64)> = Access::ALL
-            .iter()
-            .map(|&a| (a.name(), b.get(a)))
-            .collect();
+        let mut counts: Vec<(&str, f64)> =
+            Access::ALL.iter().map(|&a| (a.name(), b.get(a))).collect();
         counts.extend([
             ("other bytes", b.other),
             ("flops32", work.flops32),
@@ -397,7 +395,9 @@ impl Limits {
             .map(|&a| term(b.get(a), self.peak_gbs(a)))
             .chain([term(b.other, self.fastest_gbs(work.kind))])
             .flatten()
-            .fold(None, |acc: Option<f64>, t| Some(acc.map_or(t, |m| m.max(t))));
+            .fold(None, |acc: Option<f64>, t| {
+                Some(acc.map_or(t, |m| m.max(t)))
+            });
         let fixed = match (work.passes, work.dispatches) {
             (0, 0) => Some(0.0),
             (p, d) => {

@@ -222,15 +222,11 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     for op in [Op::Read, Op::Write, Op::Copy] {
         out.push((
             format!("ssbo.{}.f32", op.name()),
-            Box::new(move || {
-                sweep(s.sweep_from, top, cap, |b| ssbo::<[f32; 4]>(gl, s, op, b))
-            }),
+            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f32; 4]>(gl, s, op, b))),
         ));
         out.push((
             format!("ssbo.{}.f64", op.name()),
-            Box::new(move || {
-                sweep(s.sweep_from, top, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))
-            }),
+            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))),
         ));
     }
     for texture in [false, true] {

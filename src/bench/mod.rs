@@ -88,8 +88,8 @@ pub struct Settings {
     pub mode: &'static str,
     /// The smallest array of a bandwidth sweep ([`sweep`]), bytes.
     pub sweep_from: usize,
-    /// The least largest array of a sweep, bytes; on a software renderer raised to 4× the
-    /// largest CPU cache ([`Settings::top`]).
+    /// The least largest array of a sweep on a GPU, bytes (a software renderer uses 4× the
+    /// largest CPU cache instead, [`Settings::top`]).
     pub buffer_bytes: usize,
     /// The largest array a sweep may use, bytes (the device's limits cap it further).
     pub sweep_cap: usize,
@@ -103,13 +103,14 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// `--quick`: under 40 s on a 2-core llvmpipe machine.
+    /// `--quick`: under 40 s on a 2-core llvmpipe machine; the sweep stops at 64 MiB, past
+    /// a GPU's caches but not far past a CPU's last-level cache.
     pub fn quick() -> Settings {
         Settings {
             mode: "quick",
-            sweep_from: 2 << 20,
-            buffer_bytes: 32 << 20,
-            sweep_cap: 256 << 20,
+            sweep_from: 1 << 20,
+            buffer_bytes: 64 << 20,
+            sweep_cap: 64 << 20,
             fma_threads: 1 << 16,
             fixed_ops: 200,
             min_run_ms: 10.0,
@@ -120,28 +121,28 @@ impl Settings {
     pub fn full() -> Settings {
         Settings {
             mode: "full",
-            sweep_from: 256 << 10,
+            sweep_from: 512 << 10,
             buffer_bytes: 256 << 20,
             sweep_cap: 2 << 30,
             fma_threads: 1 << 18,
             fixed_ops: 1000,
             min_run_ms: 20.0,
-            timing: TimingPlan::new(1, 7, Duration::from_millis(600)).adaptive(0.02, 25),
+            timing: TimingPlan::new(1, 5, Duration::from_millis(400)).adaptive(0.02, 25),
         }
     }
     pub fn new(quick: bool) -> Settings {
         if quick { Self::quick() } else { Self::full() }
     }
-    /// The size a sweep must reach before it may stop: [`Settings::buffer_bytes`], on a
-    /// software renderer at least 4× the largest CPU cache (that device's caches), within
-    /// `cap`.
+    /// The size a sweep must reach before it may stop: on a software renderer 4× the largest
+    /// CPU cache (the caches of that device), else [`Settings::buffer_bytes`]; within `cap`.
     pub fn top(&self, gl: &Gl, cap: usize) -> usize {
-        let cpu = if gl.info().software {
-            4 * sweep::largest_cpu_cache()
+        let cpu = 4 * sweep::largest_cpu_cache();
+        let top = if gl.info().software && cpu > 0 {
+            cpu
         } else {
-            0
+            self.buffer_bytes
         };
-        self.buffer_bytes.max(cpu).min(cap)
+        top.min(cap)
     }
     /// The largest SSBO a sweep may use: [`Settings::sweep_cap`] within
     /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`.

@@ -360,7 +360,10 @@ impl fmt::Display for DeviceProfile {
                 text.trim()
             )?;
         }
-        writeln!(f, "roofs by access kind (memory plateau / peak at any size, GB/s):")?;
+        writeln!(
+            f,
+            "roofs by access kind (memory plateau / peak at any size, GB/s):"
+        )?;
         for r in &self.limits.access {
             let g = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.3}"));
             writeln!(
@@ -395,7 +398,11 @@ fn sweep_summary(m: &Measurement) -> Option<String> {
         m.sweep.len()
     );
     if let Some(p) = m.plateau {
-        s += &format!(", plateau from {} over {} sizes", mib(p.from_bytes), p.sizes);
+        s += &format!(
+            ", plateau from {} over {} sizes",
+            mib(p.from_bytes),
+            p.sizes
+        );
     }
     if let Some(peak) = m.peak {
         s += &format!(", peak {peak:.3}");

@@ -60,7 +60,11 @@ pub struct Plateau {
 fn valid(points: &[SweepPoint]) -> Vec<(f64, f64)> {
     let mut v: Vec<(f64, f64)> = points
         .iter()
-        .filter_map(|p| p.gbs.filter(|g| g.is_finite() && *g > 0.0).map(|g| (p.bytes, g)))
+        .filter_map(|p| {
+            p.gbs
+                .filter(|g| g.is_finite() && *g > 0.0)
+                .map(|g| (p.bytes, g))
+        })
         .collect();
     v.sort_by(|a, b| a.0.total_cmp(&b.0));
     v
@@ -263,7 +267,12 @@ mod tests {
     #[test]
     fn a_slower_small_size_is_not_a_cache() {
         // Fixed costs dominate the smallest size: below the plateau, not a level.
-        let p = pts(&[(MIB, 3.0), (4.0 * MIB, 30.0), (16.0 * MIB, 10.0), (64.0 * MIB, 10.2)]);
+        let p = pts(&[
+            (MIB, 3.0),
+            (4.0 * MIB, 30.0),
+            (16.0 * MIB, 10.0),
+            (64.0 * MIB, 10.2),
+        ]);
         let pl = plateau(&p).unwrap();
         assert_eq!(pl.gbs, 10.0);
         let c = cache_levels(&p, &pl);

@@ -101,7 +101,8 @@ impl Session {
                 )
                 .opt(
                     "flop/byte",
-                    (flops > 0.0 && a.work.bytes.total() > 0.0).then(|| flops / a.work.bytes.total()),
+                    (flops > 0.0 && a.work.bytes.total() > 0.0)
+                        .then(|| flops / a.work.bytes.total()),
                 )
                 .work(a.kernel.clone(), a.work, a.ms)
                 .unchecked(format!("derived from {table} / {key}, verified there"));

@@ -195,7 +195,14 @@ impl GpuJacobi {
     /// ([`jacobi_work`]).
     pub fn work(&self, sweeps: usize, checks: usize) -> crate::bench::Work {
         let t = (self.groups * WORK_GROUP) as usize;
-        jacobi_work(self.n as usize, self.entries, t, sweeps, checks, self.reads())
+        jacobi_work(
+            self.n as usize,
+            self.entries,
+            t,
+            sweeps,
+            checks,
+            self.reads(),
+        )
     }
 
     /// Replaces the current iterate.

@@ -488,7 +488,10 @@ impl Multipass {
         // last pass also writes the result.
         Work {
             bytes: Bytes::of(&[
-                (Access::TexRgba, texels * 16.0 * (passes + 5 * n_pad / 4) as f64),
+                (
+                    Access::TexRgba,
+                    texels * 16.0 * (passes + 5 * n_pad / 4) as f64,
+                ),
                 (Access::Target, texels * 16.0 * (passes + 1) as f64),
             ]),
             flops32: texels * n_pad as f64 * 8.0,

@@ -386,7 +386,10 @@ pub fn cr_pass_work(n: usize, b: usize) -> Work {
     // imageStore: P over the padded range, each reduced equation, each unknown's x.
     let bytes = Bytes::of(&[
         (Access::ImageRead, 16.0 * n + 48.0 * red + 24.0 * unknowns),
-        (Access::ImageWrite, 16.0 * unknowns + 16.0 * red + 4.0 * unknowns),
+        (
+            Access::ImageWrite,
+            16.0 * unknowns + 16.0 * red + 4.0 * unknowns,
+        ),
     ]);
     Work {
         bytes: bytes.scale(b),
