@@ -14,18 +14,25 @@
 //!   vector gathers, so there the texture path is the faster way for compute to read. The
 //!   compute roof is the best of all compute rows, so that an SSBO kernel is read against
 //!   what compute can reach.
-//! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: two independent
-//!   unrolled chains `x ← a·x + b` per invocation, `a`, `b` uniforms (nothing folds), the sum
-//!   written (nothing is dead code).
+//! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: 2, 4 and 8
+//!   independent unrolled chains `x ← a·x + b` per invocation (the fastest kept, so that the
+//!   rate is throughput, not latency), `a`, `b` uniforms (nothing folds), the sums stored
+//!   (nothing is dead code).
 //! - [`fixed`]: fixed costs — an empty draw with a framebuffer switch, an empty dispatch with
 //!   its barrier, a `glFinish` round trip.
 //!
+//! Every bandwidth kernel is **swept** over its working set ([`sweep`]): from cache-resident
+//! sizes to far beyond the last cache; its row's value is the plateau at the large sizes
+//! (the memory roof), its `peak` the fastest size, its `cache` the levels above the plateau.
+//!
 //! Every result is read back and compared with a CPU reference in f64
 //! ([`crate::util::max_rel_error`]); a measurement whose check fails keeps its error but no
-//! value. Times are `glFinish`-bracketed medians of [`crate::gl::timing::measure_gpu`]; a
-//! timed run repeats the kernel `reps` times, `reps` chosen from one calibration run so that
-//! a run lasts at least [`Settings::min_run_ms`] (the same code fills a 2-core llvmpipe and
-//! a large GPU).
+//! value. Times are `glFinish`-bracketed runs of [`crate::gl::timing::measure_gpu`] (adaptive
+//! until the median's 95 % interval is narrow or the budget is spent); a timed run repeats
+//! the kernel `reps` times, `reps` chosen from one calibration run so that a run lasts at
+//! least [`Settings::min_run_ms`]. A value is the **best** run (the least time,
+//! BabelStream's rule: a roof is what the device can reach, and other processes can only
+//! lengthen a run); the JSON keeps every run and the median's interval.
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
@@ -33,11 +40,13 @@
 //! operation.
 //!
 //! # The bound of a kernel ([`bound`])
-//! For a kernel that moves `B` bytes, does `F₃₂` and `F₆₄` flops in `P` passes and `D`
-//! dispatches: `t ≥ max(B / BW_kind, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
-//! with `BW_kind` the best bandwidth measured in the kernel's pipeline (fragment or compute;
-//! compute: SSBO or texture path).
-//! The roofline ([`mod@roofline`]) draws the same limits against operational intensity `F / B`.
+//! For a kernel that moves `B_a` bytes of each access kind `a`, does `F₃₂` and `F₆₄` flops in
+//! `P` passes and `D` dispatches:
+//! `t ≥ max(max_a B_a / BW_a, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
+//! with `BW_a` the peak of access kind `a` over the sweep ([`bound`] says why the peak and
+//! why the maximum over kinds).
+//! The roofline ([`mod@roofline`]) draws the pipelines' memory roofs against operational
+//! intensity `F / B`.
 
 pub mod bound;
 pub mod fixed;

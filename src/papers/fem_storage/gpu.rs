@@ -276,16 +276,23 @@ impl GpuJacobi {
 #[cfg(test)]
 mod tests {
     use super::jacobi_work;
+    use crate::bench::Access;
+    use crate::gl::Reads;
 
     #[test]
     fn work_of_a_two_row_sweep_by_hand() {
         // Rows [d0, o01] and [d1, o10]. Row 0: accm_size[0], d0, rhs, x_old[0], x_new[0]
         // (20 B) + o01 with its idx and gathered x_old (12 B); row 1 reads accm_size twice:
         // 24 + 12 B. Flops: one FMA per off-diagonal (2 + 2), 7 per row.
-        let w = jacobi_work(2, 4, 0, 1, 0);
-        assert_eq!((w.bytes, w.flops32, w.dispatches), (68.0, 18.0, 1));
+        let w = jacobi_work(2, 4, 0, 1, 0, Reads::Ssbo);
+        assert_eq!((w.bytes.total(), w.flops32, w.dispatches), (68.0, 18.0, 1));
+        // Through SSBOs: x_new's 8 B stored, the rest loaded.
+        assert_eq!(w.bytes.get(Access::SsboWrite), 8.0);
         // A stopping test over 256 partials: 2048 B read, 8 written, 8 read back.
-        let c = jacobi_work(2, 4, 256, 0, 1);
-        assert_eq!((c.bytes, c.flops32, c.dispatches), (2064.0, 512.0, 1));
+        let c = jacobi_work(2, 4, 256, 0, 1, Reads::Texture);
+        assert_eq!(
+            (c.bytes.total(), c.flops32, c.dispatches),
+            (2064.0, 512.0, 1)
+        );
     }
 }

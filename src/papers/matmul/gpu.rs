@@ -600,7 +600,7 @@ mod work_tests {
         // Paper's kernel: 16 groups × 4 k-steps × two 4 KiB tiles, R stored on each step.
         let p = Park2019Params::default().work(n, n, n);
         assert_eq!((p.flops32, p.dispatches), (flops, 1));
-        assert_eq!(p.bytes, 16.0 * 4.0 * 8192.0 + 4.0 * 16384.0 * 4.0);
+        assert_eq!(p.bytes.total(), 16.0 * 4.0 * 8192.0 + 4.0 * 16384.0 * 4.0);
         // As printed: the full 64×64 grid, 2·(32·64)²·N flops (the note's count).
         let a = Park2019Params::as_printed().work(n, n, n);
         assert_eq!(a.flops32, 2.0 * 2048.0 * 2048.0 * n as f64);
@@ -615,10 +615,10 @@ mod work_tests {
         }
         .work(n, n, n);
         assert_eq!(b.flops32, flops);
-        assert_eq!(b.bytes, 512.0 * 128.0 * 48.0 + 65536.0);
+        assert_eq!(b.bytes.total(), 512.0 * 128.0 * 48.0 + 65536.0);
         // Multipass, 64 k per pass: 2 passes over 32×128 texels.
         let f = Multipass::work(64, n, n, n);
         assert_eq!((f.flops32, f.passes, f.kind), (flops, 2, Kind::Fragment));
-        assert_eq!(f.bytes, 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
+        assert_eq!(f.bytes.total(), 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
     }
 }

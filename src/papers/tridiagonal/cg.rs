@@ -652,7 +652,7 @@ mod tests {
         // pass. Pack: 4 × (16 B in, 4 B out); residual 7 + 1 texels; an iteration 15 fetched
         // + 2 reduced + 6 written + 2 reduction writes; unpack 1 + 1.
         let w = cg_work(Packing::Scalar, 1, 1, 1, 0);
-        assert_eq!(w.bytes, (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
+        assert_eq!(w.bytes.total(), (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
         assert_eq!(w.passes, 4 + 1 + (6 + 2) + 1);
         assert_eq!(w.flops32, 6.0 + 13.0 + 6.0);
         assert_eq!(reduction_texels(4, 2), (4 * 2 + 2, 2));

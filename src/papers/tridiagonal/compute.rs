@@ -532,7 +532,7 @@ mod tests {
         }
         // n = 3: one reduced equation, 3 filled; load 16·3 in + 16·3 out.
         let w = cr_pass_work(3, 2);
-        assert_eq!(w.bytes, 2.0 * (48.0 + 48.0 + 64.0 + 28.0 * 3.0));
+        assert_eq!(w.bytes.total(), 2.0 * (48.0 + 48.0 + 64.0 + 28.0 * 3.0));
         assert_eq!((w.flops32, w.dispatches), (2.0 * (12.0 + 15.0), 1 + 1 + 2));
     }
 
@@ -542,16 +542,16 @@ mod tests {
         // traffic is 16 B in and 4 B out per unknown.
         let w = cr_work(3, 2, Memory::Shared);
         assert_eq!(
-            (w.bytes, w.flops32, w.dispatches),
+            (w.bytes.total(), w.flops32, w.dispatches),
             (2.0 * 60.0, 2.0 * 27.0, 1)
         );
         // PCR, n = 4: 2 steps of 4 equations, then 4 divisions.
         let p = pcr_work(4, 1, Memory::Shared);
-        assert_eq!((p.bytes, p.flops32), (80.0, 12.0 * 8.0 + 4.0));
+        assert_eq!((p.bytes.total(), p.flops32), (80.0, 12.0 * 8.0 + 4.0));
         // The global path adds the scratch traffic.
-        assert!(cr_work(3, 1, Memory::Global).bytes > 60.0);
+        assert!(cr_work(3, 1, Memory::Global).bytes.total() > 60.0);
         assert_eq!(
-            pcr_work(4, 1, Memory::Global).bytes,
+            pcr_work(4, 1, Memory::Global).bytes.total(),
             80.0 + 32.0 * 4.0 + 64.0 * 8.0
         );
     }

@@ -607,17 +607,21 @@ mod tests {
         let w = cr_work(&l, PingPongMethod::Switch, 1);
         let read = 4 * (12 + 8 + 15 + 3);
         let written = 16 + 4 * (3 + 5 + 3);
-        assert_eq!(w.bytes, (read + written) as f64);
+        assert_eq!(w.bytes.total(), (read + written) as f64);
+        // RGBA fetches: 3 texels of the reduction, 3 P texels of the fill (1 + 2 new
+        // unknowns); the rest are R32F.
+        assert_eq!(w.bytes.get(Access::TexRgba), 16.0 * 6.0);
+        assert_eq!(w.bytes.get(Access::Target), written as f64);
         assert_eq!(w.flops32, 12.0 + 5.0 * 3.0);
         assert_eq!(w.passes, 4); // reduction, two fill levels, collect
         // The copy method copies each pass's rectangle back: 1 RGBA + 8 R32F texels.
         let c = cr_work(&l, PingPongMethod::Copy, 1);
-        assert_eq!(c.bytes - w.bytes, (2 * (16 + 4 * 8)) as f64);
+        assert_eq!((c.bytes - w.bytes).total(), (2 * (16 + 4 * 8)) as f64);
         // Tiles multiply the traffic and arithmetic, not the passes.
         let t = cr_work(&l, PingPongMethod::Switch, 3);
         assert_eq!(
             (t.bytes, t.flops32, t.passes),
-            (3.0 * w.bytes, 3.0 * w.flops32, 4)
+            (w.bytes.scale(3.0), 3.0 * w.flops32, 4)
         );
     }
 }

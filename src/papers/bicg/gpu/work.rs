@@ -118,7 +118,7 @@ mod tests {
             fp64: true,
         };
         let w = dispatch_work(Prog::Spmv, &s);
-        assert_eq!(w.bytes, 16.0 + 80.0 + 40.0 + 80.0 + 32.0);
+        assert_eq!(w.bytes.total(), 16.0 + 80.0 + 40.0 + 80.0 + 32.0);
         assert_eq!((w.flops64, w.flops32, w.dispatches), (20.0, 0.0, 1));
         let c = dispatch_work(
             Prog::Copy,
@@ -128,6 +128,7 @@ mod tests {
                 ..s
             },
         );
-        assert_eq!((c.bytes, c.flops32), (32.0, 0.0));
+        assert_eq!((c.bytes.total(), c.flops32), (32.0, 0.0));
+        assert_eq!(c.bytes.get(Access::SsboWrite), 16.0);
     }
 }
