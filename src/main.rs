@@ -100,7 +100,7 @@ enum Command {
     },
     /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
     Bench {
-        /// Smaller sizes (under 30 s on a 2-core machine).
+        /// Smaller sizes (under 40 s on a 2-core machine).
         #[arg(long)]
         quick: bool,
         /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).

@@ -7,6 +7,7 @@ use gpgpu_repro::bench::{
     self, BenchError, Bound, DeviceProfile, Kind, Limiter, Limits, Pipeline, RooflinePoint,
     Settings, Work,
 };
+use gpgpu_repro::bench::{Access, AccessRoof, Bytes};
 use gpgpu_repro::gl::timing::TimingPlan;
 use gpgpu_repro::gl::{self, DeviceInfo, DeviceSelector};
 
@@ -18,8 +19,9 @@ fn ctx() -> gl::Gl {
 fn tiny() -> Settings {
     Settings {
         mode: "test",
-        buffer_bytes: 1 << 20,
-        texture_side: 64,
+        sweep_from: 16 << 10,
+        buffer_bytes: 64 << 10,
+        sweep_cap: 256 << 10,
         fma_threads: 4096,
         fixed_ops: 4,
         min_run_ms: 0.0,
@@ -75,7 +77,7 @@ fn every_measurement_is_made_and_verified() {
     ] {
         assert!(v.is_some_and(|v| v > 0.0), "{name} = {v:?}");
     }
-    // The best compute bandwidth is the best of the SSBO rows and the compute texture path.
+    // The best compute bandwidth is the best plateau of the SSBO rows and the texture path.
     let best = p
         .measurements
         .iter()
@@ -83,6 +85,24 @@ fn every_measurement_is_made_and_verified() {
         .filter_map(|m| m.value)
         .fold(0.0, f64::max);
     assert_eq!(l.compute_gbs, Some(best));
+    // Every bandwidth row was swept over several sizes; its peak is at least its plateau;
+    // every access kind has both roofs.
+    for m in p.measurements.iter().filter(|m| {
+        ["ssbo.", "texture.", "target.", "copytex.", "compute."]
+            .iter()
+            .any(|k| m.key.starts_with(k))
+    }) {
+        assert!(m.sweep.len() >= 2, "{}: {:?}", m.key, m.sweep);
+        assert!(m.peak >= m.value, "{}", m.key);
+        assert!(m.plateau.is_some(), "{}", m.key);
+    }
+    for a in Access::ALL {
+        let r = l.roof(a).unwrap_or_else(|| panic!("no roof for {a:?}"));
+        assert!(
+            r.memory_gbs.is_some() && r.peak_gbs >= r.memory_gbs,
+            "{r:?}"
+        );
+    }
 
     let table = p.to_string();
     assert!(table.contains("fma.fragment.f64") && table.contains("GFLOPS"));
@@ -117,10 +137,26 @@ fn a_malformed_profile_file_is_an_error() {
     assert!(matches!(err, BenchError::Io { .. }), "{err}");
 }
 
-/// Round numbers: 10 GB/s compute, 5 GB/s fragment, 100/10 GFLOPS compute, 50/5 fragment,
+/// Round numbers: 10 GB/s compute (SSBO read peak), 5 GB/s fragment (RGBA fetch peak),
+/// other access kinds slower, the copy path 20 GB/s; 100/10 GFLOPS compute, 50/5 fragment,
 /// a draw 0.1 ms, a dispatch 0.05 ms.
 fn limits() -> Limits {
+    let roof = |access, memory: f64, peak: f64| AccessRoof {
+        access,
+        memory_gbs: Some(memory),
+        peak_gbs: Some(peak),
+    };
     Limits {
+        access: vec![
+            roof(Access::TexScalar, 1.0, 2.0),
+            roof(Access::TexRgba, 4.0, 5.0),
+            roof(Access::Target, 1.0, 2.0),
+            roof(Access::Copy, 20.0, 20.0),
+            roof(Access::SsboRead, 2.0, 10.0),
+            roof(Access::SsboWrite, 2.0, 4.0),
+            roof(Access::ImageRead, 3.0, 8.0),
+            roof(Access::ImageWrite, 3.0, 8.0),
+        ],
         compute_gbs: Some(10.0),
         fragment_gbs: Some(5.0),
         compute_fp32_gflops: Some(100.0),
@@ -144,7 +180,7 @@ fn the_bound_is_the_largest_term_of_the_kinds_limits() {
     let l = limits();
     // 1 GB: 100 ms at 10 GB/s (compute), 200 ms at 5 GB/s (fragment).
     let mut w = Work {
-        bytes: 1e9,
+        bytes: Bytes::other(1e9),
         kind: Kind::Compute,
         ..Work::default()
     };
@@ -185,7 +221,7 @@ fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
     let mut l = limits();
     l.compute_fp64_gflops = None;
     let w = Work {
-        bytes: 1e8,
+        bytes: Bytes::of(&[(Access::SsboRead, 1e8)]),
         flops64: 1e12,
         kind: Kind::Compute,
         ..Work::default()
@@ -207,12 +243,57 @@ fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
     assert_eq!(none.fraction(5.0), None);
     for bad in [-1.0, f64::NAN, f64::INFINITY] {
         let w = Work {
-            bytes: bad,
+            bytes: Bytes::of(&[(Access::Target, bad)]),
             ..Work::default()
         };
         let err = l.bound(&w).unwrap_err();
-        assert!(err.to_string().contains("bytes"), "{err}");
+        assert!(err.to_string().contains("render-target"), "{err}");
     }
+}
+
+#[test]
+fn the_memory_term_is_the_slowest_access_kind_at_its_peak() {
+    let l = limits();
+    // A fragment pass fetching 1 GB of RGBA texels (200 ms at the 5 GB/s peak) and writing
+    // 0.5 GB of target (250 ms at 2 GB/s) and copying 1 GB (50 ms at 20 GB/s): the target
+    // writes set the bound, not their sum (500 ms) and not the copy path's rate.
+    let w = Work {
+        bytes: Bytes::of(&[
+            (Access::TexRgba, 1e9),
+            (Access::Target, 5e8),
+            (Access::Copy, 1e9),
+        ]),
+        kind: Kind::Fragment,
+        ..Work::default()
+    };
+    let b = l.bound(&w).unwrap();
+    assert!(
+        close(b.ms, 250.0) && b.limiter == Limiter::Bandwidth,
+        "{b:?}"
+    );
+    assert!(close(w.bytes.total(), 2.5e9));
+    // Compute: SSBO loads at their 10 GB/s peak, not the 2 GB/s plateau: 1 GB in 100 ms.
+    let w = Work {
+        bytes: Bytes::of(&[(Access::SsboRead, 1e9), (Access::ImageWrite, 4e8)]),
+        kind: Kind::Compute,
+        ..Work::default()
+    };
+    assert!(close(l.bound(&w).unwrap().ms, 100.0));
+    // An unknown kind's roof drops its term; the known ones remain.
+    let mut partial = l.clone();
+    partial.access.retain(|r| r.access != Access::ImageWrite);
+    assert!(close(partial.bound(&w).unwrap().ms, 100.0));
+}
+
+#[test]
+fn bytes_read_as_a_bare_number_are_of_no_known_kind() {
+    let b: Bytes = serde_json::from_str("123.0").unwrap();
+    assert_eq!(b, Bytes::other(123.0));
+    let k = Bytes::of(&[(Access::TexScalar, 4.0), (Access::Copy, 8.0)]);
+    let back: Bytes = serde_json::from_str(&serde_json::to_string(&k).unwrap()).unwrap();
+    assert_eq!(back, k);
+    assert_eq!((k + k).get(Access::Copy), 16.0);
+    assert_eq!((k - k).total(), 0.0);
 }
 
 fn profile() -> DeviceProfile {

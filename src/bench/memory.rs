@@ -7,10 +7,14 @@
 //! - write (`ssbo_write.comp`): `n·e` written;
 //! - copy (`ssbo_copy.comp`, STREAM copy): `2·n·e`;
 //! - upload / readback: the buffer's or texture's bytes, host memory on the other side.
+//!
+//! The SSBO kernels are swept over the array size `n·e` ([`super::sweep`]): the row's value
+//! is the plateau at the large sizes, its `peak` the best size.
 
 use bytemuck::Pod;
 
 use super::profile::{Measurement, Unit};
+use super::sweep::sweep;
 use super::{Settings, Step, groups_256, time_kernel};
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Buffer, Define, Format, Gl, GlError, Program, TexTarget, Texture};
@@ -160,7 +164,7 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
 fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measurement, GlError> {
     let dir = if up { "upload" } else { "readback" };
     let (key, what);
-    let side = ((s.buffer_bytes / 16) as f64).sqrt() as u32;
+    let side = ((s.buffer_bytes.min(64 << 20) / 16) as f64).sqrt() as u32;
     let n = side as usize * side as usize;
     let data: Vec<f32> = pattern::<[f32; 4]>(n).into_iter().flatten().collect();
     let want: Vec<f64> = data.iter().map(|&v| v as f64).collect();
@@ -212,14 +216,17 @@ fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measuremen
 }
 
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
+    // Each SSBO kernel is swept over its array size (`super::sweep`).
+    let cap = s.ssbo_cap(gl);
+    let top = s.top(gl, cap);
     for op in [Op::Read, Op::Write, Op::Copy] {
         out.push((
             format!("ssbo.{}.f32", op.name()),
-            Box::new(move || ssbo::<[f32; 4]>(gl, s, op, s.buffer_bytes)),
+            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f32; 4]>(gl, s, op, b))),
         ));
         out.push((
             format!("ssbo.{}.f64", op.name()),
-            Box::new(move || ssbo::<[f64; 4]>(gl, s, op, s.buffer_bytes)),
+            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))),
         ));
     }
     for texture in [false, true] {

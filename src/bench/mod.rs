@@ -14,18 +14,25 @@
 //!   vector gathers, so there the texture path is the faster way for compute to read. The
 //!   compute roof is the best of all compute rows, so that an SSBO kernel is read against
 //!   what compute can reach.
-//! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: two independent
-//!   unrolled chains `x ← a·x + b` per invocation, `a`, `b` uniforms (nothing folds), the sum
-//!   written (nothing is dead code).
+//! - [`flops`]: fp32 and fp64 FMA throughput in compute and fragment shaders: 2, 4 and 8
+//!   independent unrolled chains `x ← a·x + b` per invocation (the fastest kept, so that the
+//!   rate is throughput, not latency), `a`, `b` uniforms (nothing folds), the sums stored
+//!   (nothing is dead code).
 //! - [`fixed`]: fixed costs — an empty draw with a framebuffer switch, an empty dispatch with
 //!   its barrier, a `glFinish` round trip.
 //!
+//! Every bandwidth kernel is **swept** over its working set ([`sweep`]): from cache-resident
+//! sizes to far beyond the last cache; its row's value is the plateau at the large sizes
+//! (the memory roof), its `peak` the fastest size, its `cache` the levels above the plateau.
+//!
 //! Every result is read back and compared with a CPU reference in f64
 //! ([`crate::util::max_rel_error`]); a measurement whose check fails keeps its error but no
-//! value. Times are `glFinish`-bracketed medians of [`crate::gl::timing::measure_gpu`]; a
-//! timed run repeats the kernel `reps` times, `reps` chosen from one calibration run so that
-//! a run lasts at least [`Settings::min_run_ms`] (the same code fills a 2-core llvmpipe and
-//! a large GPU).
+//! value. Times are `glFinish`-bracketed runs of [`crate::gl::timing::measure_gpu`] (adaptive
+//! until the median's 95 % interval is narrow or the budget is spent); a timed run repeats
+//! the kernel `reps` times, `reps` chosen from one calibration run so that a run lasts at
+//! least [`Settings::min_run_ms`]. A value is the **best** run (the least time,
+//! BabelStream's rule: a roof is what the device can reach, and other processes can only
+//! lengthen a run); the JSON keeps every run and the median's interval.
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
@@ -33,11 +40,13 @@
 //! operation.
 //!
 //! # The bound of a kernel ([`bound`])
-//! For a kernel that moves `B` bytes, does `F₃₂` and `F₆₄` flops in `P` passes and `D`
-//! dispatches: `t ≥ max(B / BW_kind, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
-//! with `BW_kind` the best bandwidth measured in the kernel's pipeline (fragment or compute;
-//! compute: SSBO or texture path).
-//! The roofline ([`mod@roofline`]) draws the same limits against operational intensity `F / B`.
+//! For a kernel that moves `B_a` bytes of each access kind `a`, does `F₃₂` and `F₆₄` flops in
+//! `P` passes and `D` dispatches:
+//! `t ≥ max(max_a B_a / BW_a, F₃₂ / peak₃₂_kind, F₆₄ / peak₆₄_kind, P·t_draw + D·t_dispatch)`,
+//! with `BW_a` the peak of access kind `a` over the sweep ([`bound`] says why the peak and
+//! why the maximum over kinds).
+//! The roofline ([`mod@roofline`]) draws the pipelines' memory roofs against operational
+//! intensity `F / B`.
 
 pub mod bound;
 pub mod fixed;
@@ -45,14 +54,15 @@ pub mod flops;
 pub mod memory;
 pub mod profile;
 pub mod roofline;
+pub mod sweep;
 pub mod texture;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use bound::{Bound, Kind, Limiter, Work};
+pub use bound::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
 pub use memory::{Bandwidth, ssbo_stream_bandwidth};
-pub use profile::{DeviceProfile, Limits, Measurement};
+pub use profile::{AccessRoof, DeviceProfile, Limits, Measurement};
 pub use roofline::{Pipeline, RooflinePoint, roofline};
 pub use texture::texture_read_bandwidth;
 
@@ -89,10 +99,13 @@ pub enum BenchError {
 pub struct Settings {
     /// `quick` or `full`.
     pub mode: &'static str,
-    /// Elements of 16 bytes in each SSBO (the `dvec4` runs use the same byte count).
+    /// The smallest array of a bandwidth sweep ([`sweep`]), bytes.
+    pub sweep_from: usize,
+    /// The least largest array of a sweep on a GPU, bytes (a software renderer uses 4× the
+    /// largest CPU cache instead, [`Settings::top`]).
     pub buffer_bytes: usize,
-    /// Side of the square textures and render targets.
-    pub texture_side: u32,
+    /// The largest array a sweep may use, bytes (the device's limits cap it further).
+    pub sweep_cap: usize,
     /// Invocations (compute) of the FMA kernels; the fragment pass uses a square of as many.
     pub fma_threads: u32,
     /// Operations per timed run of a fixed-cost measurement.
@@ -103,32 +116,59 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// `--quick`: under 30 s on a 2-core llvmpipe machine.
+    /// `--quick`: under 40 s on a 2-core llvmpipe machine; the sweep stops at 64 MiB, past
+    /// a GPU's caches but not far past a CPU's last-level cache.
     pub fn quick() -> Settings {
         Settings {
             mode: "quick",
-            buffer_bytes: 16 << 20,
-            texture_side: 1024,
+            sweep_from: 1 << 20,
+            buffer_bytes: 64 << 20,
+            sweep_cap: 64 << 20,
             fma_threads: 1 << 16,
             fixed_ops: 200,
             min_run_ms: 10.0,
-            timing: TimingPlan::new(1, 5, Duration::from_millis(400)),
+            timing: TimingPlan::new(1, 5, Duration::from_millis(150)).adaptive(0.03, 15),
         }
     }
-    /// The full run.
+    /// The full run: under 3 minutes on a 2-core llvmpipe machine.
     pub fn full() -> Settings {
         Settings {
             mode: "full",
-            buffer_bytes: 64 << 20,
-            texture_side: 2048,
+            sweep_from: 512 << 10,
+            buffer_bytes: 256 << 20,
+            sweep_cap: 2 << 30,
             fma_threads: 1 << 18,
             fixed_ops: 1000,
-            min_run_ms: 50.0,
-            timing: TimingPlan::new(2, 11, Duration::from_secs(3)),
+            min_run_ms: 20.0,
+            timing: TimingPlan::new(1, 5, Duration::from_millis(400)).adaptive(0.02, 25),
         }
     }
     pub fn new(quick: bool) -> Settings {
         if quick { Self::quick() } else { Self::full() }
+    }
+    /// The size a sweep must reach before it may stop: on a software renderer 4× the largest
+    /// CPU cache (the caches of that device), else [`Settings::buffer_bytes`]; within `cap`.
+    pub fn top(&self, gl: &Gl, cap: usize) -> usize {
+        let cpu = 4 * sweep::largest_cpu_cache();
+        let top = if gl.info().software && cpu > 0 {
+            cpu
+        } else {
+            self.buffer_bytes
+        };
+        top.min(cap)
+    }
+    /// The largest SSBO a sweep may use: [`Settings::sweep_cap`] within
+    /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`.
+    pub fn ssbo_cap(&self, gl: &Gl) -> usize {
+        let max = usize::try_from(gl.info().max_ssbo_bytes.max(0)).unwrap_or(usize::MAX);
+        self.sweep_cap.min(if max == 0 { usize::MAX } else { max })
+    }
+    /// The largest square texture of `texel` bytes a sweep may use: within
+    /// `GL_MAX_TEXTURE_SIZE` and `GL_MAX_RECTANGLE_TEXTURE_SIZE`.
+    pub fn texture_cap(&self, gl: &Gl, texel: usize) -> usize {
+        let i = gl.info();
+        let side = i.max_texture_size.min(i.max_rectangle_texture_size).max(8) as usize;
+        self.sweep_cap.min(side * side * texel)
     }
 }
 

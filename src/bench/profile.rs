@@ -7,6 +7,8 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::BenchError;
+use super::bound::{Access, Kind};
+use super::sweep::{CacheLevel, Plateau, SweepPoint};
 use crate::gl::{DeviceInfo, Timing};
 
 /// The unit of a measurement's value.
@@ -41,9 +43,24 @@ pub struct Measurement {
     /// What was run, in words.
     pub what: String,
     pub unit: Unit,
-    /// The measured value; `None` when the check failed or the device lacks the feature.
+    /// The measured value: the best of the timed runs (the least time; BabelStream's rule), and
+    /// for a swept bandwidth the plateau at the large sizes (the memory roof); `None` when the
+    /// check failed or the device lacks the feature.
     pub value: Option<f64>,
-    /// Bytes, flops or operations of one timed run (all its kernel calls).
+    /// A swept bandwidth's best rate at any size (the fastest cache level), GB/s.
+    #[serde(default)]
+    pub peak: Option<f64>,
+    /// A swept bandwidth's plateau ([`super::sweep::plateau`]).
+    #[serde(default)]
+    pub plateau: Option<Plateau>,
+    /// Cache levels the sweep shows above the plateau, smallest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cache: Vec<CacheLevel>,
+    /// Every size of the sweep (empty: not swept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sweep: Vec<SweepPoint>,
+    /// Bytes, flops or operations of one timed run (all its kernel calls; the largest size's
+    /// for a sweep).
     pub amount: f64,
     /// Kernel calls per timed run.
     pub reps: u32,
@@ -73,15 +90,21 @@ impl Measurement {
             None => (None, 0.0),
         };
         let ok = error.is_none_or(|e| e <= tolerance);
+        // Best of the runs: a roof is what the device can reach, and the least time is the
+        // estimate of it that other processes can only lengthen.
         let value = match unit {
-            Unit::Micros => timing.median_ms * 1e3 / amount,
-            Unit::GBs | Unit::Gflops => amount / (timing.median_ms * 1e-3) / 1e9,
+            Unit::Micros => timing.min_ms * 1e3 / amount,
+            Unit::GBs | Unit::Gflops => amount / (timing.min_ms * 1e-3) / 1e9,
         };
         Measurement {
             key: key.to_string(),
             what,
             unit,
-            value: (ok && value.is_finite()).then_some(value),
+            value: (ok && value.is_finite() && value > 0.0).then_some(value),
+            peak: None,
+            plateau: None,
+            cache: vec![],
+            sweep: vec![],
             amount,
             reps,
             timing,
@@ -105,6 +128,10 @@ impl Measurement {
             what: String::new(),
             unit: Unit::GBs,
             value: None,
+            peak: None,
+            plateau: None,
+            cache: vec![],
+            sweep: vec![],
             amount: 0.0,
             reps: 0,
             timing: Timing::default(),
@@ -115,13 +142,29 @@ impl Measurement {
     }
 }
 
+/// The roofs of one access kind ([`Access::keys`] names the bench rows that feed it).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AccessRoof {
+    pub access: Access,
+    /// The memory roof: the best plateau of its rows, GB/s.
+    pub memory_gbs: Option<f64>,
+    /// The best rate of its rows at any working-set size (a cache level), GB/s: the rate a
+    /// bound uses ([`super::bound`]).
+    pub peak_gbs: Option<f64>,
+}
+
 /// The limits a bound uses, each the best verified measurement of its keys (`None`: none).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Limits {
-    /// Best bandwidth of a compute dispatch (`ssbo.*` and the texture path `compute.*`), GB/s.
+    /// Best memory roof of a compute shader's accesses (SSBO, texture path), GB/s: the
+    /// roofline's compute roof and the provenance line, not the bound.
     pub compute_gbs: Option<f64>,
-    /// Best bandwidth of a fragment pass (`texture.*`, `target.*`, `copytex.*`), GB/s.
+    /// Best memory roof of a fragment shader's accesses (texture reads, target writes; not
+    /// the copy path, which no shader reaches), GB/s.
     pub fragment_gbs: Option<f64>,
+    /// The roofs of every access kind, in [`Access::ALL`] order.
+    #[serde(default)]
+    pub access: Vec<AccessRoof>,
     /// FMA peaks (`fma.compute.f32` …), GFLOPS.
     pub compute_fp32_gflops: Option<f64>,
     pub compute_fp64_gflops: Option<f64>,
@@ -151,9 +194,31 @@ impl Limits {
                 })
         };
         let ms = |key: &str| best(&[key]).map(|us| us * 1e-3);
+        let peak = |prefixes: &[&str]| {
+            rows.iter()
+                .filter(|m| prefixes.iter().any(|p| m.key.starts_with(p)))
+                .filter(|m| m.value.is_some())
+                .filter_map(|m| m.peak.or(m.value))
+                .reduce(f64::max)
+        };
+        let access: Vec<AccessRoof> = Access::ALL
+            .iter()
+            .map(|&a| AccessRoof {
+                access: a,
+                memory_gbs: best(a.keys()),
+                peak_gbs: peak(a.keys()),
+            })
+            .collect();
+        let pipeline = |kind: Kind| {
+            access
+                .iter()
+                .filter(|r| r.access.kind() == kind && r.access != Access::Copy)
+                .filter_map(|r| r.memory_gbs)
+                .reduce(f64::max)
+        };
         Limits {
-            compute_gbs: best(&["ssbo.", "compute."]),
-            fragment_gbs: best(&["texture.", "target.", "copytex."]),
+            compute_gbs: pipeline(Kind::Compute),
+            fragment_gbs: pipeline(Kind::Fragment),
             compute_fp32_gflops: best(&["fma.compute.f32"]),
             compute_fp64_gflops: best(&["fma.compute.f64"]),
             fragment_fp32_gflops: best(&["fma.fragment.f32"]),
@@ -163,7 +228,26 @@ impl Limits {
             finish_ms: ms("fixed.finish"),
             upload_gbs: best(&["upload."]),
             readback_gbs: best(&["readback."]),
+            access,
         }
+    }
+
+    /// The roofs of access kind `a`, when measured.
+    pub fn roof(&self, a: Access) -> Option<&AccessRoof> {
+        self.access.iter().find(|r| r.access == a)
+    }
+    /// The peak rate of access kind `a` (what a bound uses), GB/s.
+    pub fn peak_gbs(&self, a: Access) -> Option<f64> {
+        self.roof(a).and_then(|r| r.peak_gbs)
+    }
+    /// The fastest peak of a shader access of pipeline `kind` (not the copy path, which no
+    /// shader reaches): bytes of no known kind are read against it.
+    pub fn fastest_gbs(&self, kind: Kind) -> Option<f64> {
+        self.access
+            .iter()
+            .filter(|r| r.access.kind() == kind && r.access != Access::Copy)
+            .filter_map(|r| r.peak_gbs)
+            .reduce(f64::max)
     }
 }
 
@@ -263,11 +347,14 @@ impl fmt::Display for DeviceProfile {
         for m in &self.measurements {
             let value = m.value.map_or("—".to_string(), |v| format!("{v:.3}"));
             let err = m.error.map_or("—".to_string(), |e| format!("{e:.1e}"));
-            let text = if m.note.is_empty() {
+            let mut text = if m.note.is_empty() {
                 m.what.clone()
             } else {
                 format!("{} [{}]", m.what, m.note)
             };
+            if let Some(sw) = sweep_summary(m) {
+                text = format!("{text}; {sw}");
+            }
             writeln!(
                 f,
                 "{:<w$} {:>12} {:<7} {:>10.3} {:>5} {:>5} {:>9}  {}",
@@ -281,6 +368,55 @@ impl fmt::Display for DeviceProfile {
                 text.trim()
             )?;
         }
+        writeln!(
+            f,
+            "roofs by access kind (memory plateau / peak at any size, GB/s):"
+        )?;
+        for r in &self.limits.access {
+            let g = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.3}"));
+            writeln!(
+                f,
+                "  {:<30} {:>10} / {:>10}",
+                r.access.name(),
+                g(r.memory_gbs),
+                g(r.peak_gbs)
+            )?;
+        }
         Ok(())
     }
+}
+
+fn mib(bytes: f64) -> String {
+    let m = bytes / (1u64 << 20) as f64;
+    if m >= 1.0 {
+        format!("{m:.0} MiB")
+    } else {
+        format!("{:.0} KiB", bytes / 1024.0)
+    }
+}
+
+/// A swept row's curve in words: the sizes, the plateau, the peak and the cache levels.
+fn sweep_summary(m: &Measurement) -> Option<String> {
+    let first = m.sweep.first()?;
+    let last = m.sweep.last()?;
+    let mut s = format!(
+        "swept {}–{} ({} sizes)",
+        mib(first.bytes),
+        mib(last.bytes),
+        m.sweep.len()
+    );
+    if let Some(p) = m.plateau {
+        s += &format!(
+            ", plateau from {} over {} sizes",
+            mib(p.from_bytes),
+            p.sizes
+        );
+    }
+    if let Some(peak) = m.peak {
+        s += &format!(", peak {peak:.3}");
+    }
+    for c in &m.cache {
+        s += &format!(", cache ≤ {}: {:.3} GB/s", mib(c.up_to_bytes), c.gbs);
+    }
+    Some(s)
 }

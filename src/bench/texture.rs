@@ -9,10 +9,14 @@
 //! - compute fetch (`texture_fetch.comp`, RGBA32F rectangle, consecutive): as the fragment
 //!   fetch, the sums stored with `imageStore`.
 //!
+//! Each kernel is swept over its texture's size ([`super::sweep`]): a row's value is the
+//! plateau at the large sizes, its `peak` the best size.
+//!
 //! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
 //! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
 
 use super::profile::{Measurement, Unit};
+use super::sweep::sweep;
 use super::{Bandwidth, Settings, Step, time_kernel};
 use crate::gl::timing::TimingPlan;
 use crate::gl::{
@@ -240,8 +244,31 @@ fn copy_tex(gl: &Gl, s: &Settings, side: u32) -> Result<Measurement, GlError> {
     ))
 }
 
+/// The side of a square texture of about `bytes` bytes of `texel`-byte texels: a multiple of
+/// [`FETCHES`], at least `FETCHES`.
+fn side_of(bytes: usize, texel: usize) -> u32 {
+    let side = ((bytes / texel.max(1)) as f64).sqrt() as u32;
+    (side / FETCHES).max(1) * FETCHES
+}
+
+/// The bytes of a square texture of `side` texels of `texel` bytes.
+fn bytes_of(side: u32, texel: usize) -> usize {
+    side as usize * side as usize * texel
+}
+
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
-    let side = s.texture_side;
+    // Every kernel is swept over its texture's size (`super::sweep`); the ladder's sizes are
+    // rounded to square textures.
+    let swept = move |texel: usize, at: Box<dyn Fn(u32) -> Result<Measurement, GlError> + 'a>| {
+        let cap = s.texture_cap(gl, texel);
+        let top = s.top(gl, cap);
+        sweep(s.sweep_from, top, cap, move |b| {
+            let side = side_of(b, texel);
+            let mut m = at(side)?;
+            m.what = format!("{} ({} bytes)", m.what, bytes_of(side, texel));
+            Ok(m)
+        })
+    };
     for format in [Format::RGBA32F, Format::R32F] {
         for target in [TexTarget::Rect, TexTarget::Tex2D] {
             for strided in [false, true] {
@@ -250,23 +277,36 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
                     target,
                     strided,
                 };
-                out.push((f.key(), Box::new(move || fetch(gl, s, f, side, true))));
+                out.push((
+                    f.key(),
+                    Box::new(move || {
+                        swept(
+                            format.texel_bytes(),
+                            Box::new(move |side| fetch(gl, s, f, side, true)),
+                        )
+                    }),
+                ));
             }
         }
     }
     for format in [Format::RGBA32F, Format::R32F] {
         out.push((
             format!("target.{}", fmt_name(format)),
-            Box::new(move || target_write(gl, s, format, side)),
+            Box::new(move || {
+                swept(
+                    format.texel_bytes(),
+                    Box::new(move |side| target_write(gl, s, format, side)),
+                )
+            }),
         ));
     }
     out.push((
         COMPUTE_FETCH.into(),
-        Box::new(move || compute_fetch(gl, s, side)),
+        Box::new(move || swept(16, Box::new(move |side| compute_fetch(gl, s, side)))),
     ));
     out.push((
         "copytex.rgba32f".into(),
-        Box::new(move || copy_tex(gl, s, side)),
+        Box::new(move || swept(16, Box::new(move |side| copy_tex(gl, s, side)))),
     ));
 }
 

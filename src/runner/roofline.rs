@@ -23,7 +23,7 @@ fn representatives(
     let mut best: Vec<(String, String, Attained)> = Vec::new();
     for (t, k, a, _) in rows {
         let r = (t, k, a);
-        let size = |a: &Attained| (a.work.flops32 + a.work.flops64, a.work.bytes);
+        let size = |a: &Attained| (a.work.flops32 + a.work.flops64, a.work.bytes.total());
         match best.iter_mut().find(|b| b.2.kernel == r.2.kernel) {
             Some(b) => {
                 if size(&r.2).partial_cmp(&size(&b.2)) == Some(std::cmp::Ordering::Greater) {
@@ -97,21 +97,22 @@ impl Session {
                 .opt("GFLOPS", (flops > 0.0).then(|| flops / secs / 1e9))
                 .opt(
                     "GB/s",
-                    (a.work.bytes > 0.0).then(|| a.work.bytes / secs / 1e9),
+                    (a.work.bytes.total() > 0.0).then(|| a.work.bytes.total() / secs / 1e9),
                 )
                 .opt(
                     "flop/byte",
-                    (flops > 0.0 && a.work.bytes > 0.0).then(|| flops / a.work.bytes),
+                    (flops > 0.0 && a.work.bytes.total() > 0.0)
+                        .then(|| flops / a.work.bytes.total()),
                 )
                 .work(a.kernel.clone(), a.work, a.ms)
                 .unchecked(format!("derived from {table} / {key}, verified there"));
             if !reused {
                 t.push(row)?;
             }
-            if flops > 0.0 && a.work.bytes > 0.0 && a.ms > 0.0 {
+            if flops > 0.0 && a.work.bytes.total() > 0.0 && a.ms > 0.0 {
                 points.push(RooflinePoint {
                     name: a.kernel.clone(),
-                    intensity: flops / a.work.bytes,
+                    intensity: flops / a.work.bytes.total(),
                     gflops: flops / secs / 1e9,
                     pipeline: match a.work.kind {
                         Kind::Fragment => Pipeline::Legacy,

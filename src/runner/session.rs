@@ -15,7 +15,7 @@ use serde::de::DeserializeOwned;
 
 use super::entry::{LoadedFile, PaperEntry};
 use super::{Mode, RunError};
-use crate::bench::DeviceProfile;
+use crate::bench::{DeviceProfile, OVER_BOUND};
 use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
@@ -154,6 +154,22 @@ impl Session {
     /// The device's limits, when known.
     pub fn profile(&self) -> Option<Rc<DeviceProfile>> {
         self.shared.profile.borrow().clone()
+    }
+
+    /// The timed rows so far whose attained rate is above [`OVER_BOUND`] of their bound: table
+    /// id, row key, fraction of bound.
+    pub fn over_bound(&self) -> Vec<(String, String, f64)> {
+        self.shared
+            .state
+            .borrow()
+            .attained
+            .iter()
+            .filter_map(|(t, k, a, _)| {
+                a.fraction()
+                    .filter(|&f| f > OVER_BOUND)
+                    .map(|f| (t.clone(), k.clone(), f))
+            })
+            .collect()
     }
 
     /// Every timed GPU row so far: table id, row key, its work, time and bound.
@@ -599,6 +615,21 @@ impl TableWriter {
         }
         let mut st = self.shared.state.borrow_mut();
         let id = &self.table.id;
+        // The invariant: no row above its roof. A fraction beyond OVER_BOUND means the bench
+        // or the row's work model is wrong: said on stderr and in the paper's notes.
+        let tag = format!("Bound exceeded: table {id}, row `{}`", row.key);
+        st.notes.retain(|n| !n.starts_with(&tag));
+        if let (Some(f), Some(b)) = (fraction, a.bound)
+            && f > OVER_BOUND
+        {
+            let text = format!(
+                "{tag}: {f:.2} of bound ({} limit, {:.4} ms bound, {:.4} ms measured) — above \
+                 {OVER_BOUND}, so a roof of the bench or the row's work model is wrong",
+                b.limiter, b.ms, a.ms
+            );
+            eprintln!("warning: {}/{text}", self.shared.paper);
+            st.notes.push(text);
+        }
         st.attained
             .retain(|(t, k, _, _)| !(t == id && k == &row.key));
         let error = match row.status {

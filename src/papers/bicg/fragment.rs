@@ -37,7 +37,7 @@ use super::cpu::{BicgInfo, BicgParams};
 use super::ellpack::EllpackR;
 use super::gpu::GpuBicgError;
 use super::linbcg;
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     RenderTexture, TexTarget, Texture,
@@ -285,9 +285,10 @@ impl FragmentBicg {
         });
     }
 
-    fn tally(&self, bytes: f64, flops: f64) {
+    /// A full-size pass's work: `fetched` bytes of R32F fetches, `written` bytes of target.
+    fn tally(&self, fetched: f64, written: f64, flops: f64) {
         let mut w = self.work.get();
-        w.bytes += bytes;
+        w.bytes += Bytes::of(&[(Access::TexScalar, fetched), (Access::Target, written)]);
         w.flops32 += flops;
         w.passes += 1;
         self.work.set(w);
@@ -315,7 +316,7 @@ impl FragmentBicg {
         p.set_f32("u_s", s as f32);
         self.pass(&p, dst, &[("u_a", a), ("u_b", b)])?;
         let n = self.n as f64;
-        self.tally(12.0 * n, 2.0 * n);
+        self.tally(8.0 * n, 4.0 * n, 2.0 * n);
         Ok(())
     }
 
@@ -326,7 +327,7 @@ impl FragmentBicg {
         p.bind_texture(1, "u_diag", &self.diag);
         self.pass(&p, dst, &[("u_r", r)])?;
         let n = self.n as f64;
-        self.tally(12.0 * n, n);
+        self.tally(8.0 * n, 4.0 * n, n);
         Ok(())
     }
 
@@ -348,7 +349,7 @@ impl FragmentBicg {
         self.full.draw(&p, self.w, self.h)?;
         self.vecs[dst as usize].end_pass(Rect::full(self.w, self.h))?;
         let (n, nnz) = (self.n as f64, self.nnz as f64);
-        self.tally(4.0 * (2.0 * n + 3.0 * nnz), 2.0 * nnz);
+        self.tally(4.0 * (n + 3.0 * nnz), 4.0 * n, 2.0 * nnz);
         Ok(())
     }
 
@@ -389,7 +390,10 @@ impl FragmentBicg {
             }
             let reads = (sw * sh) as f64 * if level == 0 && !max { 2.0 } else { 1.0 };
             let mut w = self.work.get();
-            w.bytes += 4.0 * (reads + (ow * oh) as f64);
+            w.bytes += Bytes::of(&[
+                (Access::TexScalar, 4.0 * reads),
+                (Access::Target, 4.0 * (ow * oh) as f64),
+            ]);
             w.flops32 += reads;
             w.passes += 1;
             self.work.set(w);

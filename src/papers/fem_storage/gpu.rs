@@ -73,14 +73,28 @@ pub fn jacobi_work(
     invocations: usize,
     sweeps: usize,
     checks: usize,
+    reads: Reads,
 ) -> crate::bench::Work {
+    use crate::bench::{Access, Bytes};
     let (n, e, t) = (n as f64, entries as f64, invocations as f64);
-    let sweep_bytes = 8.0 * n - 4.0 + 12.0 * (e - n) + 16.0 * n + 8.0 * t;
+    // The sweep's loads (through `reads`) and its stores: x_new and the partials.
+    let (sweeps, checks) = (sweeps as f64, checks as f64);
+    let sweep_loads = 8.0 * n - 4.0 + 12.0 * (e - n) + 12.0 * n;
+    let sweep_stores = 4.0 * n + 8.0 * t;
     let sweep_flops = 2.0 * (e - n) + 7.0 * n;
-    let check_bytes = 8.0 * t + 8.0 + 8.0;
+    let load = match reads {
+        Reads::Ssbo => Access::SsboRead,
+        Reads::Texture => Access::ImageRead,
+    };
+    // A stopping test loads the partials and stores the norms (read back: 8 more loads).
+    let bytes = Bytes::of(&[
+        (load, sweeps * sweep_loads),
+        (Access::SsboWrite, sweeps * sweep_stores + checks * 8.0),
+        (Access::SsboRead, checks * (8.0 * t + 8.0)),
+    ]);
     crate::bench::Work {
-        bytes: sweeps as f64 * sweep_bytes + checks as f64 * check_bytes,
-        flops32: sweeps as f64 * sweep_flops + checks as f64 * 2.0 * t,
+        bytes,
+        flops32: sweeps * sweep_flops + checks * 2.0 * t,
         flops64: 0.0,
         passes: 0,
         dispatches: (sweeps + checks) as u64,
@@ -181,7 +195,14 @@ impl GpuJacobi {
     /// ([`jacobi_work`]).
     pub fn work(&self, sweeps: usize, checks: usize) -> crate::bench::Work {
         let t = (self.groups * WORK_GROUP) as usize;
-        jacobi_work(self.n as usize, self.entries, t, sweeps, checks)
+        jacobi_work(
+            self.n as usize,
+            self.entries,
+            t,
+            sweeps,
+            checks,
+            self.reads(),
+        )
     }
 
     /// Replaces the current iterate.
@@ -255,16 +276,23 @@ impl GpuJacobi {
 #[cfg(test)]
 mod tests {
     use super::jacobi_work;
+    use crate::bench::Access;
+    use crate::gl::Reads;
 
     #[test]
     fn work_of_a_two_row_sweep_by_hand() {
         // Rows [d0, o01] and [d1, o10]. Row 0: accm_size[0], d0, rhs, x_old[0], x_new[0]
         // (20 B) + o01 with its idx and gathered x_old (12 B); row 1 reads accm_size twice:
         // 24 + 12 B. Flops: one FMA per off-diagonal (2 + 2), 7 per row.
-        let w = jacobi_work(2, 4, 0, 1, 0);
-        assert_eq!((w.bytes, w.flops32, w.dispatches), (68.0, 18.0, 1));
+        let w = jacobi_work(2, 4, 0, 1, 0, Reads::Ssbo);
+        assert_eq!((w.bytes.total(), w.flops32, w.dispatches), (68.0, 18.0, 1));
+        // Through SSBOs: x_new's 8 B stored, the rest loaded.
+        assert_eq!(w.bytes.get(Access::SsboWrite), 8.0);
         // A stopping test over 256 partials: 2048 B read, 8 written, 8 read back.
-        let c = jacobi_work(2, 4, 256, 0, 1);
-        assert_eq!((c.bytes, c.flops32, c.dispatches), (2064.0, 512.0, 1));
+        let c = jacobi_work(2, 4, 256, 0, 1, Reads::Texture);
+        assert_eq!(
+            (c.bytes.total(), c.flops32, c.dispatches),
+            (2064.0, 512.0, 1)
+        );
     }
 }

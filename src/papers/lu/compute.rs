@@ -17,7 +17,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program};
 
 use super::LuError;
@@ -39,35 +39,49 @@ use super::LuError;
 /// pivot row, re-read by every thread, is counted per thread. Without pivoting the flops add
 /// up to `2n(n² − 1)/3` ([`super::theory::lu_flops`]).
 pub fn compute_work(n: usize, nb: usize, pivoting: bool, swaps: u64) -> Work {
-    let (mut bytes, mut flops, mut dispatches) = (0f64, 0f64, 0u64);
+    // Loads and stores (every access is a shader-storage access of `a` or `piv`).
+    let (mut rd, mut wr, mut flops, mut dispatches) = (0f64, 0f64, 0f64, 0u64);
     let nf = n as f64;
     let mut p = 0;
     while p < n {
         let pe = (p + nb.max(1)).min(n);
         for i in p..pe {
             if pivoting {
-                bytes += 4.0 * (n - i) as f64 + 4.0 + 4.0 * nf;
+                // argmax reads the column and writes the pivot; the swap reads its row pair.
+                rd += 4.0 * (n - i) as f64 + 4.0 * nf;
+                wr += 4.0;
                 dispatches += 2;
             }
             if i + 1 < n {
+                // Per row: a and the pivot read, l written; per column: a and u read, a written.
                 let (r, w) = ((n - i - 1) as f64, (pe - i - 1) as f64);
-                bytes += 4.0 * r * (3.0 + 3.0 * w);
+                rd += 4.0 * r * (2.0 + 2.0 * w);
+                wr += 4.0 * r * (1.0 + w);
                 flops += r * (2.0 + 2.0 * w);
                 dispatches += 1;
             }
         }
         if pe < n {
             let (m, kb) = ((n - pe) as f64, (pe - p) as f64);
-            bytes += 4.0 * m * (2.0 * (kb - 1.0) + kb * (kb - 1.0));
+            // trsm: one store per updated element, the rest loads.
+            wr += 4.0 * m * (kb - 1.0);
+            rd += 4.0 * m * ((kb - 1.0) + kb * (kb - 1.0));
             flops += m * kb * (kb - 1.0);
-            bytes += 4.0 * (2.0 * m * kb * (m / 64.0).ceil() + 2.0 * m * m);
+            // gemm: the tiles' loads, and A22 read and written.
+            rd += 4.0 * (2.0 * m * kb * (m / 64.0).ceil() + m * m);
+            wr += 4.0 * m * m;
             flops += 2.0 * m * m * kb;
             dispatches += 2;
         }
         p = pe;
     }
+    // A swap made reads and writes both rows.
+    let swapped = 8.0 * nf * swaps as f64;
     Work {
-        bytes: bytes + 16.0 * nf * swaps as f64,
+        bytes: Bytes::of(&[
+            (Access::SsboRead, rd + swapped),
+            (Access::SsboWrite, wr + swapped),
+        ]),
         flops32: flops,
         dispatches,
         kind: Kind::Compute,

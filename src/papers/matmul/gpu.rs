@@ -41,7 +41,7 @@
 use std::rc::Rc;
 
 use super::{MatmulError, Matrix, dims};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 pub use crate::gl::Reads;
 use crate::gl::{
     Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
@@ -110,7 +110,10 @@ impl Park2019Params {
         let steps = n.div_ceil(b) as f64;
         let b = b as f64;
         Work {
-            bytes: needed * steps * 2.0 * b * b * 4.0 + steps * (m * l * 4) as f64,
+            bytes: Bytes::of(&[
+                (Access::SsboRead, needed * steps * 2.0 * b * b * 4.0),
+                (Access::SsboWrite, steps * (m * l * 4) as f64),
+            ]),
             flops32: launched * steps * 2.0 * b * b * b,
             flops64: 0.0,
             passes: 0,
@@ -252,8 +255,15 @@ impl BlockedParams {
         let (tm, tn) = (self.tm as usize, self.tn as usize);
         let l4 = l.div_ceil(4);
         let inv = (l4.div_ceil(tn) * m.div_ceil(tm)) as f64;
+        let read = match self.reads {
+            Reads::Ssbo => Access::SsboRead,
+            Reads::Texture => Access::ImageRead,
+        };
         Work {
-            bytes: inv * n as f64 * (16 * tn + 4 * tm) as f64 + (m * l4 * 16) as f64,
+            bytes: Bytes::of(&[
+                (read, inv * n as f64 * (16 * tn + 4 * tm) as f64),
+                (Access::SsboWrite, (m * l4 * 16) as f64),
+            ]),
             flops32: inv * n as f64 * (tm * tn * 8) as f64,
             flops64: 0.0,
             passes: 0,
@@ -474,8 +484,16 @@ impl Multipass {
         let (l4, n_pad) = (l.div_ceil(4), 4 * n.div_ceil(4));
         let passes = n_pad.div_ceil(Self::chunk(k_chunk) as usize);
         let texels = (l4 * m) as f64;
+        // Per pass the accumulator is fetched and written; A and B texels are fetched; the
+        // last pass also writes the result.
         Work {
-            bytes: texels * 16.0 * (2 * passes + 5 * n_pad / 4 + 1) as f64,
+            bytes: Bytes::of(&[
+                (
+                    Access::TexRgba,
+                    texels * 16.0 * (passes + 5 * n_pad / 4) as f64,
+                ),
+                (Access::Target, texels * 16.0 * (passes + 1) as f64),
+            ]),
             flops32: texels * n_pad as f64 * 8.0,
             flops64: 0.0,
             passes: passes as u64,
@@ -582,7 +600,7 @@ mod work_tests {
         // Paper's kernel: 16 groups × 4 k-steps × two 4 KiB tiles, R stored on each step.
         let p = Park2019Params::default().work(n, n, n);
         assert_eq!((p.flops32, p.dispatches), (flops, 1));
-        assert_eq!(p.bytes, 16.0 * 4.0 * 8192.0 + 4.0 * 16384.0 * 4.0);
+        assert_eq!(p.bytes.total(), 16.0 * 4.0 * 8192.0 + 4.0 * 16384.0 * 4.0);
         // As printed: the full 64×64 grid, 2·(32·64)²·N flops (the note's count).
         let a = Park2019Params::as_printed().work(n, n, n);
         assert_eq!(a.flops32, 2.0 * 2048.0 * 2048.0 * n as f64);
@@ -597,10 +615,10 @@ mod work_tests {
         }
         .work(n, n, n);
         assert_eq!(b.flops32, flops);
-        assert_eq!(b.bytes, 512.0 * 128.0 * 48.0 + 65536.0);
+        assert_eq!(b.bytes.total(), 512.0 * 128.0 * 48.0 + 65536.0);
         // Multipass, 64 k per pass: 2 passes over 32×128 texels.
         let f = Multipass::work(64, n, n, n);
         assert_eq!((f.flops32, f.passes, f.kind), (flops, 2, Kind::Fragment));
-        assert_eq!(f.bytes, 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
+        assert_eq!(f.bytes.total(), 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
     }
 }

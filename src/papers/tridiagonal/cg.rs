@@ -20,7 +20,7 @@
 use std::rc::Rc;
 
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
@@ -579,8 +579,20 @@ pub fn cg_work(
     let flops = SETUP_FLOPS * l * t
         + it * (ITERATION_FLOPS * l * t + 2.0 * 3.0 * l * red_writes)
         + ex * (l * t + 3.0 * l * red_writes);
+    // The CG passes' fetches and writes, split: every pass writes its output texels (the
+    // `texel·…` write terms below), the rest are fetches of `texel`-byte texels.
+    let written = texel * t
+        + it * texel * (6.0 * t + 2.0 * red_writes)
+        + ex * texel * red_writes
+        + texel * t
+        + 4.0 * (n * batch) as f64;
+    let fetch = if l >= 4.0 {
+        Access::TexRgba
+    } else {
+        Access::TexScalar
+    };
     Work {
-        bytes,
+        bytes: Bytes::of(&[(fetch, bytes - written), (Access::Target, written)]),
         flops32: flops,
         passes: (6.0 + it * (6.0 + 2.0 * pr) + ex * (1.0 + pr)) as u64,
         kind: Kind::Fragment,
@@ -640,7 +652,7 @@ mod tests {
         // pass. Pack: 4 × (16 B in, 4 B out); residual 7 + 1 texels; an iteration 15 fetched
         // + 2 reduced + 6 written + 2 reduction writes; unpack 1 + 1.
         let w = cg_work(Packing::Scalar, 1, 1, 1, 0);
-        assert_eq!(w.bytes, (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
+        assert_eq!(w.bytes.total(), (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
         assert_eq!(w.passes, 4 + 1 + (6 + 2) + 1);
         assert_eq!(w.flops32, 6.0 + 13.0 + 6.0);
         assert_eq!(reduction_texels(4, 2), (4 * 2 + 2, 2));

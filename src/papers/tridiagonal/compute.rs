@@ -18,7 +18,7 @@ use super::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
 use super::layout::CrLayout;
 use super::layout::levels_for;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{Buffer, Define, Format, Gl, GlError, Program, TexTarget, Texture};
 
 /// The shader of [`ComputeCrPasses`] (load, reduction and fill programs by `#define`).
@@ -196,12 +196,23 @@ pub fn cr_work(n: usize, b: usize, memory: Memory) -> Work {
     let red: f64 = l.levels.iter().map(|v| v.pc as f64).sum();
     let unknowns = l.padded() as f64;
     let (n, b) = (n as f64, b as f64);
-    let scratch = match memory {
-        Memory::Shared => 0.0,
-        Memory::Global => 16.0 * unknowns + 8.0 + 64.0 * red + 28.0 * unknowns + 4.0 * n,
+    // Global scratch: stores of P and the boundary x, of each reduced equation and each
+    // unknown; loads of 3 P per reduced equation, a P and 2 x per unknown, the final x.
+    let (loads, stores) = match memory {
+        Memory::Shared => (0.0, 0.0),
+        Memory::Global => (
+            48.0 * red + 24.0 * unknowns + 4.0 * n,
+            16.0 * unknowns + 8.0 + 16.0 * red + 4.0 * unknowns,
+        ),
     };
+    let bytes = Bytes::of(&[
+        (Access::ImageRead, 16.0 * n),
+        (Access::ImageWrite, 4.0 * n),
+        (Access::SsboRead, loads),
+        (Access::SsboWrite, stores),
+    ]);
     Work {
-        bytes: b * (20.0 * n + scratch),
+        bytes: bytes.scale(b),
         flops32: b * (REDUCE_FLOPS * red + FILL_FLOPS * unknowns),
         dispatches: 1,
         kind: Kind::Compute,
@@ -223,12 +234,20 @@ pub fn cr_work(n: usize, b: usize, memory: Memory) -> Work {
 pub fn pcr_work(n: usize, b: usize, memory: Memory) -> Work {
     let steps = (n.max(1) as f64).log2().ceil();
     let (n, b) = (n as f64, b as f64);
-    let scratch = match memory {
-        Memory::Shared => 0.0,
-        Memory::Global => 32.0 * n + 64.0 * n * steps,
+    // Global scratch: the initial store and a store per equation and step; 3 loads per
+    // equation and step and the final load.
+    let (loads, stores) = match memory {
+        Memory::Shared => (0.0, 0.0),
+        Memory::Global => (48.0 * n * steps + 16.0 * n, 16.0 * n + 16.0 * n * steps),
     };
+    let bytes = Bytes::of(&[
+        (Access::ImageRead, 16.0 * n),
+        (Access::ImageWrite, 4.0 * n),
+        (Access::SsboRead, loads),
+        (Access::SsboWrite, stores),
+    ]);
     Work {
-        bytes: b * (20.0 * n + scratch),
+        bytes: bytes.scale(b),
         flops32: b * (REDUCE_FLOPS * n * steps + n),
         dispatches: 1,
         kind: Kind::Compute,
@@ -363,8 +382,17 @@ pub fn cr_pass_work(n: usize, b: usize) -> Work {
     let red: f64 = reduce.iter().map(|&(_, c)| c as f64).sum();
     let unknowns: f64 = fill.iter().map(|&(_, c)| c as f64).sum();
     let (n, b) = (n as f64, b as f64);
+    // imageLoad: the system, 3 P per reduced equation, a P and 2 x per unknown;
+    // imageStore: P over the padded range, each reduced equation, each unknown's x.
+    let bytes = Bytes::of(&[
+        (Access::ImageRead, 16.0 * n + 48.0 * red + 24.0 * unknowns),
+        (
+            Access::ImageWrite,
+            16.0 * unknowns + 16.0 * red + 4.0 * unknowns,
+        ),
+    ]);
     Work {
-        bytes: b * (16.0 * n + 16.0 * unknowns + 64.0 * red + 28.0 * unknowns),
+        bytes: bytes.scale(b),
         flops32: b * (REDUCE_FLOPS * red + FILL_FLOPS * unknowns),
         dispatches: (1 + reduce.len() + fill.len()) as u64,
         kind: Kind::Compute,
@@ -504,7 +532,7 @@ mod tests {
         }
         // n = 3: one reduced equation, 3 filled; load 16·3 in + 16·3 out.
         let w = cr_pass_work(3, 2);
-        assert_eq!(w.bytes, 2.0 * (48.0 + 48.0 + 64.0 + 28.0 * 3.0));
+        assert_eq!(w.bytes.total(), 2.0 * (48.0 + 48.0 + 64.0 + 28.0 * 3.0));
         assert_eq!((w.flops32, w.dispatches), (2.0 * (12.0 + 15.0), 1 + 1 + 2));
     }
 
@@ -514,16 +542,16 @@ mod tests {
         // traffic is 16 B in and 4 B out per unknown.
         let w = cr_work(3, 2, Memory::Shared);
         assert_eq!(
-            (w.bytes, w.flops32, w.dispatches),
+            (w.bytes.total(), w.flops32, w.dispatches),
             (2.0 * 60.0, 2.0 * 27.0, 1)
         );
         // PCR, n = 4: 2 steps of 4 equations, then 4 divisions.
         let p = pcr_work(4, 1, Memory::Shared);
-        assert_eq!((p.bytes, p.flops32), (80.0, 12.0 * 8.0 + 4.0));
+        assert_eq!((p.bytes.total(), p.flops32), (80.0, 12.0 * 8.0 + 4.0));
         // The global path adds the scratch traffic.
-        assert!(cr_work(3, 1, Memory::Global).bytes > 60.0);
+        assert!(cr_work(3, 1, Memory::Global).bytes.total() > 60.0);
         assert_eq!(
-            pcr_work(4, 1, Memory::Global).bytes,
+            pcr_work(4, 1, Memory::Global).bytes.total(),
             80.0 + 32.0 * 4.0 + 64.0 * 8.0
         );
     }

@@ -27,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
@@ -120,8 +120,17 @@ pub fn cr_work(l: &CrLayout, method: PingPongMethod, cols: u32) -> Work {
     };
     let has_gather = u64::from(gather > 0);
     let c = cols as f64;
+    // RGBA fetches: the reductions' and the gather's texels, the fill's P texels, the
+    // padded copy's; the rest are R32F (scalar) fetches of x.
+    let rgba_floats = 4 * (st[0][0] + st[1][0] + FILL_P_TEXELS * odd + n * u64::from(padded));
+    let bytes = Bytes::of(&[
+        (Access::TexRgba, 4.0 * rgba_floats as f64),
+        (Access::TexScalar, 4.0 * (floats - rgba_floats) as f64),
+        (Access::Target, written as f64),
+        (Access::Copy, copied as f64),
+    ]);
     Work {
-        bytes: c * (4 * floats + written + copied) as f64,
+        bytes: bytes.scale(c),
         flops32: c * (REDUCE_FLOPS * red as f64 + FILL_FLOPS * odd as f64),
         passes: u64::from(padded) + l.levels.len() as u64 + has_gather + l.q as u64 + 1,
         kind: Kind::Fragment,
@@ -598,17 +607,21 @@ mod tests {
         let w = cr_work(&l, PingPongMethod::Switch, 1);
         let read = 4 * (12 + 8 + 15 + 3);
         let written = 16 + 4 * (3 + 5 + 3);
-        assert_eq!(w.bytes, (read + written) as f64);
+        assert_eq!(w.bytes.total(), (read + written) as f64);
+        // RGBA fetches: 3 texels of the reduction, 3 P texels of the fill (1 + 2 new
+        // unknowns); the rest are R32F.
+        assert_eq!(w.bytes.get(Access::TexRgba), 16.0 * 6.0);
+        assert_eq!(w.bytes.get(Access::Target), written as f64);
         assert_eq!(w.flops32, 12.0 + 5.0 * 3.0);
         assert_eq!(w.passes, 4); // reduction, two fill levels, collect
         // The copy method copies each pass's rectangle back: 1 RGBA + 8 R32F texels.
         let c = cr_work(&l, PingPongMethod::Copy, 1);
-        assert_eq!(c.bytes - w.bytes, (2 * (16 + 4 * 8)) as f64);
+        assert_eq!((c.bytes - w.bytes).total(), (2 * (16 + 4 * 8)) as f64);
         // Tiles multiply the traffic and arithmetic, not the passes.
         let t = cr_work(&l, PingPongMethod::Switch, 3);
         assert_eq!(
             (t.bytes, t.flops32, t.passes),
-            (3.0 * w.bytes, 3.0 * w.flops32, 4)
+            (w.bytes.scale(3.0), 3.0 * w.flops32, 4)
         );
     }
 }

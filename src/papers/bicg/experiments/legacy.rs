@@ -184,7 +184,7 @@ fn measure(
 }
 
 fn gbs(w: &Work, ms: f64) -> f64 {
-    w.bytes / (ms * 1e-3) / 1e9
+    w.bytes.total() / (ms * 1e-3) / 1e9
 }
 
 fn skipped(t: &TableWriter, mesh: &Mesh, suffix: &str, label: &str, why: &str) -> RowBuilder {

@@ -30,7 +30,7 @@
 //! (Fig. 4's matrix upload) the bound is lower still.
 
 use super::kernels::Prog;
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 
 /// The sizes a dispatch's work depends on.
 #[derive(Clone, Copy, Debug)]
@@ -56,23 +56,24 @@ pub(super) fn dispatch_work(p: Prog, s: &Shape) -> Work {
         s.invocations as f64,
         s.red_groups as f64,
     );
-    let spmv = 4.0 * n + nnz * (2.0 * e + 4.0) + n * e;
-    let (bytes, flops) = match p {
-        Prog::Spmv => (spmv, 2.0 * nnz),
-        Prog::VPlusBU => (3.0 * n * e + i * e, 2.0 * n),
-        Prog::VMulU | Prog::Sub | Prog::Asolve => (3.0 * n * e, n),
-        Prog::Copy => (2.0 * n * e, 0.0),
-        Prog::Sum | Prog::Max => (n * e + r * e, n),
-        Prog::Dot => (2.0 * n * e + r * e, 2.0 * n),
-        Prog::SumFinal | Prog::MaxFinal => (r * e + e, r),
-        Prog::FusedAsolveDot => (4.0 * n * e + r * e, 3.0 * n),
-        Prog::FusedP => (6.0 * n * e + i * e, 4.0 * n),
-        Prog::FusedSpmvDot => (spmv + n * e + r * e, 2.0 * nnz + 2.0 * n),
-        Prog::FusedUpdateX => (3.0 * n * e + 2.0 * r * e + i * e, 4.0 * n),
-        Prog::FusedUpdateR => (8.0 * n * e + r * e + i * e, 6.0 * n),
+    // (loads, stores) of each kernel; a reduction's first stage stores its partial sums.
+    let spmv = 4.0 * n + nnz * (2.0 * e + 4.0);
+    let ((rd, wr), flops) = match p {
+        Prog::Spmv => ((spmv, n * e), 2.0 * nnz),
+        Prog::VPlusBU => ((2.0 * n * e + i * e, n * e), 2.0 * n),
+        Prog::VMulU | Prog::Sub | Prog::Asolve => ((2.0 * n * e, n * e), n),
+        Prog::Copy => ((n * e, n * e), 0.0),
+        Prog::Sum | Prog::Max => ((n * e, r * e), n),
+        Prog::Dot => ((2.0 * n * e, r * e), 2.0 * n),
+        Prog::SumFinal | Prog::MaxFinal => ((r * e, e), r),
+        Prog::FusedAsolveDot => ((3.0 * n * e, n * e + r * e), 3.0 * n),
+        Prog::FusedP => ((4.0 * n * e + i * e, 2.0 * n * e), 4.0 * n),
+        Prog::FusedSpmvDot => ((spmv + n * e, n * e + r * e), 2.0 * nnz + 2.0 * n),
+        Prog::FusedUpdateX => ((2.0 * n * e + 2.0 * r * e + i * e, n * e), 4.0 * n),
+        Prog::FusedUpdateR => ((6.0 * n * e + i * e, 2.0 * n * e + r * e), 6.0 * n),
     };
     Work {
-        bytes,
+        bytes: Bytes::of(&[(Access::SsboRead, rd), (Access::SsboWrite, wr)]),
         flops32: if s.fp64 { 0.0 } else { flops },
         flops64: if s.fp64 { flops } else { 0.0 },
         passes: 0,
@@ -117,7 +118,7 @@ mod tests {
             fp64: true,
         };
         let w = dispatch_work(Prog::Spmv, &s);
-        assert_eq!(w.bytes, 16.0 + 80.0 + 40.0 + 80.0 + 32.0);
+        assert_eq!(w.bytes.total(), 16.0 + 80.0 + 40.0 + 80.0 + 32.0);
         assert_eq!((w.flops64, w.flops32, w.dispatches), (20.0, 0.0, 1));
         let c = dispatch_work(
             Prog::Copy,
@@ -127,6 +128,7 @@ mod tests {
                 ..s
             },
         );
-        assert_eq!((c.bytes, c.flops32), (32.0, 0.0));
+        assert_eq!((c.bytes.total(), c.flops32), (32.0, 0.0));
+        assert_eq!(c.bytes.get(Access::SsboWrite), 16.0);
     }
 }

@@ -16,7 +16,7 @@
 //! and the fragment row still runs.
 
 use super::{Config, time_compute_sweeps};
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::measure_gpu;
 use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
@@ -38,9 +38,18 @@ const TOL: f64 = 1e-5;
 
 /// fp32 flops of one sweep: a multiply-add per off-diagonal entry, a subtraction and a
 /// division per row (2 per stored entry).
-fn sweep_work(flat: &FlatMatrix, kind: Kind) -> Work {
+fn sweep_work(flat: &FlatMatrix, kind: Kind, reads: Reads) -> Work {
+    // x_new is the one array written (4 bytes per row); the rest are loads: fragment texel
+    // fetches of R32F textures, compute loads through `reads`.
+    let written = 4.0 * flat.n() as f64;
+    let loads = flat.sweep_bytes() as f64 - written;
+    let (load, store) = match (kind, reads) {
+        (Kind::Fragment, _) => (Access::TexScalar, Access::Target),
+        (Kind::Compute, Reads::Ssbo) => (Access::SsboRead, Access::SsboWrite),
+        (Kind::Compute, Reads::Texture) => (Access::ImageRead, Access::SsboWrite),
+    };
     Work {
-        bytes: flat.sweep_bytes() as f64,
+        bytes: Bytes::of(&[(load, loads), (store, written)]),
         flops32: 2.0 * flat.entries() as f64,
         flops64: 0.0,
         passes: u64::from(kind == Kind::Fragment),
@@ -124,7 +133,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
             .runs(tf.runs)
             .work(
                 "Jacobi fragment",
-                sweep_work(&flat, Kind::Fragment),
+                sweep_work(&flat, Kind::Fragment, Reads::Ssbo),
                 frag_ms,
             )
             .versus(VERSUS, format!("{} unknowns", flat.n()))
@@ -154,7 +163,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
                 .runs(tc.runs)
                 .work(
                     format!("Jacobi compute ({})", reads.name()),
-                    sweep_work(&flat, Kind::Compute),
+                    sweep_work(&flat, Kind::Compute, reads),
                     comp_ms,
                 )
                 .versus(VERSUS, format!("{} unknowns", flat.n()))

@@ -26,7 +26,7 @@ pub(super) struct Bandwidth {
 /// fetches and writes, [`table4::fragment_work`] without its copies and arithmetic.
 fn fetch_work(info: &super::super::fragment::LuInfo) -> crate::bench::Work {
     let mut w = table4::fragment_work(info, true);
-    w.bytes -= 2.0 * info.copied_bytes as f64;
+    w.bytes.copy -= 2.0 * info.copied_bytes as f64;
     w
 }
 

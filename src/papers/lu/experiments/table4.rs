@@ -4,7 +4,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use crate::bench::{Kind, Work};
+use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::{TimingPlan, repeat};
 use crate::gl::{Format, Gl};
 use crate::report::{Column, bound_columns};
@@ -35,10 +35,24 @@ pub(super) const VERSUS: &str = "LU without pivoting";
 /// model: each fetch is counted once though neighbouring fragments share rows and columns.
 pub(super) fn fragment_work(info: &LuInfo, fetch_only: bool) -> Work {
     let texel = info.texel_bytes as f64;
+    // One-channel textures (I1, I2) are scalar fetches, four-channel (I3, I4) RGBA.
+    let fetch = if info.texel_bytes >= 16 {
+        Access::TexRgba
+    } else {
+        Access::TexScalar
+    };
     Work {
-        bytes: info.fetched_bytes as f64
-            + texel * (info.fragments + 2 * info.carried_fragments) as f64
-            + 2.0 * info.copied_bytes as f64,
+        bytes: Bytes::of(&[
+            (
+                fetch,
+                info.fetched_bytes as f64 + texel * info.carried_fragments as f64,
+            ),
+            (
+                Access::Target,
+                texel * (info.fragments + info.carried_fragments) as f64,
+            ),
+            (Access::Copy, 2.0 * info.copied_bytes as f64),
+        ]),
         flops32: if fetch_only { 0.0 } else { info.flops as f64 },
         passes: info.draws,
         kind: Kind::Fragment,
