@@ -199,10 +199,11 @@ fn the_bound_is_the_largest_term_of_the_kinds_limits() {
     w.flops32 = 20e9;
     let b = l.bound(&w).unwrap();
     assert!(close(b.ms, 400.0) && b.limiter == Limiter::Fp32, "{b:?}");
-    // 3 GFLOP fp64: 600 ms at 5 GFLOPS.
+    // 3 GFLOP fp64: 600 ms at 5 GFLOPS; fp32's 400 ms is more than 20 % below.
     w.flops64 = 3e9;
     let b = l.bound(&w).unwrap();
     assert!(close(b.ms, 600.0) && b.limiter == Limiter::Fp64, "{b:?}");
+    assert_eq!((b.close, b.label().as_str()), (None, "fp64"));
     // 5000 passes and 4000 dispatches: 500 + 200 ms = 700 ms.
     w.passes = 5000;
     w.dispatches = 4000;
@@ -211,6 +212,9 @@ fn the_bound_is_the_largest_term_of_the_kinds_limits() {
         close(b.ms, 700.0) && b.limiter.name() == "fixed cost",
         "{b:?}"
     );
+    // 700 ms fixed cost against 600 ms fp64: within 20 %, so both are named.
+    assert_eq!(b.close, Some(Limiter::Fp64));
+    assert_eq!(b.label(), "fixed cost ≈ fp64");
     assert!(close(b.fraction(1400.0).unwrap(), 0.5));
     assert_eq!(b.fraction(0.0), None);
     assert_eq!(b.fraction(f64::NAN), None);
@@ -237,7 +241,8 @@ fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
         none,
         Bound {
             ms: 0.0,
-            limiter: Limiter::Unknown
+            limiter: Limiter::Unknown,
+            close: None,
         }
     );
     assert_eq!(none.fraction(5.0), None);

@@ -350,9 +350,25 @@ impl std::fmt::Display for Limiter {
 pub struct Bound {
     pub ms: f64,
     pub limiter: Limiter,
+    /// The runner-up term when it is within [`CLOSE`] of the limiter's: the bound is then
+    /// labelled with both ("bandwidth ≈ fp32"), since a roof measured a little differently
+    /// would swap them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub close: Option<Limiter>,
 }
 
+/// How close (relative) a second term must be to the largest to be named beside it.
+pub const CLOSE: f64 = 0.2;
+
 impl Bound {
+    /// The limiter's name, with the runner-up's when it is close: `bandwidth ≈ fp32`.
+    pub fn label(&self) -> String {
+        match self.close {
+            Some(c) => format!("{} ≈ {}", self.limiter.name(), c.name()),
+            None => self.limiter.name().to_string(),
+        }
+    }
+
     /// `bound / measured`: the fraction of the device's limit the kernel attains (`None` for
     /// an unknown bound or a measured time that is not a positive number).
     pub fn fraction(&self, measured_ms: f64) -> Option<f64> {
@@ -420,16 +436,25 @@ impl Limits {
             (term(work.flops64, p64), Limiter::Fp64),
             (fixed, Limiter::FixedCost),
         ];
-        let best = terms
+        let mut ranked: Vec<(f64, Limiter)> = terms
             .iter()
             .filter_map(|&(t, l)| t.map(|t| (t, l)))
             .filter(|&(t, _)| t > 0.0)
-            .max_by(|a, b| a.0.total_cmp(&b.0));
-        Ok(match best {
-            Some((ms, limiter)) => Bound { ms, limiter },
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0));
+        Ok(match ranked.first() {
+            Some(&(ms, limiter)) => Bound {
+                ms,
+                limiter,
+                close: ranked
+                    .get(1)
+                    .filter(|r| crate::stats::within(ms, r.0, CLOSE))
+                    .map(|r| r.1),
+            },
             None => Bound {
                 ms: 0.0,
                 limiter: Limiter::Unknown,
+                close: None,
             },
         })
     }

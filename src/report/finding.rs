@@ -86,7 +86,9 @@ impl Finding {
     /// Judges the claim "`stat` ≥ `threshold`" (`at_least`; else "≤") on the statistic's
     /// 95 % interval ([`crate::stats::decide`]): *held* when the whole interval is on the
     /// claim's side, *not held* when the whole interval is on the other side, *inconclusive*
-    /// when it contains the threshold. Sets the verdict, `ours` (`median [lo, hi]`, `name`
+    /// when it contains the threshold — and *inconclusive* too when the statistic rests on
+    /// fewer runs than a 95 % interval needs ([`crate::stats::Estimate::has_ci`]: a single run
+    /// never decides a claim). Sets the verdict, `ours` (`median [lo, hi]`, `name`
     /// first) and the threshold (`name ≥ threshold`).
     pub fn judge(
         self,
@@ -96,7 +98,9 @@ impl Finding {
         at_least: bool,
     ) -> Finding {
         use crate::stats::Decision;
+        // An interval of fewer runs than a 95 % one needs decides nothing.
         let verdict = match crate::stats::decide(stat.interval(), threshold, at_least) {
+            _ if !stat.has_ci() => Verdict::Inconclusive,
             Decision::Holds => Verdict::Held,
             Decision::Fails => Verdict::NotHeld,
             Decision::Undecided => Verdict::Inconclusive,

@@ -605,7 +605,7 @@ impl TableWriter {
             ),
             (
                 LIMITER,
-                a.bound.map(|b| Value::Text(b.limiter.name().into())),
+                a.bound.map(|b| Value::Text(b.label())),
             ),
             (OF_BOUND, a.fraction_est().map(Value::Est)),
         ] {

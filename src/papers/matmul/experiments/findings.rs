@@ -190,6 +190,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
             l.abs().min(h.abs())
         };
         e.hi = l.abs().max(h.abs());
+        // As sure as the less sure of the two rows it comes from.
+        e.coverage = gy.coverage.min(gz.coverage);
         e
     };
     let paper_ln = (pg(z) / pg(y)).ln().abs();
