@@ -49,11 +49,11 @@ pub use config::{Config, host_bytes};
 #[derive(Clone, Debug)]
 struct Measured {
     info: LuInfo,
+    /// A over table4's rounds (its samples in round order: configurations of one order pair
+    /// by index).
+    a: crate::stats::Estimate,
     gflops: f64,
     factors: Vec<f32>,
-    /// Whether table4's row was reused (`--resume`): its times are the earlier run's, its
-    /// counts and factors those of one untimed run now.
-    reused: bool,
 }
 
 /// Per order: the matrix, its `f64` factors, the CPU `f32` loop's factors and the tolerance
