@@ -65,7 +65,12 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             rounds(v, m, n).is_some_and(|x| x.len() >= crate::stats::MIN_SAMPLES_FOR_CI)
         })
     };
-    let n_ci = r.sizes.iter().copied().filter(|&n| all_ran(n) && with_ci(n)).max();
+    let n_ci = r
+        .sizes
+        .iter()
+        .copied()
+        .filter(|&n| all_ran(n) && with_ci(n))
+        .max();
     let n = n_ci
         .or_else(|| r.sizes.iter().copied().filter(|&n| all_ran(n)).max())
         .unwrap_or(top);
@@ -230,11 +235,7 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             .filter_map(|&nn| {
                 let i2 = paired((Variant::I2, m), (Variant::I1, m), nn)?;
                 let i4 = paired((Variant::I4, m), (Variant::I3, m), nn)?;
-                Some(format!(
-                    "N={nn}: I2/I1 {}, I4/I3 {}",
-                    show(&i2),
-                    show(&i4)
-                ))
+                Some(format!("N={nn}: I2/I1 {}, I4/I3 {}", show(&i2), show(&i4)))
             })
             .collect();
         per_n.push(format!("{m}: {}", text.join("; ")));

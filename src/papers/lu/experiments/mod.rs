@@ -17,7 +17,8 @@
 //! same device: Table 5 all four or none (their statistics decide how the factorizations are
 //! verified), Table 4 per configuration (with one untimed factorization for the counts and
 //! factors the later tables need), `compute` and `cpu` per row, §4.3 where Table 4's row it
-//! compares with was reused. Tables 1 and 2 and §5.1 measure nothing of their own: they are
+//! compares with was reused; table4 and `compute` all rows of an order or none (they are
+//! timed in the same rounds). Tables 1 and 2 and §5.1 measure nothing of their own: they are
 //! recomputed from Table 4's counts and factors (instant).
 
 mod audits;

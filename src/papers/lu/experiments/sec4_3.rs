@@ -10,9 +10,9 @@ use crate::runner::{RunError, Session};
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
 use super::super::{LuError, theory};
+use super::{Config, Measured, Reference, configs, key, table4};
 use crate::gl::timing::rounds;
 use crate::stats::Estimate;
-use super::{Config, Measured, Reference, configs, key, table4};
 
 /// What §4.3 measured, for the findings.
 #[derive(Clone, Debug)]
@@ -70,19 +70,19 @@ pub(super) fn run(
         .collect(),
         &(b, n, v, m),
     )?;
-    let rep = &cfg.table4.repeat;
+    let rep = cfg.table4.repeat.pick(s.mode);
     t.caption(format!("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers). Interleaved: the full and the fetch-only decomposition run in rounds on the same matrix (each round both, in a shuffled order; table4's repetition rule: {} warm-up round(s), at least {} rounds, more until both intervals of G are within ±{:.0} %, at most {} rounds, {} s per variant; one round from N = {} on); G = median [95 % interval] over the rounds, and fetch-only / full = the paired ratio of G (per-round ratios) that finding 3 judges. Device texture read: `gpgpu_repro::bench::texture_read_bandwidth` (a fragment pass reading 8 consecutive RGBA32F texels per fragment, verified), one measurement. Paper: I3 + switch, N = 2048, Quadro FX 3400. Not verified: the fetch-only program's result is not a factorization.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
     let k = format!("N={n} {v} {m}");
     let ratio_est = |row: &crate::report::Row, col: usize| row.values[col].estimate().cloned();
     if let Some(row) = t.reuse(&k)? {
         let [gbps, dev] = ["bandwidth", "device texture read"].map(|c| t.value(&row, c));
-        let (bw_col, r_col) = (t.table().col("bandwidth"), t.table().col("fetch-only / full"));
-        if let (Some(gbps_est), Some(ratio), Some(_), Some(dev)) = (
-            ratio_est(&row, bw_col),
-            ratio_est(&row, r_col),
-            gbps,
-            dev,
-        ) {
+        let (bw_col, r_col) = (
+            t.table().col("bandwidth"),
+            t.table().col("fetch-only / full"),
+        );
+        if let (Some(gbps_est), Some(ratio), Some(_), Some(dev)) =
+            (ratio_est(&row, bw_col), ratio_est(&row, r_col), gbps, dev)
+        {
             t.finish()?;
             return Ok(Some(Bandwidth {
                 gbps: gbps_est,
@@ -105,7 +105,7 @@ pub(super) fn run(
         .collect::<Result<Vec<_>, _>>()
         .map_err(RunError::algorithm)?;
     let mut infos: [Vec<LuInfo>; 2] = [vec![], vec![]];
-    let plan = table4::plan_for(cfg, n);
+    let plan = table4::plan_for(cfg, n, s.mode);
     let mut calls = [0usize; 2];
     let timed = rounds(plan, 2, |i| -> Result<f64, LuError> {
         lus[i].upload(&r.a)?;

@@ -8,7 +8,7 @@ use crate::bench::{Kind, Work};
 use crate::gl::timing::{TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl, PingPongMethod};
 use crate::report::{Column, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{Mode, RunError, Session};
 use crate::util::max_rel_error;
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
@@ -53,8 +53,8 @@ pub(super) fn kernel(v: impl std::fmt::Display, m: impl std::fmt::Display) -> St
 
 /// The timing plan of an order: the table's, with a single timed run (after the same warm-up)
 /// from `single_run_from` on.
-pub(super) fn plan_for(cfg: &Config, n: u32) -> TimingPlan {
-    let plan = cfg.table4.repeat.plan();
+pub(super) fn plan_for(cfg: &Config, n: u32, mode: Mode) -> TimingPlan {
+    let plan = cfg.table4.repeat.pick(mode).plan();
     if n >= cfg.table4.single_run_from {
         TimingPlan::new(plan.warmup, 1, Duration::ZERO)
     } else {
@@ -134,7 +134,7 @@ pub(super) fn run(
         &(c, &cfg.table4.scalar_format),
     )?;
     t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws the switch method's carried texels (table1, last column).");
-    let r = &c.repeat;
+    let r = c.repeat.pick(s.mode);
     t.caption(format!(
         "Interleaved: at each order the eight configurations (I1–I4 × copy/switch) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G, C, T and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
         r.warmup,
@@ -178,7 +178,11 @@ pub(super) fn run(
                 let res = measure(&s.gl, &r.a, n as usize, params(v, m), once, |i| i.a_ms)
                     .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
                 match (a, times, res) {
-                    (Some(a), [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)], Ok((mut info, factors))) => {
+                    (
+                        Some(a),
+                        [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)],
+                        Ok((mut info, factors)),
+                    ) => {
                         (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a.median, g, cpu, copy);
                         info.g_carry_ms = carry;
                         out.insert(
@@ -206,11 +210,12 @@ pub(super) fn run(
         let mut runs: Vec<InRounds> = cfgs
             .iter()
             .map(|&(v, m)| InRounds {
-                lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(v, m)).map_err(|e| e.to_string()),
+                lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(v, m))
+                    .map_err(|e| e.to_string()),
                 infos: vec![],
             })
             .collect();
-        let plan = plan_for(cfg, n);
+        let plan = plan_for(cfg, n, s.mode);
         let warmup = plan.warmup;
         let mut calls = vec![0usize; runs.len()];
         // A configuration that fails is dropped from the rounds (its row fails); the others
