@@ -395,18 +395,39 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             if i3 <= pa { "faster" } else { "slower" }
         ));
     }
-    let best = configs()
+    // The fastest configuration at the top order; where its interval overlaps others' they
+    // tie, and the note names them (the first in table4's order stands for them).
+    let at_top: Vec<(Variant, PingPongMethod, &super::Measured)> = configs()
         .into_iter()
-        .filter_map(|(v, m)| {
-            r.measured
-                .get(&key(top, v, m))
-                .map(|x| (v, m, x.info.a_ms, x.gflops))
+        .filter_map(|(v, m)| r.measured.get(&key(top, v, m)).map(|x| (v, m, x)))
+        .collect();
+    let pick = crate::stats::winner(
+        &at_top
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i, x.2.a.interval(), x.2.a.median))
+            .collect::<Vec<_>>(),
+    );
+    let tied = pick
+        .as_ref()
+        .filter(|p| !p.clear())
+        .map(|p| {
+            let names: Vec<String> = p
+                .tied
+                .iter()
+                .map(|&i| format!("{} + {}", at_top[i].0, at_top[i].1))
+                .collect();
+            format!(" (a tie within the 95 % intervals: {})", names.join(", "))
         })
-        .min_by(|x, y| x.2.total_cmp(&y.2));
+        .unwrap_or_default();
+    let best = pick.map(|p| {
+        let x = &at_top[p.chosen];
+        (x.0, x.1, x.2.a.median, x.2.gflops)
+    });
     if let (Some((v, m, ms, gf)), Some(&(one, all))) = (best, r.cpu.get(&top)) {
         let comp = r.compute.get(&compute::key(top, false));
         s.note(format!(
-            "Best fragment-shader configuration at N = {top}: {v} + {m}, {ms:.0} ms, {gf:.2} GFLOPS (Table 2 flops) — {:.3} of the speed of faer's f32 LU on one thread ({one:.1} ms) and {:.3} of faer on all threads ({all:.1} ms).{}",
+            "Best fragment-shader configuration at N = {top}: {v} + {m}{tied}, {ms:.0} ms, {gf:.2} GFLOPS (Table 2 flops) — {:.3} of the speed of faer's f32 LU on one thread ({one:.1} ms) and {:.3} of faer on all threads ({all:.1} ms).{}",
             one / ms,
             all / ms,
             comp.map(|c| format!(" The compute-shader blocked LU (beyond the paper): {:.0} ms, {:.2} GFLOPS, {:.3} of faer on one thread, {:.3} on all threads.", c.0, c.1, one / c.0, all / c.0)).unwrap_or_default()
