@@ -54,6 +54,12 @@ pub fn run(
          Verified: GPU vs CPU solution, max-norm relative difference.",
         opts.local_size, cfg.fig4.cpu_once_above
     ));
+    t.caption(format!(
+        "GPU time: {}. CPU time: {}. GPU/CPU: the ratio of the medians, its interval [GPU lo / \
+         CPU hi, GPU hi / CPU lo] (the two are timed one after the other, not in rounds).",
+        super::rule(&cfg.fig4.gpu),
+        super::rule(&cfg.fig4.cpu)
+    ));
     for spec in meshes {
         s.check_interrupt()?;
         let mesh = spec.0;
@@ -83,15 +89,15 @@ pub fn run(
             .num("Nodes", n as f64)
             .num("Iter GPU", ginfo.iterations as f64)
             .num("Iter CPU", cpu_info.iterations as f64)
-            .num("GPU time", tg.median_ms)
-            .num("CPU time", tc.median_ms)
-            .num("GPU/CPU", tg.median_ms / tc.median_ms)
+            .timed("GPU time", &tg)
+            .timed("CPU time", &tc)
+            .est("GPU/CPU", super::independent_ratio(&tg, &tc))
             .num("True residual", cpu::true_residual(&sys.a, &sys.b, gx))
             .opt("Paper CPU", paper.map(|p| p.cpu_ms))
             .opt("Paper GPU", paper.map(|p| p.gpu_ms))
             .opt("Paper GPU/CPU", paper.map(|p| p.gpu_ms / p.cpu_ms))
             .runs(tg.runs)
-            .work(SOLVE_KERNEL, *gw, tg.median_ms);
+            .work_timed(SOLVE_KERNEL, *gw, &tg);
         t.push(match not_converged(ginfo, cpu_info) {
             Some(why) => row.fail(why),
             None => row.verify(max_rel_error(gx, cpu_x), solution_tolerance(params.tol)),
@@ -124,7 +130,8 @@ fn paper_at<'a>(cfg: &'a Config, mesh: &Mesh) -> Option<&'a PaperTime> {
 }
 
 /// One measured mesh: (mesh, GPU ms, CPU ms, GPU iterations), from the table's rows.
-type Measured = (Mesh, f64, f64, f64);
+/// A mesh, its GPU and CPU median times, GPU iterations, and the GPU time's 95 % interval.
+type Measured = (Mesh, f64, f64, f64, (f64, f64));
 
 fn measured(table: &Table) -> Vec<Measured> {
     let (g, c, it) = (
@@ -138,7 +145,10 @@ fn measured(table: &Table) -> Vec<Measured> {
         .enumerate()
         .filter_map(|(i, r)| {
             let mesh = r.key.parse::<Mesh>().ok()?;
-            Some((mesh, g[i]?, c[i]?, it[i]?))
+            let gi = r.values[table.col("GPU time")]
+                .interval()
+                .unwrap_or((g[i]?, g[i]?));
+            Some((mesh, g[i]?, c[i]?, it[i]?, gi))
         })
         .collect()
 }
@@ -233,8 +243,18 @@ fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
         }
         let mean = |f: fn(&&Measured) -> f64| twice.iter().map(f).sum::<f64>() / twice.len() as f64;
         let ratio = slow.1 / mean(|r| r.1);
+        // The ratio's interval from the two sides' intervals (timed in their own rows, not
+        // in rounds): [slow lo / mean of the others' hi, slow hi / mean of their lo].
+        let (lo, hi) = (slow.4.0 / mean(|r| r.4.1), slow.4.1 / mean(|r| r.4.0));
         let per_iter = (slow.1 / slow.3) / mean(|r| r.1 / r.3);
-        let held = (1.0 / about..=about).contains(&ratio);
+        let within = |x: f64| (1.0 / about..=about).contains(&x);
+        let verdict = if within(lo) && within(hi) {
+            Verdict::Held
+        } else if hi < 1.0 / about || lo > about {
+            Verdict::NotHeld
+        } else {
+            Verdict::Inconclusive
+        };
         let others = twice
             .iter()
             .map(|r| r.0.label())
@@ -250,10 +270,15 @@ fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
             )
             .paper("about as long (Fig. 4's bars)")
             .ours(format!(
-                "GL time {} / mean of {others} = {ratio:.2} (per iteration {per_iter:.2})",
+                "GL time {} / mean of {others} = {ratio:.2} [{lo:.2}, {hi:.2}] (per iteration \
+                 {per_iter:.2})",
                 slow.0.label()
             ))
-            .verdict(Verdict::of(held))
+            .threshold(format!(
+                "1/{about} ≤ ratio ≤ {about} (whole 95 % interval: held when inside, not held \
+                 when wholly outside, else inconclusive)"
+            ))
+            .verdict(verdict)
             .why(format!(
                 "\"About as long\" taken as within {about}× either way (`experiments/bicg.toml`).{}",
                 if s.gl.info().software {

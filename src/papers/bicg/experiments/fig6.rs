@@ -46,6 +46,10 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         "Same solve as Fig. 4 with every kernel built for the given local size. Verified: \
          solution vs the CPU reference.",
     );
+    t.caption(format!(
+        "GPU time: {}, one local size after the other; per iteration carries its interval.",
+        super::rule(&cfg.fig6.repeat)
+    ));
     for &l in &sizes {
         s.check_interrupt()?;
         let key = l.to_string();
@@ -67,13 +71,13 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
             .row(&key)
             .num("Local size", l as f64)
             .num("Iterations", info.iterations as f64)
-            .num("GPU time", tm.median_ms)
-            .num(
+            .timed("GPU time", &tm)
+            .est(
                 "Per iteration",
-                tm.median_ms / info.iterations.max(1) as f64,
+                tm.est().map(|ms| ms / info.iterations.max(1) as f64),
             )
             .runs(tm.runs)
-            .work(SOLVE_KERNEL, *gw, tm.median_ms);
+            .work_timed(SOLVE_KERNEL, *gw, &tm);
         t.push(if info.stop == Stop::Converged {
             row.verify(max_rel_error(gx, &cx), solution_tolerance(params.tol))
         } else {

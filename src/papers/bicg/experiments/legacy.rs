@@ -12,9 +12,9 @@
 //! `[legacy] repeat` runs.
 
 use super::config::Config;
-use super::{cpu_solve, time_gpu};
-use crate::bench::Work;
+use super::cpu_solve;
 use crate::gl::Need;
+use crate::gl::timing::rounds_gpu;
 use crate::papers::bicg::cpu::{BicgInfo, BicgParams};
 use crate::papers::bicg::fragment::FragmentBicg;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
@@ -94,8 +94,8 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
     t.caption(format!(
         "{k} iterations from x₀ = 0 without stopping (tolerance 0) on the Fig. 4 problem, fp32 \
          values (the f64 matrix rounded), {} threads per work group for the compute builds. \
-         Timed (median of repetitions, glFinish-bracketed): b and x₀ upload, the iterations \
-         with their three scalar read-backs each, the iterate read back; the matrix resident. \
+         Timed (glFinish-bracketed): b and x₀ upload, the iterations with their three scalar \
+         read-backs each, the iterate read back; the matrix resident. \
          Fragment: every vector an R32F texture near-square, ELLPACK-R's slots stacked in one \
          texture, ten vector passes and five 2×2 reduction chains per iteration (see \
          src/papers/bicg/fragment.rs); compute: `glsl/bicg/*.comp` as in Fig. 4, or fused. \
@@ -103,6 +103,20 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
          Error: max-norm difference from the CPU f64 iterate after the same iterations, \
          relative to its max norm (tolerance {TOL:.0e}).",
         opts.local_size
+    ));
+    let rep = &cfg.legacy.repeat;
+    t.caption(format!(
+        "Interleaved: per mesh the solvers run in rounds on the same matrix (each round every \
+         solver once, in a shuffled order), after {} warm-up round(s); at least {} rounds, then \
+         more until every interval is within ±{:.0} %, at most {} rounds and {} s per solver. \
+         {MS} = median [95 % interval] over the rounds / iterations (distribution-free \
+         order-statistic interval; `*`: fewer than 6 rounds, [min, max]); GB/s carries the \
+         time's interval; {RATIO} = the paired ratio (per-round ratios, median and interval).",
+        rep.warmup,
+        rep.repetitions,
+        100.0 * rep.ci_target,
+        rep.max_runs(),
+        rep.budget_s
     ));
     if let Some(why) = &lacks {
         t.caption(format!("Compute rows skipped: the compute stage {why}."));
@@ -131,8 +145,14 @@ fn measure(
     };
     let x0 = vec![0.0; n];
     let (want, _) = cpu_solve(&sys, &p)?;
-    let mut fragment_ms = None;
-    for (suffix, label, kernel, fused) in SOLVERS {
+    /// A solver of the rounds.
+    enum Solver {
+        Fragment(FragmentBicg),
+        Compute(GpuBicg<f32>),
+    }
+    // Build every solver this device runs; the rows of those that cannot be built fail.
+    let mut built: Vec<(usize, Result<Solver, String>)> = Vec::new();
+    for (i, (suffix, label, _, fused)) in SOLVERS.into_iter().enumerate() {
         s.check_interrupt()?;
         let key = format!("{} {suffix}", mesh.label());
         if let (Some(_), Some(why)) = (fused, lacks) {
@@ -140,51 +160,88 @@ fn measure(
             continue;
         }
         t.start(&key);
-        let (runs, work, detail) = match fused {
-            None => {
-                let mut f = FragmentBicg::new(&s.gl, &a32, true).map_err(RunError::algorithm)?;
-                let runs = time_gpu(&s.gl, plan, || {
-                    f.reset_work();
-                    f.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
-                })?;
-                let (w, h) = f.layout();
-                (runs, f.work(), format!(", {w}×{h} texels"))
+        built.push((
+            i,
+            match fused {
+                None => FragmentBicg::new(&s.gl, &a32, true).map(Solver::Fragment),
+                Some(fused) => GpuBicg::<f32>::new(&s.gl, &a32, true, GpuOptions { fused, ..opts })
+                    .map(Solver::Compute),
             }
-            Some(fused) => {
-                let o = GpuOptions { fused, ..opts };
-                let mut g =
-                    GpuBicg::<f32>::new(&s.gl, &a32, true, o).map_err(RunError::algorithm)?;
-                let runs = time_gpu(&s.gl, plan, || {
-                    g.reset_work();
-                    g.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
-                })?;
-                (runs, g.work(), String::new())
+            .map_err(|e| e.to_string()),
+        ));
+    }
+    // Time them interleaved: each round every solver once, in a shuffled order.
+    let mut last: Vec<Option<Result<(Vec<f64>, BicgInfo), String>>> = vec![None; built.len()];
+    let timed = rounds_gpu(&s.gl, plan, built.len(), |j| -> Result<(), RunError> {
+        s.check_interrupt()?;
+        if matches!(last[j], Some(Err(_))) {
+            return Ok(());
+        }
+        let out = match &mut built[j].1 {
+            Err(_) => return Ok(()),
+            Ok(Solver::Fragment(f)) => {
+                f.reset_work();
+                f.solve(&sys.b, &x0, &p).map_err(|e| e.to_string())
+            }
+            Ok(Solver::Compute(g)) => {
+                g.reset_work();
+                g.solve(&sys.b, &x0, &p).map_err(|e| e.to_string())
             }
         };
-        let (x, info): &(Vec<f64>, BicgInfo) = runs.last();
+        last[j] = Some(out);
+        Ok(())
+    })?;
+    let fragment = built.iter().position(|(i, _)| *i == 0);
+    for (j, (i, solver)) in built.iter().enumerate() {
+        let (suffix, label, kernel, _) = SOLVERS[*i];
+        let key = format!("{} {suffix}", mesh.label());
+        let row = t.row(&key).text("Mesh", mesh.label()).text("solver", label);
+        let solver = match solver {
+            Err(why) => {
+                t.push(row.fail(why.clone()))?;
+                continue;
+            }
+            Ok(solver) => solver,
+        };
+        let (x, info) = match &last[j] {
+            Some(Ok(r)) => r,
+            Some(Err(why)) => {
+                t.push(row.fail(why.clone()))?;
+                continue;
+            }
+            None => {
+                t.push(row.fail("not run"))?;
+                continue;
+            }
+        };
+        let (work, detail) = match solver {
+            Solver::Fragment(f) => {
+                let (w, h) = f.layout();
+                (f.work(), format!(", {w}×{h} texels"))
+            }
+            Solver::Compute(g) => (g.work(), String::new()),
+        };
+        let timing = &timed.timings[j];
         let err = max_rel_error(x, &want);
-        let ms = runs.timing().median_ms;
-        let per = ms / info.iterations.max(1) as f64;
-        let base = *fragment_ms.get_or_insert(per);
+        let iters = info.iterations.max(1) as f64;
+        let ratio = match fragment {
+            Some(f) if f == j => Some(crate::stats::Estimate::exact(1.0)),
+            Some(f) => timed.ratio(j, f),
+            None => None,
+        };
         t.push(
-            t.row(&key)
-                .text("Mesh", mesh.label())
-                .text("solver", format!("{label}{detail}"))
-                .num(MS, per)
-                .num(GBS, gbs(&work, ms))
-                .num(RATIO, per / base)
+            row.text("solver", format!("{label}{detail}"))
+                .est(MS, timing.est().map(|ms| ms / iters))
+                .est(GBS, timing.rate(work.bytes.total() / 1e9))
+                .opt_est(RATIO, ratio)
                 .num(ERROR, err)
-                .runs(runs.timing().runs)
-                .work(kernel, work, ms)
+                .runs(timing.runs)
+                .work_timed(kernel, work, timing)
                 .versus(VERSUS, format!("{}, {k} iterations", mesh.label()))
                 .verify(err, TOL),
         )?;
     }
     Ok(())
-}
-
-fn gbs(w: &Work, ms: f64) -> f64 {
-    w.bytes.total() / (ms * 1e-3) / 1e9
 }
 
 fn skipped(t: &TableWriter, mesh: &Mesh, suffix: &str, label: &str, why: &str) -> RowBuilder {

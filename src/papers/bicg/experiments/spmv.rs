@@ -40,6 +40,11 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
          Fraction. Verified: the GPU SpMV against the CPU SpMV in f64 (same summation order, \
          no FMA contraction: expected exact).",
     );
+    t.caption(format!(
+        "SpMV time and the fp64 copy: each {}; the bandwidths and Fraction carry their time's \
+         interval (Device stream: one measurement).",
+        super::rule(&cfg.spmv.repeat)
+    ));
     let key = mesh.label();
     if let Some(row) = t.reuse(&key)? {
         // The note of the run that measured the row, from its cells.
@@ -71,14 +76,14 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
             t.row(&key)
                 .text("Mesh", &key)
                 .num("Nonzeros", sys.a.nnz() as f64)
-                .num("SpMV time", ts.median_ms)
+                .timed("SpMV time", &ts)
                 .num("SpMV bytes", bytes / 1e6)
-                .num("SpMV bandwidth", bw)
-                .num("fp64 copy", copy64)
+                .est("SpMV bandwidth", ts.rate(bytes / 1e9))
+                .est("fp64 copy", tc.rate(16.0 * n as f64 / 1e9))
                 .num("Device stream", stream)
-                .num("Fraction", bw / stream)
+                .est("Fraction", ts.rate(bytes / 1e9).map(|b| b / stream))
                 .runs(ts.runs)
-                .work(Kernel::SpMV.name(), work, ts.median_ms)
+                .work_timed(Kernel::SpMV.name(), work, &ts)
                 .verify(err, 1e-15),
         )?;
         note(s, &key, bw, copy64, stream);

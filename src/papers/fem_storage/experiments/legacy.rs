@@ -8,17 +8,19 @@
 //!
 //! Three rows per size, one per solver (fragment, compute with each way of reading), so that
 //! each records its own kernel's work for the bound columns. All are timed as `perf` times the
-//! compute sweep ([`measure_gpu`]: median of repetitions, `glFinish` around the timed region)
+//! compute sweep (interleaved in rounds, `glFinish` around the timed region)
 //! over the same number of sweeps from x⁽⁰⁾ = 0 without stopping tests, and every iterate is
 //! compared with the CPU Jacobi in f64 after the same sweeps ([`sweeps_f64`], the f32 arrays
 //! widened). GB/s use the compulsory bytes of [`FlatMatrix::sweep_bytes`], as `perf`. Where
 //! the device lacks compute shaders (softpipe) the compute rows are skipped with the reason,
 //! and the fragment row still runs.
 
-use super::{Config, time_compute_sweeps};
+use super::Config;
 use crate::bench::{Access, Bytes, Kind, Work};
-use crate::gl::timing::measure_gpu;
+use crate::gl::Timing;
+use crate::gl::timing::rounds_gpu;
 use crate::gl::{Need, Reads};
+use crate::papers::fem_storage::GpuJacobi;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::fragment::FragmentJacobi;
@@ -105,20 +107,43 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
         let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
         let bytes = flat.sweep_bytes() as f64;
-        let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
         let want = sweeps_f64(&flat, &vec![0.0; flat.n()], sweeps);
         let zeros = vec![0.0f32; flat.n()];
 
+        // The fragment sweep and (where the device has compute) the compute sweeps with
+        // each way of reading, interleaved in rounds on the same matrix.
         let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
-        let tf = measure_gpu(&s.gl, p.repeat.plan(), || {
-            frag.set_x(&zeros)?;
-            frag.run_fixed(sweeps)
+        let mut comps = if lacks.is_none() {
+            Reads::ALL
+                .iter()
+                .map(|&reads| GpuJacobi::with_reads(&s.gl, &flat, reads))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(RunError::algorithm)?
+        } else {
+            vec![]
+        };
+        let timed = rounds_gpu(&s.gl, p.repeat.plan(), 1 + comps.len(), |i| {
+            if i == 0 {
+                frag.set_x(&zeros)?;
+                frag.run_fixed(sweeps)
+            } else {
+                comps[i - 1].set_x(&zeros)?;
+                comps[i - 1].run_fixed(sweeps)
+            }
         })
         .map_err(RunError::algorithm)?;
+        let per_sweep = |tm: &Timing| {
+            let mut one = tm.clone();
+            for v in [&mut one.median_ms, &mut one.lo_ms, &mut one.hi_ms] {
+                *v /= sweeps as f64;
+            }
+            one
+        };
+        let tf = &timed.timings[0];
         let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
         let (w, h) = frag.layout();
         drop(frag);
-        let frag_ms = tf.median_ms / sweeps as f64;
+        let total = bytes * sweeps as f64 / 1e9;
         let row = t
             .row(&frag_key)
             .num("unknowns", grid.nodes() as f64)
@@ -126,15 +151,15 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
                 "solver",
                 format!("fragment, {} ({w}×{h} texels)", grid.label()),
             )
-            .num("ms/sweep", frag_ms)
-            .num(GBS, gbs(frag_ms))
+            .est("ms/sweep", tf.est().map(|ms| ms / sweeps as f64))
+            .est(GBS, tf.rate(total))
             .num(RATIO, 1.0)
             .num(ERROR, frag_err)
             .runs(tf.runs)
-            .work(
+            .work_timed(
                 "Jacobi fragment",
                 sweep_work(&flat, Kind::Fragment, Reads::Ssbo),
-                frag_ms,
+                &per_sweep(tf),
             )
             .versus(VERSUS, format!("{} unknowns", flat.n()))
             .verify(frag_err, TOL);
@@ -146,34 +171,53 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
             }
             continue;
         }
-        for (reads, key) in Reads::ALL.into_iter().zip(&comp_keys) {
-            t.start(key);
+        for (i, ((reads, key), comp)) in Reads::ALL
+            .into_iter()
+            .zip(&comp_keys)
+            .zip(&comps)
+            .enumerate()
+        {
             // The row's work is the compulsory model of `sweep_work`, as the fragment row's.
-            let (tc, x, _) = time_compute_sweeps(s, &flat, reads, sweeps, &p.repeat)?;
+            let tc = &timed.timings[i + 1];
+            let x = comp.x().map_err(RunError::algorithm)?;
             let comp_err = crate::util::max_rel_error(&x, &want);
-            let comp_ms = tc.median_ms / sweeps as f64;
             let row = t
                 .row(key)
                 .num("unknowns", grid.nodes() as f64)
                 .text("solver", solver(reads, &grid))
-                .num("ms/sweep", comp_ms)
-                .num(GBS, gbs(comp_ms))
-                .num(RATIO, comp_ms / frag_ms)
+                .est("ms/sweep", tc.est().map(|ms| ms / sweeps as f64))
+                .est(GBS, tc.rate(total))
+                .opt_est(RATIO, timed.ratio(i + 1, 0))
                 .num(ERROR, comp_err)
                 .runs(tc.runs)
-                .work(
+                .work_timed(
                     format!("Jacobi compute ({})", reads.name()),
                     sweep_work(&flat, Kind::Compute, reads),
-                    comp_ms,
+                    &per_sweep(tc),
                 )
                 .versus(VERSUS, format!("{} unknowns", flat.n()))
                 .verify(comp_err, TOL);
             t.push(row)?;
         }
     }
+    let rep = &p.repeat;
+    t.caption(format!(
+        "Interleaved: per size the fragment sweep and the compute sweeps run in rounds on the \
+         same matrix (each round every solver once, in a shuffled order), after {} warm-up \
+         round(s); at least {} rounds, then more until every interval is within ±{:.0} %, at \
+         most {} rounds and {} s per solver. ms/sweep = median [95 % interval] over the \
+         rounds / sweeps (distribution-free order-statistic interval; `*`: fewer than 6 \
+         rounds, [min, max]); GB/s carries that interval; `{RATIO}` is the paired ratio \
+         (per-round ratios, median and interval).",
+        rep.warmup,
+        rep.repetitions,
+        100.0 * rep.ci_target,
+        rep.max_runs(),
+        rep.budget_s
+    ));
     t.caption(format!(
         "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests on the `perf` table's matrices, \
-         median of repetitions (glFinish-bracketed, the upload of x⁽⁰⁾ included: 8N bytes for \
+         glFinish-bracketed (the upload of x⁽⁰⁾ included: 8N bytes for \
          the fragment solver's two textures, 4N for the compute buffer). Fragment: one \
          full-texture quad per sweep rendering into the other texture of a switch-method \
          ping-pong pair; idx/val/accmSize/rhs/x in R32F 2D textures wrapped at 4096 texels, \

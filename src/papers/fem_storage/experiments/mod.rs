@@ -23,12 +23,8 @@ pub mod table4;
 use serde::{Deserialize, Serialize};
 
 use super::assembly::Problem;
-use super::flat::FlatMatrix;
-use super::gpu::GpuJacobi;
 use super::mesh::Grid;
-use crate::bench::Work;
-use crate::gl::timing::measure_gpu;
-use crate::gl::{DeviceInfo, Need, Reads, Timing};
+use crate::gl::{DeviceInfo, Need, Reads};
 use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
 pub use table2::{Counts, count_formats, stencil_counts};
@@ -347,28 +343,6 @@ impl crate::runner::Experiments for Config {
 /// The largest side ratio `table4.max_aspect` may allow: the nearest-grid search scans the
 /// sides within it, and the paper's meshes are squares and cubes.
 const MAX_ASPECT: f64 = 4.0;
-
-/// `sweeps` sweeps of the compute Jacobi reading its inputs as `reads`, from x⁽⁰⁾ = 0, timed
-/// as `perf` and `legacy` time them ([`measure_gpu`]: median of repetitions, `glFinish` around
-/// each run, the upload of x⁽⁰⁾ inside it): the timing, the iterate after the last run, and
-/// the solver's count of one sweep's work ([`GpuJacobi::work`]).
-fn time_compute_sweeps(
-    s: &Session,
-    flat: &FlatMatrix,
-    reads: Reads,
-    sweeps: usize,
-    repeat: &Repeat,
-) -> Result<(Timing, Vec<f32>, Work), RunError> {
-    let zeros = vec![0.0f32; flat.n()];
-    let mut gpu = GpuJacobi::with_reads(&s.gl, flat, reads).map_err(RunError::algorithm)?;
-    let t = measure_gpu(&s.gl, repeat.plan(), || {
-        gpu.set_x(&zeros)?;
-        gpu.run_fixed(sweeps)
-    })
-    .map_err(RunError::algorithm)?;
-    let x = gpu.x().map_err(RunError::algorithm)?;
-    Ok((t, x, gpu.work(1, 0)))
-}
 
 /// Threads for the CPU Jacobi.
 pub fn threads() -> usize {

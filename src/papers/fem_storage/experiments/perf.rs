@@ -4,10 +4,13 @@
 //! bytes per sweep ([`FlatMatrix::sweep_bytes`]): 8 B per stored entry (index + value) and
 //! 16 B per row (accmSize, rhs, x_old, x_new).
 
-use super::{Config, threads, time_compute_sweeps};
+use std::time::Instant;
+
+use super::{Config, threads};
 use crate::gl::Reads;
-use crate::gl::timing::measure_cpu;
+use crate::gl::timing::rounds;
 use crate::papers::fem_storage::FemError;
+use crate::papers::fem_storage::GpuJacobi;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::jacobi::CpuJacobi;
@@ -85,38 +88,67 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
         let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
         let bytes = flat.sweep_bytes() as f64;
-        let mut gl_runs = Vec::new();
-        for reads in Reads::ALL {
-            let (tg, x, work) = time_compute_sweeps(s, &flat, reads, sweeps, &p.repeat)?;
-            gl_runs.push((reads, tg, x, work));
-        }
-        let mut cpu_rows = Vec::new();
-        let mut xc = Vec::new();
-        for &th in &cpu_threads {
-            let mut cpu = CpuJacobi::new(&flat, th);
-            let tc = measure_cpu(p.repeat.plan(), || {
-                cpu.set_x(&vec![0.0; flat.n()]);
-                for _ in 0..sweeps {
-                    cpu.step();
-                }
-                Ok::<(), FemError>(())
-            })
+        // The GL sweeps (SSBO and texture reads) and the CPU sweeps (each thread count) run
+        // interleaved, in rounds: each round every solver once, in a shuffled order.
+        let zeros = vec![0.0f32; flat.n()];
+        let mut gpus = Reads::ALL
+            .iter()
+            .map(|&reads| GpuJacobi::with_reads(&s.gl, &flat, reads))
+            .collect::<Result<Vec<_>, _>>()
             .map_err(RunError::algorithm)?;
-            xc = cpu.x().to_vec();
-            cpu_rows.push((th, tc));
-        }
+        let mut cpus: Vec<CpuJacobi> = cpu_threads
+            .iter()
+            .map(|&th| CpuJacobi::new(&flat, th))
+            .collect();
+        let ngl = gpus.len();
+        let timed = rounds(
+            p.repeat.plan(),
+            ngl + cpus.len(),
+            |i| -> Result<f64, FemError> {
+                if i < ngl {
+                    s.gl.finish();
+                    let t0 = Instant::now();
+                    gpus[i].set_x(&zeros)?;
+                    gpus[i].run_fixed(sweeps)?;
+                    s.gl.finish();
+                    Ok(t0.elapsed().as_secs_f64() * 1e3)
+                } else {
+                    let cpu = &mut cpus[i - ngl];
+                    let t0 = Instant::now();
+                    cpu.set_x(&zeros);
+                    for _ in 0..sweeps {
+                        cpu.step();
+                    }
+                    Ok(t0.elapsed().as_secs_f64() * 1e3)
+                }
+            },
+        )
+        .map_err(RunError::algorithm)?;
+        let xc = cpus[0].x().to_vec();
         // The upload of x⁽⁰⁾ (4N bytes) is inside the GL timing; it is < 1% of the sweeps.
-        // `time / GL time` is against the first GL row (SSBO reads, `Reads::ALL[0]`).
-        let gl_ms = gl_runs[0].1.median_ms / sweeps as f64;
+        // `time / GL time` is against the first GL row (SSBO reads, `Reads::ALL[0]`), paired
+        // by round.
         let want: Vec<f64> = xc.iter().map(|&v| v as f64).collect();
-        let gbs = |ms: f64| bytes / (ms * 1e-3) / 1e9;
-        for (reads, tg, xg, work) in gl_runs {
-            let ms = tg.median_ms / sweeps as f64;
+        let total = bytes * sweeps as f64 / 1e9;
+        for (i, (reads, gpu)) in Reads::ALL.into_iter().zip(&gpus).enumerate() {
+            let tg = &timed.timings[i];
+            let xg = gpu.x().map_err(RunError::algorithm)?;
+            let work = gpu.work(1, 0);
             let err = crate::util::max_rel_error(&xg, &want);
             let how = match reads {
                 Reads::Ssbo => "SSBO reads",
                 Reads::Texture => "buffer-texture reads, Fig. 5's tex1Dfetch",
             };
+            let per_sweep = tg.est().map(|ms| ms / sweeps as f64);
+            let mut one_sweep = tg.clone();
+            for v in [
+                &mut one_sweep.median_ms,
+                &mut one_sweep.lo_ms,
+                &mut one_sweep.hi_ms,
+            ] {
+                *v /= sweeps as f64;
+            }
+            let gbs = tg.rate(total);
             let row = t
                 .row(gl_key(&grid, reads))
                 .num("unknowns", grid.nodes() as f64)
@@ -128,34 +160,50 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
                         s.gl.info().short()
                     ),
                 )
-                .num("ms/sweep", ms)
-                .num(GBS, gbs(ms))
-                .num(FRACTION, gbs(ms) / stream)
-                .num("time / GL time", ms / gl_ms)
+                .est("ms/sweep", per_sweep)
+                .est(GBS, gbs.clone())
+                .est(FRACTION, gbs.map(|g| g / stream))
+                .opt_est("time / GL time", timed.ratio(i, 0))
                 .runs(tg.runs)
                 // One sweep against ms/sweep (the x⁽⁰⁾ upload inside the timing is left out).
-                .work(kernel(reads), work, ms)
+                .work_timed(kernel(reads), work, &one_sweep)
                 // f32 sweeps in different summation order / fma: differences stay at f32
                 // rounding because Jacobi contracts them.
                 .verify(err, 1e-5);
             t.push(row)?;
         }
-        for (th, tc) in cpu_rows {
-            let ms = tc.median_ms / sweeps as f64;
+        for (j, &th) in cpu_threads.iter().enumerate() {
+            let tc = &timed.timings[ngl + j];
             let row = t
                 .row(format!("{} CPU {th}", grid.nodes()))
                 .num("unknowns", grid.nodes() as f64)
                 .text("solver", format!("CPU, {th} thread(s)"))
-                .num("ms/sweep", ms)
-                .num(GBS, gbs(ms))
-                .num("time / GL time", ms / gl_ms)
+                .est("ms/sweep", tc.est().map(|ms| ms / sweeps as f64))
+                .est(GBS, tc.rate(total))
+                .opt_est("time / GL time", timed.ratio(ngl + j, 0))
                 .runs(tc.runs)
                 .unchecked("the reference the GL row is verified against");
             t.push(row)?;
         }
     }
+    let rep = &p.repeat;
     t.caption(format!(
-        "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests, median of repetitions; compulsory \
+        "Interleaved: per size the GL sweeps (SSBO and buffer-texture reads) and the CPU sweeps \
+         (each thread count) run in rounds on the same arrays (each round every solver once, \
+         in a shuffled order; a GL run glFinish-bracketed), after {} warm-up round(s); at \
+         least {} rounds, then more until every interval is within ±{:.0} %, at most {} \
+         rounds and {} s per solver. ms/sweep = median [95 % interval] over the rounds / \
+         sweeps (distribution-free order-statistic interval; `*`: fewer than 6 rounds, [min, \
+         max]); GB/s and the fraction carry that interval; `time / GL time` is the paired \
+         ratio against the SSBO row (per-round ratios, median and interval).",
+        rep.warmup,
+        rep.repetitions,
+        100.0 * rep.ci_target,
+        rep.max_runs(),
+        rep.budget_s
+    ));
+    t.caption(format!(
+        "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests, compulsory \
          bytes per sweep = 8 B per stored entry (index + value) + 16 B per row (accmSize, rhs, \
          x_old, x_new). SSBO streaming bandwidth (bench::ssbo_stream_bandwidth, copy of \
          {stream_mib} MiB): {:.2} GB/s. The two GL rows run the same kernel on the same \

@@ -9,16 +9,15 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::gl::Timing;
-use crate::gl::timing::{TimingPlan, repeat};
+use crate::gl::timing::{Rounds, TimingPlan, rounds};
 use crate::report::{Column, bound_columns};
-use crate::runner::tuning::Trial;
+use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
 use super::super::{LuError, theory};
-use super::{ComputeTimes, Config, Reference, gflops};
+use super::{ComputeTimes, Config, Reference};
 
 /// The key of a compute row.
 pub(super) fn key(n: u32, pivoting: bool) -> String {
@@ -41,6 +40,7 @@ pub(super) fn run(
             Column::key("pivoting").text(),
             Column::beyond("time").unit("ms"),
             Column::beyond("GFLOPS"),
+            Column::beyond("partial / none").fixed(2),
             Column::beyond("dispatches").int(),
             Column::beyond("row swaps").int(),
             Column::ours("error vs f64").sci(2),
@@ -54,64 +54,83 @@ pub(super) fn run(
         "Panel width {block}, tuned on this device (the `tuning` table)."
     ));
     t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
-    t.caption(format!("Median time over the timed runs (the shared repetition loop: {} warm-up, up to {} runs within {} s; one timed run from N = {} on), glFinish on both sides, upload and readback excluded.", rep.warmup, rep.repetitions, rep.budget_s, cfg.table4.single_run_from));
+    t.caption(format!(
+        "Interleaved: at each order the two variants (no pivoting, partial pivoting) factor the same matrix in rounds (each round both, in a shuffled order), after {} warm-up round(s); at least {} rounds, then more until both intervals are within ±{:.0} %, at most {} rounds and {} s per variant; one round from N = {} on. time = median [95 % interval] over the rounds (glFinish on both sides, upload and readback excluded; `*`: fewer than 6 rounds, [min, max]); GFLOPS carries its interval; partial / none = the paired ratio of the two variants' times (per-round ratios, median and interval).",
+        rep.warmup,
+        rep.repetitions,
+        100.0 * rep.ci_target,
+        rep.max_runs(),
+        rep.budget_s,
+        cfg.table4.single_run_from
+    ));
     t.expect_rows(sizes.len() * 2);
     let mut out = ComputeTimes::new();
     for &n in sizes {
+        s.check_interrupt()?;
         let r = &refs[&n];
-        for pivot in [false, true] {
-            s.check_interrupt()?;
-            let k = key(n, pivot);
-            if let Some(row) = t.reuse(&k)? {
-                let (ti, gi) = (t.table().col("time"), t.table().col("GFLOPS"));
+        let keys = [key(n, false), key(n, true)];
+        if let Some(rows) = t.reuse_all(&keys)? {
+            let (ti, gi) = (t.table().col("time"), t.table().col("GFLOPS"));
+            for (k, row) in keys.iter().zip(&rows) {
                 if let (Some(ms), Some(gf)) = (row.values[ti].as_f64(), row.values[gi].as_f64()) {
-                    out.insert(k, (ms, gf));
+                    out.insert(k.clone(), (ms, gf));
                 }
-                continue;
             }
-            t.start(&k);
-            let p = ComputeParams {
-                block,
-                pivoting: pivot,
-            };
-            let row = t
-                .row(&k)
-                .num("N", n as f64)
-                .text("pivoting", if pivot { "partial" } else { "none" });
-            let mut plan = rep.plan();
-            if n >= cfg.table4.single_run_from {
-                plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
+            continue;
+        }
+        for k in &keys {
+            t.start(k);
+        }
+        let mut plan = rep.plan();
+        if n >= cfg.table4.single_run_from {
+            plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
+        }
+        let rows: Vec<_> = [false, true]
+            .iter()
+            .zip(&keys)
+            .map(|(&pivot, k)| {
+                t.row(k)
+                    .num("N", n as f64)
+                    .text("pivoting", if pivot { "partial" } else { "none" })
+            })
+            .collect();
+        match factor_rounds(s, r, n, block, plan) {
+            Err(e) => {
+                for row in rows {
+                    t.push(row.fail(e.to_string()))?;
+                }
             }
-            let res = factor_timed(s, r, n, p, plan);
-            match res {
-                Ok((info, timing, f)) => {
-                    let runs = timing.runs;
-                    let err = max_rel_error(&f, &r.f64);
-                    let gf = gflops(theory::lu_flops(n as f64), info.ms);
-                    out.insert(k.clone(), (info.ms, gf));
+            Ok((infos, timed, factors)) => {
+                let ratio = timed.ratio(1, 0);
+                for (i, row) in rows.into_iter().enumerate() {
+                    let pivot = i == 1;
+                    let (info, timing, f) = (&infos[i], &timed.timings[i], &factors[i]);
+                    let err = max_rel_error(f, &r.f64);
+                    let gf = timing.rate(theory::lu_flops(n as f64) / 1e9);
+                    out.insert(keys[i].clone(), (timing.median_ms, gf.median));
                     let row = row
-                        .num("time", info.ms)
-                        .num("GFLOPS", gf)
+                        .timed("time", timing)
+                        .est("GFLOPS", gf)
+                        .opt_est("partial / none", if pivot { ratio.clone() } else { None })
                         .num("dispatches", info.dispatches as f64)
                         .num("row swaps", info.swaps as f64)
                         .num("error vs f64", err)
-                        .work(
+                        .work_timed(
                             if pivot {
                                 "compute (pivoting)"
                             } else {
                                 "compute"
                             },
-                            compute_work(n as usize, p.block as usize, pivot, info.swaps),
-                            info.ms,
+                            compute_work(n as usize, block as usize, pivot, info.swaps),
+                            timing,
                         );
                     let row = if pivot {
                         row
                     } else {
                         row.versus(super::table4::VERSUS, format!("N = {n}"))
                     };
-                    t.push(row.runs(runs).verify(err, r.tol))?;
+                    t.push(row.runs(timing.runs).verify(err, r.tol))?;
                 }
-                Err(e) => t.push(row.fail(e.to_string()))?,
             }
         }
     }
@@ -119,22 +138,31 @@ pub(super) fn run(
     Ok(out)
 }
 
-/// Factors `r`'s order-`n` matrix `plan` times (upload inside each run, as the table times
-/// it): the median run's info, the number of timed runs and the last run's factors.
-fn factor_timed(
+/// Factors `r`'s order-`n` matrix without and with pivoting, interleaved in rounds under
+/// `plan` (a fresh upload before each run, outside the time): each variant's last run's info
+/// (the counts; the same every run), the rounds, and each variant's factors.
+fn factor_rounds(
     s: &Session,
     r: &Reference,
     n: u32,
-    p: ComputeParams,
+    block: u32,
     plan: TimingPlan,
-) -> Result<(ComputeInfo, Timing, Vec<f32>), LuError> {
-    let mut lu = ComputeLu::new(&s.gl, &r.a, n as usize, p)?;
-    let samples = repeat(plan, || -> Result<_, LuError> {
-        lu.upload(&r.a)?;
-        let info = lu.run()?;
-        Ok((info, info.ms))
+) -> Result<(Vec<ComputeInfo>, Rounds, Vec<Vec<f32>>), LuError> {
+    let mut lus = [false, true]
+        .into_iter()
+        .map(|pivoting| ComputeLu::new(&s.gl, &r.a, n as usize, ComputeParams { block, pivoting }))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut infos = vec![ComputeInfo::default(); 2];
+    let timed = rounds(plan, 2, |i| -> Result<f64, LuError> {
+        lus[i].upload(&r.a)?;
+        infos[i] = lus[i].run()?;
+        Ok(infos[i].ms)
     })?;
-    Ok((*samples.median(), samples.timing(), lu.factors()?))
+    let factors = lus
+        .iter()
+        .map(|lu| lu.factors())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((infos, timed, factors))
 }
 
 /// The panel width of the compute LU, tuned on this device (see the module docs).
@@ -158,26 +186,46 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
     let mut tuner = s.tuner(&(&cfg.compute, n))?;
     tuner.caption(format!(
         "compute LU: panel width ∈ {:?}, each factoring the order-{n} matrix without \
-             pivoting, timed as the `compute` table times it.",
-        cfg.compute.blocks
+         pivoting; the candidates timed interleaved, in rounds (each round every width once, \
+         in a shuffled order; a run = upload + factorization, glFinish on both sides), after \
+         {} warm-up round(s), at least {} rounds, then more until every interval is within \
+         ±{:.0} %, at most {} rounds and {} s per candidate.",
+        cfg.compute.blocks,
+        cfg.compute.repeat.warmup,
+        cfg.compute.repeat.repetitions,
+        100.0 * cfg.compute.repeat.ci_target,
+        cfg.compute.repeat.max_runs(),
+        cfg.compute.repeat.budget_s,
     ));
-    let block = tuner.pick(
+    let block = tuner.pick_interleaved(
         s,
         "compute",
         &format!("N = {n}"),
         &candidates,
         r.tol,
+        plan,
         |&b| {
             let p = ComputeParams {
                 block: b,
                 pivoting: false,
             };
-            let (info, timing, f) = factor_timed(s, r, n, p, plan).map_err(RunError::algorithm)?;
-            Ok(Trial::timed(
-                timing,
-                max_rel_error(&f, &r.f64),
-                compute_work(n as usize, b as usize, false, info.swaps),
-            ))
+            let lu = std::rc::Rc::new(std::cell::RefCell::new(
+                ComputeLu::new(&s.gl, &r.a, n as usize, p).map_err(RunError::algorithm)?,
+            ));
+            let (run_lu, check_lu) = (lu.clone(), lu);
+            Ok(Candidate {
+                run: Box::new(move || {
+                    let mut lu = run_lu.borrow_mut();
+                    lu.upload(&r.a).map_err(RunError::algorithm)?;
+                    lu.run().map_err(RunError::algorithm)?;
+                    Ok(())
+                }),
+                check: Box::new(move || {
+                    let f = check_lu.borrow().factors().map_err(RunError::algorithm)?;
+                    Ok(max_rel_error(&f, &r.f64))
+                }),
+                work: compute_work(n as usize, b as usize, false, 0),
+            })
         },
     )?;
     tuner.finish()?;

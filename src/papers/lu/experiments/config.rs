@@ -26,7 +26,8 @@ pub struct Config {
 #[serde(deny_unknown_fields)]
 pub struct Table4Cfg {
     pub sizes: Sizes,
-    pub repeat: Repeat,
+    /// Per mode: the rounds of Table 4 (and §4.3).
+    pub repeat: PerMode<Repeat>,
     pub single_run_from: u32,
     /// Largest order for the scalar variants I1/I2 in a full run (the time budget).
     pub scalar_max_n: u32,
@@ -150,7 +151,8 @@ impl Config {
                 at_least(&format!("table4.sizes.{mode}"), n, 1)?;
             }
         }
-        repeat("table4.repeat", &t.repeat)?;
+        repeat("table4.repeat.full", &t.repeat.full)?;
+        repeat("table4.repeat.quick", &t.repeat.quick)?;
         at_least("table4.single_run_from", t.single_run_from, 1)?;
         at_least("table4.scalar_max_n", t.scalar_max_n, 1)?;
         let p = &t.paper;

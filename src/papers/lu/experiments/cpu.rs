@@ -11,7 +11,7 @@ use crate::util::max_rel_error;
 
 use super::super::cpu::{Threads, faer_lu_f32, faer_lu_f32_in_place, lu_f32, lu_f64_of};
 use super::super::theory;
-use super::{Config, Reference, gflops};
+use super::{Config, Reference};
 
 /// faer's median times by order: (one thread, all threads), ms.
 pub(super) type FaerTimes = HashMap<u32, (f64, f64)>;
@@ -40,6 +40,8 @@ pub(super) fn run(
         &(&cfg.cpu, all),
     )?;
     t.caption(format!("faer f32: one thread (faer::Par::Seq, given explicitly). faer f32 all threads: faer::Par::rayon, {all} threads on this machine. The loops are single-threaded. GFLOPS = 2N(N²−1)/3 / time; faer's LU swaps no rows on these matrices (checked), so its factors (one thread) are compared with the unpivoted f64 ones, within the tolerance of table4."));
+    let rep = &cfg.cpu.repeat;
+    t.caption(format!("Each time = median [95 % interval] of its own timed runs (distribution-free order-statistic interval; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} runs, then more until the interval is within ±{:.0} %, at most {} runs and {} s each; the loops one run from N = {} on. The four are not compared with each other here, so they are timed one after the other; GFLOPS carry their time's interval.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
     t.expect_rows(sizes.len());
     let mut faer_ms = FaerTimes::new();
     let plan = cfg.cpu.repeat.plan();
@@ -90,13 +92,13 @@ pub(super) fn run(
         let row = t
             .row(&k)
             .num("N", n as f64)
-            .num("faer f32", one.median_ms)
-            .num("faer GFLOPS", gflops(fl, one.median_ms))
-            .num("faer f32 all threads", many.median_ms)
-            .num("faer all threads GFLOPS", gflops(fl, many.median_ms))
-            .num("loop f32", tl.median_ms)
-            .num("loop f32 GFLOPS", gflops(fl, tl.median_ms))
-            .num("loop f64", td.median_ms)
+            .timed("faer f32", &one)
+            .est("faer GFLOPS", one.rate(fl / 1e9))
+            .timed("faer f32 all threads", &many)
+            .est("faer all threads GFLOPS", many.rate(fl / 1e9))
+            .timed("loop f32", &tl)
+            .est("loop f32 GFLOPS", tl.rate(fl / 1e9))
+            .timed("loop f64", &td)
             .num("faer error vs f64", err)
             .runs(one.runs);
         t.push(if identity {

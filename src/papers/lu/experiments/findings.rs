@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use crate::gl::PingPongMethod;
 use crate::report::{Finding, Verdict};
 use crate::runner::Session;
+use crate::stats::{Decision, Estimate, decide, paired_ratio};
 
 use super::super::Variant;
 use super::cpu::FaerTimes;
@@ -31,24 +32,68 @@ pub(super) struct Results<'a> {
     pub first_diff: Option<usize>,
 }
 
+/// `median [lo, hi]` of a ratio, for the findings' text.
+fn show(e: &Estimate) -> String {
+    if e.hi > e.lo {
+        format!("{:.2} [{:.2}, {:.2}]", e.median, e.lo, e.hi)
+    } else {
+        format!("{:.2}", e.median)
+    }
+}
+
 pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
     let info =
         |v: Variant, m: PingPongMethod, n: u32| r.measured.get(&key(n, v, m)).map(|x| x.info);
     let a = |v, m, n| info(v, m, n).map(|i| i.a_ms);
+    // A's samples, one per round of table4 (the eight configurations of an order pair by
+    // index).
+    let rounds = |v: Variant, m: PingPongMethod, n: u32| {
+        r.measured
+            .get(&key(n, v, m))
+            .map(|x| x.a.samples.as_slice())
+    };
+    let paired = |(v1, m1): (Variant, PingPongMethod), (v2, m2): (Variant, PingPongMethod), n| {
+        paired_ratio(rounds(v1, m1, n)?, rounds(v2, m2, n)?)
+    };
     let top = *r.sizes.last().expect("validated: sizes are not empty");
-    // Findings 1 and 2 compare all eight configurations: the largest order where all ran.
-    let n = r
+    // Findings 1 and 2 compare all eight configurations, timed in the same rounds: the largest
+    // order where all ran with enough rounds for a 95 % interval (else the largest where all
+    // ran, and the verdicts are inconclusive).
+    let all_ran = |n: u32| configs().iter().all(|&(v, m)| a(v, m, n).is_some());
+    let with_ci = |n: u32| {
+        configs().iter().all(|&(v, m)| {
+            rounds(v, m, n).is_some_and(|x| x.len() >= crate::stats::MIN_SAMPLES_FOR_CI)
+        })
+    };
+    let n_ci = r
         .sizes
         .iter()
         .copied()
-        .filter(|&n| configs().iter().all(|&(v, m)| a(v, m, n).is_some()))
-        .max()
+        .filter(|&n| all_ran(n) && with_ci(n))
+        .max();
+    let n = n_ci
+        .or_else(|| r.sizes.iter().copied().filter(|&n| all_ran(n)).max())
         .unwrap_or(top);
+    let few_rounds = n_ci.is_none();
+    let few_why = |v: Verdict| {
+        if few_rounds && v != Verdict::NotTested {
+            (
+                Verdict::Inconclusive,
+                format!(
+                    " Inconclusive: no order had all eight configurations timed in at least {} \
+                     rounds (the fewest with a 95 % interval).",
+                    crate::stats::MIN_SAMPLES_FOR_CI
+                ),
+            )
+        } else {
+            (v, String::new())
+        }
+    };
     let p = &cfg.table4.paper;
     let (sw, cp) = (PingPongMethod::Switch, PingPongMethod::Copy);
     let paper_ratio = |v| Some(p.get(v, sw, p.top())?[0] / p.get(v, cp, p.top())?[0]);
-    // (1) switch vs copy.
-    let ratio = |v| Some(a(v, sw, n)? / a(v, cp, n)?);
+    // (1) switch vs copy, paired by round.
+    let ratio = |v| paired((v, sw), (v, cp), n);
     let no_carry = |v| Some((a(v, sw, n)? - info(v, sw, n)?.g_carry_ms) / a(v, cp, n)?);
     let list = |f: &dyn Fn(Variant) -> Option<f64>| {
         Variant::ALL
@@ -57,8 +102,26 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let ours: Vec<f64> = Variant::ALL.iter().filter_map(|&v| ratio(v)).collect();
-    let mean = ours.iter().sum::<f64>() / ours.len().max(1) as f64;
+    let list_est = |f: &dyn Fn(Variant) -> Option<Estimate>| {
+        Variant::ALL
+            .iter()
+            .map(|&v| f(v).map_or(format!("{v} —"), |x| format!("{v} {}", show(&x))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    // The statistic: per round, the mean of the four ratios A(switch) / A(copy); its median
+    // and interval over the rounds.
+    let mean_per_round: Option<Estimate> = (|| {
+        let per_v: Vec<(&[f64], &[f64])> = Variant::ALL
+            .iter()
+            .map(|&v| Some((rounds(v, sw, n)?, rounds(v, cp, n)?)))
+            .collect::<Option<_>>()?;
+        let k = per_v.iter().map(|(x, y)| x.len().min(y.len())).min()?;
+        let means: Vec<f64> = (0..k)
+            .map(|i| per_v.iter().map(|(x, y)| x[i] / y[i]).sum::<f64>() / per_v.len() as f64)
+            .collect();
+        Estimate::of(&means)
+    })();
     // Each configuration's row against its bound (table4's 'of bound').
     let keys: Vec<(String, String)> = configs()
         .into_iter()
@@ -74,53 +137,73 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             .map(|t| format!(" {t}"))
             .unwrap_or_default()
     };
-    s.finding(
-        Finding::new(
-            "table4",
-            format!(
-                "switching render targets instead of copying halves the time (finding 1), N = {n}"
-            ),
-        )
-        .paper(format!(
-            "A(switch) / A(copy) at N = {}: {}",
-            p.top(),
-            list(&paper_ratio)
-        ))
-        .ours(format!("mean {mean:.2}: {}", list(&ratio)))
-        .verdict(if ours.is_empty() {
-            Verdict::NotTested
-        } else {
-            Verdict::of(mean <= SWITCH_HALVES)
-        })
-        .why(format!(
-            "Held at a mean A(switch) / A(copy) ≤ {SWITCH_HALVES} over I1–I4. Our switch passes \
-             must also carry the previous pass's texels (table1, last column; table4, G carry); \
-             without those draws the ratios would be {}.{}",
-            list(&no_carry),
-            bounds(&|_| true),
+    let f1 = Finding::new(
+        "table4",
+        format!("switching render targets instead of copying halves the time (finding 1), N = {n}"),
+    )
+    .paper(format!(
+        "A(switch) / A(copy) at N = {}: {}",
+        p.top(),
+        list(&paper_ratio)
+    ));
+    let f1 = match &mean_per_round {
+        None => f1.threshold(format!(
+            "mean over I1–I4 of A(switch) / A(copy) ≤ {SWITCH_HALVES} (whole 95 % interval)"
         )),
+        Some(e) => {
+            let f = f1.judge(
+                "mean over I1–I4 of A(switch) / A(copy)",
+                e,
+                SWITCH_HALVES,
+                false,
+            );
+            let (v, few) = few_why(f.verdict);
+            let ours = format!("{}; per implementation {}", f.ours, list_est(&ratio));
+            f.verdict(v).ours(ours).why(few)
+        }
+    };
+    let why = format!(
+        "{} The ratios are paired: the eight configurations ran in the same rounds on the same \
+         matrix, and the statistic is the per-round mean of the four ratios (median and 95 % \
+         interval over the rounds); held when the whole interval is at most {SWITCH_HALVES} \
+         (\"halves\", with some slack). Our switch passes must also carry the previous pass's \
+         texels (table1, last column; table4, G carry); without those draws the ratios (median \
+         runs) would be {}.{}",
+        f1.why,
+        list(&no_carry),
+        bounds(&|_| true),
     );
-    // (2) CPU vs GPU branching, all four pairs.
+    s.finding(f1.why(why.trim_start().to_string()));
+    // (2) CPU vs GPU branching, all four pairs, each a paired ratio.
     let pairs = [(Variant::I1, Variant::I2), (Variant::I3, Variant::I4)];
-    let mut verdicts = vec![];
+    let mut decisions = vec![];
+    let mut shown = vec![];
     let mut rests = vec![];
     for m in PingPongMethod::ALL {
         for (cpu_b, gpu_b) in pairs {
-            let (Some(ic), Some(ig)) = (info(cpu_b, m, n), info(gpu_b, m, n)) else {
+            let (Some(ic), Some(ig), Some(ratio)) = (
+                info(cpu_b, m, n),
+                info(gpu_b, m, n),
+                paired((gpu_b, m), (cpu_b, m), n),
+            ) else {
                 continue;
             };
-            let ratio = ig.a_ms / ic.a_ms;
-            let held = ratio > 1.0;
-            verdicts.push((held, format!("{gpu_b}/{cpu_b} {m} {ratio:.2}")));
+            let d = decide(ratio.interval(), 1.0, true);
+            decisions.push(d);
+            shown.push(format!("{gpu_b}/{cpu_b} {m} {}", show(&ratio)));
             let mut why = format!(
-                "{gpu_b}/{cpu_b} {m} = {ratio:.2} ({}: CPU branching {})",
-                if held { "held" } else { "not held" },
-                if held { "faster" } else { "slower" }
+                "{gpu_b}/{cpu_b} {m} = {} ({})",
+                show(&ratio),
+                match d {
+                    Decision::Holds => "CPU branching faster",
+                    Decision::Fails => "CPU branching slower",
+                    Decision::Undecided => "interval contains 1: undecided",
+                }
             );
             if m == PingPongMethod::Switch {
                 let (ac, ag) = (ic.a_ms - ic.g_carry_ms, ig.a_ms - ig.g_carry_ms);
                 why += &format!(
-                    " rests on carrying {} texels for {cpu_b} ({:.0} ms of draws) vs {} for {gpu_b} ({:.0} ms); without the carry draws {:.2}",
+                    " rests on carrying {} texels for {cpu_b} ({:.0} ms of draws) vs {} for {gpu_b} ({:.0} ms); without the carry draws (median runs) {:.2}",
                     ic.carried_fragments,
                     ic.g_carry_ms,
                     ig.carried_fragments,
@@ -133,40 +216,26 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             rests.push(why);
         }
     }
-    let held: Vec<&str> = verdicts
-        .iter()
-        .filter(|v| v.0)
-        .map(|v| v.1.as_str())
-        .collect();
-    let (verdict, held_text) = if verdicts.is_empty() {
-        (Verdict::NotTested, "not all configurations ran".to_string())
-    } else if held.len() == verdicts.len() {
-        (Verdict::Held, "on all four pairs".to_string())
-    } else if held.is_empty() {
-        (Verdict::NotHeld, "on no pair".to_string())
+    let verdict = if decisions.is_empty() {
+        Verdict::NotTested
+    } else if decisions.iter().all(|d| *d == Decision::Holds) {
+        Verdict::Held
+    } else if decisions.iter().all(|d| *d == Decision::Fails) {
+        Verdict::NotHeld
     } else {
-        (
-            Verdict::Inconclusive,
-            format!(
-                "on {} of {} pairs ({})",
-                held.len(),
-                verdicts.len(),
-                held.join(", ")
-            ),
-        )
+        Verdict::Inconclusive
     };
+    let (verdict, few) = few_why(verdict);
+    let count = |want: Decision| decisions.iter().filter(|d| **d == want).count();
     let mut per_n = vec![];
     for m in PingPongMethod::ALL {
         let text: Vec<String> = r
             .sizes
             .iter()
             .filter_map(|&nn| {
-                let [i1, i2, i3, i4] = Variant::ALL.map(|v| a(v, m, nn));
-                Some(format!(
-                    "N={nn}: I2/I1 {:.2}, I4/I3 {:.2}",
-                    i2? / i1?,
-                    i4? / i3?
-                ))
+                let i2 = paired((Variant::I2, m), (Variant::I1, m), nn)?;
+                let i4 = paired((Variant::I4, m), (Variant::I3, m), nn)?;
+                Some(format!("N={nn}: I2/I1 {}, I4/I3 {}", show(&i2), show(&i4)))
             })
             .collect();
         per_n.push(format!("{m}: {}", text.join("; ")));
@@ -180,75 +249,105 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             "crossover near N = {} with the switch method",
             p.branch_crossover_n
         ))
-        .ours(format!("CPU branching faster {held_text}"))
+        .ours(if decisions.is_empty() {
+            "not all configurations ran".to_string()
+        } else {
+            format!(
+                "{}: CPU branching faster on {}, slower on {}, undecided on {} of {} pairs",
+                shown.join(", "),
+                count(Decision::Holds),
+                count(Decision::Fails),
+                count(Decision::Undecided),
+                decisions.len()
+            )
+        })
+        .threshold(
+            "each paired ratio A(GPU branching) / A(CPU branching) ≥ 1 (whole 95 % interval): \
+             held when all four pairs are, not held when all four are below 1, else inconclusive",
+        )
         .verdict(verdict)
         .why(format!(
-            "Ratios > 1 mean the GPU-branching variant is slower. {}. By order — {}.{}",
+            "Ratios > 1 mean the GPU-branching variant is slower; each is paired by round of \
+             table4 (median [95 % interval]).{few} {}. By order — {}.{}",
             rests.join("; "),
             per_n.join(" | "),
             bounds(&|_| true),
         )),
     );
-    // (3) efficiency / bandwidth bound.
-    if let Some(bw) = r.bw {
+    // (3) efficiency / bandwidth bound: fetch-bound on the paired ratio G(fetch-only) /
+    // G(full), and the share of the texture bandwidth on the fetch-only run's interval.
+    if let Some(bw) = &r.bw {
         let b = &cfg.bandwidth;
-        let frac = bw.gbps / bw.device_gbps;
+        let frac = bw.gbps.map(|g| g / bw.device_gbps);
         let paper_low = b.paper_fraction.min(b.paper_geforce_fraction);
-        let fetch_bound = bw.fetch_over_full >= FETCH_BOUND;
-        let (verdict, why) = match (fetch_bound, frac >= paper_low) {
-            (true, true) => (
+        let f3 = Finding::new(
+            "sec4_3",
+            "the passes are bound by texture-cache bandwidth (finding 3)",
+        )
+        .paper(format!(
+            "{:.0}% of the texture-cache bandwidth on the Quadro, {:.0}% on the GeForce",
+            100.0 * b.paper_fraction,
+            100.0 * b.paper_geforce_fraction
+        ))
+        .judge(
+            "G(fetch-only) / G(full)",
+            &bw.fetch_over_full,
+            FETCH_BOUND,
+            true,
+        );
+        let share = decide(frac.interval(), paper_low, true);
+        let (verdict, why) = match (f3.verdict, share) {
+            (Verdict::Held, Decision::Holds) => (
                 Verdict::Held,
-                format!(
-                    "Removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ {:.0}%), and the \
-                     fetches reach at least the paper's share of the texture bandwidth.",
-                    100.0 * bw.fetch_over_full,
-                    100.0 * FETCH_BOUND
-                ),
+                "Removing the arithmetic leaves most of G (fetch-bound), and the fetches reach \
+                 at least the paper's share of the texture bandwidth (whole interval)."
+                    .to_string(),
             ),
-            (true, false) => (
+            (Verdict::Held, _) => (
                 Verdict::Inconclusive,
                 format!(
-                    "Held in part: removing the arithmetic leaves {:.0}% of G (fetch-bound: ≥ \
-                     {:.0}%), so the flops are not the limit; but the fetches reach {:.0}% of this \
-                     device's streaming texture reads, below the paper's {:.0}–{:.0}% — the rest \
-                     is the per-pass and per-fragment cost of this rasterizer, not the texture \
-                     bandwidth.",
-                    100.0 * bw.fetch_over_full,
-                    100.0 * FETCH_BOUND,
-                    100.0 * frac,
-                    100.0 * paper_low,
-                    100.0 * b.paper_fraction.max(b.paper_geforce_fraction)
+                    "Held in part: removing the arithmetic leaves most of G (fetch-bound), so \
+                     the flops are not the limit; but the fetches reach {} of this device's \
+                     streaming texture reads, not wholly at or above the paper's {:.2}–{:.2} — \
+                     the rest is the per-pass and per-fragment cost of this rasterizer, not the \
+                     texture bandwidth.",
+                    show(&frac),
+                    paper_low,
+                    b.paper_fraction.max(b.paper_geforce_fraction)
                 ),
             ),
-            (false, _) => (
+            (Verdict::NotHeld, _) => (
                 Verdict::NotHeld,
-                format!(
-                    "Removing the arithmetic leaves only {:.0}% of G (fetch-bound would be ≥ \
-                     {:.0}%); the passes are not fetch-bound here.",
-                    100.0 * bw.fetch_over_full,
-                    100.0 * FETCH_BOUND
-                ),
+                "Removing the arithmetic leaves less of G than a fetch-bound pass would (whole \
+                 interval below the rule); the passes are not fetch-bound here."
+                    .to_string(),
+            ),
+            (v, _) => (
+                v,
+                "The paired ratio's interval contains the rule's threshold: too close to call."
+                    .to_string(),
             ),
         };
+        let ours = format!(
+            "{}; fetch-only variant {} GB/s = fraction {} of this device's {:.1} GB/s texture \
+             reads",
+            f3.ours,
+            show(&bw.gbps),
+            show(&frac),
+            bw.device_gbps
+        );
+        let threshold = format!(
+            "{}; held only if moreover the fraction of the texture bandwidth ≥ {paper_low:.2} \
+             (the paper's lower share, whole interval)",
+            f3.threshold
+        );
         s.finding(
-            Finding::new(
-                "sec4_3",
-                "the passes are bound by texture-cache bandwidth (finding 3)",
-            )
-            .paper(format!(
-                "{:.0}% of the texture-cache bandwidth on the Quadro, {:.0}% on the GeForce",
-                100.0 * b.paper_fraction,
-                100.0 * b.paper_geforce_fraction
-            ))
-            .ours(format!(
-                "fetch-only variant {:.2} GB/s = {:.0}% of this device's {:.1} GB/s texture \
-                     reads (fraction {frac:.2})",
-                bw.gbps,
-                100.0 * frac,
-                bw.device_gbps
-            ))
-            .verdict(verdict)
-            .why(why),
+            f3.verdict(verdict)
+                .ours(ours)
+                .threshold(threshold)
+                .why(format!(
+                    "{why} G(full) and G(fetch-only) ran interleaved in rounds (sec4_3)."
+                )),
         );
     }
     // (4) GPU != CPU, mainly division.
@@ -296,18 +395,39 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             if i3 <= pa { "faster" } else { "slower" }
         ));
     }
-    let best = configs()
+    // The fastest configuration at the top order; where its interval overlaps others' they
+    // tie, and the note names them (the first in table4's order stands for them).
+    let at_top: Vec<(Variant, PingPongMethod, &super::Measured)> = configs()
         .into_iter()
-        .filter_map(|(v, m)| {
-            r.measured
-                .get(&key(top, v, m))
-                .map(|x| (v, m, x.info.a_ms, x.gflops))
+        .filter_map(|(v, m)| r.measured.get(&key(top, v, m)).map(|x| (v, m, x)))
+        .collect();
+    let pick = crate::stats::winner(
+        &at_top
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (i, x.2.a.interval(), x.2.a.median))
+            .collect::<Vec<_>>(),
+    );
+    let tied = pick
+        .as_ref()
+        .filter(|p| !p.clear())
+        .map(|p| {
+            let names: Vec<String> = p
+                .tied
+                .iter()
+                .map(|&i| format!("{} + {}", at_top[i].0, at_top[i].1))
+                .collect();
+            format!(" (a tie within the 95 % intervals: {})", names.join(", "))
         })
-        .min_by(|x, y| x.2.total_cmp(&y.2));
+        .unwrap_or_default();
+    let best = pick.map(|p| {
+        let x = &at_top[p.chosen];
+        (x.0, x.1, x.2.a.median, x.2.gflops)
+    });
     if let (Some((v, m, ms, gf)), Some(&(one, all))) = (best, r.cpu.get(&top)) {
         let comp = r.compute.get(&compute::key(top, false));
         s.note(format!(
-            "Best fragment-shader configuration at N = {top}: {v} + {m}, {ms:.0} ms, {gf:.2} GFLOPS (Table 2 flops) — {:.3} of the speed of faer's f32 LU on one thread ({one:.1} ms) and {:.3} of faer on all threads ({all:.1} ms).{}",
+            "Best fragment-shader configuration at N = {top}: {v} + {m}{tied}, {ms:.0} ms, {gf:.2} GFLOPS (Table 2 flops) — {:.3} of the speed of faer's f32 LU on one thread ({one:.1} ms) and {:.3} of faer on all threads ({all:.1} ms).{}",
             one / ms,
             all / ms,
             comp.map(|c| format!(" The compute-shader blocked LU (beyond the paper): {:.0} ms, {:.2} GFLOPS, {:.3} of faer on one thread, {:.3} on all threads.", c.0, c.1, one / c.0, all / c.0)).unwrap_or_default()

@@ -17,7 +17,8 @@
 //! same device: Table 5 all four or none (their statistics decide how the factorizations are
 //! verified), Table 4 per configuration (with one untimed factorization for the counts and
 //! factors the later tables need), `compute` and `cpu` per row, §4.3 where Table 4's row it
-//! compares with was reused. Tables 1 and 2 and §5.1 measure nothing of their own: they are
+//! compares with was reused; table4 and `compute` all rows of an order or none (they are
+//! timed in the same rounds). Tables 1 and 2 and §5.1 measure nothing of their own: they are
 //! recomputed from Table 4's counts and factors (instant).
 
 mod audits;
@@ -49,11 +50,11 @@ pub use config::{Config, host_bytes};
 #[derive(Clone, Debug)]
 struct Measured {
     info: LuInfo,
+    /// A over table4's rounds (its samples in round order: configurations of one order pair
+    /// by index).
+    a: crate::stats::Estimate,
     gflops: f64,
     factors: Vec<f32>,
-    /// Whether table4's row was reused (`--resume`): its times are the earlier run's, its
-    /// counts and factors those of one untimed run now.
-    reused: bool,
 }
 
 /// Per order: the matrix, its `f64` factors, the CPU `f32` loop's factors and the tolerance

@@ -5,14 +5,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use crate::bench::{Access, Bytes, Kind, Work};
-use crate::gl::timing::{TimingPlan, repeat};
-use crate::gl::{Format, Gl};
+use crate::gl::timing::{TimingPlan, repeat, rounds};
+use crate::gl::{Format, Gl, PingPongMethod};
 use crate::report::{Column, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{Mode, RunError, Session};
 use crate::util::max_rel_error;
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
-use super::super::{LuError, theory};
+use super::super::{LuError, Variant, theory};
 use super::{Config, Measured, Reference, configs, gflops, key, verify_fragment};
 
 /// The algorithm the fragment variants and the compute LU without pivoting share, for the
@@ -67,8 +67,8 @@ pub(super) fn kernel(v: impl std::fmt::Display, m: impl std::fmt::Display) -> St
 
 /// The timing plan of an order: the table's, with a single timed run (after the same warm-up)
 /// from `single_run_from` on.
-pub(super) fn plan_for(cfg: &Config, n: u32) -> TimingPlan {
-    let plan = cfg.table4.repeat.plan();
+pub(super) fn plan_for(cfg: &Config, n: u32, mode: Mode) -> TimingPlan {
+    let plan = cfg.table4.repeat.pick(mode).plan();
     if n >= cfg.table4.single_run_from {
         TimingPlan::new(plan.warmup, 1, Duration::ZERO)
     } else {
@@ -94,6 +94,22 @@ pub(super) fn measure(
         Ok((info, time(&info)))
     })?;
     Ok((*samples.median(), samples.runs.len(), lu))
+}
+
+/// The rows of one order: every configuration that runs there (scalar ones up to
+/// `scalar_max_n`), in [`configs`]' order.
+fn configs_at(cfg: &Config, n: u32) -> Vec<(Variant, PingPongMethod)> {
+    configs()
+        .into_iter()
+        .filter(|(v, _)| v.vector() || n <= cfg.table4.scalar_max_n)
+        .collect()
+}
+
+/// One configuration during an order's rounds: its decomposition (or why it could not be
+/// built or run) and the info of each of its timed runs, round by round.
+struct InRounds {
+    lu: Result<FragmentLu, String>,
+    infos: Vec<LuInfo>,
 }
 
 pub(super) fn run(
@@ -132,63 +148,117 @@ pub(super) fn run(
         &(c, &cfg.table4.scalar_format),
     )?;
     t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws the switch method's carried texels (table1, last column).");
-    t.caption(format!("Median of A over the timed runs (the shared repetition loop: {} warm-up, up to {} runs within {} s; one timed run from N = {} on); G, C, T and G carry are those of the median run. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.", c.repeat.warmup, c.repeat.repetitions, c.repeat.budget_s, c.single_run_from, if exact { ", and — this device rounds + − × ÷ correctly (Table 5) — factors bit-identical to the CPU f32 loop's" } else { "" }));
+    let r = c.repeat.pick(s.mode);
+    t.caption(format!(
+        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G, C, T and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
+        r.warmup,
+        r.repetitions,
+        100.0 * r.ci_target,
+        r.max_runs(),
+        r.budget_s,
+        c.single_run_from,
+        if exact {
+            ", and — this device rounds + − × ÷ correctly (Table 5) — factors bit-identical to the CPU f32 loop's"
+        } else {
+            ""
+        }
+    ));
     let scalar_rows = sizes.iter().filter(|&&n| n <= c.scalar_max_n).count();
     t.expect_rows(sizes.len() * 4 + scalar_rows * 4);
     if sizes.iter().any(|&n| n > c.scalar_max_n) {
         t.caption(format!("I1 and I2 (scalar layout, 4× the fragments of I3/I4) run up to N = {} only, to keep the full run within its time budget.", c.scalar_max_n));
     }
+    let params = |v: Variant, m: PingPongMethod| {
+        let mut p = Params::new(v, m);
+        p.scalar_format = fmt;
+        p.profile = true;
+        p
+    };
     let mut out = HashMap::new();
     for &n in sizes {
+        s.check_interrupt()?;
         let r = &refs[&n];
-        for (v, m) in configs() {
-            s.check_interrupt()?;
-            if !v.vector() && n > c.scalar_max_n {
-                continue;
-            }
-            let k = key(n, v, m);
-            let mut p = Params::new(v, m);
-            p.scalar_format = fmt;
-            p.profile = true;
-            if let Some(row) = t.reuse(&k)? {
-                // Tables 1, 2, Fig. 6, §4.3 and §5.1 need the run's counts and factors, which
-                // a row does not hold: one untimed factorization (no warm-up) gives them, and
-                // the times (A, G, C, T, G carry) and GFLOPS are the reused row's.
-                let times = ["A", "G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(&row, c));
-                if let [
-                    Some(a),
-                    Some(g),
-                    Some(cpu),
-                    Some(copy),
-                    Some(carry),
-                    Some(gf),
-                ] = times
-                {
-                    let once = TimingPlan::new(0, 1, Duration::ZERO);
-                    let res = measure(&s.gl, &r.a, n as usize, p, once, |i| i.a_ms)
-                        .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
-                    // Where that run fails, the row is measured again below (and fails there).
-                    if let Ok((mut info, factors)) = res {
-                        (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a, g, cpu, copy);
+        let cfgs = configs_at(cfg, n);
+        let keys: Vec<String> = cfgs.iter().map(|&(v, m)| key(n, v, m)).collect();
+        if let Some(rows) = t.reuse_all(&keys)? {
+            // Tables 1, 2, Fig. 6, §4.3 and §5.1 need the run's counts and factors, which a
+            // row does not hold: one untimed factorization (no warm-up) each gives them; the
+            // times (A with its rounds, G, C, T, G carry) and GFLOPS are the reused rows'.
+            let mut all = true;
+            for ((&(v, m), k), row) in cfgs.iter().zip(&keys).zip(&rows) {
+                let times = ["G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(row, c));
+                let a = row.values[t.table().col("A")].estimate().cloned();
+                let once = TimingPlan::once();
+                let res = measure(&s.gl, &r.a, n as usize, params(v, m), once, |i| i.a_ms)
+                    .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
+                match (a, times, res) {
+                    (
+                        Some(a),
+                        [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)],
+                        Ok((mut info, factors)),
+                    ) => {
+                        (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a.median, g, cpu, copy);
                         info.g_carry_ms = carry;
-                        let (gflops, reused) = (gf, true);
                         out.insert(
-                            k,
+                            k.clone(),
                             Measured {
                                 info,
-                                gflops,
+                                a,
+                                gflops: gf,
                                 factors,
-                                reused,
                             },
                         );
-                        continue;
                     }
+                    _ => all = false,
                 }
             }
-            t.start(&k);
+            if all {
+                continue;
+            }
+            // Where a reused row cannot give its counts, the order is measured again (and
+            // fails there, row by row).
+        }
+        for k in &keys {
+            t.start(k);
+        }
+        let mut runs: Vec<InRounds> = cfgs
+            .iter()
+            .map(|&(v, m)| InRounds {
+                lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(v, m))
+                    .map_err(|e| e.to_string()),
+                infos: vec![],
+            })
+            .collect();
+        let plan = plan_for(cfg, n, s.mode);
+        let warmup = plan.warmup;
+        let mut calls = vec![0usize; runs.len()];
+        // A configuration that fails is dropped from the rounds (its row fails); the others
+        // go on. Its later "runs" take no time.
+        let timed = rounds(plan, runs.len(), |i| -> Result<f64, RunError> {
+            s.check_interrupt()?;
+            calls[i] += 1;
+            let timed_run = calls[i] > warmup;
+            let x = &mut runs[i];
+            let Ok(lu) = x.lu.as_mut() else {
+                return Ok(0.0);
+            };
+            match lu.upload(&r.a).and_then(|()| lu.run()) {
+                Ok(info) => {
+                    if timed_run {
+                        x.infos.push(info);
+                    }
+                    Ok(info.a_ms)
+                }
+                Err(e) => {
+                    x.lu = Err(e.to_string());
+                    Ok(0.0)
+                }
+            }
+        })?;
+        for (i, (&(v, m), k)) in cfgs.iter().zip(&keys).enumerate() {
             let flops = theory::table2(v, n as f64).0;
             let mut row = t
-                .row(&k)
+                .row(k)
                 .num("N", n as f64)
                 .text("impl", v.name())
                 .text("method", m.name());
@@ -201,36 +271,53 @@ pub(super) fn run(
                     .num("Quadro GFLOPS", gflops(flops, pa));
             }
             let paper_a = c.paper.get(v, m, n).map(|p| p[0]);
-            let res = measure(&s.gl, &r.a, n as usize, p, plan_for(cfg, n), |i| i.a_ms)
-                .and_then(|(info, runs, lu)| Ok((info, runs, lu.factors()?)));
-            match res {
-                Ok((info, runs, factors)) => {
-                    let gf = gflops(flops, info.a_ms);
-                    let row = row
-                        .num("A", info.a_ms)
-                        .num("G", info.g_ms)
-                        .num("C", info.c_ms)
-                        .num("T", info.t_ms)
-                        .num("G carry", info.g_carry_ms)
-                        .num("GFLOPS", gf)
-                        .opt("A / paper A", paper_a.map(|p| info.a_ms / p))
-                        .num("error vs f64", max_rel_error(&factors, &r.f64))
-                        .work(kernel(v, m), fragment_work(&info, false), info.a_ms)
-                        .versus(VERSUS, format!("N = {n}"))
-                        .runs(runs);
-                    t.push(verify_fragment(row, &factors, r, exact))?;
-                    out.insert(
-                        k,
-                        Measured {
-                            info,
-                            gflops: gf,
-                            factors,
-                            reused: false,
-                        },
-                    );
+            let x = &runs[i];
+            let lu = match &x.lu {
+                Ok(lu) => lu,
+                Err(why) => {
+                    t.push(row.fail(why.clone()))?;
+                    continue;
                 }
-                Err(e) => t.push(row.fail(e.to_string()))?,
-            }
+            };
+            let timing = &timed.timings[i];
+            let factors = match lu.factors() {
+                Ok(f) => f,
+                Err(e) => {
+                    t.push(row.fail(e.to_string()))?;
+                    continue;
+                }
+            };
+            // The parts G, C, T of the run whose A is the median.
+            let info = x
+                .infos
+                .iter()
+                .find(|info| info.a_ms == timing.median_ms)
+                .copied()
+                .unwrap_or_else(|| *x.infos.last().expect("at least one round"));
+            let a = timing.est();
+            let gf = timing.rate(flops / 1e9);
+            let row = row
+                .timed("A", timing)
+                .num("G", info.g_ms)
+                .num("C", info.c_ms)
+                .num("T", info.t_ms)
+                .num("G carry", info.g_carry_ms)
+                .est("GFLOPS", gf.clone())
+                .opt_est("A / paper A", paper_a.map(|p| a.map(|ms| ms / p)))
+                .num("error vs f64", max_rel_error(&factors, &r.f64))
+                .work_timed(kernel(v, m), fragment_work(&info, false), timing)
+                .versus(VERSUS, format!("N = {n}"))
+                .runs(timing.runs);
+            t.push(verify_fragment(row, &factors, r, exact))?;
+            out.insert(
+                k.clone(),
+                Measured {
+                    info,
+                    a,
+                    gflops: gf.median,
+                    factors,
+                },
+            );
         }
     }
     t.finish()?;
