@@ -11,8 +11,10 @@
 //! # How an operation is emulated
 //! Each operation first computes the exact result `x` as an unevaluated pair `x = s + e`,
 //! `s = RN(x)` the correctly rounded `f32` result of today's device and `e` the rounding error,
-//! itself an `f32` (error-free transformations: Knuth's TwoSum for `±`; TwoProduct for `×`,
-//! `e = fma(a, b, −s)`, or Dekker's split where the device has no `fma`). From `s` and `e`
+//! itself an `f32` (error-free transformations: Knuth's TwoSum for `±`; Dekker's TwoProduct
+//! for `×`, by Veltkamp's split — not `e = fma(a, b, −s)`: GLSL does not promise that `fma`
+//! rounds once, and on llvmpipe it does not, for about one product in ten; the `fma` form is
+//! opt-in with `ARITH_2005_FMA`). From `s` and `e`
 //! comes the position of `x` between its two neighbouring floats: `l = RD(x)` (the float at or
 //! below `x`), the spacing `u` above `l`, and `f = x − l ∈ [0, u)` classified in eighths of
 //! `u` (`q = ⌊8f/u⌋` and whether `f = q·u/8` exactly) — all by exact comparisons
@@ -49,9 +51,10 @@
 //!   the error-free transformations never underflow; overflow gives `±∞`.
 //!   `NaN`, `∞` and zero operands give IEEE's result.
 //!
-//! The CPU twin runs the same steps on `f32` with Rust's IEEE `f32` arithmetic and
-//! `f32::mul_add` (a correctly rounded fused multiply-add), so it equals the shader bit for bit
-//! on a device whose `+ − × ÷` round correctly — which Table 5's own fragment column checks.
+//! The CPU twin runs the same steps on `f32` with Rust's IEEE `f32` arithmetic, the product's
+//! error from `f32::mul_add` (a correctly rounded fused multiply-add: the exact error, as
+//! Dekker's is), so it equals the shader bit for bit on a device whose `+ − × ÷` round
+//! correctly — which Table 5's own fragment column checks.
 
 /// Which operations of a computation follow the 2005 model; the others are IEEE `f32`.
 /// `add` covers both addition and subtraction. The GLSL's `ARITH_2005` define is
