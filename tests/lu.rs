@@ -571,3 +571,49 @@ fn arith2005_glsl_equals_its_cpu_twin_bit_for_bit() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Under the 2005 arithmetic model (`ARITH_2005`) every configuration's factors equal the CPU
+/// twin's loop running the same model bit for bit — the whole model on all eight
+/// configurations, each operation alone on the ablation's — and differ from the IEEE loop's.
+#[test]
+fn lu_under_the_2005_model_equals_the_cpu_twin() {
+    use gpgpu_repro::papers::lu::arith2005::Arith2005;
+    use gpgpu_repro::papers::lu::cpu::lu_f32_under;
+    use gpgpu_repro::papers::lu::experiments::ABLATION_VARIANT;
+    let g = ctx();
+    // Non-multiples of 4 exercise the I3/I4 identity padding under the model too.
+    for n in [6usize, 13, 31] {
+        let a = diag_dominant(n, 2500 + n as u64);
+        let mut ieee = a.clone();
+        lu_f32(&mut ieee, n).unwrap();
+        let mut runs: Vec<(Params, Arith2005)> = configs()
+            .into_iter()
+            .map(|p| (p, Arith2005::ALL))
+            .collect();
+        for m in Arith2005::ABLATION {
+            runs.push((Params::new(ABLATION_VARIANT, PingPongMethod::Copy), m));
+        }
+        for (mut p, model) in runs {
+            p.arith = model;
+            let got = gpu_lu(&g, &a, n, p).unwrap();
+            let mut twin = a.clone();
+            lu_f32_under(&mut twin, n, model).unwrap();
+            let differ = got
+                .iter()
+                .zip(&twin)
+                .filter(|(x, y)| x.to_bits() != y.to_bits())
+                .count();
+            assert_eq!(
+                differ,
+                0,
+                "N={n} {:?} {:?} {}: {differ} entries differ from the CPU twin",
+                p.variant,
+                p.method,
+                model.name()
+            );
+            if model == Arith2005::ALL && n == 31 {
+                assert_ne!(got, ieee, "the model left every bit of the IEEE factors");
+            }
+        }
+    }
+}
