@@ -586,10 +586,8 @@ fn lu_under_the_2005_model_equals_the_cpu_twin() {
         let a = diag_dominant(n, 2500 + n as u64);
         let mut ieee = a.clone();
         lu_f32(&mut ieee, n).unwrap();
-        let mut runs: Vec<(Params, Arith2005)> = configs()
-            .into_iter()
-            .map(|p| (p, Arith2005::ALL))
-            .collect();
+        let mut runs: Vec<(Params, Arith2005)> =
+            configs().into_iter().map(|p| (p, Arith2005::ALL)).collect();
         for m in Arith2005::ABLATION {
             runs.push((Params::new(ABLATION_VARIANT, PingPongMethod::Copy), m));
         }

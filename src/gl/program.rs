@@ -75,9 +75,15 @@ pub fn expand_includes(file: &str, text: &str) -> Result<(String, Vec<String>), 
         }
         let inc = source(path).map_err(|_| bad(&format!("no shader file `{path}`")))?;
         if inc.lines().any(|l| l.trim_start().starts_with("#include")) {
-            return Err(bad(&format!("`{path}` includes another file (one level only)")));
+            return Err(bad(&format!(
+                "`{path}` includes another file (one level only)"
+            )));
         }
-        out.push_str(&format!("#line 1 {}\n{inc}\n#line {} 0\n", names.len(), i + 2));
+        out.push_str(&format!(
+            "#line 1 {}\n{inc}\n#line {} 0\n",
+            names.len(),
+            i + 2
+        ));
         names.push(path.to_string());
     }
     Ok((out, names))

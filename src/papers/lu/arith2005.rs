@@ -331,8 +331,12 @@ pub fn div05(a: f32, b: f32) -> f32 {
 /// operation with index `op` in [`super::ulp::OPS`] order (see the module docs).
 pub fn why_end_differs(op: usize) -> &'static str {
     match op {
-        3 => "division is a·RN(1/b) rounded to nearest (the reciprocal-then-multiply of §5.1): both roundings are IEEE's and sign-symmetric, so under the harness's random signs its range is symmetric (up to about ±1.5 ULP), while GP²'s range, measured on its own operand set, is not; no sign-symmetric rule reaches both of GP²'s ends.",
-        _ => "the model's rule is fitted to GP²'s range as a supremum over uniformly random operands; GP² measured its own operand set, whose extremes need not be the supremum.",
+        3 => {
+            "division is a·RN(1/b) rounded to nearest (the reciprocal-then-multiply of §5.1): both roundings are IEEE's and sign-symmetric, so under the harness's random signs its range is symmetric (up to about ±1.5 ULP), while GP²'s range, measured on its own operand set, is not; no sign-symmetric rule reaches both of GP²'s ends."
+        }
+        _ => {
+            "the model's rule is fitted to GP²'s range as a supremum over uniformly random operands; GP² measured its own operand set, whose extremes need not be the supremum."
+        }
     }
 }
 
@@ -418,7 +422,10 @@ mod tests {
             }
         }
         // add: (−1, 0]; sub: (−0.75, 0.75); mul: (−0.75, 0.625]; div: within ±1.5.
-        assert!(lo[0] > -1.0 && lo[0] < -0.99 && hi[0] == 0.0, "add {lo:?} {hi:?}");
+        assert!(
+            lo[0] > -1.0 && lo[0] < -0.99 && hi[0] == 0.0,
+            "add {lo:?} {hi:?}"
+        );
         assert!(lo[1] > -0.75 && lo[1] < -0.74 && hi[1] < 0.75 && hi[1] > 0.74);
         assert!(lo[2] > -0.75 && lo[2] < -0.74 && hi[2] <= 0.625 && hi[2] > 0.62);
         assert!(lo[3] > -1.5 && lo[3] < -1.0 && hi[3] < 1.5 && hi[3] > 1.0);

@@ -19,8 +19,8 @@
 //!   (argmax reduction and row swap: the paper's §5.3 open problem).
 //! - [`experiments`]: the tables and figures of `gpgpu-repro reproduce lu`.
 
-pub mod compute;
 pub mod arith2005;
+pub mod compute;
 pub mod cpu;
 pub mod experiments;
 pub mod fragment;

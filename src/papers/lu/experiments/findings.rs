@@ -8,9 +8,9 @@ use crate::report::{Finding, Verdict};
 use crate::runner::Session;
 
 use super::super::Variant;
+use super::super::arith2005::Arith2005;
 use super::cpu::FaerTimes;
 use super::sec4_3::Bandwidth;
-use super::super::arith2005::Arith2005;
 use super::sec5_1_2005::{Distance, ModelResults, ModelRow};
 use super::table5::Ulps;
 use super::{ComputeTimes, Config, Measured, compute, configs, key};

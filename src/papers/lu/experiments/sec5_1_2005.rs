@@ -44,7 +44,11 @@ pub(super) fn ulp_distance(a: f32, b: f32) -> f64 {
     // Map the bits to a line on which consecutive floats are consecutive integers.
     let line = |x: f32| {
         let b = x.to_bits() as i64;
-        if b & 0x8000_0000 != 0 { -(b & 0x7fff_ffff) } else { b }
+        if b & 0x8000_0000 != 0 {
+            -(b & 0x7fff_ffff)
+        } else {
+            b
+        }
     };
     (line(a) - line(b)).abs() as f64
 }
@@ -128,7 +132,10 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             let identical = all.iter().all(|f| bit_identical(f, &all[0]));
             let mut models = vec![(Arith2005::ALL, all.swap_remove(0))];
             for m in abl {
-                models.push((m, gpu(s, &r.a, nn, ABLATION_VARIANT, PingPongMethod::Copy, m)?));
+                models.push((
+                    m,
+                    gpu(s, &r.a, nn, ABLATION_VARIANT, PingPongMethod::Copy, m)?,
+                ));
             }
             let mut out = vec![];
             for (m, f) in models {
@@ -160,7 +167,11 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
                 .text("emulated", m.name())
                 .text(
                     "8 configs bit-identical",
-                    if *m == Arith2005::ALL { yes_no(identical) } else { "—" },
+                    if *m == Arith2005::ALL {
+                        yes_no(identical)
+                    } else {
+                        "—"
+                    },
                 )
                 .text("GPU = CPU twin (bits)", yes_no(same))
                 .num("vs CPU f32 (normwise)", dist.normwise)

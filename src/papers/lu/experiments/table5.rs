@@ -166,7 +166,9 @@ pub(super) fn table(s: &Session, cfg: &Config, table: Table5, ulps: &Ulps) -> Re
             Some((false, false)) => "neither",
         };
         if let (Some(p), Some((lo, hi))) = (paper, ends) {
-            for (ok, lower, ours, theirs) in [(lo, true, es[i].min, p[0]), (hi, false, es[i].max, p[1])] {
+            for (ok, lower, ours, theirs) in
+                [(lo, true, es[i].min, p[0]), (hi, false, es[i].max, p[1])]
+            {
                 if !ok {
                     s.note(format!(
                         "Table 5, emulated {op}: the {} end {ours:.5} is {:.3} ULP from the Quadro's {theirs} — {}",
