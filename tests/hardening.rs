@@ -374,6 +374,7 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("bandwidth.texture_size", "64"),
                 ("table5.operands.quick", "256"),
                 ("sec51.scan", "2"),
+                ("sec51_2005.sizes.quick", "[8]"),
                 ("compute.repeat", ONCE),
             ],
         ),

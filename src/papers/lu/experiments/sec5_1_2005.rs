@@ -121,7 +121,34 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
         ABLATION_VARIANT,
     ));
     let mut rows = vec![];
+    let models = [Arith2005::ALL, abl[0], abl[1], abl[2]];
     for &n in &sizes {
+        // `--resume`: an order's four rows come from one measurement, reused together.
+        let keys: Vec<String> = models
+            .iter()
+            .map(|m| format!("N={n} {}", m.name()))
+            .collect();
+        if let Some(old) = t.reuse_all(&keys)? {
+            let dist = |row| {
+                Some(Distance {
+                    normwise: t.value(row, "vs CPU f32 (normwise)")?,
+                    mean_ulps: t.value(row, "vs CPU f32 (mean ULP)")?,
+                    differing: t.value(row, "entries ≠ CPU f32")?,
+                })
+            };
+            let d: Option<Vec<Distance>> = old.iter().map(dist).collect();
+            if let Some(d) = d.filter(|d| d.len() == 4) {
+                rows.push(ModelRow {
+                    n,
+                    all: d[0],
+                    ablation: [d[1], d[2], d[3]],
+                    twin: old
+                        .iter()
+                        .all(|row| t.text(row, "GPU = CPU twin (bits)") == Some("yes")),
+                });
+            }
+            continue;
+        }
         let r = Reference::of(cfg, n)?;
         let nn = n as usize;
         let measured = (|| -> Result<_, LuError> {
@@ -191,7 +218,6 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
     }
     t.finish()?;
     let mut first_diff = [None; 4];
-    let models = [Arith2005::ALL, abl[0], abl[1], abl[2]];
     for (f, m) in first_diff.iter_mut().zip(models) {
         *f = first_difference(s, cfg, m).map_err(RunError::algorithm)?;
     }
