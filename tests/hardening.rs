@@ -328,6 +328,8 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("table1.cg_iterations", "1"),
                 ("fig11.grids.quick", "[16]"),
                 ("fig11.cg_iterations", "[1]"),
+                ("arith2005.grids.quick", "[16]"),
+                ("arith2005.cg_iterations", "[1]"),
                 ("fig11.repeat", ONCE),
                 ("sweep.grids.quick", "[16]"),
                 ("sweep.repeat", ONCE),

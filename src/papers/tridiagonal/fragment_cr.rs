@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::bench::{Kind, Work};
+use crate::papers::lu::arith2005::Arith2005;
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
@@ -141,6 +142,9 @@ pub struct CrParams {
     pub count_fetches: bool,
     /// `glFinish`-bracketed time of every pass group (which pass dominates).
     pub profile: bool,
+    /// Which operations follow the 2005 arithmetic model (the `arith2005` table); IEEE by
+    /// default.
+    pub arith: Arith2005,
 }
 
 impl CrParams {
@@ -150,6 +154,7 @@ impl CrParams {
             check_finite: true,
             count_fetches: false,
             profile: false,
+            arith: Arith2005::IEEE,
         }
     }
 }
@@ -271,7 +276,7 @@ impl FragmentCr {
             )));
         }
         let (np, b, c) = (layout.np, rows as u32, cols as u32);
-        let [reduce, fill, copy_p, copy_x] = super::programs::cr_programs(params.count_fetches)
+        let [reduce, fill, copy_p, copy_x] = super::programs::cr_programs(params.count_fetches, params.arith)
             .map(|(file, defs)| Program::fragment(gl, file, &defs));
         let (reduce, fill, copy_p, copy_x) = (reduce?, fill?, copy_p?, copy_x?);
 
