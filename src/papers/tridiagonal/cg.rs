@@ -21,10 +21,10 @@ use std::rc::Rc;
 
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::bench::{Kind, Work};
-use crate::papers::lu::arith2005::Arith2005;
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
+use crate::papers::lu::arith2005::Arith2005;
 
 /// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -28,11 +28,11 @@ use std::time::{Duration, Instant};
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::bench::{Kind, Work};
-use crate::papers::lu::arith2005::Arith2005;
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
 };
+use crate::papers::lu::arith2005::Arith2005;
 use std::rc::Rc;
 
 /// RGBA texels one reduction fragment fetches (`P_i`, `P_{i∓d}`: cr_reduce.frag).
@@ -276,8 +276,9 @@ impl FragmentCr {
             )));
         }
         let (np, b, c) = (layout.np, rows as u32, cols as u32);
-        let [reduce, fill, copy_p, copy_x] = super::programs::cr_programs(params.count_fetches, params.arith)
-            .map(|(file, defs)| Program::fragment(gl, file, &defs));
+        let [reduce, fill, copy_p, copy_x] =
+            super::programs::cr_programs(params.count_fetches, params.arith)
+                .map(|(file, defs)| Program::fragment(gl, file, &defs));
         let (reduce, fill, copy_p, copy_x) = (reduce?, fill?, copy_p?, copy_x?);
 
         let padded = layout.padded();

@@ -29,8 +29,14 @@ fn with(mut base: Vec<Define>, extra: &[Define]) -> Vec<Define> {
 pub fn cr_programs(count_fetches: bool, arith: Arith2005) -> [Variant; 4] {
     let d = counted(count_fetches);
     [
-        ("tridiagonal/cr_reduce.frag", with(d.clone(), &arith.defines())),
-        ("tridiagonal/cr_fill.frag", with(d.clone(), &arith.defines())),
+        (
+            "tridiagonal/cr_reduce.frag",
+            with(d.clone(), &arith.defines()),
+        ),
+        (
+            "tridiagonal/cr_fill.frag",
+            with(d.clone(), &arith.defines()),
+        ),
         (
             "tridiagonal/copy.frag",
             with(d.clone(), &[Define::new("NFLOATS", "4u")]),
