@@ -429,7 +429,7 @@ fn cr_and_cg_under_the_2005_model_solve_and_differ_from_ieee() {
     let (n, batch) = (100, 8);
     let s = Systems::random(n, batch, false, 2005);
     let want = thomas_batch_f64(&s).unwrap();
-    let mut cr = |arith| {
+    let cr = |arith| {
         let mut p = CrParams::new(PingPongMethod::Switch);
         p.arith = arith;
         solve(
@@ -443,7 +443,7 @@ fn cr_and_cg_under_the_2005_model_solve_and_differ_from_ieee() {
     assert_ne!(ieee, model, "CR: the model changed no bit");
     let s = Systems::heat(n, batch, 1.0, 2005);
     let want = cg_fixed_f64(&s, 4);
-    let mut cg = |arith| {
+    let cg = |arith| {
         let mut p = CgParams::fixed(Packing::Rgba, 4);
         p.arith = arith;
         solve(
