@@ -47,9 +47,16 @@
 //!   note says which end is matched.
 //! - **No subnormals**: operands and results below `2⁻¹²⁶` in magnitude are flushed to zero
 //!   (signed), as fp32 GPUs of the time did (an assumption: GP² does not test it). Products and
-//!   quotients are formed on the significands in `[1, 2)` and the exponent added afterwards, so
-//!   the error-free transformations never underflow; overflow gives `±∞`.
-//!   `NaN`, `∞` and zero operands give IEEE's result.
+//!   quotients are formed on the significands in `[1, 2)` and the exponent added afterwards, and
+//!   sums of two operands below `2⁻⁶⁰` are scaled by `2⁶⁴` first, so no intermediate of the
+//!   error-free transformations is subnormal (llvmpipe flushes subnormals in its arithmetic;
+//!   the CPU does not); overflow gives `±∞`. `NaN`, `∞` and zero operands give IEEE's result.
+//!
+//! # Where it is used
+//! The LU programs built with `ARITH_2005` (§5.1 and finding 4 under the model, the
+//! `sec5_1_2005` table; [`super::cpu::lu_f32_under`] is their CPU twin), Table 5's 'emulated
+//! 2005' columns (the model measured by the paper's own instrument), and the tridiagonal
+//! paper's fragment CR and CG (its `arith2005` table).
 //!
 //! The CPU twin runs the same steps on `f32` with Rust's IEEE `f32` arithmetic, the product's
 //! error from `f32::mul_add` (a correctly rounded fused multiply-add: the exact error, as
