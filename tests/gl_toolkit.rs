@@ -233,6 +233,35 @@ fn compile_error_names_file_stage_and_line() {
 }
 
 #[test]
+fn includes_expand_and_bad_ones_are_named_errors() {
+    let g = ctx();
+    // An included file's functions are there; a compile error after the include is numbered
+    // by the including file's own lines.
+    let src = "#include \"common/arith2005.glsl\"\nout vec4 o;\nvoid main() {\n    o = vec4(add05(1.0, 2.0)) +;\n}\n";
+    let msg = Program::from_sources(&g, &[("test/inc.frag", src)], &[])
+        .unwrap_err()
+        .to_string();
+    assert!(msg.contains("test/inc.frag:4"), "{msg}");
+    let ok = "#include \"common/arith2005.glsl\"\nout vec4 o;\nvoid main() { o = vec4(add05(1.0, 2.0)); }\n";
+    Program::from_sources(&g, &[("test/inc.frag", ok)], &[]).unwrap();
+    for (bad, want) in [
+        (
+            "#include \"nope/absent.glsl\"\n",
+            "no shader file `nope/absent.glsl`",
+        ),
+        (
+            "#include common/quad.vert\n",
+            "expected `#include \"PATH\"`",
+        ),
+    ] {
+        let msg = Program::from_sources(&g, &[("test/inc.frag", bad)], &[])
+            .unwrap_err()
+            .to_string();
+        assert!(msg.contains("test/inc.frag") && msg.contains(want), "{msg}");
+    }
+}
+
+#[test]
 fn missing_shader_file_is_an_error() {
     let g = ctx();
     let err = Program::fragment(&g, "nope/absent.frag", &[]).unwrap_err();

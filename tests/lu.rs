@@ -535,3 +535,83 @@ mod config {
         cfg.check_resources(g.info(), &[32, 64], 1024).unwrap();
     }
 }
+
+/// The GLSL 2005 arithmetic (common/arith2005.glsl) equals its CPU twin bit for bit on 2²⁰
+/// operand pairs per operation covering every path of the model (TwoProduct by Dekker's
+/// split, the default; the opt-in `fma` form is not exact on llvmpipe).
+#[test]
+fn arith2005_glsl_equals_its_cpu_twin_bit_for_bit() {
+    use gpgpu_repro::papers::lu::arith2005::{Arith2005, ops05, same_bits, test_operands};
+    use gpgpu_repro::papers::lu::ulp::{OPS, fragment_results_with};
+    let g = ctx();
+    let ab = test_operands(1 << 20, 2005);
+    let want: Vec<[f32; 4]> = ab.iter().map(|p| ops05(*p)).collect();
+    let mut failures = vec![];
+    {
+        let d = Arith2005::ALL.defines();
+        let got = fragment_results_with(&g, &ab, 1024, &d).unwrap();
+        for (op, name) in OPS.iter().enumerate() {
+            let bad: Vec<usize> = (0..ab.len())
+                .filter(|&i| !same_bits(got[i][op], want[i][op]))
+                .collect();
+            if let Some(&i) = bad.first() {
+                failures.push(format!(
+                    "{name}: {} of {} differ; first: {:e} {name} {:e}: GPU {:e} ({:08x}), twin {:e} ({:08x})",
+                    bad.len(),
+                    ab.len(),
+                    ab[i][0],
+                    ab[i][1],
+                    got[i][op],
+                    got[i][op].to_bits(),
+                    want[i][op],
+                    want[i][op].to_bits()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Under the 2005 arithmetic model (`ARITH_2005`) every configuration's factors equal the CPU
+/// twin's loop running the same model bit for bit — the whole model on all eight
+/// configurations, each operation alone on the ablation's — and differ from the IEEE loop's.
+#[test]
+fn lu_under_the_2005_model_equals_the_cpu_twin() {
+    use gpgpu_repro::papers::lu::arith2005::Arith2005;
+    use gpgpu_repro::papers::lu::cpu::lu_f32_under;
+    use gpgpu_repro::papers::lu::experiments::ABLATION_VARIANT;
+    let g = ctx();
+    // Non-multiples of 4 exercise the I3/I4 identity padding under the model too.
+    for n in [6usize, 13, 31] {
+        let a = diag_dominant(n, 2500 + n as u64);
+        let mut ieee = a.clone();
+        lu_f32(&mut ieee, n).unwrap();
+        let mut runs: Vec<(Params, Arith2005)> =
+            configs().into_iter().map(|p| (p, Arith2005::ALL)).collect();
+        for m in Arith2005::ABLATION {
+            runs.push((Params::new(ABLATION_VARIANT, PingPongMethod::Copy), m));
+        }
+        for (mut p, model) in runs {
+            p.arith = model;
+            let got = gpu_lu(&g, &a, n, p).unwrap();
+            let mut twin = a.clone();
+            lu_f32_under(&mut twin, n, model).unwrap();
+            let differ = got
+                .iter()
+                .zip(&twin)
+                .filter(|(x, y)| x.to_bits() != y.to_bits())
+                .count();
+            assert_eq!(
+                differ,
+                0,
+                "N={n} {:?} {:?} {}: {differ} entries differ from the CPU twin",
+                p.variant,
+                p.method,
+                model.name()
+            );
+            if model == Arith2005::ALL && n == 31 {
+                assert_ne!(got, ieee, "the model left every bit of the IEEE factors");
+            }
+        }
+    }
+}

@@ -6,7 +6,9 @@
 // START (vector only): the first channel this program writes: 0 = RGBA, 1 = GBA, 2 = BA,
 // 3 = A (I3: one of four programs chosen by the CPU). EDGE_BRANCH (I4): one program, and the
 // fragment itself decides (GPU branch on position) whether it is the edge texel u_edge and
-// masks channels below u_start.
+// masks channels below u_start. ARITH_2005 (issue 25): the division follows the 2005
+// arithmetic model (common/arith2005.glsl) when its bit 4 is set.
+#include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
 uniform int u_i;      // pivot step i
 #ifdef VEC4
@@ -24,7 +26,7 @@ void main() {
     vec4 a = texture(u_a, v_tex.xy);
 #ifdef VEC4
     float piv = texture(u_a, vec2(float(u_pb) + 0.5, float(u_i) + 0.5))[u_c];
-    vec4 l = a / piv;
+    vec4 l = F_DIV(a, piv);
 #ifdef EDGE_BRANCH
     if (int(v_tex.x) == u_edge) {
         o_color = mix(a, l, greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(u_start)));
@@ -36,6 +38,6 @@ void main() {
 #endif
 #else
     float piv = texture(u_a, vec2(float(u_i) + 0.5)).r;
-    o_color = vec4(a.r / piv, 0.0, 0.0, 0.0);
+    o_color = vec4(F_DIV(a.r, piv), 0.0, 0.0, 0.0);
 #endif
 }

@@ -4,7 +4,9 @@
 //   k >  i:  A_jk = A_jk - A_ik * (A_ji / A_ii)      (U, recomputing the L value)
 // The paper prints A_ik * A_ji / A_ii; we divide first so that the factors are bit-identical
 // to I1's (the paper reports I1–I4 identical). All four texels are fetched by every fragment
-// (the paper's Table 2 counts 4 references per element).
+// (the paper's Table 2 counts 4 references per element). ARITH_2005: + − × ÷ follow the 2005
+// arithmetic model (common/arith2005.glsl) per its bit mask.
+#include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
 uniform int u_i;
 in vec4 v_tex;
@@ -15,11 +17,11 @@ void main() {
     float aji = texture(u_a, vec2(float(u_i) + 0.5, v_tex.y)).r;
     float aik = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5)).r;
     float aii = texture(u_a, vec2(float(u_i) + 0.5)).r;
-    float l = aji / aii;
+    float l = F_DIV(aji, aii);
     if (int(v_tex.x) == u_i) {
         o_color = vec4(l, 0.0, 0.0, 0.0);
     } else {
-        precise float prod = aik * l;
-        o_color = vec4(a - prod, 0.0, 0.0, 0.0);
+        precise float prod = F_MUL(aik, l);
+        o_color = vec4(F_SUB(a, prod), 0.0, 0.0, 0.0);
     }
 }

@@ -1,7 +1,9 @@
 // I1/I3 U pass (Matsui et al. 2005, Fig. 3 line 7): A_jk = A_jk - A_ik * A_ji for j, k > i,
 // A_ji being the L value written by the L pass. Layouts, START and EDGE_BRANCH as in l.frag.
 // FETCH_ONLY (§4.3): the same three fetches, no arithmetic (the channels are shuffled into
-// the output so that no fetch can be optimised away).
+// the output so that no fetch can be optimised away). ARITH_2005: the product and the
+// difference follow the 2005 arithmetic model (common/arith2005.glsl) per its bit mask.
+#include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
 uniform int u_i;
 #ifdef VEC4
@@ -26,8 +28,8 @@ void main() {
 #else
     float u = row[u_c];
     // MUL then ADD, as the paper's fragment programs: precise keeps them unfused.
-    precise vec4 prod = u * l;
-    vec4 upd = a - prod;
+    precise vec4 prod = F_MUL(u, l);
+    vec4 upd = F_SUB(a, prod);
 #ifdef EDGE_BRANCH
     if (int(v_tex.x) == u_edge) {
         o_color = mix(a, upd, greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(u_start)));
@@ -44,8 +46,8 @@ void main() {
 #ifdef FETCH_ONLY
     o_color = vec4(a.r, l, u, 0.0);
 #else
-    precise float prod = u * l;
-    o_color = vec4(a.r - prod, 0.0, 0.0, 0.0);
+    precise float prod = F_MUL(u, l);
+    o_color = vec4(F_SUB(a.r, prod), 0.0, 0.0, 0.0);
 #endif
 #endif
 }

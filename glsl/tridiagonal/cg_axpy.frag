@@ -2,6 +2,8 @@
 // (SIGN -1); eq. (17) and Fig. 10 of the paper. Table 1: 2 fetches.
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
 #ifdef COUNT_FETCHES
 layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
 #define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
@@ -37,6 +39,6 @@ in vec4 v_tex;
 out vec4 o_v;
 
 void main() {
-    float alpha = SCALAR(u_rho) / SCALAR(u_pq);
-    o_v = vec4(GET(u_y, v_tex.xy) + SIGN * alpha * GET(u_z, v_tex.xy));
+    float alpha = F_DIV(SCALAR(u_rho), SCALAR(u_pq));
+    o_v = vec4(F_ADD(GET(u_y, v_tex.xy), F_MUL(SIGN * alpha, GET(u_z, v_tex.xy))));
 }

@@ -2,6 +2,8 @@
 // before the first iteration). Table 1: 2 fetches (the two scalars are not counted there).
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
 #ifdef COUNT_FETCHES
 layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
 #define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
@@ -37,6 +39,6 @@ in vec4 v_tex;
 out vec4 o_v;
 
 void main() {
-    float beta = SCALAR(u_rho) / SCALAR(u_rho_old);
-    o_v = vec4(GET(u_r, v_tex.xy) + beta * GET(u_p, v_tex.xy));
+    float beta = F_DIV(SCALAR(u_rho), SCALAR(u_rho_old));
+    o_v = vec4(F_ADD(GET(u_r, v_tex.xy), F_MUL(beta, GET(u_p, v_tex.xy))));
 }

@@ -2,6 +2,8 @@
 // 6 scalar fetches (p_{i-1}, p_i, p_{i+1}, a, b, c), 7 for the residual (plus k).
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
 #ifdef COUNT_FETCHES
 layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
 #define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
@@ -47,9 +49,10 @@ void main() {
 #else
     float vm = vl, vp = vr;
 #endif
-    VEC mv = GET(u_a, v_tex.xy) * vm + GET(u_b, v_tex.xy) * vc + GET(u_c, v_tex.xy) * vp;
+    VEC mv = F_ADD(F_ADD(F_MUL(GET(u_a, v_tex.xy), vm), F_MUL(GET(u_b, v_tex.xy), vc)),
+                   F_MUL(GET(u_c, v_tex.xy), vp));
 #ifdef RESIDUAL
-    o_v = vec4(GET(u_k, v_tex.xy) - mv);
+    o_v = vec4(F_SUB(GET(u_k, v_tex.xy), mv));
 #else
     o_v = vec4(mv);
 #endif

@@ -2,6 +2,8 @@
 // counts one fetch per element for r.r; p.q takes two).
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
 #ifdef COUNT_FETCHES
 layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
 #define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
@@ -37,8 +39,8 @@ out vec4 o_v;
 void main() {
 #ifdef SQUARE
     VEC u = GET(u_u, v_tex.xy);
-    o_v = vec4(u * u);
+    o_v = vec4(F_MUL(u, u));
 #else
-    o_v = vec4(GET(u_u, v_tex.xy) * GET(u_v, v_tex.xy));
+    o_v = vec4(F_MUL(GET(u_u, v_tex.xy), GET(u_v, v_tex.xy)));
 #endif
 }

@@ -2,6 +2,8 @@
 // N/3 fragments (N/4 + N/16 + ...) with 4 fetches. Texels beyond u_size count as zero.
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
 #ifdef COUNT_FETCHES
 layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
 #define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
@@ -19,5 +21,5 @@ out vec4 o_v;
     ? FETCH_OFF(u_src, v_tex.xy, ivec2(ox, oy), uint(LANES)) : vec4(0.0))
 
 void main() {
-    o_v = AT(0, 0) + AT(1, 0) + AT(0, 1) + AT(1, 1);
+    o_v = F_ADD(F_ADD(F_ADD(AT(0, 0), AT(1, 0)), AT(0, 1)), AT(1, 1));
 }

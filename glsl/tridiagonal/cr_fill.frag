@@ -13,6 +13,9 @@ layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetc
 #define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
 #endif
 
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
+
 uniform sampler2DRect u_x; // x of the previous fill level (x at multiples of 2^s)
 uniform sampler2DRect u_p; // level s-1 of the reduction (or P0 for s = 1)
 in vec4 v_tex;
@@ -26,5 +29,5 @@ void main() {
     }
     float xr = FETCH_OFF(u_x, v_tex.xy, ivec2(1, 0), 1u).x;
     vec4 p = FETCH(u_p, v_tex.zw, 4u);
-    o_x = vec4((p.w - p.x * xl - p.z * xr) / p.y);
+    o_x = vec4(F_DIV(F_SUB(F_SUB(p.w, F_MUL(p.x, xl)), F_MUL(p.z, xr)), p.y));
 }

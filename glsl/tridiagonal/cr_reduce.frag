@@ -13,6 +13,9 @@ layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetc
 #define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
 #endif
 
+// ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
+#include "common/arith2005.glsl"
+
 uniform sampler2DRect u_p; // level s-1: texel = P = (a, b, c, k)
 in vec4 v_tex;
 out vec4 o_p;
@@ -21,10 +24,10 @@ void main() {
     vec4 p = FETCH(u_p, v_tex.xy, 4u);
     vec4 pl = FETCH_OFF(u_p, v_tex.xy, ivec2(-1, 0), 4u);
     vec4 pr = FETCH_OFF(u_p, v_tex.xy, ivec2(1, 0), 4u);
-    float alpha = -p.x / pl.y; // alpha_i = -a_i / b_{i-d}
-    float gamma = -p.z / pr.y; // gamma_i = -c_i / b_{i+d} (the text's beta)
-    o_p = vec4(alpha * pl.x,
-               p.y + alpha * pl.z + gamma * pr.x,
-               gamma * pr.z,
-               p.w + alpha * pl.w + gamma * pr.w);
+    float alpha = F_DIV(-p.x, pl.y); // alpha_i = -a_i / b_{i-d}
+    float gamma = F_DIV(-p.z, pr.y); // gamma_i = -c_i / b_{i+d} (the text's beta)
+    o_p = vec4(F_MUL(alpha, pl.x),
+               F_ADD(F_ADD(p.y, F_MUL(alpha, pl.z)), F_MUL(gamma, pr.x)),
+               F_MUL(gamma, pr.z),
+               F_ADD(F_ADD(p.w, F_MUL(alpha, pl.w)), F_MUL(gamma, pr.w)));
 }

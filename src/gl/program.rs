@@ -21,6 +21,12 @@
 //!   switch is off; with the switch on, on a device without the feature, the compile error
 //!   says what the device lacks.
 //!
+//! # Includes
+//! A line `#include "common/arith2005.glsl"` in a shader file is replaced by that file's text
+//! ([`expand_includes`]), framed by `#line` directives that give the included text its own
+//! source-string number, so that a compile error in it names the included file. One level:
+//! an included file includes nothing.
+//!
 //! The files are embedded in the binary at build time (`include_dir!`), so the executable is
 //! self-contained; a new shader needs no Rust change beyond the code that uses it.
 
@@ -45,6 +51,42 @@ pub fn source(file: &str) -> Result<&'static str, GlError> {
     GLSL.get_file(file)
         .and_then(|f| f.contents_utf8())
         .ok_or_else(|| GlError::MissingShader(file.to_string()))
+}
+
+/// `text` (the shader file `file`) with every `#include "PATH"` line replaced by the file
+/// `PATH` (relative to `glsl/`), and the names of the source strings the `#line` directives
+/// number: `file` first, then each included file.
+pub fn expand_includes(file: &str, text: &str) -> Result<(String, Vec<String>), GlError> {
+    let mut names = vec![file.to_string()];
+    if !text.contains("#include") {
+        return Ok((text.to_string(), names));
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("#include") else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let path = rest.trim().trim_matches('"');
+        let bad = |why: &str| GlError::Invalid(format!("`{file}` line {}: {why}", i + 1));
+        if path.is_empty() || rest.trim() != format!("\"{path}\"") {
+            return Err(bad("expected `#include \"PATH\"`"));
+        }
+        let inc = source(path).map_err(|_| bad(&format!("no shader file `{path}`")))?;
+        if inc.lines().any(|l| l.trim_start().starts_with("#include")) {
+            return Err(bad(&format!(
+                "`{path}` includes another file (one level only)"
+            )));
+        }
+        out.push_str(&format!(
+            "#line 1 {}\n{inc}\n#line {} 0\n",
+            names.len(),
+            i + 2
+        ));
+        names.push(path.to_string());
+    }
+    Ok((out, names))
 }
 
 /// A `#define NAME VALUE` for a shader variant.
@@ -287,6 +329,16 @@ impl Program {
         sources: &[(&str, &str)],
         defines: &[Define],
     ) -> Result<Program, GlError> {
+        let expanded: Vec<(String, Vec<String>)> = sources
+            .iter()
+            .map(|(f, t)| expand_includes(f, t))
+            .collect::<Result<_, _>>()?;
+        let sources: Vec<(&str, &str)> = sources
+            .iter()
+            .zip(&expanded)
+            .map(|((f, _), (t, _))| (*f, t.as_str()))
+            .collect();
+        let sources = &sources[..];
         let glsl = Glsl::for_sources(gl.caps(), sources);
         if glsl.missing.contains(&Need::Compute) {
             let why = gl.caps().lacks(&[Need::Compute]).unwrap_or_default();
@@ -306,7 +358,7 @@ impl Program {
             }
             raw.delete_program(program);
         };
-        for &(file, text) in sources {
+        for (&(file, text), (_, names)) in sources.iter().zip(&expanded) {
             let (kind, stage) = stage_of(file)?;
             let full = format!("{head}{text}");
             let shader = unsafe { raw.create_shader(kind) }.map_err(GlError::Invalid)?;
@@ -315,7 +367,7 @@ impl Program {
                 raw.shader_source(shader, &full);
                 raw.compile_shader(shader);
                 if !raw.get_shader_compile_status(shader) {
-                    let mut log = name_log(&raw.get_shader_info_log(shader), file);
+                    let mut log = name_log(&raw.get_shader_info_log(shader), names);
                     if let Some(why) = gl.caps().lacks(&glsl.missing) {
                         log.push_str(&format!(
                             "\n(compiled as GLSL {}: the file uses features the device lacks: {why})",
@@ -512,16 +564,16 @@ impl Program {
     }
 }
 
-/// Mesa numbers log lines as `0:LINE(COL)`, NVIDIA as `0(LINE)`: put the file name in front.
-fn name_log(log: &str, file: &str) -> String {
+/// Mesa numbers log lines as `N:LINE(COL)`, NVIDIA as `N(LINE)`, `N` the source string (0 the
+/// file, 1… its includes, see [`expand_includes`]): put the file's name in front.
+fn name_log(log: &str, names: &[String]) -> String {
     log.lines()
         .map(|l| {
-            if let Some(rest) = l.strip_prefix("0:") {
-                format!("{file}:{rest}")
-            } else if let Some(rest) = l.strip_prefix("0(") {
-                format!("{file}({rest}")
-            } else {
-                l.to_string()
+            let digits = l.len() - l.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+            let name = l[..digits].parse::<usize>().ok().and_then(|n| names.get(n));
+            match (name, l[digits..].chars().next()) {
+                (Some(name), Some(':' | '(')) => format!("{name}{}", &l[digits..]),
+                _ => l.to_string(),
             }
         })
         .collect::<Vec<_>>()

@@ -9,6 +9,7 @@
 use crate::util::{RngExt, rng};
 
 use super::LuError;
+use super::arith2005::Arith2005;
 
 /// A random `n × n` matrix, entries uniform in `[-1, 1)`, whose diagonal is raised to
 /// `1 + Σ_{i≠j} |a_ij|` over its column *and* its row: strictly diagonally dominant by rows and
@@ -59,7 +60,50 @@ impl LuFloat for f64 {
 /// the GPU's arithmetic on the CPU (§5.1); in `f64` the reference every factorization is
 /// checked against. Fails on the first zero or non-finite pivot.
 pub fn lu_in_place<T: LuFloat>(a: &mut [T], n: usize) -> Result<(), LuError> {
-    lu_steps(a, n, None)
+    lu_steps(a, n, None, &Ieee)
+}
+
+/// The arithmetic of the loop: IEEE operators, or [`Arith2005`] (the 2005 model, in `f32`).
+trait LoopArith<T> {
+    fn div(&self, a: T, b: T) -> T;
+    fn mul(&self, a: T, b: T) -> T;
+    fn sub(&self, a: T, b: T) -> T;
+}
+
+/// The element type's own operators.
+struct Ieee;
+
+impl<T: LuFloat> LoopArith<T> for Ieee {
+    fn div(&self, mut a: T, b: T) -> T {
+        a /= b;
+        a
+    }
+    fn mul(&self, a: T, b: T) -> T {
+        a * b
+    }
+    fn sub(&self, mut a: T, b: T) -> T {
+        a -= b;
+        a
+    }
+}
+
+impl LoopArith<f32> for Arith2005 {
+    fn div(&self, a: f32, b: f32) -> f32 {
+        Arith2005::div(*self, a, b)
+    }
+    fn mul(&self, a: f32, b: f32) -> f32 {
+        Arith2005::mul(*self, a, b)
+    }
+    fn sub(&self, a: f32, b: f32) -> f32 {
+        Arith2005::sub(*self, a, b)
+    }
+}
+
+/// [`lu_in_place`] in `f32` with the operations of `model` following the 2005 arithmetic
+/// model ([`super::arith2005`]): the CPU twin of the fragment programs built with
+/// `ARITH_2005` (the same operations in the same order, so the same bits).
+pub fn lu_f32_under(a: &mut [f32], n: usize, model: Arith2005) -> Result<(), LuError> {
+    lu_steps(a, n, None, &model)
 }
 
 /// [`lu_in_place`] with step `skip_u`'s trailing update left out: a deliberately corrupted
@@ -69,10 +113,15 @@ pub fn lu_in_place_skipping_update<T: LuFloat>(
     n: usize,
     skip_u: usize,
 ) -> Result<(), LuError> {
-    lu_steps(a, n, Some(skip_u))
+    lu_steps(a, n, Some(skip_u), &Ieee)
 }
 
-fn lu_steps<T: LuFloat>(a: &mut [T], n: usize, skip_u: Option<usize>) -> Result<(), LuError> {
+fn lu_steps<T: LuFloat>(
+    a: &mut [T],
+    n: usize,
+    skip_u: Option<usize>,
+    ar: &impl LoopArith<T>,
+) -> Result<(), LuError> {
     for i in 0..n {
         let p = a[i * n + i];
         if p == T::ZERO || !p.is_finite() {
@@ -82,7 +131,7 @@ fn lu_steps<T: LuFloat>(a: &mut [T], n: usize, skip_u: Option<usize>) -> Result<
             });
         }
         for j in i + 1..n {
-            a[j * n + i] /= p;
+            a[j * n + i] = ar.div(a[j * n + i], p);
             if skip_u == Some(i) {
                 continue;
             }
@@ -90,7 +139,7 @@ fn lu_steps<T: LuFloat>(a: &mut [T], n: usize, skip_u: Option<usize>) -> Result<
             let (top, rest) = a.split_at_mut(j * n);
             let row_i = &top[i * n + i + 1..i * n + n];
             for (x, &u) in rest[i + 1..n].iter_mut().zip(row_i) {
-                *x -= u * l;
+                *x = ar.sub(*x, ar.mul(u, l));
             }
         }
     }

@@ -19,6 +19,7 @@
 //!   (argmax reduction and row swap: the paper's §5.3 open problem).
 //! - [`experiments`]: the tables and figures of `gpgpu-repro reproduce lu`.
 
+pub mod arith2005;
 pub mod compute;
 pub mod cpu;
 pub mod experiments;
@@ -29,6 +30,7 @@ pub mod ulp;
 pub use fragment::{FragmentLu, LuInfo, Params, Variant};
 
 use crate::gl::{Define, GlError};
+use arith2005::Arith2005;
 
 /// Why a factorization could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -89,9 +91,20 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
             out.push((stage, file, d));
         }
     };
+    // Every variant in IEEE arithmetic (with the §4.3 fetch-only form) and under the whole
+    // 2005 model; the ablation's single-operation models on the configuration §5.1 runs them.
+    let mut runs = vec![];
     for v in Variant::ALL {
-        for fetch_only in [false, true] {
-            let set = fragment::ProgramSet::of(v, fetch_only);
+        runs.push((v, false, Arith2005::IEEE));
+        runs.push((v, true, Arith2005::IEEE));
+        runs.push((v, false, Arith2005::ALL));
+    }
+    for m in Arith2005::ABLATION {
+        runs.push((experiments::ABLATION_VARIANT, false, m));
+    }
+    for (v, fetch_only, arith) in runs {
+        {
+            let set = fragment::ProgramSet::of(v, fetch_only, arith);
             for d in set.l {
                 push(Stage::Fragment, fragment::L_FRAG, d);
             }
@@ -108,6 +121,7 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
         push(Stage::Compute, file, d);
     }
     push(Stage::Fragment, ulp::ULP_FRAG, vec![]);
+    push(Stage::Fragment, ulp::ULP_FRAG, Arith2005::ALL.defines());
     push(Stage::Compute, ulp::ULP_COMP, vec![]);
     out
 }

@@ -11,7 +11,7 @@
 //! one `f64` operation is correct: 53 ≥ 2·24 + 2, so double rounding is innocuous).
 
 use crate::gl::{
-    Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    Buffer, Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
 use crate::util::{RngExt, rng};
 
@@ -96,6 +96,20 @@ pub fn stats(ab: &[[f32; 2]], results: &[[f32; 4]]) -> [UlpStats; 4] {
 
 /// The four operations on `ab` in a fragment shader (one texel per pair, rows of `width`).
 pub fn fragment_results(gl: &Gl, ab: &[[f32; 2]], width: u32) -> Result<Vec<[f32; 4]>, LuError> {
+    fragment_results_with(gl, ab, width, &[])
+}
+
+/// [`fragment_results`] built with `defines`: `Arith2005::defines` makes the operations of a
+/// model follow the 2005 arithmetic ([`super::arith2005`]; the others are the device's own).
+pub fn fragment_results_with(
+    gl: &Gl,
+    ab: &[[f32; 2]],
+    width: u32,
+    defines: &[Define],
+) -> Result<Vec<[f32; 4]>, LuError> {
+    if width == 0 {
+        return Err(LuError::Size("texture width 0".into()));
+    }
     let h = (ab.len() as u32).div_ceil(width);
     let mut data = vec![1.0f32; (width * h * 4) as usize];
     for (i, p) in ab.iter().enumerate() {
@@ -104,7 +118,7 @@ pub fn fragment_results(gl: &Gl, ab: &[[f32; 2]], width: u32) -> Result<Vec<[f32
     }
     let src = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, Some(&data))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, None)?;
-    let prog = Program::fragment(gl, ULP_FRAG, &[])?;
+    let prog = Program::fragment(gl, ULP_FRAG, defines)?;
     let quad = QuadBatch::new(gl, &[Quad::identity(Rect::full(width, h))])?;
     dst.bind();
     prog.bind_texture(0, "u_ab", &src);

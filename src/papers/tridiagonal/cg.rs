@@ -24,6 +24,7 @@ use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
+use crate::papers::lu::arith2005::Arith2005;
 
 /// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -63,6 +64,9 @@ pub struct CgParams {
     pub count_fetches: bool,
     /// Read the result back and fail on non-finite values (on by default).
     pub check_finite: bool,
+    /// Which operations of the shaders follow the 2005 arithmetic model (the `arith2005`
+    /// table; the scalars α, β are formed in the shaders too); IEEE by default.
+    pub arith: Arith2005,
 }
 
 impl CgParams {
@@ -74,6 +78,7 @@ impl CgParams {
             check_every: 8,
             count_fetches: false,
             check_finite: true,
+            arith: Arith2005::IEEE,
         }
     }
     pub fn converge(packing: Packing, tolerance: f64, max_iterations: usize) -> CgParams {
@@ -165,7 +170,7 @@ impl FragmentCg {
         let lanes = params.packing.lanes();
         let w = (n as u32).div_ceil(lanes);
         let b = batch as u32;
-        let progs = super::programs::cg_programs(lanes, params.count_fetches)
+        let progs = super::programs::cg_programs(lanes, params.count_fetches, params.arith)
             .map(|(file, defs)| Program::fragment(gl, file, &defs));
         let [
             p0,

@@ -32,6 +32,7 @@ use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget, Texture,
 };
+use crate::papers::lu::arith2005::Arith2005;
 use std::rc::Rc;
 
 /// RGBA texels one reduction fragment fetches (`P_i`, `P_{i∓d}`: cr_reduce.frag).
@@ -150,6 +151,9 @@ pub struct CrParams {
     pub count_fetches: bool,
     /// `glFinish`-bracketed time of every pass group (which pass dominates).
     pub profile: bool,
+    /// Which operations follow the 2005 arithmetic model (the `arith2005` table); IEEE by
+    /// default.
+    pub arith: Arith2005,
 }
 
 impl CrParams {
@@ -159,6 +163,7 @@ impl CrParams {
             check_finite: true,
             count_fetches: false,
             profile: false,
+            arith: Arith2005::IEEE,
         }
     }
 }
@@ -280,8 +285,9 @@ impl FragmentCr {
             )));
         }
         let (np, b, c) = (layout.np, rows as u32, cols as u32);
-        let [reduce, fill, copy_p, copy_x] = super::programs::cr_programs(params.count_fetches)
-            .map(|(file, defs)| Program::fragment(gl, file, &defs));
+        let [reduce, fill, copy_p, copy_x] =
+            super::programs::cr_programs(params.count_fetches, params.arith)
+                .map(|(file, defs)| Program::fragment(gl, file, &defs));
         let (reduce, fill, copy_p, copy_x) = (reduce?, fill?, copy_p?, copy_x?);
 
         let padded = layout.padded();

@@ -19,6 +19,7 @@ pub struct Config {
     pub bandwidth: BandwidthCfg,
     pub table5: Table5Cfg,
     pub sec51: Sec51Cfg,
+    pub sec51_2005: Sec51ModelCfg,
     pub compute: ComputeCfg,
 }
 
@@ -97,6 +98,14 @@ pub struct Sec51Cfg {
     pub seed: u64,
     /// §5.1: the paper found GPU and CPU factors equal only up to this order.
     pub paper_equal_up_to: usize,
+}
+
+/// §5.1 under the 2005 arithmetic model (issue 25).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Sec51ModelCfg {
+    /// Orders of the table (every configuration and the ablation at each).
+    pub sizes: Sizes,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -202,6 +211,15 @@ impl Config {
             }
         }
         at_least("sec51.scan", self.sec51.scan, 1)?;
+        let m = &self.sec51_2005.sizes;
+        for (mode, sizes) in [("full", &m.full), ("quick", &m.quick)] {
+            if sizes.is_empty() {
+                return Err(format!("`sec51_2005.sizes.{mode}` is empty"));
+            }
+            for &n in sizes {
+                at_least(&format!("sec51_2005.sizes.{mode}"), n, 1)?;
+            }
+        }
         if self.compute.blocks.is_empty() {
             return Err("`compute.blocks` is empty: give at least one panel width".into());
         }
@@ -228,7 +246,7 @@ impl Config {
     ) -> Result<(), String> {
         let rect = info.max_rectangle_texture_size.max(0) as u64;
         let tex = info.max_texture_size.max(0) as u64;
-        for &n in sizes {
+        for &n in sizes.iter().chain(self.sec51_2005.sizes.full.iter()) {
             if n as u64 > rect {
                 return Err(format!(
                     "`table4.sizes` holds N = {n}: the matrix texture needs {n} rows, above this device's largest rectangle texture ({rect})"

@@ -29,6 +29,7 @@ mod fig6;
 mod findings;
 mod sec4_3;
 mod sec5_1;
+mod sec5_1_2005;
 mod table4;
 mod table5;
 mod tables_1_2;
@@ -84,6 +85,10 @@ impl Reference {
     }
 }
 
+/// The configuration (with the copy method) that §5.1's ablation under the 2005 arithmetic
+/// model runs with one operation emulated at a time.
+pub const ABLATION_VARIANT: Variant = Variant::I1;
+
 /// The eight configurations, copy method first.
 fn configs() -> Vec<(Variant, PingPongMethod)> {
     let mut v = vec![];
@@ -130,6 +135,7 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("sec4_3"),
     TableSpec::any("table5"),
     TableSpec::any("sec5_1"),
+    TableSpec::any("sec5_1_2005"),
 ];
 
 /// Runs the paper's experiments.
@@ -165,6 +171,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     let bw = sec4_3::run(s, &cfg, fmt, &sizes, &refs, &measured)?;
     table5::table(s, &cfg, t5, &ulps)?;
     let first_diff = sec5_1::run(s, &cfg, &sizes, &refs, &measured)?;
+    let model = sec5_1_2005::run(s, &cfg)?;
     audits::run(s, &cfg);
     findings::run(
         s,
@@ -177,6 +184,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
             bw,
             ulps: &ulps,
             first_diff,
+            model: &model,
         },
     );
     Ok(())

@@ -5,6 +5,7 @@ use crate::gl::Need;
 use crate::report::Column;
 use crate::runner::{RunError, Session, TableWriter};
 
+use super::super::arith2005::{self, Arith2005};
 use super::super::ulp::{self, UlpStats};
 use super::Config;
 use super::config::ULP_WIDTH;
@@ -17,6 +18,21 @@ pub(super) type OpStats = [UlpStats; 4];
 pub(super) struct Ulps {
     pub fragment: OpStats,
     pub compute: Result<OpStats, String>,
+    /// The fragment stage under the 2005 arithmetic model (issue 25), and how many of its
+    /// results differ from the CPU twin's bits.
+    pub emulated: OpStats,
+    pub twin_mismatches: [usize; 4],
+}
+
+/// How close the emulated range must come to the paper's at each end (ULP).
+pub(super) const MODEL_MATCH_ULP: f64 = 0.1;
+
+/// Whether the emulated `[min, max]` reaches the paper's at its lower and upper end.
+pub(super) fn ends_match(e: &UlpStats, paper: [f64; 2]) -> (bool, bool) {
+    (
+        (e.min - paper[0]).abs() <= MODEL_MATCH_ULP,
+        (e.max - paper[1]).abs() <= MODEL_MATCH_ULP,
+    )
 }
 
 /// Table 5's writer, opened before the LU tables: its statistics decide how they are verified.
@@ -46,6 +62,10 @@ pub(super) fn measure(s: &Session, cfg: &Config) -> Result<(Table5, Ulps), RunEr
             Column::ours("compute correctly rounded").fixed(4),
             Column::paper("Quadro min").fixed(5),
             Column::paper("Quadro max").fixed(5),
+            Column::ours("emulated 2005 min").fixed(5),
+            Column::ours("emulated 2005 max").fixed(5),
+            Column::ours("emulated 2005 correctly rounded").fixed(4),
+            Column::ours("emulated ends matching Quadro").text(),
         ],
         c,
     )?;
@@ -72,8 +92,15 @@ pub(super) fn measure(s: &Session, cfg: &Config) -> Result<(Table5, Ulps), RunEr
             Some(why) => Some(Err(why.clone())),
             None => stats("compute").map(Ok),
         };
-        if let (Some(fragment), Some(compute)) = (stats("fragment"), compute) {
-            let ulps = Ulps { fragment, compute };
+        if let (Some(fragment), Some(compute), Some(emulated)) =
+            (stats("fragment"), compute, stats("emulated 2005"))
+        {
+            let ulps = Ulps {
+                fragment,
+                compute,
+                emulated,
+                twin_mismatches: [0; 4],
+            };
             return Ok((Table5 { t, reused: true }, ulps));
         }
     }
@@ -86,9 +113,22 @@ pub(super) fn measure(s: &Session, cfg: &Config) -> Result<(Table5, Ulps), RunEr
             Ok(ulp::stats(&ab, &comp))
         }
     };
+    let emul = ulp::fragment_results_with(&s.gl, &ab, ULP_WIDTH, &Arith2005::ALL.defines())
+        .map_err(RunError::algorithm)?;
+    let mut twin_mismatches = [0; 4];
+    for (p, g) in ab.iter().zip(&emul) {
+        let want = arith2005::ops05(*p);
+        for op in 0..4 {
+            if !arith2005::same_bits(g[op], want[op]) {
+                twin_mismatches[op] += 1;
+            }
+        }
+    }
     let ulps = Ulps {
         fragment: ulp::stats(&ab, &frag),
         compute,
+        emulated: ulp::stats(&ab, &emul),
+        twin_mismatches,
     };
     Ok((Table5 { t, reused: false }, ulps))
 }
@@ -110,11 +150,35 @@ pub(super) fn table(s: &Session, cfg: &Config, table: Table5, ulps: &Ulps) -> Re
     let c = &cfg.table5;
     let count = *c.operands.pick(s.mode);
     let fs = &ulps.fragment;
+    let es = &ulps.emulated;
     let cs = ulps.compute.as_ref().ok();
+    t.caption(format!("'emulated 2005': the fragment stage with every operation through the 2005 arithmetic model (glsl/common/arith2005.glsl, ARITH_2005 = {}; src/papers/lu/arith2005.rs says what each rule is and where it is a guess), same operands; every result checked bit for bit against the CPU twin. The model is accepted for an operation when each end of its range is within {MODEL_MATCH_ULP} ULP of the Quadro's.", Arith2005::ALL.bits()));
     for (i, op) in ulp::OPS.iter().enumerate() {
         let paper = c.paper.get(*op).copied();
         let c = cs.map(|c| &c[i]);
-        let bad = fs[i].non_finite + c.map_or(0, |c| c.non_finite);
+        let bad = fs[i].non_finite + c.map_or(0, |c| c.non_finite) + es[i].non_finite;
+        let ends = paper.map(|p| ends_match(&es[i], p));
+        let ends_text = match ends {
+            None => "—",
+            Some((true, true)) => "both",
+            Some((true, false)) => "lower only",
+            Some((false, true)) => "upper only",
+            Some((false, false)) => "neither",
+        };
+        if let (Some(p), Some((lo, hi))) = (paper, ends) {
+            for (ok, lower, ours, theirs) in
+                [(lo, true, es[i].min, p[0]), (hi, false, es[i].max, p[1])]
+            {
+                if !ok {
+                    s.note(format!(
+                        "Table 5, emulated {op}: the {} end {ours:.5} is {:.3} ULP from the Quadro's {theirs} — {}",
+                        if lower { "lower" } else { "upper" },
+                        (ours - theirs).abs(),
+                        arith2005::why_end_differs(i)
+                    ));
+                }
+            }
+        }
         let row = t
             .row(*op)
             .text("operation", *op)
@@ -126,12 +190,21 @@ pub(super) fn table(s: &Session, cfg: &Config, table: Table5, ulps: &Ulps) -> Re
             .opt("compute correctly rounded", c.map(|c| c.correctly_rounded))
             .opt("Quadro min", paper.map(|p| p[0]))
             .opt("Quadro max", paper.map(|p| p[1]))
+            .num("emulated 2005 min", es[i].min)
+            .num("emulated 2005 max", es[i].max)
+            .num("emulated 2005 correctly rounded", es[i].correctly_rounded)
+            .text("emulated ends matching Quadro", ends_text)
             .runs(count);
         // The check: every result finite (a NaN/∞ would mean broken plumbing, not rounding).
-        t.push(if bad == 0 {
-            row.unchecked("measured against exact f64 results")
-        } else {
+        let twin = ulps.twin_mismatches[i];
+        t.push(if bad > 0 {
             row.fail(format!("{bad} non-finite results"))
+        } else if twin > 0 {
+            row.fail(format!(
+                "{twin} emulated results differ from the CPU twin's bits"
+            ))
+        } else {
+            row.unchecked("measured against exact f64 results; emulated = CPU twin bit for bit")
         })?;
     }
     t.finish()?;

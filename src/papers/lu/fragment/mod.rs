@@ -72,6 +72,7 @@ use crate::gl::{
 };
 
 use super::LuError;
+use super::arith2005::Arith2005;
 use layout::{Kind, PassPlan, layout, step_passes};
 
 pub use layout::{pack, rect_minus, unpack};
@@ -119,6 +120,9 @@ pub struct Params {
     pub fetch_only: bool,
     /// `glFinish` around every draw and copy, to measure G and T (Table 4).
     pub profile: bool,
+    /// Which operations of the elimination follow the 2005 arithmetic model (issue 25;
+    /// [`crate::papers::lu::arith2005`]); IEEE by default.
+    pub arith: Arith2005,
 }
 
 impl Params {
@@ -129,6 +133,7 @@ impl Params {
             scalar_format: Format::RGBA32F,
             fetch_only: false,
             profile: false,
+            arith: Arith2005::IEEE,
         }
     }
 }
@@ -215,7 +220,7 @@ impl FragmentLu {
             h,
             &pack(a, n, params),
         )?;
-        let set = ProgramSet::of(params.variant, params.fetch_only);
+        let set = ProgramSet::of(params.variant, params.fetch_only, params.arith);
         let build = |list: &[Vec<Define>], file: &str| -> Result<Vec<Rc<Program>>, GlError> {
             list.iter()
                 .map(|d| Program::fragment(gl, file, d))

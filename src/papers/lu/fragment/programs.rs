@@ -4,6 +4,7 @@
 
 use super::Variant;
 use crate::gl::Define;
+use crate::papers::lu::arith2005::Arith2005;
 
 /// The shader files of the fragment variants.
 pub const L_FRAG: &str = "lu/l.frag";
@@ -23,8 +24,10 @@ pub struct ProgramSet {
 }
 
 impl ProgramSet {
-    pub fn of(variant: Variant, fetch_only: bool) -> ProgramSet {
-        let mut base = vec![];
+    /// The programs of `variant`; `arith` routes the elimination's operations through the
+    /// 2005 arithmetic model (`ARITH_2005`, none for IEEE).
+    pub fn of(variant: Variant, fetch_only: bool, arith: Arith2005) -> ProgramSet {
+        let mut base = arith.defines();
         if variant.vector() {
             base.push(Define::flag("VEC4"));
         }
@@ -46,7 +49,7 @@ impl ProgramSet {
             Variant::I2 => ProgramSet {
                 l: vec![],
                 u: vec![],
-                onepass: Some(vec![]),
+                onepass: Some(arith.defines()),
             },
             Variant::I3 => {
                 let sets: Vec<Vec<Define>> = (0..4)

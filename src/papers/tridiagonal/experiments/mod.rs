@@ -7,6 +7,8 @@
 //! - `sweep.rs`: Fig. 11 as a curve over grid sizes;
 //! - `passes.rs`: where the fragment CR's time goes;
 //! - `fig9.rs`: Fig. 9, 3D batches tiled into one 2D texture, timed in Fig. 11's style;
+//! - `arith2005.rs`: beyond the paper, the fragment CR's and CG's errors under the 2005
+//!   arithmetic model (issue 25);
 //! - `notes.rs`: the reproduction notes (decisions, ambiguities).
 //!
 //! Every GPU solve is read back and compared with a CPU reference in f64 (Thomas, or CG f64
@@ -23,6 +25,7 @@
 //! it must be, counts at least 1), and every grid against the device's texture size and the
 //! host's memory before anything is allocated or written.
 
+mod arith2005;
 mod fig11;
 mod fig9;
 mod findings;
@@ -55,6 +58,7 @@ pub struct Config {
     passes: passes::PassesConfig,
     fig9: fig9::Fig9Config,
     tune: tune::TuneConfig,
+    arith2005: arith2005::Arith2005Config,
 }
 
 /// Tolerance of a direct solve (CR, PCR, Thomas f32) against Thomas f64: the heat systems
@@ -87,6 +91,7 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("sweep").rows_need(&[Need::Compute]),
     TableSpec::any("passes"),
     TableSpec::any("fig9"),
+    TableSpec::any("arith2005"),
 ];
 
 pub fn run(s: &Session) -> Result<(), RunError> {
@@ -106,6 +111,7 @@ pub fn run(s: &Session) -> Result<(), RunError> {
     sweep::run(s, &cfg.sweep, local)?;
     passes::run(s, &cfg.passes)?;
     fig9::run(s, &cfg.fig9)?;
+    arith2005::run(s, &cfg.arith2005)?;
     notes::notes(s, fig11.iter().map(|t| t.grid).max());
     Ok(())
 }
@@ -135,6 +141,7 @@ fn check_sizes(info: &DeviceInfo, cfg: &Config, mode: Mode) -> Result<(), RunErr
         ("fig11", &cfg.fig11.grids),
         ("sweep", &cfg.sweep.grids),
         ("passes", &cfg.passes.grids),
+        ("arith2005", &cfg.arith2005.grids),
     ] {
         for &g in grids.pick(mode) {
             check_batch(info, table, g as usize - 1, g as usize)?;

@@ -1,0 +1,199 @@
+// A model of the Quadro FX 3400's fp32 arithmetic (2005) on today's correctly rounded fp32:
+// add05, sub05, mul05, div05 (float and vec4). The model, its choices and where it is a guess
+// are documented in src/papers/lu/arith2005.rs (the bit-exact CPU twin of this file).
+//
+// Included with `#include "common/arith2005.glsl"` (expanded by the toolkit). A file that
+// includes it writes its arithmetic as F_ADD, F_SUB, F_MUL, F_DIV; the define
+// ARITH_2005 (a bit mask: 1 add/subtract, 2 multiply, 4 divide; absent = 0) routes each
+// through the model, the others stay IEEE operators. ARITH_2005_FMA forms TwoProduct with
+// fma instead of Dekker's split (see below).
+//
+// `precise` keeps the compiler from fusing or reassociating the error-free transformations.
+
+#ifndef ARITH_2005
+#define ARITH_2005 0
+#endif
+
+// TwoProduct: Dekker's split by default. GLSL does not promise that fma rounds once (on
+// llvmpipe fma(a, b, -a*b) is not the exact error for ~10% of products: it is not fused), so
+// the fma form is opt-in (ARITH_2005_FMA) for a device known to fuse.
+#if !defined(ARITH_2005_FMA) || (__VERSION__ < 400 && !defined(GL_ARB_gpu_shader5))
+#define A05_DEKKER 1
+#endif
+
+// Subnormals flushed to signed zero.
+float a05_ftz(float x) {
+    return abs(x) < 1.17549435e-38 ? uintBitsToFloat(floatBitsToUint(x) & 0x80000000u) : x;
+}
+
+// The next float toward +inf (x finite; +-0 -> 2^-149).
+float a05_succ(float x) {
+    uint b = floatBitsToUint(x);
+    if (x == 0.0) return uintBitsToFloat(1u);
+    return uintBitsToFloat(x > 0.0 ? b + 1u : b - 1u);
+}
+
+// The next float toward -inf.
+float a05_pred(float x) {
+    return -a05_succ(-x);
+}
+
+// Rounds the exact value s + e (s = RN(s + e)) by rule 0 (toward -inf), 1 (one guard bit)
+// or 2 (chopped to eighths of an ULP, then one guard bit).
+float a05_round(float s, float e, int rule) {
+    if (e == 0.0 || isinf(s) || isnan(s) || abs(s) == 3.40282347e38) return s;
+    bool below = e < 0.0;
+    float l = below ? a05_pred(s) : s;
+    if (rule == 0) return l;
+    precise float u = a05_succ(l) - l;
+    float off = below ? 8.0 : 0.0;
+    precise float e8 = 8.0 * e;
+    int q = 0;
+    for (int k = 1; k < 8; k++) {
+        precise float t = (float(k) - off) * u;
+        if (e8 >= t) q++;
+    }
+    precise float g = (float(q) - off) * u;
+    bool on_grid = e8 == g;
+    int h;
+    if (rule == 1) {
+        h = (q < 2 || (q == 2 && on_grid)) ? 0 : (q >= 6 ? 2 : 1);
+    } else {
+        h = q <= 2 ? 0 : (q <= 5 ? 1 : 2);
+    }
+    bool odd = (floatBitsToUint(l) & 1u) == 1u;
+    return (h == 2 || (h == 1 && odd)) ? a05_succ(l) : l;
+}
+
+// Knuth's TwoSum: s = RN(a + b), s + e = a + b exactly.
+void a05_two_sum(float a, float b, out float s, out float e) {
+    precise float ss = a + b;
+    precise float bb = ss - a;
+    precise float ee = (a - (ss - bb)) + (b - bb);
+    s = ss;
+    e = ee;
+}
+
+// x = m * 2^k with |m| in [1, 2) (x normal, finite, nonzero).
+float a05_mant(float x) {
+    return uintBitsToFloat((floatBitsToUint(x) & 0x807fffffu) | 0x3f800000u);
+}
+int a05_exp(float x) {
+    return int((floatBitsToUint(x) >> 23) & 0xffu) - 127;
+}
+
+// m * 2^k for a normal m: flushed below 2^-126, +-inf on overflow (0, inf, NaN unchanged).
+float a05_scale(float m, int k) {
+    if (m == 0.0 || isinf(m) || isnan(m)) return m;
+    uint b = floatBitsToUint(m);
+    int e = int((b >> 23) & 0xffu) + k;
+    uint sign = b & 0x80000000u;
+    if (e <= 0) return uintBitsToFloat(sign);
+    if (e >= 255) return uintBitsToFloat(sign | 0x7f800000u);
+    return uintBitsToFloat((b & 0x807fffffu) | (uint(e) << 23));
+}
+
+// a + b rounded by `rule`; operands below 2^-60 are scaled by 2^64 first so that no
+// intermediate is subnormal (a device may flush those in its arithmetic).
+float a05_sum(float a, float b, int rule) {
+    a = a05_ftz(a);
+    b = a05_ftz(b);
+    float s, e;
+    float tiny = uintBitsToFloat(0x21800000u); // 2^-60
+    if (abs(a) < tiny && abs(b) < tiny) {
+        precise float a2 = a * 18446744073709551616.0;
+        precise float b2 = b * 18446744073709551616.0;
+        a05_two_sum(a2, b2, s, e);
+        return a05_scale(a05_round(s, e, rule), -64);
+    }
+    a05_two_sum(a, b, s, e);
+    return a05_ftz(a05_round(s, e, rule));
+}
+
+float add05(float a, float b) {
+    return a05_sum(a, b, 0);
+}
+
+float sub05(float a, float b) {
+    return a05_sum(a, -b, 1);
+}
+
+#ifdef A05_DEKKER
+// Veltkamp's split of a float with |x| < 2: hi with 12 bits, lo = x - hi with 12.
+void a05_split(float x, out float hi, out float lo) {
+    precise float c = 4097.0 * x;
+    precise float h = c - (c - x);
+    precise float r = x - h;
+    hi = h;
+    lo = r;
+}
+#endif
+
+float mul05(float a, float b) {
+    a = a05_ftz(a);
+    b = a05_ftz(b);
+    if (a == 0.0 || b == 0.0 || isinf(a) || isinf(b) || isnan(a) || isnan(b)) {
+        precise float p = a * b;
+        return p;
+    }
+    float ma = a05_mant(a), mb = a05_mant(b);
+    precise float s = ma * mb;
+#ifdef A05_DEKKER
+    // Dekker's TwoProduct: exact for |ma|, |mb| < 2 (no overflow, no underflow).
+    float ah, al, bh, bl;
+    a05_split(ma, ah, al);
+    a05_split(mb, bh, bl);
+    precise float e = ((ah * bh - s) + ah * bl + al * bh) + al * bl;
+#else
+    precise float e = fma(ma, mb, -s);
+#endif
+    return a05_scale(a05_round(s, e, 2), a05_exp(a) + a05_exp(b));
+}
+
+float div05(float a, float b) {
+    a = a05_ftz(a);
+    b = a05_ftz(b);
+    if (a == 0.0 || b == 0.0 || isinf(a) || isinf(b) || isnan(a) || isnan(b)) {
+        precise float q = a / b;
+        return q;
+    }
+    float ma = a05_mant(a), mb = a05_mant(b);
+    precise float r = 1.0 / mb;
+    precise float p = ma * r;
+    return a05_scale(p, a05_exp(a) - a05_exp(b));
+}
+
+vec4 mul05(float a, vec4 b) { return vec4(mul05(a, b.x), mul05(a, b.y), mul05(a, b.z), mul05(a, b.w)); }
+vec4 mul05(vec4 a, float b) { return vec4(mul05(a.x, b), mul05(a.y, b), mul05(a.z, b), mul05(a.w, b)); }
+vec4 div05(vec4 a, float b) { return vec4(div05(a.x, b), div05(a.y, b), div05(a.z, b), div05(a.w, b)); }
+
+vec4 add05(vec4 a, vec4 b) {
+    return vec4(add05(a.x, b.x), add05(a.y, b.y), add05(a.z, b.z), add05(a.w, b.w));
+}
+vec4 sub05(vec4 a, vec4 b) {
+    return vec4(sub05(a.x, b.x), sub05(a.y, b.y), sub05(a.z, b.z), sub05(a.w, b.w));
+}
+vec4 mul05(vec4 a, vec4 b) {
+    return vec4(mul05(a.x, b.x), mul05(a.y, b.y), mul05(a.z, b.z), mul05(a.w, b.w));
+}
+vec4 div05(vec4 a, vec4 b) {
+    return vec4(div05(a.x, b.x), div05(a.y, b.y), div05(a.z, b.z), div05(a.w, b.w));
+}
+
+#if (ARITH_2005 & 1) != 0
+#define F_ADD(a, b) add05(a, b)
+#define F_SUB(a, b) sub05(a, b)
+#else
+#define F_ADD(a, b) ((a) + (b))
+#define F_SUB(a, b) ((a) - (b))
+#endif
+#if (ARITH_2005 & 2) != 0
+#define F_MUL(a, b) mul05(a, b)
+#else
+#define F_MUL(a, b) ((a) * (b))
+#endif
+#if (ARITH_2005 & 4) != 0
+#define F_DIV(a, b) div05(a, b)
+#else
+#define F_DIV(a, b) ((a) / (b))
+#endif
