@@ -6,7 +6,9 @@
 //! At the first size `s` with `s ≥ top` (the mode's least top, and on a software renderer at
 //! least 4× the largest CPU cache the OS reports — the CPU's caches are that device's caches)
 //! at which the curve has a [`plateau`] of at least two sizes and `s` is at least
-//! 4× the largest [`cache_levels`] size; or at `cap` (the device's buffer and texture limits).
+//! 4× the largest [`cache_levels`] size; at the latest one size past `top` (`4·top`, so that
+//! noise cannot grow the run without end), or at `cap` (the device's buffer and texture
+//! limits).
 //!
 //! # Plateau and cache levels
 //! With the sweep's rates `r₁ … r_k` by increasing size, the **plateau** is the longest run
@@ -184,7 +186,9 @@ pub(super) fn sweep(
             gbs: m.value,
         });
         last = Some(m);
-        if settled(&points, bytes as f64, top as f64) || bytes >= cap {
+        // One size past `top` at most: a curve that noise keeps from settling must not grow
+        // the run (or the memory) without end.
+        if settled(&points, bytes as f64, top as f64) || bytes >= cap || bytes >= 4 * top {
             break;
         }
         bytes = bytes.saturating_mul(4).min(cap);
