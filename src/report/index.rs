@@ -463,7 +463,11 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
             continue;
         }
         let contents = contents(&dir, &records);
-        devices.push((e.file_name().to_string_lossy().into_owned(), latest, contents));
+        devices.push((
+            e.file_name().to_string_lossy().into_owned(),
+            latest,
+            contents,
+        ));
     }
     devices.sort_by(|a, b| a.0.cmp(&b.0));
     let mut s = String::from("# gpgpu-repro — results by device\n\n");

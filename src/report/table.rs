@@ -751,11 +751,16 @@ mod tests {
         let e = Estimate::of(&[1.0, 1.1, 1.2, 1.0, 1.05, 1.3]).unwrap();
         let few = Estimate::of(&[2.0, 2.5]).unwrap();
         t.rows.push(t.row("a").text("k", "a").est("ms", e).build());
-        t.rows.push(t.row("b").text("k", "b").est("ms", few).build());
-        t.rows.push(t.row("c").text("k", "c").num("ms", 3.0).build());
+        t.rows
+            .push(t.row("b").text("k", "b").est("ms", few).build());
+        t.rows
+            .push(t.row("c").text("k", "c").num("ms", 3.0).build());
         let md = t.to_markdown();
         assert!(md.contains("| a | 1.050 [1.000, 1.300] |"), "{md}");
-        assert!(md.contains(&format!("2.000 [2.000, 2.500]{FEW_RUNS_MARK}")), "{md}");
+        assert!(
+            md.contains(&format!("2.000 [2.000, 2.500]{FEW_RUNS_MARK}")),
+            "{md}"
+        );
         assert!(md.contains("95 % confidence interval"), "{md}");
         let csv = t.to_csv().unwrap();
         let mut lines = csv.lines();

@@ -603,10 +603,7 @@ impl TableWriter {
                     .filter(|_| fraction.is_some())
                     .map(|b| Value::Num(b.ms)),
             ),
-            (
-                LIMITER,
-                a.bound.map(|b| Value::Text(b.label())),
-            ),
+            (LIMITER, a.bound.map(|b| Value::Text(b.label()))),
             (OF_BOUND, a.fraction_est().map(Value::Est)),
         ] {
             if let (Some(i), Some(v)) = (cell(name), v) {

@@ -171,7 +171,7 @@ fn measure(
         ));
     }
     // Time them interleaved: each round every solver once, in a shuffled order.
-    let mut last: Vec<Option<Result<(Vec<f64>, BicgInfo), String>>> = vec![None; built.len()];
+    let mut last: Vec<Option<Solved>> = vec![None; built.len()];
     let timed = rounds_gpu(&s.gl, plan, built.len(), |j| -> Result<(), RunError> {
         s.check_interrupt()?;
         if matches!(last[j], Some(Err(_))) {
@@ -250,3 +250,5 @@ fn skipped(t: &TableWriter, mesh: &Mesh, suffix: &str, label: &str, why: &str) -
         .text("solver", label)
         .skip(why.to_string())
 }
+/// A solver's last solution and its info, or why it failed.
+type Solved = Result<(Vec<f64>, BicgInfo), String>;

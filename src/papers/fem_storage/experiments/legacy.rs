@@ -1,6 +1,6 @@
 //! Beyond the paper: the Jacobi sweep as a render-to-texture fragment pass
 //! ([`FragmentJacobi`], GL 3.3) against the compute shader
-//! ([`GpuJacobi`](crate::papers::fem_storage::GpuJacobi), GL 4.3) on the same flattened
+//! ([`GpuJacobi`], GL 4.3) on the same flattened
 //! matrix — the legacy pipeline and compute on one algorithm and one input. The compute sweep
 //! runs twice, its inputs read from SSBOs and through buffer textures (Fig. 5's `tex1Dfetch`);
 //! the legacy-vs-compute table takes the faster. Sizes, dimension, sweeps and repetitions are

@@ -147,7 +147,7 @@ fn factor_rounds(
     n: u32,
     block: u32,
     plan: TimingPlan,
-) -> Result<(Vec<ComputeInfo>, Rounds, Vec<Vec<f32>>), LuError> {
+) -> Result<Factored, LuError> {
     let mut lus = [false, true]
         .into_iter()
         .map(|pivoting| ComputeLu::new(&s.gl, &r.a, n as usize, ComputeParams { block, pivoting }))
@@ -235,3 +235,5 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
     ));
     Ok(block)
 }
+/// Per configuration: the median run's info, the rounds' timings, the last run's factors.
+type Factored = (Vec<ComputeInfo>, Rounds, Vec<Vec<f32>>);
