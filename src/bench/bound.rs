@@ -11,7 +11,7 @@
 //!
 //! # The memory term
 //! `BW_a` is the **peak** rate of access kind `a` over the bench's working-set sweep
-//! ([`Limits::access`], [`AccessRoof::peak_gbs`](super::profile::AccessRoof::peak_gbs)): the fastest level (a cache where the sweep
+//! ([`Limits::access`], [`super::AccessRoof::peak_gbs`]): the fastest level (a cache where the sweep
 //! shows one), not the memory plateau. Two choices keep the bound a true lower bound:
 //! - *the peak, not the plateau*: the work models count every access (no cache model), so a
 //!   kernel that re-reads data from a cache moves counted bytes at the cache's rate; against
