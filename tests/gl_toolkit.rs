@@ -465,7 +465,7 @@ fn timing_respects_repetitions_and_budget() {
     use gl::timing::{TimingPlan, measure_cpu};
     use std::time::Duration;
     let mut calls = 0;
-    let t = measure_cpu::<()>(TimingPlan::new(2, 5, Duration::from_secs(10)), || {
+    let t = measure_cpu::<()>(TimingPlan::fixed(2, 5, Duration::from_secs(10)), || {
         calls += 1;
         Ok(())
     })

@@ -371,7 +371,7 @@ fn tiny_experiments() -> tempfile::TempDir {
             "lu",
             &[
                 ("table4.sizes.quick", "[8]"),
-                ("table4.repeat", ONCE),
+                ("table4.repeat.quick", ONCE),
                 ("cpu.repeat", ONCE),
                 ("bandwidth.texture_size", "64"),
                 ("table5.operands.quick", "256"),

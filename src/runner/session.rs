@@ -620,9 +620,9 @@ impl TableWriter {
             && f > OVER_BOUND
         {
             let text = format!(
-                "{tag}: {f:.2} of bound ({} limit, {:.4} ms bound, {:.4} ms measured) — above \
-                 {OVER_BOUND}, so a roof of the bench or the row's work model is wrong",
-                b.limiter, b.ms, a.ms
+                "{tag}: {f:.2} of bound ({} limit; the row's `bound` and time columns) — \
+                 above {OVER_BOUND}, so a roof of the bench or the row's work model is wrong",
+                b.label()
             );
             eprintln!("warning: {}/{text}", self.shared.paper);
             st.notes.push(text);
