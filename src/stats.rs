@@ -161,6 +161,36 @@ impl Estimate {
         }
     }
 
+    /// A derived value `v` with an interval `[lo, hi]` of the given coverage but no samples of
+    /// its own (a fraction of a bound, a ratio of two independently timed rows): printed with
+    /// its interval, counted as more than one run.
+    pub fn with_interval(v: f64, lo: f64, hi: f64, coverage: f64) -> Estimate {
+        Estimate {
+            lo,
+            hi,
+            min: lo,
+            max: hi,
+            coverage,
+            n: 2,
+            ..Estimate::exact(v)
+        }
+    }
+
+    /// `a / b` of two estimates measured independently (not in the same rounds): the
+    /// conservative interval `[a.lo / b.hi, a.hi / b.lo]`, as sure as the less sure of the two;
+    /// the bare ratio of the medians where `b`'s interval is not positive or the interval is a
+    /// point.
+    pub fn ratio_unpaired(a: &Estimate, b: &Estimate) -> Estimate {
+        let v = a.median / b.median;
+        if b.lo > 0.0 && b.hi > 0.0 {
+            let (lo, hi) = (a.lo / b.hi, a.hi / b.lo);
+            if hi > lo {
+                return Estimate::with_interval(v, lo, hi, a.coverage.min(b.coverage));
+            }
+        }
+        Estimate::exact(v)
+    }
+
     /// The interval's half-width relative to the median: `max(hi − m, m − lo) / |m|`.
     pub fn rel_half_width(&self) -> f64 {
         if self.median == 0.0 {
@@ -380,6 +410,26 @@ mod tests {
         assert_eq!(rate.median, 4.0);
         assert_eq!((rate.lo, rate.hi), (2.0, 8.0));
         assert!(rate.samples.is_empty());
+    }
+
+    #[test]
+    fn derived_intervals() {
+        let f = Estimate::with_interval(0.5, 0.4, 0.6, LEVEL);
+        assert_eq!(
+            (f.median, f.lo, f.hi, f.min, f.max, f.n),
+            (0.5, 0.4, 0.6, 0.4, 0.6, 2)
+        );
+        assert!(f.has_ci() && f.samples.is_empty());
+        let a = Estimate::of(&[4.0, 4.0, 5.0, 6.0, 6.0, 6.0]).unwrap(); // 5 [4, 6]
+        let b = Estimate::of(&[1.0, 2.0, 2.0, 2.0, 2.0, 2.0]).unwrap(); // 2 [1, 2]
+        let r = Estimate::ratio_unpaired(&a, &b);
+        assert_eq!((r.median, r.lo, r.hi), (2.5, 2.0, 6.0));
+        assert_eq!(r.coverage, a.coverage.min(b.coverage));
+        // a point interval, or a denominator without a positive interval: the bare ratio
+        let p = Estimate::ratio_unpaired(&Estimate::exact(3.0), &Estimate::exact(2.0));
+        assert_eq!((p.median, p.lo, p.hi, p.n), (1.5, 1.5, 1.5, 1));
+        let z = Estimate::ratio_unpaired(&a, &Estimate::with_interval(1.0, 0.0, 2.0, LEVEL));
+        assert_eq!((z.median, z.lo, z.hi), (5.0, 5.0, 5.0));
     }
 
     #[test]

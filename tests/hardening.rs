@@ -824,6 +824,13 @@ fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f6
                         row.push(*x);
                         columns[j].push(*x);
                     }
+                    // An estimate is its median (a number of the row and column) and the
+                    // ends of its interval.
+                    gpgpu_repro::report::Value::Est(e) => {
+                        row.push(e.median);
+                        columns[j].push(e.median);
+                        values.extend([e.lo, e.hi]);
+                    }
                     gpgpu_repro::report::Value::Text(s) => add_text(s, &mut values),
                     _ => {}
                 }

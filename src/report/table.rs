@@ -284,10 +284,7 @@ impl Attained {
         let b = self.bound?;
         Some(match self.interval_ms {
             Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
-                let mut e = crate::stats::Estimate::exact(f);
-                (e.lo, e.hi) = (b.ms / hi, b.ms / lo);
-                (e.min, e.max, e.n, e.coverage) = (e.lo, e.hi, 2, crate::stats::LEVEL);
-                e
+                crate::stats::Estimate::with_interval(f, b.ms / hi, b.ms / lo, crate::stats::LEVEL)
             }
             _ => crate::stats::Estimate::exact(f),
         })

@@ -17,7 +17,7 @@
 //!
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
 //! once, a shuffled order per round; [`crate::gl::timing::rounds_gpu`]), so that drift and
-//! other processes hit them alike; [`Tuner::pick`] times them one after the other.
+//! other processes hit them alike.
 
 use serde::Serialize;
 
@@ -45,15 +45,14 @@ pub const TIE: &str = "tie";
 
 /// One candidate's measurement: its timed runs, its error against the CPU reference and the
 /// work of the timed region (for the bound).
-pub struct Trial {
+struct Trial {
     pub timing: Timing,
     pub error: f64,
     pub work: Work,
 }
 
 impl Trial {
-    /// From a [`Timing`].
-    pub fn timed(timing: Timing, error: f64, work: Work) -> Trial {
+    fn timed(timing: Timing, error: f64, work: Work) -> Trial {
         Trial {
             timing,
             error,
@@ -106,45 +105,31 @@ impl Session {
 }
 
 impl Tuner {
-    /// Times every candidate of `kernel` (`(label, parameters)`) on `input` with `trial`, adds
-    /// one row each, and returns the parameters of the fastest (median) candidate whose error
-    /// is within `tol`. Say what was swept and how with [`Self::caption`].
-    pub fn pick<P: Clone>(
+    /// The rows' keys of `kernel`'s candidates and, with `--resume`, the parameters chosen
+    /// before when every candidate's row can be reused (the rows are added again).
+    fn reuse<P: Clone>(
         &mut self,
-        s: &Session,
         kernel: &str,
-        input: &str,
         candidates: &[(String, P)],
-        tol: f64,
-        mut trial: impl FnMut(&P) -> Result<Trial, RunError>,
-    ) -> Result<P, RunError> {
+    ) -> Result<(Vec<String>, Option<P>), RunError> {
         let keys: Vec<String> = candidates
             .iter()
             .map(|(label, _)| format!("{kernel} {label}"))
             .collect();
-        if let Some(rows) = self.t.reuse_all(&keys)? {
-            if let Some(i) = rows.iter().position(
+        let chosen = self.t.reuse_all(&keys)?.and_then(|rows| {
+            rows.iter().position(
                 |r| matches!(self.t.text(r, CHOSEN), Some(c) if c == BEST || c == BEST_TIE),
-            ) {
-                return Ok(candidates[i].1.clone());
-            }
-        }
-        let mut trials = Vec::with_capacity(candidates.len());
-        for ((_, p), key) in candidates.iter().zip(&keys) {
-            s.check_interrupt()?;
-            self.t.start(key);
-            trials.push(match trial(p) {
-                Ok(tr) => Ok(tr),
-                Err(RunError::Interrupted) => return Err(RunError::Interrupted),
-                Err(e) => Err(e.to_string()),
-            });
-        }
-        self.rows(kernel, input, candidates, &keys, trials, tol)
+            )
+        });
+        Ok((keys, chosen.map(|i| candidates[i].1.clone())))
     }
 
-    /// [`pick`](Self::pick) with the candidates timed interleaved: `prepare` builds each
-    /// candidate (compiling, uploading; a failure makes its row FAILED), then every prepared
-    /// candidate is timed in rounds under `plan` ([`rounds_gpu`]), then each is checked.
+    /// Times every candidate of `kernel` (`(label, parameters)`) on `input`, adds one row
+    /// each, and returns the parameters of the chosen candidate (see the module docs) among
+    /// those whose error is within `tol`. The candidates are timed interleaved: `prepare`
+    /// builds each (compiling, uploading; a failure makes its row FAILED), then every prepared
+    /// candidate is timed in rounds under `plan` ([`rounds_gpu`]), then each is checked. Say
+    /// what was swept and how with [`Self::caption`].
     #[allow(clippy::too_many_arguments)]
     pub fn pick_interleaved<'a, P: Clone>(
         &mut self,
@@ -156,16 +141,9 @@ impl Tuner {
         plan: TimingPlan,
         mut prepare: impl FnMut(&P) -> Result<Candidate<'a>, RunError>,
     ) -> Result<P, RunError> {
-        let keys: Vec<String> = candidates
-            .iter()
-            .map(|(label, _)| format!("{kernel} {label}"))
-            .collect();
-        if let Some(rows) = self.t.reuse_all(&keys)? {
-            if let Some(i) = rows.iter().position(
-                |r| matches!(self.t.text(r, CHOSEN), Some(c) if c == BEST || c == BEST_TIE),
-            ) {
-                return Ok(candidates[i].1.clone());
-            }
+        let (keys, reused) = self.reuse(kernel, candidates)?;
+        if let Some(p) = reused {
+            return Ok(p);
         }
         let mut prepared: Vec<Result<Candidate<'a>, String>> = Vec::new();
         for ((_, p), key) in candidates.iter().zip(&keys) {

@@ -25,13 +25,12 @@ use crate::stats::Estimate;
 
 /// A value with an interval, for a cell (`n` = 2 when the interval is wider than a point).
 fn est(v: f64, (lo, hi): (f64, f64)) -> Estimate {
-    let mut e = Estimate::exact(v);
-    (e.lo, e.hi) = (lo.min(v), hi.max(v));
-    (e.min, e.max) = (e.lo, e.hi);
-    if e.hi > e.lo {
-        (e.n, e.coverage) = (2, crate::stats::LEVEL);
+    let (lo, hi) = (lo.min(v), hi.max(v));
+    if hi > lo {
+        Estimate::with_interval(v, lo, hi, crate::stats::LEVEL)
+    } else {
+        Estimate::exact(v)
     }
-    e
 }
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the

@@ -91,7 +91,10 @@ pub fn run(
             .num("Iter CPU", cpu_info.iterations as f64)
             .timed("GPU time", &tg)
             .timed("CPU time", &tc)
-            .est("GPU/CPU", super::independent_ratio(&tg, &tc))
+            .est(
+                "GPU/CPU",
+                crate::stats::Estimate::ratio_unpaired(&tg.est(), &tc.est()),
+            )
             .num("True residual", cpu::true_residual(&sys.a, &sys.b, gx))
             .opt("Paper CPU", paper.map(|p| p.cpu_ms))
             .opt("Paper GPU", paper.map(|p| p.gpu_ms))

@@ -75,24 +75,6 @@ pub(crate) fn rule(r: &crate::runner::Repeat) -> String {
     )
 }
 
-/// `a / b` of two independently timed medians with the conservative interval
-/// `[a.lo / b.hi, a.hi / b.lo]` (the two were not timed in the same rounds).
-pub(crate) fn independent_ratio(
-    a: &crate::gl::Timing,
-    b: &crate::gl::Timing,
-) -> crate::stats::Estimate {
-    let mut e = crate::stats::Estimate::exact(a.median_ms / b.median_ms);
-    if b.lo_ms > 0.0 && b.hi_ms > 0.0 {
-        (e.lo, e.hi) = (a.lo_ms / b.hi_ms, a.hi_ms / b.lo_ms);
-        (e.min, e.max) = (e.lo, e.hi);
-        if e.hi > e.lo {
-            e.n = 2;
-            e.coverage = a.coverage.min(b.coverage);
-        }
-    }
-    e
-}
-
 /// Runs `f` `plan` times on the CPU (through [`repeat`]), keeping each run's result.
 pub(crate) fn time_cpu<S>(
     plan: TimingPlan,

@@ -174,12 +174,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
     // The two sizes are separate rows (not paired): the growth's interval is the widest the
     // two intervals allow, [lo(z)/hi(y), hi(z)/lo(y)], and the statistic judged is its
     // |ln| (0 where the interval contains 1).
-    let growth = |p: &crate::stats::Estimate, q: &crate::stats::Estimate| {
-        let mut e = crate::stats::Estimate::exact(q.median / p.median);
-        (e.lo, e.hi) = (q.lo / p.hi, q.hi / p.lo);
-        e
-    };
-    let (first, last) = (growth(&ga, &gb), growth(&gy, &gz));
+    let growth = crate::stats::Estimate::ratio_unpaired;
+    let (first, last) = (growth(&gb, &ga), growth(&gz, &gy));
     let no_ci = !(gy.has_ci() && gz.has_ci());
     let abs_ln = {
         let (l, h) = (last.lo.ln(), last.hi.ln());
