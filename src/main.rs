@@ -224,8 +224,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Index { root } => {
-            let order: Vec<(&str, &str)> =
-                registry::PAPERS.iter().map(|p| (p.key, p.title)).collect();
+            let order: Vec<_> = registry::PAPERS.iter().map(|p| p.meta()).collect();
             for dir in std::fs::read_dir(&root)
                 .with_context(|| format!("reading {}", root.display()))?
                 .flatten()
@@ -234,7 +233,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             {
                 gpgpu_repro::report::index::rewrite_report(&dir, &order)?;
             }
-            gpgpu_repro::report::index::write_device_index(&root)?;
+            gpgpu_repro::report::index::write_device_index(&root, &order)?;
             eprintln!("index: {}", root.join("REPORT.md").display());
             Ok(())
         }

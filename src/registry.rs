@@ -34,6 +34,7 @@ pub static TRIDIAGONAL: PaperEntry = PaperEntry {
     // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
     tables: &[tridiagonal::experiments::TABLES, sim::figures::TABLES],
     run: |s| tridiagonal::experiments::run(s).and_then(|()| sim::figures::run(s)),
+    original: &tridiagonal::ORIGINAL,
 };
 
 pub static MATMUL: PaperEntry = PaperEntry {
@@ -46,6 +47,7 @@ pub static MATMUL: PaperEntry = PaperEntry {
     }],
     tables: &[matmul::experiments::TABLES],
     run: matmul::experiments::run,
+    original: &matmul::ORIGINAL,
 };
 
 pub static LU: PaperEntry = PaperEntry {
@@ -58,6 +60,7 @@ pub static LU: PaperEntry = PaperEntry {
     }],
     tables: &[lu::experiments::TABLES],
     run: lu::experiments::run,
+    original: &lu::ORIGINAL,
 };
 
 pub static BICG: PaperEntry = PaperEntry {
@@ -70,6 +73,7 @@ pub static BICG: PaperEntry = PaperEntry {
     }],
     tables: &[bicg::experiments::TABLES],
     run: bicg::experiments::run,
+    original: &bicg::ORIGINAL,
 };
 
 pub static FEM_STORAGE: PaperEntry = PaperEntry {
@@ -82,6 +86,7 @@ pub static FEM_STORAGE: PaperEntry = PaperEntry {
     }],
     tables: &[fem_storage::experiments::TABLES],
     run: fem_storage::experiments::run,
+    original: &fem_storage::ORIGINAL,
 };
 
 /// Every paper, in the order of the report.

@@ -117,7 +117,7 @@ fn device_index_lists_every_device_folder_with_its_renderer() {
         text.replace("\"mode\":\"full\"", "\"mode\":\"quick\""),
     )
     .unwrap();
-    gpgpu_repro::report::index::write_device_index(root.path()).unwrap();
+    gpgpu_repro::report::index::write_device_index(root.path(), &[]).unwrap();
     let md = std::fs::read_to_string(root.path().join("REPORT.md")).unwrap();
     assert!(
         md.contains("[llvmpipe](llvmpipe/REPORT.md) | llvmpipe (LLVM 15)"),

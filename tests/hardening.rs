@@ -144,6 +144,12 @@ static FAILS_AT_ONCE: PaperEntry = PaperEntry {
     }],
     tables: &[],
     run: |_| Err(RunError::algorithm(std::io::Error::other("broken"))),
+    original: &gpgpu_repro::report::article::Original {
+        citation: "a test paper",
+        setup: "none",
+        here: "none",
+        omitted: &[],
+    },
 };
 
 #[test]
@@ -913,6 +919,23 @@ fn every_number_in_a_note_or_finding_comes_from_the_run() {
         }
     }
     assert!(checked > 50, "only {checked} numbers found in the notes");
+    // The report is an article a reader finishes: the summary on its first screen, the whole
+    // under 300 lines, the details on the papers' pages.
+    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
+    let first_screen: Vec<&str> = report.lines().take(12).collect();
+    assert!(first_screen.contains(&"## Summary"), "{report}");
+    assert!(
+        report.lines().count() < 300,
+        "{} lines",
+        report.lines().count()
+    );
+    for p in PAPERS {
+        assert!(
+            report.contains(&format!("]({}/README.md)", p.key)),
+            "{report}"
+        );
+        assert!(out.path().join(p.key).join("README.md").is_file());
+    }
     assert!(
         untraced.is_empty(),
         "{} numbers in notes that no table, experiment file or device profile of the run \

@@ -193,6 +193,12 @@ static NEEDS_TOO_MUCH: PaperEntry = PaperEntry {
         t.finish()?;
         Ok(())
     },
+    original: &gpgpu_repro::report::article::Original {
+        citation: "a test paper",
+        setup: "none",
+        here: "none",
+        omitted: &[],
+    },
 };
 
 #[test]
@@ -225,9 +231,15 @@ fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succ
     assert!(!out.path().join("needs-too-much/future.md").exists());
     let md = std::fs::read_to_string(out.path().join("needs-too-much/now.md")).unwrap();
     assert!(md.contains(&format!("skipped: {want}")), "{md}");
+    // The paper's page says why in full; the report's omissions list names the table.
+    let page = std::fs::read_to_string(out.path().join("needs-too-much/README.md")).unwrap();
+    assert!(
+        page.contains(&format!("Skipped on this device: {want}")),
+        "{page}"
+    );
     let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
     assert!(
-        report.contains(&format!("Skipped on this device: {want}")),
+        report.contains(&format!("table `future`: skipped, {want}")),
         "{report}"
     );
     // `info`'s plan says the same before anything runs.
@@ -318,8 +330,8 @@ fn without_compute_the_compute_papers_skip_their_gpu_tables_and_exit_0() {
         log.contains("matmul/table1: skipped (needs compute shaders (GL 4.3)"),
         "{log}"
     );
-    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
-    assert!(report.contains("Skipped on this device: needs compute shaders"));
+    let page = std::fs::read_to_string(out.path().join("matmul/README.md")).unwrap();
+    assert!(page.contains("Skipped on this device: needs compute shaders"));
     // fem-storage's storage counts are CPU work and still run, verified.
     let rec: PaperRecord = serde_json::from_str(
         &std::fs::read_to_string(out.path().join("fem-storage/paper.json")).unwrap(),
@@ -385,7 +397,71 @@ fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
     assert!(m.waited_s >= 5.0, "{m:?}");
     let report = std::fs::read_to_string(dir.join("REPORT.md")).unwrap();
     assert!(
-        report.contains("**Measured on a noisy machine**") && report.contains("**Noisy run.**"),
+        report.contains("`needs-too-much` was measured while other work ran"),
         "{report}"
     );
+    let page = std::fs::read_to_string(dir.join("needs-too-much/README.md")).unwrap();
+    assert!(page.contains("**Noisy run.**"), "{page}");
+}
+
+/// A paper that takes a known time, for the run-time test.
+static TAKES_A_MOMENT: PaperEntry = PaperEntry {
+    key: "takes-a-moment",
+    title: "A paper that sleeps",
+    files: &[ExperimentFile {
+        name: "takes-a-moment",
+        builtin: "[x]\ny = 1\n",
+        check: |_, _| Ok(()),
+    }],
+    tables: &[],
+    run: |_| {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        Ok(())
+    },
+    original: &gpgpu_repro::report::article::Original {
+        citation: "a test paper",
+        setup: "none",
+        here: "none",
+        omitted: &[],
+    },
+};
+
+#[test]
+fn the_report_states_the_whole_commands_run_time_and_each_papers() {
+    use gpgpu_repro::report::index::{RUN_JSON, RunTimes};
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let opts = Options {
+        papers: vec!["takes-a-moment".into(), "needs-too-much".into()],
+        mode: Mode::Quick,
+        out: Some(out.path().to_path_buf()),
+        resume: false,
+        experiments: None,
+        check_only: false,
+        bench: false,
+    };
+    let started = std::time::Instant::now();
+    runner::reproduce(&g, &[&TAKES_A_MOMENT, &NEEDS_TOO_MUCH], &opts).unwrap();
+    let elapsed = started.elapsed().as_secs_f64();
+    let run: RunTimes =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join(RUN_JSON)).unwrap()).unwrap();
+    assert!(run.complete);
+    let keys: Vec<&str> = run.papers.iter().map(|p| p.0.as_str()).collect();
+    assert_eq!(keys, ["takes-a-moment", "needs-too-much"]);
+    let papers: f64 = run.papers.iter().map(|p| p.1).sum();
+    // The whole command: at least every paper's time (one paper's is not the whole), and
+    // no more than the wall clock around it.
+    assert!(run.papers[0].1 >= 0.3, "{run:?}");
+    assert!(
+        run.seconds >= papers && run.seconds <= elapsed,
+        "{run:?} vs {elapsed} s"
+    );
+    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
+    assert!(report.contains(&run.describe()), "{report}");
+    assert!(
+        !report.contains("this paper's run time"),
+        "a paper's time posing as the run's: {report}"
+    );
+    let page = std::fs::read_to_string(out.path().join("takes-a-moment/README.md")).unwrap();
+    assert!(page.contains("this paper's run time"), "{page}");
 }

@@ -197,10 +197,10 @@ impl Glsl {
                 .copied()
                 .filter(|e| caps.has_extension(e))
                 .collect();
-            if offered.is_empty() || need.is_some_and(|n| !caps.has(n)) {
-                if let Some(n) = need {
-                    g.missing.push(*n);
-                }
+            if (offered.is_empty() || need.is_some_and(|n| !caps.has(n)))
+                && let Some(n) = need
+            {
+                g.missing.push(*n);
             }
             for e in offered {
                 if !g.extensions.contains(&e) {

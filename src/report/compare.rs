@@ -155,14 +155,14 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             continue;
         };
         for fa in &rec_a.findings {
-            if let Some(fb) = rec_b.findings.iter().find(|f| f.claim == fa.claim) {
+            if let Some(fb) = rec_b.findings.iter().find(|f| f.same_claim(fa)) {
                 summary.finding(
                     &format!("`{key}` \"{}\"", fa.claim),
                     fa.verdict.name(),
                     fb.verdict.name(),
                 );
             }
-            match rec_b.findings.iter().find(|f| f.claim == fa.claim) {
+            match rec_b.findings.iter().find(|f| f.same_claim(fa)) {
                 Some(fb) if fb.verdict != fa.verdict => changes.push(format!(
                     "`{key}` finding \"{}\": {} → {} (A: {}; B: {})",
                     fa.claim, fa.verdict, fb.verdict, fa.ours, fb.ours
@@ -172,7 +172,7 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             }
         }
         for fb in &rec_b.findings {
-            if !rec_a.findings.iter().any(|f| f.claim == fb.claim) {
+            if !rec_a.findings.iter().any(|f| f.same_claim(fb)) {
                 only.push(format!("`{key}` finding \"{}\": only in B", fb.claim));
             }
         }

@@ -1,7 +1,17 @@
 //! A paper's claim re-tested on a run: the claim in short with where the paper makes it, the
 //! paper's number, ours, the verdict and what it rests on, and the table the numbers come
 //! from. `REPORT.md` opens with every paper's findings in one table ("findings at a glance");
-//! each paper's section lists them in full; `compare` lists the verdicts that change.
+//! each paper's page lists them in full; `compare` lists the verdicts that change.
+//!
+//! **What a device can test.** A claim is of one of two kinds:
+//! * about the *technique's own ratios* — switch vs copy, CPU vs GPU branching, CR vs CG on
+//!   the same device, orientation, storage counts, precision: testable on every device, the
+//!   software rasterizers included (both sides run on the same processor either way);
+//! * about a *GPU against a CPU* — "CR is considerably faster than Thomas", "the GPU is far
+//!   faster than the CPU": on a software rasterizer (llvmpipe, softpipe) the "GPU" passes
+//!   run on the same CPU cores as the CPU side, so the run cannot refute or confirm the
+//!   claim. [`Finding::gpu_vs_cpu`] marks such a finding *not testable here* on those
+//!   devices; its numbers are still shown, with what they alone would read.
 
 use serde::{Deserialize, Serialize};
 
@@ -15,6 +25,9 @@ pub enum Verdict {
     Inconclusive,
     /// The rows the claim needs were not run or did not verify.
     NotTested,
+    /// The claim compares a GPU with a CPU and this device is a software rasterizer (its
+    /// "GPU" is the CPU): the numbers are shown, no verdict is drawn ([`Finding::gpu_vs_cpu`]).
+    NotTestable,
 }
 
 impl Verdict {
@@ -24,6 +37,7 @@ impl Verdict {
             Verdict::NotHeld => "not held",
             Verdict::Inconclusive => "inconclusive",
             Verdict::NotTested => "not tested",
+            Verdict::NotTestable => "not testable here",
         }
     }
 
@@ -122,6 +136,22 @@ impl Finding {
             v(threshold)
         ))
     }
+    /// Marks a claim about a GPU against a CPU: on a software rasterizer (`software`) the
+    /// verdict becomes [`Verdict::NotTestable`], and `why` opens with the reason and what the
+    /// numbers alone would read (see the module docs). Call it after the verdict and `why`
+    /// are set; elsewhere it changes nothing.
+    pub fn gpu_vs_cpu(mut self, software: bool) -> Finding {
+        if software && self.verdict != Verdict::NotTested {
+            self.why = format!(
+                "Not testable on a software rasterizer: its \"GPU\" runs on the same CPU \
+                 cores as the CPU side, so the run compares two algorithms on one processor, \
+                 not a GPU with a CPU (the numbers alone would read: {}). {}",
+                self.verdict, self.why
+            );
+            self.verdict = Verdict::NotTestable;
+        }
+        self
+    }
     pub fn paper(mut self, v: impl Into<String>) -> Finding {
         self.paper = v.into();
         self
@@ -139,6 +169,12 @@ impl Finding {
         self
     }
 
+    /// Whether `other` judges the same claim (on another run or device): the claim's words,
+    /// which name the size or variant it was judged at, are its identity.
+    pub fn same_claim(&self, other: &Finding) -> bool {
+        self.claim == other.claim
+    }
+
     /// A Markdown table cell: no pipes, no line breaks.
     fn cell(s: &str) -> String {
         s.replace('|', "\\|").replace('\n', " ")
@@ -147,7 +183,7 @@ impl Finding {
     /// The row of the at-a-glance table (`paper` the paper's key, for the link).
     pub fn glance_row(&self, paper: &str) -> String {
         format!(
-            "| [{paper}](#{paper}) | {} | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
+            "| [{paper}]({paper}/README.md) | {} | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
             Self::cell(&self.claim),
             Self::cell(&self.paper),
             Self::cell(&self.ours),
@@ -179,5 +215,53 @@ impl Finding {
     }
 }
 
+/// Every claim judged in any of `runs` (each a run's findings, e.g. one per device), in
+/// first-seen order, with each run's finding of it ([`Finding::same_claim`]): the matching
+/// `compare` and the device index's verdict table share.
+pub fn by_claim<'a>(runs: &[Vec<&'a Finding>]) -> Vec<(&'a Finding, Vec<Option<&'a Finding>>)> {
+    let mut out: Vec<(&Finding, Vec<Option<&Finding>>)> = Vec::new();
+    for run in runs {
+        for f in run {
+            if !out.iter().any(|(g, _)| g.same_claim(f)) {
+                let each = runs
+                    .iter()
+                    .map(|r| r.iter().copied().find(|g| g.same_claim(f)))
+                    .collect();
+                out.push((f, each));
+            }
+        }
+    }
+    out
+}
+
 /// The at-a-glance table's header.
 pub const GLANCE_HEADER: &str = "| paper | claim | paper's number | ours | rule | verdict | from |\n|---|---|---|---|---|---|---|\n";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gpu_against_cpu_claim_is_not_testable_on_a_software_rasterizer_only() {
+        let held = || Finding::new("t", "the GPU is faster").verdict(Verdict::Held);
+        let f = held().why("rests on a ratio").gpu_vs_cpu(true);
+        assert_eq!(f.verdict, Verdict::NotTestable);
+        assert!(f.why.contains("would read: held") && f.why.ends_with("rests on a ratio"));
+        assert_eq!(held().gpu_vs_cpu(false).verdict, Verdict::Held);
+        // A claim whose rows did not run stays not tested: there are no numbers to show.
+        let untested = Finding::new("t", "c").gpu_vs_cpu(true);
+        assert_eq!(untested.verdict, Verdict::NotTested);
+        assert_eq!(Verdict::NotTestable.name(), "not testable here");
+    }
+
+    #[test]
+    fn claims_are_matched_across_runs_by_their_words() {
+        let a = Finding::new("t", "x").verdict(Verdict::Held);
+        let b = Finding::new("t", "y");
+        let a2 = Finding::new("t", "x").verdict(Verdict::NotHeld);
+        let m = by_claim(&[vec![&a, &b], vec![&a2]]);
+        assert_eq!(m.len(), 2);
+        assert_eq!(m[0].1[1].map(|f| f.verdict), Some(Verdict::NotHeld));
+        assert!(m[1].1[1].is_none(), "y only in the first run");
+    }
+}

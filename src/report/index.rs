@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::article::{PaperMeta, article};
 use super::files::{OutputError, write_atomic};
-use super::finding::GLANCE_HEADER;
 use super::load::LoadSample;
 use super::{Audit, Finding, Provenance, Table};
 
@@ -85,221 +85,236 @@ impl PaperRecord {
     }
 }
 
-/// Rewrites `dir/REPORT.md` from the records found under `dir` (papers in `order`).
+/// What one `reproduce` command took: the whole command and each paper, written to
+/// `DIR/run.json` after every paper (`complete: false`) and at its end, so that the report
+/// states the whole command's time, not one paper's.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct RunTimes {
+    pub command: String,
+    pub commit: String,
+    /// When the command started.
+    pub date: String,
+    pub mode: String,
+    /// Wall-clock seconds of the whole command so far (all of it once `complete`).
+    pub seconds: f64,
+    /// Seconds of the device bench (`--bench`) before the papers, if it ran.
+    #[serde(default)]
+    pub bench_s: Option<f64>,
+    /// Each paper this command ran, with its seconds.
+    pub papers: Vec<(String, f64)>,
+    /// The command ended (else it is still running, or was interrupted).
+    pub complete: bool,
+}
+
+/// The file [`RunTimes`] is written to, in the device folder.
+pub const RUN_JSON: &str = "run.json";
+
+impl RunTimes {
+    /// "The latest command, `…` at commit `…` (…), took N s in all: …".
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .bench_s
+            .map(|b| format!("device bench {b:.0} s"))
+            .into_iter()
+            .collect();
+        parts.extend(self.papers.iter().map(|(k, t)| format!("{k} {t:.0} s")));
+        format!(
+            "The latest command, `{}` at commit `{}` ({}, {} mode), {} {:.0} s in all ({}).",
+            self.command,
+            self.commit,
+            self.date,
+            self.mode,
+            if self.complete {
+                "took"
+            } else {
+                "had run for (it did not finish)"
+            },
+            self.seconds,
+            parts.join(", ")
+        )
+    }
+}
+
+/// Rewrites `dir/REPORT.md`, the article ([`super::article`]), and every paper's page
+/// `dir/<paper>/README.md` from the records found under `dir` (papers in `papers`' order).
 pub fn write_report(
     dir: &Path,
-    order: &[(&str, &str)],
+    papers: &[PaperMeta],
     latest: &Provenance,
 ) -> Result<(), OutputError> {
-    let mut s = String::new();
-    s.push_str("## Provenance of the latest run\n\n");
-    s.push_str(&latest.to_markdown());
-    s.push_str("\n## Papers\n\n| paper | last run | mode | tables | rows | failed | skipped (device lacks) |\n|---|---|---|---:|---:|---:|---|\n");
-    let records: Vec<(&str, &str, Option<PaperRecord>)> = order
+    let records: Vec<Option<PaperRecord>> = papers
         .iter()
-        .map(|&(key, title)| {
-            let rec = std::fs::read_to_string(dir.join(key).join("paper.json"))
+        .map(|p| {
+            std::fs::read_to_string(dir.join(p.key).join("paper.json"))
                 .ok()
-                .and_then(|t| serde_json::from_str::<PaperRecord>(&t).ok());
-            (key, title, rec)
+                .and_then(|t| serde_json::from_str::<PaperRecord>(&t).ok())
         })
         .collect();
-    s.insert_str(0, &(glance(&records) + &versus_section(dir, &records)));
-    for (key, title, rec) in &records {
-        match rec {
-            Some(r) => s.push_str(&format!(
-                "| [{key}](#{key}) — {title} | {} (`{}`) | {} | {} | {} | {} | {} |\n",
-                r.provenance.date,
-                r.provenance.commit,
-                r.provenance.mode,
-                r.tables.len(),
-                rows_cell(r),
-                r.failed_rows(),
-                r.skipped()
-            )),
-            None => s.push_str(&format!("| {key} — {title} | not run yet | | | | | |\n")),
+    let run: Option<RunTimes> = std::fs::read_to_string(dir.join(RUN_JSON))
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok());
+    for (p, rec) in papers.iter().zip(&records) {
+        if let Some(r) = rec {
+            let page = paper_page(&dir.join(p.key), p.key, p.title, r);
+            write_atomic(&dir.join(p.key).join("README.md"), page.as_bytes())?;
         }
     }
-    for (key, title, rec) in &records {
-        let Some(r) = rec else { continue };
-        s.push_str(&format!("\n<a id=\"{key}\"></a>\n## `{key}` — {title}\n\n"));
-        s.push_str(&format!(
-            "Run {} at commit `{}`, {} mode, on {} ({}); {:.0} s{}.\n\n",
-            r.provenance.date,
-            r.provenance.commit,
-            r.provenance.mode,
-            r.provenance.gl_renderer,
-            r.provenance.gl_version,
-            r.provenance.seconds,
-            if r.provenance.load.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    "; load average (1, 5, 15 min) at its start {} — on a shared machine every \
-                     time is inflated and noisy",
-                    r.provenance.load
-                )
-            }
-        ));
-        if let Some(m) = &r.provenance.machine {
-            if m.noisy() {
-                s.push_str(&format!(
-                    "> **Noisy run.** Other work used more than a quarter of the machine's cores \
-                     while this paper was measured, so its times are inflated and may not repeat. \
-                     Machine: {}.\n\n",
-                    m.describe()
-                ));
-            } else {
-                s.push_str(&format!("Machine: {}.\n\n", m.describe()));
-            }
-        }
-        for t in &r.tables {
-            if let Some(why) = &t.skipped {
-                s.push_str(&format!(
-                    "### Table `{}`: not run\n\n*Skipped on this device: {why}.*\n\n",
-                    t.id
-                ));
-                continue;
-            }
-            let md = std::fs::read_to_string(dir.join(key).join(format!("{}.md", t.id)))
-                .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
-            s.push_str(&md);
-            let reused = match t.reused {
-                0 => String::new(),
-                n => format!(
-                    " — {n} of {} rows reused from an earlier run (`--resume`)",
-                    t.rows
-                ),
-            };
-            let noisy = match t.load.as_ref().filter(|l| l.noisy) {
-                Some(l) => format!(
-                    " — **measured while the machine was noisy** ({})",
-                    l.describe()
-                ),
-                None => String::new(),
-            };
-            s.push_str(&format!(
-                "\nFiles: [{id}.md]({key}/{id}.md), [{id}.csv]({key}/{id}.csv), [{id}.json]({key}/{id}.json){reused}{noisy}\n\n",
-                id = t.id
-            ));
-        }
-        for p in &r.plots {
-            s.push_str(&format!(
-                "![{}]({key}/{})\n\n*{}*\n\n",
-                p.caption, p.file, p.caption
-            ));
-        }
-        if !r.findings.is_empty() {
-            s.push_str("### Findings\n\n");
-            for f in &r.findings {
-                s.push_str(&format!("- {}\n", f.to_markdown()));
-            }
-            s.push('\n');
-        }
-        if !r.notes.is_empty() {
-            s.push_str("### Reproduction notes\n\n");
-            for n in &r.notes {
-                s.push_str(&format!("- {}\n", n.replace('\n', "\n  ")));
-            }
-            s.push('\n');
-        }
-        if !r.audits.is_empty() {
-            let bad = r.audits.iter().filter(|a| !a.agrees()).count();
-            s.push_str(&format!(
-                "### Audit of the paper's own numbers\n\n{} derived values recomputed from the \
-                 paper's raw columns with its own formulas; {} disagree beyond rounding.\n\n",
-                r.audits.len(),
-                bad
-            ));
-            s.push_str("| value | paper prints | recomputed | difference | agrees |\n|---|---:|---:|---:|---|\n");
-            for a in &r.audits {
-                s.push_str(&format!(
-                    "| {} | {} | {} | {:+.2}% | {} |\n",
-                    a.what,
-                    short(a.printed),
-                    short(a.recomputed),
-                    100.0 * (a.printed - a.recomputed) / a.recomputed.abs().max(f64::MIN_POSITIVE),
-                    if a.agrees() { "yes" } else { "**no**" }
-                ));
-            }
-            s.push('\n');
-            for a in r.audits.iter().filter(|a| !a.agrees()) {
-                s.push_str(&format!("- {}\n", a.describe()));
-            }
-            if bad > 0 {
-                s.push('\n');
-            }
-        }
+    let keyed: Vec<(&str, Option<&PaperRecord>)> = papers
+        .iter()
+        .zip(&records)
+        .map(|(p, r)| (p.key, r.as_ref()))
+        .collect();
+    let mut s = article(
+        dir,
+        papers,
+        &records,
+        run.as_ref(),
+        &versus_section(dir, &keyed),
+    );
+    s.push_str("\n## Provenance of the latest run\n\n");
+    s.push_str(&latest.to_markdown(false));
+    if let Some(run) = &run {
+        s.push_str(&format!("- run time: {}\n", run.describe()));
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
 }
 
-type Records<'a> = [(&'a str, &'a str, Option<PaperRecord>)];
+/// A paper's page: its provenance, tables (with their files), plots, findings in full,
+/// reproduction notes and the audit of its own numbers; links are relative to its folder.
+fn paper_page(dir: &Path, key: &str, title: &str, r: &PaperRecord) -> String {
+    let mut s = format!("# `{key}` — {title}\n\n[← the report](../REPORT.md)\n\n");
+    s.push_str(&format!(
+        "Run {} at commit `{}`, {} mode, on {} ({}); this paper took {:.0} s{}.\n\n",
+        r.provenance.date,
+        r.provenance.commit,
+        r.provenance.mode,
+        r.provenance.gl_renderer,
+        r.provenance.gl_version,
+        r.provenance.seconds,
+        if r.provenance.load.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; load average (1, 5, 15 min) at its start {}",
+                r.provenance.load
+            )
+        }
+    ));
+    if let Some(m) = &r.provenance.machine {
+        if m.noisy() {
+            s.push_str(&format!(
+                "> **Noisy run.** Other work used more than a quarter of the machine's cores \
+                 while this paper was measured, so its times are inflated and may not repeat. \
+                 Machine: {}.\n\n",
+                m.describe()
+            ));
+        } else {
+            s.push_str(&format!("Machine: {}.\n\n", m.describe()));
+        }
+    }
+    let contents: Vec<String> = r
+        .tables
+        .iter()
+        .map(|t| format!("[{}](#{})", t.id, t.id))
+        .chain(
+            [
+                (!r.findings.is_empty(), "findings"),
+                (!r.notes.is_empty(), "notes"),
+                (!r.audits.is_empty(), "audit"),
+            ]
+            .iter()
+            .filter(|(has, _)| *has)
+            .map(|(_, n)| format!("[{n}](#{n})")),
+        )
+        .collect();
+    s.push_str(&format!("Contents: {}.\n\n", contents.join(" · ")));
+    if !r.findings.is_empty() {
+        s.push_str("<a id=\"findings\"></a>\n## Findings\n\n");
+        for f in &r.findings {
+            s.push_str(&format!("- {}\n", f.to_markdown()));
+        }
+        s.push('\n');
+    }
+    for t in &r.tables {
+        s.push_str(&format!("<a id=\"{}\"></a>\n", t.id));
+        if let Some(why) = &t.skipped {
+            s.push_str(&format!(
+                "### Table `{}`: not run\n\n*Skipped on this device: {why}.*\n\n",
+                t.id
+            ));
+            continue;
+        }
+        let md = std::fs::read_to_string(dir.join(format!("{}.md", t.id)))
+            .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
+        s.push_str(&md);
+        let reused = match t.reused {
+            0 => String::new(),
+            n => format!(
+                " — {n} of {} rows reused from an earlier run (`--resume`)",
+                t.rows
+            ),
+        };
+        let noisy = match t.load.as_ref().filter(|l| l.noisy) {
+            Some(l) => format!(
+                " — **measured while the machine was noisy** ({})",
+                l.describe()
+            ),
+            None => String::new(),
+        };
+        s.push_str(&format!(
+            "\nFiles: [{id}.md]({id}.md), [{id}.csv]({id}.csv), [{id}.json]({id}.json){reused}{noisy}\n\n",
+            id = t.id
+        ));
+    }
+    for p in &r.plots {
+        s.push_str(&format!(
+            "![{}]({})\n\n*{}*\n\n",
+            p.caption, p.file, p.caption
+        ));
+    }
+    if !r.notes.is_empty() {
+        s.push_str("<a id=\"notes\"></a>\n## Reproduction notes\n\n");
+        for n in &r.notes {
+            s.push_str(&format!("- {}\n", n.replace('\n', "\n  ")));
+        }
+        s.push('\n');
+    }
+    if !r.audits.is_empty() {
+        s.push_str(&audit_section(&r.audits));
+    }
+    s.push_str("## Provenance\n\n");
+    s.push_str(&r.provenance.to_markdown(true));
+    s
+}
 
-/// The report's opening: what its numbers are, which tables are not verified against a CPU
-/// reference (and why), and every paper's findings in one table.
-fn glance(records: &Records) -> String {
-    let mut s = String::from("# gpgpu-repro — reproduction report\n\n");
-    let unverified: Vec<String> = records
-        .iter()
-        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
-        .flat_map(|(key, r)| {
-            r.tables
-                .iter()
-                .filter(|t| t.skipped.is_none() && t.unchecked > 0)
-                .map(move |t| format!("`{key}/{}` ({} of {})", t.id, t.unchecked, t.rows))
-        })
-        .collect();
-    s.push_str(
-        "Every GPU number below was measured in the run named in its section. Each row that \
-         computes a result is verified against a CPU reference in f64 (the error is a column \
-         of its table; FAILED otherwise). Columns marked `paper:` are the paper's own numbers, \
-         `audit:` recomputes them, `+` marks variants beyond the paper; `bound` / `of bound` \
-         read a timed row against this device's measured limits (`bench`).",
+/// The audit of a paper's own numbers: every derived value recomputed, the disagreements.
+fn audit_section(audits: &[super::Audit]) -> String {
+    let bad = audits.iter().filter(|a| !a.agrees()).count();
+    let mut s = format!(
+        "<a id=\"audit\"></a>\n## Audit of the paper's own numbers\n\n{} derived values \
+         recomputed from the paper's raw columns with its own formulas; {} disagree beyond \
+         rounding.\n\n",
+        audits.len(),
+        bad
     );
-    if !unverified.is_empty() {
+    s.push_str(
+        "| value | paper prints | recomputed | difference | agrees |\n|---|---:|---:|---:|---|\n",
+    );
+    for a in audits {
         s.push_str(&format!(
-            " Rows with nothing to verify (counts, fetch-only timings, derived or CPU-only \
-             rows; each says why in its JSON) are in: {}.",
-            unverified.join(", ")
+            "| {} | {} | {} | {:+.2}% | {} |\n",
+            a.what,
+            short(a.printed),
+            short(a.recomputed),
+            100.0 * (a.printed - a.recomputed) / a.recomputed.abs().max(f64::MIN_POSITIVE),
+            if a.agrees() { "yes" } else { "**no**" }
         ));
     }
-    let noisy: Vec<String> = records
-        .iter()
-        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
-        .filter(|(_, r)| r.provenance.machine.as_ref().is_some_and(|m| m.noisy()))
-        .map(|(key, r)| {
-            let tables = &r.provenance.machine.as_ref().expect("filtered").noisy_parts;
-            if tables.is_empty() {
-                format!("`{key}`")
-            } else {
-                format!("`{key}` (tables {})", tables.join(", "))
-            }
-        })
-        .collect();
-    if !noisy.is_empty() {
-        s.push_str(&format!(
-            "\n\n**Measured on a noisy machine** (other work used more than a quarter of the \
-             cores): {}. Their times and the verdicts resting on them may not repeat on a \
-             quiet machine; see each paper's section.",
-            noisy.join(", ")
-        ));
+    s.push('\n');
+    for a in audits.iter().filter(|a| !a.agrees()) {
+        s.push_str(&format!("- {}\n", a.describe()));
     }
-    s.push_str("\n\n## Findings at a glance\n\n");
-    let findings: Vec<String> = records
-        .iter()
-        .filter_map(|(key, _, r)| r.as_ref().map(|r| (key, r)))
-        .flat_map(|(key, r)| r.findings.iter().map(move |f| f.glance_row(key)))
-        .collect();
-    if findings.is_empty() {
-        s.push_str("No paper of this run judged a claim.\n\n");
-    } else {
-        s.push_str(
-            "Each paper's claims, re-tested on this run: the paper's number, ours, the verdict \
-             (the full reasoning is in the paper's section, under Findings).\n\n",
-        );
-        s.push_str(GLANCE_HEADER);
-        s.extend(findings);
+    if bad > 0 {
         s.push('\n');
     }
     s
@@ -307,14 +322,14 @@ fn glance(records: &Records) -> String {
 
 /// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
 /// largest input of each algorithm, both times on a log axis) saved as `versus.png`.
-fn versus_section(dir: &Path, records: &Records) -> String {
+fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> String {
     use super::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
     let mut s = String::from("## Legacy vs compute, across the papers\n\n");
     let mut md = String::new();
     let mut missing = Vec::new();
     // (category, legacy ms, compute ms) of each algorithm's largest input.
     let mut bars: Vec<(String, f64, f64)> = Vec::new();
-    for (key, _, rec) in records {
+    for (key, rec) in records {
         let Some(r) = rec else { continue };
         let table = r
             .tables
@@ -402,7 +417,7 @@ fn versus_section(dir: &Path, records: &Records) -> String {
 }
 
 /// A paper's row count, with how many of them `--resume` reused (`42 (40 reused)`).
-fn rows_cell(r: &PaperRecord) -> String {
+pub(super) fn rows_cell(r: &PaperRecord) -> String {
     let rows: usize = r.tables.iter().map(|t| t.rows).sum();
     match r.tables.iter().map(|t| t.reused).sum::<usize>() {
         0 => rows.to_string(),
@@ -421,14 +436,14 @@ fn short(v: f64) -> String {
 
 /// Rewrites a device folder's `REPORT.md` from its papers' records (`<paper>/paper.json`),
 /// with the provenance of the latest of them; a folder without records is left alone.
-pub fn rewrite_report(dir: &Path, order: &[(&str, &str)]) -> Result<(), OutputError> {
-    let latest = order
+pub fn rewrite_report(dir: &Path, papers: &[PaperMeta]) -> Result<(), OutputError> {
+    let latest = papers
         .iter()
-        .filter_map(|(key, _)| std::fs::read_to_string(dir.join(key).join("paper.json")).ok())
+        .filter_map(|p| std::fs::read_to_string(dir.join(p.key).join("paper.json")).ok())
         .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
         .max_by(|a, b| a.provenance.date.cmp(&b.provenance.date));
     match latest {
-        Some(r) => write_report(dir, order, &r.provenance),
+        Some(r) => write_report(dir, papers, &r.provenance),
         None => Ok(()),
     }
 }
@@ -436,7 +451,7 @@ pub fn rewrite_report(dir: &Path, order: &[(&str, &str)]) -> Result<(), OutputEr
 /// Rewrites `root/REPORT.md`, the index of the devices whose full-run results are in
 /// `root/<device>/` (each with its own `REPORT.md`): device, GL renderer and version, CPU,
 /// and the date, commit and mode of its latest paper run, read from the papers' records.
-pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
+pub fn write_device_index(root: &Path, papers: &[PaperMeta]) -> Result<(), OutputError> {
     let mut devices: Vec<(String, Option<PaperRecord>, String)> = Vec::new();
     let entries = std::fs::read_dir(root).map_err(|e| super::files::err(root, e))?;
     for e in entries.flatten() {
@@ -495,7 +510,77 @@ pub fn write_device_index(root: &Path) -> Result<(), OutputError> {
             )),
         }
     }
+    s.push_str(&verdicts_by_device(&root_records(root, &devices, papers)));
     write_atomic(&root.join("REPORT.md"), s.as_bytes())
+}
+
+/// Each device folder's paper records (in `papers`' order), by device name.
+fn root_records(
+    root: &Path,
+    devices: &[(String, Option<PaperRecord>, String)],
+    papers: &[PaperMeta],
+) -> Vec<(String, Vec<PaperRecord>)> {
+    devices
+        .iter()
+        .map(|(name, _, _)| {
+            let recs = papers
+                .iter()
+                .filter_map(|p| {
+                    std::fs::read_to_string(root.join(name).join(p.key).join("paper.json")).ok()
+                })
+                .filter_map(|t| serde_json::from_str::<PaperRecord>(&t).ok())
+                .collect();
+            (name.clone(), recs)
+        })
+        .collect()
+}
+
+/// Every claim judged on any device, with each device's verdict side by side
+/// ([`super::finding::by_claim`], the matching `compare` uses).
+fn verdicts_by_device(devices: &[(String, Vec<PaperRecord>)]) -> String {
+    let judged: Vec<&(String, Vec<PaperRecord>)> = devices
+        .iter()
+        .filter(|(_, r)| r.iter().any(|r| !r.findings.is_empty()))
+        .collect();
+    if judged.is_empty() {
+        return String::new();
+    }
+    let runs: Vec<Vec<&super::Finding>> = devices
+        .iter()
+        .map(|(_, recs)| recs.iter().flat_map(|r| &r.findings).collect())
+        .collect();
+    let paper_of = |f: &super::Finding| {
+        devices
+            .iter()
+            .flat_map(|(_, recs)| recs)
+            .find(|r| r.findings.iter().any(|g| g.same_claim(f)))
+            .map(|r| r.key.clone())
+            .unwrap_or_default()
+    };
+    let mut s = String::from(
+        "\n## Verdicts by device\n\nEach claim judged on any device, with every device's \
+         verdict (— where that device's run did not judge it, e.g. a run older than the \
+         findings).\n\n| paper | claim |",
+    );
+    for (name, _) in devices {
+        s.push_str(&format!(" [{name}]({name}/REPORT.md) |"));
+    }
+    s.push_str(&format!("\n|---|---|{}\n", "---|".repeat(devices.len())));
+    for (f, each) in super::finding::by_claim(&runs) {
+        s.push_str(&format!(
+            "| {} | {} |",
+            paper_of(f),
+            f.claim.replace('|', "\\|")
+        ));
+        for g in each {
+            s.push_str(&format!(
+                " {} |",
+                g.map_or("—".to_string(), |g| g.verdict.to_string())
+            ));
+        }
+        s.push('\n');
+    }
+    s
 }
 
 /// What a device folder's run holds: findings, bounds, intervals — or that it predates them.

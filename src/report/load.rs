@@ -124,6 +124,9 @@ pub struct Snapshot {
     pub at: Instant,
 }
 
+/// The shortest span [`Snapshot::since`] judges (s).
+pub const MIN_JUDGED_S: f64 = 1.0;
+
 impl Snapshot {
     /// The counters now; `None` where `/proc` cannot be read (not Linux).
     pub fn now() -> Option<Snapshot> {
@@ -137,14 +140,23 @@ impl Snapshot {
     }
 
     /// The load between `earlier` and `self` ([`LoadSample::between`]), with the load average
-    /// now.
+    /// now. A span shorter than [`MIN_JUDGED_S`] is recorded but never judged noisy: at 100
+    /// jiffies a second its few ticks, and our own threads' time booked a tick late, read as
+    /// other processes' (derived tables that take milliseconds were flagged noisy on a quiet
+    /// machine).
     pub fn since(&self, earlier: &Snapshot, threshold: f64) -> Option<LoadSample> {
         let loadavg = std::fs::read_to_string("/proc/loadavg")
             .ok()
             .and_then(|t| parse_loadavg(&t))
             .unwrap_or_default();
-        LoadSample::between(earlier, self, (self.at - earlier.at).as_secs_f64(), loadavg)
-            .map(|s| s.judged(threshold))
+        let seconds = (self.at - earlier.at).as_secs_f64();
+        LoadSample::between(earlier, self, seconds, loadavg).map(|s| {
+            if seconds < MIN_JUDGED_S {
+                s
+            } else {
+                s.judged(threshold)
+            }
+        })
     }
 }
 

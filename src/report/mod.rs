@@ -1,6 +1,7 @@
 //! Tables (Markdown, CSV, JSON), plots (PNG), provenance (with the machine's load), the
-//! `REPORT.md` index, and the comparison of two runs.
+//! `REPORT.md` article with the papers' pages, and the comparison of two runs.
 
+pub mod article;
 pub mod audit;
 pub mod compare;
 pub mod files;

@@ -58,11 +58,12 @@ impl Provenance {
         }
     }
 
-    /// Markdown bullet list.
-    pub fn to_markdown(&self) -> String {
+    /// Markdown bullet list; with `seconds`, the paper's own run time (`seconds` is one
+    /// paper's: a report of several states the whole command's from `run.json`).
+    pub fn to_markdown(&self, seconds: bool) -> String {
         format!(
             "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
-             - EGL device: {}\n- CPU: {}\n- OS: {}\n- run time: {:.0} s{}\n{}{}",
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n{}{}{}",
             self.date,
             self.commit,
             self.build,
@@ -74,11 +75,13 @@ impl Provenance {
             self.egl_device,
             self.cpu,
             self.os,
-            self.seconds,
-            if self.load.is_empty() {
-                String::new()
-            } else {
-                format!(" (load average at its start: {})", self.load)
+            match (seconds, self.load.is_empty()) {
+                (false, _) => String::new(),
+                (true, true) => format!("- this paper's run time: {:.0} s\n", self.seconds),
+                (true, false) => format!(
+                    "- this paper's run time: {:.0} s (load average at its start: {})\n",
+                    self.seconds, self.load
+                ),
             },
             if self.limits.is_empty() {
                 String::new()

@@ -44,6 +44,30 @@ pub struct PaperEntry {
     pub tables: &'static [&'static [TableSpec]],
     /// Runs the paper's experiments (tables, plots, notes) in a session.
     pub run: fn(&Session) -> Result<(), RunError>,
+    /// Its citation, original setup and what of it is not reproduced (the report's
+    /// method, omissions and references), declared in the paper's folder.
+    pub original: &'static crate::report::article::Original,
+}
+
+impl PaperEntry {
+    /// The paper as the report lists it.
+    pub fn meta(&self) -> crate::report::article::PaperMeta {
+        crate::report::article::PaperMeta {
+            key: self.key,
+            title: self.title,
+            original: self.original,
+        }
+    }
+
+    /// Every table of the paper, in order.
+    pub fn table_specs(&self) -> impl Iterator<Item = &'static TableSpec> + use<> {
+        self.tables.iter().flat_map(|g| g.iter())
+    }
+
+    /// The table called `id`.
+    pub fn table_spec(&self, id: &str) -> Option<&'static TableSpec> {
+        self.table_specs().find(|t| t.id == id)
+    }
 }
 
 /// One table of a paper and what it needs from the device.
@@ -86,18 +110,6 @@ impl TableSpec {
             Some(why) => format!("runs; some rows skipped ({why})"),
             None => "runs".to_string(),
         }
-    }
-}
-
-impl PaperEntry {
-    /// Every table of the paper, in order.
-    pub fn table_specs(&self) -> impl Iterator<Item = &'static TableSpec> + use<> {
-        self.tables.iter().flat_map(|g| g.iter())
-    }
-
-    /// The table called `id`.
-    pub fn table_spec(&self, id: &str) -> Option<&'static TableSpec> {
-        self.table_specs().find(|t| t.id == id)
     }
 }
 

@@ -37,8 +37,9 @@ use std::time::Instant;
 use crate::bench::DeviceProfile;
 use crate::gl::{DeviceInfo, Gl, GlError};
 use crate::report::Provenance;
+use crate::report::article::PaperMeta;
 use crate::report::files::{OutputError, ensure_writable};
-use crate::report::index::{write_device_index, write_report};
+use crate::report::index::{RUN_JSON, RunTimes, write_device_index, write_report};
 use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot};
 use crate::report::plot::PlotError;
 
@@ -295,12 +296,23 @@ pub fn reproduce_with(
             eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
         });
     }
+    let command_started = Instant::now();
+    let mut times = RunTimes {
+        command: crate::report::provenance::command_line(),
+        commit: crate::report::provenance::git_commit(),
+        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        mode: opts.mode.name().into(),
+        ..RunTimes::default()
+    };
     let profile = opts
         .bench
         .then(|| device_profile(gl, &dir, opts.mode))
         .flatten()
         .map(Rc::new);
-    let order: Vec<(&str, &str)> = all.iter().map(|p| (p.key, p.title)).collect();
+    if opts.bench {
+        times.bench_s = Some(command_started.elapsed().as_secs_f64());
+    }
+    let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
     let progress = indicatif::MultiProgress::new();
     let mut failures = Vec::new();
     let mut last_prov = Provenance::now(gl.info(), opts.mode.name());
@@ -343,6 +355,9 @@ pub fn reproduce_with(
             prov.machine = Some(machine);
         }
         let record = session.finish(prov.clone())?;
+        times.papers.push((paper.key.to_string(), prov.seconds));
+        times.seconds = command_started.elapsed().as_secs_f64();
+        write_run_times(&dir, &times)?;
         last_prov = prov;
         write_report(&dir, &order, &last_prov)?;
         for t in &record.tables {
@@ -364,13 +379,23 @@ pub fn reproduce_with(
             return Err(RunError::Interrupted);
         }
     }
+    times.seconds = command_started.elapsed().as_secs_f64();
+    times.complete = true;
+    write_run_times(&dir, &times)?;
     write_report(&dir, &order, &last_prov)?;
     if let Some(root) = index {
-        write_device_index(root)?;
+        write_device_index(root, &order)?;
     }
     if failures.is_empty() {
         Ok(())
     } else {
         Err(RunError::Failed(failures))
     }
+}
+
+/// Writes the command's times so far to `dir/run.json` ([`RunTimes`]).
+fn write_run_times(dir: &Path, times: &RunTimes) -> Result<(), RunError> {
+    let json = serde_json::to_string_pretty(times).expect("plain data serializes");
+    crate::report::files::write_atomic(&dir.join(RUN_JSON), json.as_bytes())?;
+    Ok(())
 }

@@ -280,12 +280,12 @@ impl Config {
             ));
         }
         let need = host_bytes(sizes, operands);
-        if let Some(avail) = crate::util::available_memory() {
-            if need > avail {
-                return Err(format!(
-                    "these sizes need about {need} bytes of memory (matrices, references and kept factors for every order, the textures of the largest), more than the {avail} bytes available (MemAvailable)"
-                ));
-            }
+        if let Some(avail) = crate::util::available_memory()
+            && need > avail
+        {
+            return Err(format!(
+                "these sizes need about {need} bytes of memory (matrices, references and kept factors for every order, the textures of the largest), more than the {avail} bytes available (MemAvailable)"
+            ));
         }
         Ok(())
     }

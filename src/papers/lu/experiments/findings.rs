@@ -373,6 +373,10 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
             100.0 * fs[3].correctly_rounded,
         ))
         .verdict(Verdict::of(!ieee || r.first_diff.is_some()))
+        .threshold(
+            "GPU and CPU factors differ at some scanned N, or the divide error leaves \
+             [−0.5, 0.5] ULP (exact counts, not timed)",
+        )
         .why(format!(
             "This device's fragment shader: multiply [{:.3}, {:.3}] ULP, add [{:.3}, {:.3}] — {}.",
             fs[2].min,
@@ -523,6 +527,11 @@ fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
             per_n.join("; ")
         ))
         .verdict(verdict)
+        .threshold(format!(
+            "division alone moves the factors further than ± alone and × alone, by both \
+             distances, at every N > {} (exact, not timed)",
+            cfg.sec51.paper_equal_up_to
+        ))
         .why(format!(
             "Ablation on {} + copy: held when emulating division alone moves the factors further from the CPU's IEEE f32 loop than emulating ± alone and × alone, by both distances, at every order N > {} of the table (division leads at {} of {} orders); every GPU factorization equals the CPU twin's running the same model bit for bit, so the differences are the arithmetic. The model itself is fitted to Table 5 (its 'emulated 2005' columns), so the verdict holds for that model.",
             super::ABLATION_VARIANT,

@@ -235,9 +235,10 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
         text.join("; "),
         cfg.sec51.paper_equal_up_to
     ));
-    if let (Some(a), Some(b)) = (rows.first(), rows.last()) {
-        if rows.len() > 1 {
-            s.note(format!(
+    if let (Some(a), Some(b)) = (rows.first(), rows.last())
+        && rows.len() > 1
+    {
+        s.note(format!(
                 "§5.1 under the model: the emulated GPU factors' normwise difference from the CPU's IEEE f32 loop grows from {:.2e} at N = {} to {:.2e} at N = {} ({:.1}× for {:.0}× the order); the mean per entry from {:.2} to {:.2} ULP.",
                 a.all.normwise,
                 a.n,
@@ -248,7 +249,6 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
                 a.all.mean_ulps,
                 b.all.mean_ulps
             ));
-        }
     }
     Ok(ModelResults { rows, first_diff })
 }

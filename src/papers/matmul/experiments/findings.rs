@@ -148,7 +148,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
                  wholly on the other side; else inconclusive; {}.{}",
                 device_note(s),
                 bound_note(t, hi)
-            )),
+            ))
+            .gpu_vs_cpu(s.gl.info().software),
     );
     // Claim 2 needs three sizes the paper printed and we measured.
     let both: Vec<u32> = measured

@@ -267,7 +267,7 @@ fn measure_row(
     let scale = n as f64 / rows as f64;
     let mut out = vec![0f32; n * n];
     let paper_ops = k.paper.upload(&a, &b)?;
-    let print_ops = if n % full_edge() == 0 {
+    let print_ops = if n.is_multiple_of(full_edge()) {
         None
     } else {
         Some(k.as_printed.upload(&a, &b)?)
@@ -473,34 +473,34 @@ fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
     );
     for r in &t.rows {
         let n: u32 = r.key.parse().unwrap_or(0);
-        if let (Some(f), Some(pr)) = (at(t, n, "GPU GFLOPS"), at(t, n, "as printed GFLOPS")) {
-            if n as usize % full_edge() != 0 {
-                s.note(format!(
-                    "N = {n}: the paper's kernel {f:.2} GFLOPS, Algorithm 1 as printed \
+        if let (Some(f), Some(pr)) = (at(t, n, "GPU GFLOPS"), at(t, n, "as printed GFLOPS"))
+            && !(n as usize).is_multiple_of(full_edge())
+        {
+            s.note(format!(
+                "N = {n}: the paper's kernel {f:.2} GFLOPS, Algorithm 1 as printed \
                      {pr:.2} GFLOPS ({:.1}× slower: its {} work groups against {}).",
-                    f / pr,
-                    at(t, n, "as printed work groups").unwrap_or(f64::NAN),
-                    at(t, n, "work groups").unwrap_or(f64::NAN)
-                ));
-            }
+                f / pr,
+                at(t, n, "as printed work groups").unwrap_or(f64::NAN),
+                at(t, n, "work groups").unwrap_or(f64::NAN)
+            ));
         }
     }
     let sizes = cfg.sizes.pick(s.mode);
     let mid = sizes.iter().copied().filter(|&n| n <= 1024).max();
-    if let Some(n) = mid {
-        if let (Some(f), Some(b), Some(fr)) = (
+    if let Some(n) = mid
+        && let (Some(f), Some(b), Some(fr)) = (
             at(t, n, "GPU GFLOPS"),
             at(t, n, "blocked GFLOPS"),
             at(t, n, "fragment GFLOPS"),
-        ) {
-            s.note(format!(
-                "At N = {n} the paper's kernel reaches {f:.2} GFLOPS on this device, the \
+        )
+    {
+        s.note(format!(
+            "At N = {n} the paper's kernel reaches {f:.2} GFLOPS on this device, the \
                  register-blocked kernel {b:.2} GFLOPS ({:.1}× the paper's kernel) and the \
                  fragment multipass {fr:.2} GFLOPS (blocked / fragment = {:.2}).",
-                b / f,
-                b / fr
-            ));
-        }
+            b / f,
+            b / fr
+        ));
     }
     let largest = sizes.iter().copied().max().unwrap_or(0);
     if let (Some(ours), Some(p)) = (

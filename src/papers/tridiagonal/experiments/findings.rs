@@ -189,7 +189,8 @@ pub fn cr_vs_thomas(s: &Session, all: &[Fig11Times]) {
                     t.thomas_ms,
                     device_words(s),
                     bounds(s, g, &[cr])
-                )),
+                ))
+                .gpu_vs_cpu(s.gl.info().software),
         );
     }
 }
@@ -250,7 +251,8 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
                 t.thomas_ms,
                 device_words(s),
                 bounds(s, g, &[cg])
-            )),
+            ))
+            .gpu_vs_cpu(s.gl.info().software),
         );
     }
 }

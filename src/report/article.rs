@@ -1,0 +1,488 @@
+//! A device run as a reproduction article: `DIR/REPORT.md` in the form of a ReScience C
+//! replication (Rougier et al. 2017) — summary, method, threats to validity, what was not
+//! reproduced, references — generated from the papers' records, each number read from them.
+//! Everything detailed (tables, plots, findings in full, notes, audits) is on the papers' own
+//! pages, `DIR/<paper>/README.md` ([`super::index`]), one click away.
+//!
+//! What is static — each paper's citation, its original setup and how it maps to this
+//! project, and the parts of it not reproduced with why — is the paper's [`Original`],
+//! declared in its folder (`papers/<paper>/mod.rs`) and handed over by the runner.
+
+use std::path::Path;
+
+use super::Table;
+use super::finding::{GLANCE_HEADER, Verdict};
+use super::index::{PaperRecord, RunTimes};
+
+/// What the report says of a paper beyond its run: where it was published, what it ran on,
+/// how that maps here, and what of it this project does not reproduce.
+#[derive(Debug)]
+pub struct Original {
+    /// The full citation.
+    pub citation: &'static str,
+    /// The paper's hardware and API ("GeForce 6800, Pentium IV 3.0 GHz; OpenGL + Cg").
+    pub setup: &'static str,
+    /// How this project runs it ("GLSL fragment shaders and FBOs; GL 4.3 compute beside").
+    pub here: &'static str,
+    /// Parts of the paper not reproduced, each with why: (what, why).
+    pub omitted: &'static [(&'static str, &'static str)],
+}
+
+/// A paper as the report lists it.
+#[derive(Clone, Copy, Debug)]
+pub struct PaperMeta {
+    pub key: &'static str,
+    pub title: &'static str,
+    pub original: &'static Original,
+}
+
+/// The methods this project uses, cited in every report.
+const METHOD_REFERENCES: &[&str] = &[
+    "R. W. Hockney, \"A fast direct solution of Poisson's equation using Fourier analysis\", \
+     J. ACM 12(1), 95–113, 1965 — cyclic (odd-even) reduction.",
+    "K. E. Hillesland and A. Lastra, \"GPU floating-point paranoia\", Proc. ACM Workshop on \
+     General Purpose Computing on Graphics Processors (GP²), 2004 — the error intervals of the \
+     LU paper's §5.1 and of the 2005 arithmetic model.",
+    "F. Vázquez, J. J. Fernández and E. M. Garzón, \"A new approach for sparse matrix vector \
+     product on NVIDIA GPUs\", Concurrency and Computation: Practice and Experience 23(8), \
+     815–826, 2011 — ELLPACK-R.",
+    "W. H. Press, S. A. Teukolsky, W. T. Vetterling and B. P. Flannery, Numerical Recipes in \
+     C, 2nd ed., Cambridge University Press, 1992, §2.7 — `linbcg`, the preconditioned Bi-CG \
+     whose kernels the Bi-CG paper names.",
+    "M. Harris, \"Optimizing parallel reduction in CUDA\", NVIDIA CUDA SDK, 2007 — the tree \
+     reductions.",
+    "S. Williams, A. Waterman and D. Patterson, \"Roofline: an insightful visual performance \
+     model for multicore architectures\", Commun. ACM 52(4), 65–76, 2009 — the bounds.",
+    "T. Deakin, J. Price, M. Martineau and S. McIntosh-Smith, \"GPU-STREAM v2.0: benchmarking \
+     the achievable memory bandwidth of many-core processors across diverse parallel \
+     programming models\", ISC High Performance Workshops, LNCS 9945, 2016 — the bandwidth \
+     roofs.",
+    "J.-Y. Le Boudec, Performance Evaluation of Computer and Communication Systems, EPFL \
+     Press, 2010, §2.2 — the distribution-free confidence interval of a median.",
+    "N. P. Rougier, K. Hinsen et al., \"Sustainable computational science: the ReScience \
+     initiative\", PeerJ Computer Science 3:e142, 2017 — the form of this report.",
+];
+
+/// A half-width over this fraction of the median makes an interval "wide" (threats).
+const WIDE: f64 = 0.10;
+/// A row above this fraction of its bound contradicts the bound (threats).
+const OVER_BOUND: f64 = 1.05;
+
+/// The article: summary, method, threats, legacy vs compute (`versus`, already rendered),
+/// what was not reproduced, the papers' pages, references, provenance.
+pub fn article(
+    dir: &Path,
+    papers: &[PaperMeta],
+    records: &[Option<PaperRecord>],
+    run: Option<&RunTimes>,
+    versus: &str,
+) -> String {
+    let ran: Vec<(&PaperMeta, &PaperRecord)> = papers
+        .iter()
+        .zip(records)
+        .filter_map(|(p, r)| r.as_ref().map(|r| (p, r)))
+        .collect();
+    let device = ran
+        .first()
+        .map(|(_, r)| r.provenance.gl_renderer.clone())
+        .unwrap_or_else(|| "this device".into());
+    let mut s = format!("# Five GPGPU papers (2005–2019) re-run on {device}\n\n");
+    s.push_str(&intro(&ran, run));
+    s.push_str(&summary(&ran));
+    s.push_str(&method(dir, &ran));
+    s.push_str(&threats(dir, &ran));
+    s.push_str(versus);
+    s.push_str(&not_reproduced(&ran, papers));
+    s.push_str(
+        "## The papers' pages\n\nEach paper's tables, figures, findings in full, \
+                reproduction notes and the audit of its own numbers.\n\n\
+                | paper | run | commit | mode | tables | rows | failed | time |\n\
+                |---|---|---|---|---:|---:|---:|---:|\n",
+    );
+    for (p, r) in &ran {
+        s.push_str(&format!(
+            "| [{key}]({key}/README.md) — {} | {} | `{}` | {} | {} | {} | {} | {:.0} s |\n",
+            p.title,
+            r.provenance.date,
+            r.provenance.commit,
+            r.provenance.mode,
+            r.tables.len(),
+            super::index::rows_cell(r),
+            r.failed_rows(),
+            r.provenance.seconds,
+            key = p.key
+        ));
+    }
+    s.push_str("\n## References\n\n");
+    for (i, p) in papers.iter().enumerate() {
+        s.push_str(&format!("{}. {}\n", i + 1, p.original.citation));
+    }
+    for (i, m) in METHOD_REFERENCES.iter().enumerate() {
+        s.push_str(&format!("{}. {m}\n", papers.len() + i + 1));
+    }
+    s
+}
+
+/// The opening paragraph: what this is and where its numbers come from.
+fn intro(ran: &[(&PaperMeta, &PaperRecord)], run: Option<&RunTimes>) -> String {
+    let mut s = String::from(
+        "Five papers on solving linear systems on GPUs — two written for the fragment \
+         pipeline of 2005, two for CUDA (2011, 2012), one for GL 4.3 compute (2019) — \
+         re-created with each paper's own technique on OpenGL, and each of their claims \
+         re-tested on this device. Every number is measured in the run named below and every GPU result \
+         is checked against a CPU reference in f64.",
+    );
+    if let Some((_, r)) = ran.first() {
+        s.push_str(&format!(
+            " Device: {} ({}), CPU: {}.",
+            r.provenance.gl_renderer, r.provenance.gl_version, r.provenance.cpu
+        ));
+    }
+    if let Some(run) = run {
+        s.push_str(&format!(" {}", run.describe()));
+    }
+    s.push_str("\n\n");
+    s
+}
+
+/// Per paper: how many claims held / not held / were inconclusive / not testable / not
+/// tested; then every claim with its rule and the number it rests on.
+fn summary(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    const KINDS: [Verdict; 5] = [
+        Verdict::Held,
+        Verdict::NotHeld,
+        Verdict::Inconclusive,
+        Verdict::NotTestable,
+        Verdict::NotTested,
+    ];
+    let mut s = String::from(
+        "## Summary\n\nEach claim is judged on a 95 % confidence interval: *held* when the \
+         whole interval lies on the claim's side of its rule, *not held* when it lies wholly \
+         on the other side, *inconclusive* when it straddles the rule (or rests on too few \
+         runs); *not testable here* when the claim compares a GPU with a CPU and this \
+         device's \"GPU\" is the CPU; *not tested* when the rows it needs did not run.\n\n\
+         | paper | claims | held | not held | inconclusive | not testable here | not tested |\n\
+         |---|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut totals = [0usize; 5];
+    for (p, r) in ran {
+        let counts = KINDS.map(|k| r.findings.iter().filter(|f| f.verdict == k).count());
+        for (t, c) in totals.iter_mut().zip(counts) {
+            *t += c;
+        }
+        s.push_str(&format!(
+            "| [{key}]({key}/README.md) | {} | {} |\n",
+            r.findings.len(),
+            counts.map(|c| c.to_string()).join(" | "),
+            key = p.key
+        ));
+    }
+    s.push_str(&format!(
+        "| **all** | **{}** | {} |\n\n",
+        totals.iter().sum::<usize>(),
+        totals.map(|c| format!("**{c}**")).join(" | ")
+    ));
+    let rows: String = ran
+        .iter()
+        .flat_map(|(p, r)| r.findings.iter().map(move |f| f.glance_row(p.key)))
+        .collect();
+    if !rows.is_empty() {
+        s.push_str(
+            "The claims: the paper's number, ours (the one number the verdict rests on, with \
+             its 95 % interval), the rule, the verdict; the reasoning is on the paper's \
+             page.\n\n",
+        );
+        s.push_str(GLANCE_HEADER);
+        s.push_str(&rows);
+        s.push('\n');
+    }
+    s
+}
+
+/// The method: the papers' machines against this one; what "verified" means, with the
+/// tolerances of this run; how times are taken.
+fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let mut s = String::from(
+        "## Method\n\n### From the papers' machines to this one\n\n\
+         | paper | original setup | here |\n|---|---|---|\n",
+    );
+    for (p, _) in ran {
+        s.push_str(&format!(
+            "| [{key}]({key}/README.md) | {} | {} |\n",
+            p.original.setup,
+            p.original.here,
+            key = p.key
+        ));
+    }
+    s.push_str(
+        "\n### Verified\n\nA row that computes a result is *verified* when its error against \
+         the CPU reference (f64, or the paper's own CPU algorithm where the paper times one) \
+         is within the row's tolerance; the error and tolerance are columns of its table and \
+         a row over it is FAILED. The tolerances follow from the precision and the \
+         algorithm (fp32 direct solvers near machine epsilon times the size's growth, \
+         iterative solvers their stopping test).\n\n\
+         | paper | verified rows | failed | unchecked (nothing to verify) | tolerances in this run |\n\
+         |---|---:|---:|---:|---|\n",
+    );
+    for (p, r) in ran {
+        let (mut verified, mut tol) = (0usize, Vec::new());
+        for t in tables(dir, p.key, r) {
+            for row in &t.rows {
+                if let super::Status::Verified { tolerance, .. } = row.status {
+                    verified += 1;
+                    tol.push(tolerance);
+                }
+            }
+        }
+        let range = match (
+            tol.iter().copied().reduce(f64::min),
+            tol.iter().copied().reduce(f64::max),
+        ) {
+            (Some(a), Some(b)) if a == b => format!("{a:.1e}"),
+            (Some(a), Some(b)) => format!("{a:.1e} … {b:.1e}"),
+            _ => "—".into(),
+        };
+        s.push_str(&format!(
+            "| {} | {verified} | {} | {} | {range} |\n",
+            p.key,
+            r.failed_rows(),
+            r.tables.iter().map(|t| t.unchecked).sum::<usize>()
+        ));
+    }
+    s.push_str(
+        "\n### Timed\n\nA timed value is the lower median of its repetitions with a \
+         distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
+         6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
+         adaptive: at least the paper's count, then more until the interval's half-width is \
+         within the experiment file's `ci_target` or its budget ends. Variants compared \
+         with each other are timed interleaved (every round runs each once, in a shuffled \
+         order), and a ratio is the median of the per-round ratios. Times are a monotonic \
+         clock between two `glFinish()` calls around the paper's timed region, as the papers \
+         timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
+         timers include is in its tables' captions. A winner, a target or a verdict \
+         is decided only where intervals separate. `bound` / `of bound` read a row against \
+         this device's measured roofs (`bench`: bandwidth per access kind from a \
+         working-set sweep, FMA throughput, launch cost).\n\n",
+    );
+    s
+}
+
+/// What could make this run's numbers or verdicts wrong, read from the run.
+fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let mut s = String::from("## Threats to validity\n\n");
+    let software = ran.iter().any(|(_, r)| {
+        let p = &r.provenance;
+        p.egl_device.contains("[software]")
+            || ["llvmpipe", "softpipe", "swrast"]
+                .iter()
+                .any(|n| p.gl_renderer.contains(n))
+    });
+    if let Some((_, r)) = ran.first() {
+        let untestable: usize = ran
+            .iter()
+            .map(|(_, r)| {
+                r.findings
+                    .iter()
+                    .filter(|f| f.verdict == Verdict::NotTestable)
+                    .count()
+            })
+            .sum();
+        s.push_str(&format!(
+            "- **Device class.** {}{}\n",
+            if software {
+                format!(
+                    "{} is a software rasterizer: the \"GPU\" passes run on the CPU cores \
+                     ({}), so GPU-against-CPU times compare two algorithms on one processor.",
+                    r.provenance.gl_renderer, r.provenance.cpu
+                )
+            } else {
+                format!(
+                    "{} against the CPU {}.",
+                    r.provenance.gl_renderer, r.provenance.cpu
+                )
+            },
+            if untestable > 0 {
+                format!(" {untestable} claims of that kind are *not testable here*.")
+            } else {
+                String::new()
+            }
+        ));
+    }
+    let mut quiet = Vec::new();
+    for (p, r) in ran {
+        match &r.provenance.machine {
+            Some(m) if m.noisy() => s.push_str(&format!(
+                "- **Load.** `{}` was measured while other work ran{}; those times may not \
+                 repeat (the machine's samples are on its page).\n",
+                p.key,
+                if m.noisy_parts.is_empty() {
+                    String::new()
+                } else {
+                    format!(" during {}", m.noisy_parts_short(6))
+                }
+            )),
+            Some(_) => quiet.push(p.key),
+            None => s.push_str(&format!(
+                "- **Load.** `{}`: the machine's load was not recorded (load average at its \
+                 start {}).\n",
+                p.key, r.provenance.load
+            )),
+        }
+    }
+    if !quiet.is_empty() {
+        s.push_str(&format!(
+            "- **Load.** Quiet while measured (other processes under a quarter of the cores \
+             before and during the run): {}.\n",
+            quiet.join(", ")
+        ));
+    }
+    let mut commits: Vec<String> = ran
+        .iter()
+        .map(|(_, r)| format!("`{}` ({})", r.provenance.commit, r.provenance.command))
+        .collect();
+    commits.sort();
+    commits.dedup();
+    if commits.len() > 1 {
+        s.push_str(&format!(
+            "- **Mixed runs.** The papers come from {} runs: {}; each paper's page names \
+             its own.\n",
+            commits.len(),
+            commits.join("; ")
+        ));
+    }
+    let (mut few, mut wide, mut over, mut cells) = (Vec::new(), Vec::new(), Vec::new(), 0);
+    for (p, r) in ran {
+        for t in tables(dir, p.key, r) {
+            let bound_col = t.columns.iter().position(|c| c.name == super::OF_BOUND);
+            for row in &t.rows {
+                for (j, v) in row.values.iter().enumerate() {
+                    let Some(e) = v.estimate() else { continue };
+                    if Some(j) == bound_col {
+                        if e.median > OVER_BOUND {
+                            over.push(format!("`{}/{}` {}", p.key, t.id, row.key));
+                        }
+                        continue;
+                    }
+                    cells += 1;
+                    if !e.has_ci() {
+                        few.push(format!("{}/{}", p.key, t.id));
+                    } else if e.rel_half_width() > WIDE {
+                        wide.push((
+                            e.rel_half_width(),
+                            format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name),
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    let group = |v: &[String]| {
+        let mut by: Vec<(String, usize)> = Vec::new();
+        for x in v {
+            match by.iter_mut().find(|b| &b.0 == x) {
+                Some(b) => b.1 += 1,
+                None => by.push((x.clone(), 1)),
+            }
+        }
+        by.iter()
+            .map(|(t, n)| format!("`{t}` {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    s.push_str(&format!(
+        "- **Few runs.** {} of {cells} measured values rest on fewer than 6 runs (no 95 % \
+         interval; a claim resting on one is inconclusive){}.\n",
+        few.len(),
+        if few.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", group(&few))
+        }
+    ));
+    wide.sort_by(|a, b| b.0.total_cmp(&a.0));
+    s.push_str(&format!(
+        "- **Wide intervals.** {} values have a 95 % interval wider than ±{:.0} % of their \
+         median{}.\n",
+        wide.len(),
+        100.0 * WIDE,
+        if wide.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "; the widest: {}",
+                wide.iter()
+                    .take(5)
+                    .map(|(w, n)| format!("{n} ±{:.0} %", 100.0 * w))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        }
+    ));
+    s.push_str(&format!(
+        "- **Bounds.** {} rows run faster than their bound allows (over {OVER_BOUND} of it): \
+         a roof or the row's work model is wrong there{}.\n\n",
+        over.len(),
+        if over.is_empty() {
+            String::new()
+        } else {
+            format!(
+                ": {}",
+                over.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
+            )
+        }
+    ));
+    s
+}
+
+/// Every part of every paper not reproduced here, with why: the paper's own omissions, the
+/// tables the device could not run, the claims not tested or not testable.
+fn not_reproduced(ran: &[(&PaperMeta, &PaperRecord)], papers: &[PaperMeta]) -> String {
+    let mut s = String::from("## What was not reproduced, and why\n\n");
+    for p in papers {
+        let rec = ran.iter().find(|(q, _)| q.key == p.key).map(|(_, r)| *r);
+        let mut items: Vec<String> = p
+            .original
+            .omitted
+            .iter()
+            .map(|(what, why)| format!("{what}: {why}"))
+            .collect();
+        match rec {
+            None => items.push("the whole paper: not run on this device yet".into()),
+            Some(r) => {
+                items.extend(r.tables.iter().filter_map(|t| {
+                    t.skipped
+                        .as_ref()
+                        .map(|why| format!("table `{}`: skipped, {why}", t.id))
+                }));
+                items.extend(r.tables.iter().filter(|t| t.skipped_rows > 0).map(|t| {
+                    format!(
+                        "`{}`: {} rows skipped (the device lacks what they need)",
+                        t.id, t.skipped_rows
+                    )
+                }));
+                items.extend(
+                    r.findings
+                        .iter()
+                        .filter(|f| matches!(f.verdict, Verdict::NotTested | Verdict::NotTestable))
+                        .map(|f| format!("claim \"{}\": {}", f.claim, f.verdict)),
+                );
+            }
+        }
+        if items.is_empty() {
+            items.push("nothing: every table, figure and claim ran".into());
+        }
+        s.push_str(&format!("- **{}** — {}.\n", p.key, items.join("; ")));
+    }
+    s.push('\n');
+    s
+}
+
+/// The tables of a paper's record that ran, read from their JSON files.
+fn tables(dir: &Path, key: &str, r: &PaperRecord) -> Vec<Table> {
+    r.tables
+        .iter()
+        .filter(|t| t.skipped.is_none())
+        .filter_map(|t| std::fs::read_to_string(dir.join(key).join(format!("{}.json", t.id))).ok())
+        .filter_map(|j| serde_json::from_str(&j).ok())
+        .collect()
+}
