@@ -92,7 +92,7 @@ pub fn article(
     s.push_str(&method(dir, &ran));
     s.push_str(&threats(dir, &ran));
     s.push_str(versus);
-    s.push_str(&not_reproduced(&ran, papers));
+    s.push_str(&not_reproduced(dir, &ran, papers));
     s.push_str(
         "## The papers' pages\n\nEach paper's tables, figures, findings in full, \
                 reproduction notes and the audit of its own numbers.\n\n\
@@ -436,7 +436,7 @@ fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
 
 /// Every part of every paper not reproduced here, with why: the paper's own omissions, the
 /// tables the device could not run, the claims not tested or not testable.
-fn not_reproduced(ran: &[(&PaperMeta, &PaperRecord)], papers: &[PaperMeta]) -> String {
+fn not_reproduced(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)], papers: &[PaperMeta]) -> String {
     let mut s = String::from("## What was not reproduced, and why\n\n");
     for p in papers {
         let rec = ran.iter().find(|(q, _)| q.key == p.key).map(|(_, r)| *r);
@@ -454,11 +454,25 @@ fn not_reproduced(ran: &[(&PaperMeta, &PaperRecord)], papers: &[PaperMeta]) -> S
                         .as_ref()
                         .map(|why| format!("table `{}`: skipped, {why}", t.id))
                 }));
-                items.extend(r.tables.iter().filter(|t| t.skipped_rows > 0).map(|t| {
-                    format!(
-                        "`{}`: {} rows skipped (the device lacks what they need)",
-                        t.id, t.skipped_rows
-                    )
+                let loaded = tables(dir, p.key, r);
+                items.extend(loaded.iter().filter_map(|t| {
+                    let mut why: Vec<&str> = t
+                        .rows
+                        .iter()
+                        .filter_map(|row| match &row.status {
+                            super::Status::Skipped { reason } => Some(reason.as_str()),
+                            _ => None,
+                        })
+                        .collect();
+                    let n = why.len();
+                    why.dedup();
+                    why.first().map(|first| {
+                        format!(
+                            "`{}`: {n} rows skipped ({first}{})",
+                            t.id,
+                            if why.len() > 1 { "; and alike" } else { "" }
+                        )
+                    })
                 }));
                 items.extend(
                     r.findings

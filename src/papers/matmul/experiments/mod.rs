@@ -32,6 +32,12 @@ pub struct Table1Config {
     /// Full mode times as many runs as the paper (10) within a larger budget than quick mode.
     pub repeat: PerMode<Repeat>,
     pub cpu_rows_max: usize,
+    /// The longest one run of the paper's kernel may take (s): a size whose run the last
+    /// size predicts (∝ N³) to take longer is not run, its rows marked skipped with the
+    /// prediction. Absent: no cap. (On a software rasterizer the 32×32-group kernel at
+    /// N = 4096 runs for many minutes; on a GPU it is milliseconds.)
+    #[serde(default)]
+    pub max_run_s: Option<PerMode<f64>>,
     pub tolerance: f64,
     pub seed: u64,
     /// The sweeps of the variants beyond the paper ([`tune`]).
@@ -214,6 +220,15 @@ impl Table1Config {
         }
         if self.cpu_rows_max == 0 {
             return Err("table1.cpu_rows_max = 0: must be ≥ 1".into());
+        }
+        if let Some(cap) = &self.max_run_s {
+            for (mode, v) in [("full", cap.full), ("quick", cap.quick)] {
+                if !(v.is_finite() && v > 0.0) {
+                    return Err(format!(
+                        "table1.max_run_s.{mode} = {v}: must be a finite number of seconds > 0"
+                    ));
+                }
+            }
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             return Err(format!(

@@ -113,6 +113,23 @@ impl Predict {
             _ => plan,
         }
     }
+
+    /// Why size `n` is not run: one run of the paper's kernel predicted (∝ N³ from the last
+    /// size) over `cap_s`.
+    fn over_cap(&self, n: usize, cap_s: Option<f64>) -> Option<String> {
+        let (n0, ms) = *self.0.get("paper")?;
+        let predicted_s = ms * (n as f64 / n0 as f64).powi(3) / 1e3;
+        let cap = cap_s?;
+        let sig = |x: f64| crate::report::Value::Num(x).render(crate::report::Fmt::Sig(3));
+        (predicted_s > cap).then(|| {
+            format!(
+                "one run of the paper's kernel is predicted at {} s (N = {n0}'s {} ms × \
+                 (N / {n0})³), over this mode's max_run_s = {cap} s",
+                sig(predicted_s),
+                sig(ms)
+            )
+        })
+    }
 }
 
 pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError> {
@@ -209,6 +226,19 @@ pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError
         let key = format!("{n}");
         if t.reusable(&key).is_some() && kt.reuse_all(&kernel_keys(n))?.is_some() {
             t.reuse(&key)?;
+            continue;
+        }
+        let cap = cfg.max_run_s.as_ref().map(|c| *c.pick(s.mode));
+        if let Some(why) = predict.over_cap(n as usize, cap) {
+            t.push(t.row(&key).num("N", n as f64).skip(why.clone()))?;
+            for (name, key) in KERNELS.iter().zip(kernel_keys(n)) {
+                kt.push(
+                    kt.row(key)
+                        .num("N", n as f64)
+                        .text("kernel", *name)
+                        .skip(why.clone()),
+                )?;
+            }
             continue;
         }
         t.start(&format!("N = {n}"));
@@ -566,4 +596,21 @@ fn bound_notes(s: &Session, kt: &Table, sizes: &[u32]) {
          their implementations on this device, not the algorithms.",
         sides.join("; ")
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Predict;
+
+    #[test]
+    fn a_size_is_skipped_only_when_its_predicted_run_exceeds_the_cap() {
+        let mut p = Predict::default();
+        assert_eq!(p.over_cap(256, Some(0.1)), None, "nothing measured yet");
+        p.0.insert("paper", (128, 18.0));
+        // 18 ms × 2³ = 0.144 s.
+        let why = p.over_cap(256, Some(0.1)).expect("0.144 s > 0.1 s");
+        assert!(why.contains("0.144 s") && why.contains("max_run_s = 0.1 s"), "{why}");
+        assert_eq!(p.over_cap(256, Some(1.0)), None);
+        assert_eq!(p.over_cap(256, None), None, "no cap");
+    }
 }
