@@ -160,8 +160,17 @@ fn summary(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
          whole interval lies on the claim's side of its rule, *not held* when it lies wholly \
          on the other side, *inconclusive* when it straddles the rule (or rests on too few \
          runs); *not testable here* when the claim compares a GPU with a CPU and this \
-         device's \"GPU\" is the CPU; *not tested* when the rows it needs did not run.\n\n\
-         | paper | claims | held | not held | inconclusive | not testable here | not tested |\n\
+         device's \"GPU\" is the CPU; *not tested* when the rows it needs did not run.\n\n",
+    );
+    if ran.iter().all(|(_, r)| r.findings.is_empty()) {
+        s.push_str(
+            "No claim was judged in this run (a run older than the findings, or its papers \
+             judged nothing): the tables and figures are on the papers' pages.\n\n",
+        );
+        return s;
+    }
+    s.push_str(
+        "| paper | claims | held | not held | inconclusive | not testable here | not tested |\n\
          |---|---:|---:|---:|---:|---:|---:|\n",
     );
     let mut totals = [0usize; 5];

@@ -609,7 +609,10 @@ mod tests {
         p.0.insert("paper", (128, 18.0));
         // 18 ms × 2³ = 0.144 s.
         let why = p.over_cap(256, Some(0.1)).expect("0.144 s > 0.1 s");
-        assert!(why.contains("0.144 s") && why.contains("max_run_s = 0.1 s"), "{why}");
+        assert!(
+            why.contains("0.144 s") && why.contains("max_run_s = 0.1 s"),
+            "{why}"
+        );
         assert_eq!(p.over_cap(256, Some(1.0)), None);
         assert_eq!(p.over_cap(256, None), None, "no cap");
     }
