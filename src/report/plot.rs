@@ -562,7 +562,9 @@ impl LineChart {
                         .map(|p| chart.backend_coord(&p))
                         .collect();
                     style::line(&top, &px, color.stroke_width(3), dash).map_err(&perr)?;
-                    for &p in &px {
+                    // A dense curve (a profile, an analytic line) gets about 20 markers.
+                    let every = px.len().div_ceil(20).max(1);
+                    for &p in px.iter().step_by(every) {
                         style::marker(&top, shape, p, 7, color, !s.paper).map_err(&perr)?;
                     }
                 }
@@ -893,9 +895,9 @@ impl RatioChart {
                 let (l, _) = chart.backend_coord(&(lo, y0));
                 let (r, yb) = chart.backend_coord(&(hi, y0));
                 let font = (FONT, style::LEGEND).into_font().color(&RGBColor(80, 80, 80));
-                root.draw(&Text::new(format!("← {}", self.below), (l, yb + 75), font.clone()))
+                root.draw(&Text::new(format!("<  {}", self.below), (l, yb + 75), font.clone()))
                     .map_err(|e| perr(e.to_string()))?;
-                let text = format!("{} →", self.above);
+                let text = format!("{}  >", self.above);
                 let w = font.font.box_size(&text).map(|s| s.0 as i32).unwrap_or(200);
                 root.draw(&Text::new(text, (r - w, yb + 75), font))
                     .map_err(|e| perr(e.to_string()))?;
