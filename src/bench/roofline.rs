@@ -184,12 +184,22 @@ pub fn roofline(
     for (i, &(px, py)) in at.iter().enumerate() {
         let label = format!("{}", i + 1);
         let (w, h) = (13 * label.len() as i32 + 4, 24);
+        // (box, whether it is in the first ring, next to the marker).
         let mut boxes = vec![];
         for r in [14, 30, 48, 66, 84] {
-            for (dx, dy) in [(1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1), (0, 1), (1, 1)] {
+            for (dx, dy) in [
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
                 let cx = px + dx * (r + w / 2);
                 let cy = py + dy * (r + h / 2);
-                boxes.push((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2));
+                boxes.push(((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), r == 14));
             }
         }
         let free = |b: &(i32, i32, i32, i32)| {
@@ -197,10 +207,14 @@ pub fn roofline(
                 .iter()
                 .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
         };
-        let b = boxes.iter().copied().find(free).unwrap_or(boxes[0]);
+        let (b, near) = boxes
+            .iter()
+            .copied()
+            .find(|(b, _)| free(b))
+            .unwrap_or(boxes[0]);
         placed.push(b);
         let (cx, cy) = ((b.0 + b.2) / 2, (b.1 + b.3) / 2);
-        if (cx - px).abs() > 30 + w / 2 || (cy - py).abs() > 30 + h / 2 {
+        if !near {
             top.draw(&PathElement::new(
                 vec![(px, py), (cx, cy)],
                 RGBColor(120, 120, 120).stroke_width(1),

@@ -313,7 +313,7 @@ fn versus_section(dir: &Path, records: &Records) -> String {
     let mut md = String::new();
     let mut missing = Vec::new();
     // (category, legacy ms, and the ratio with its interval) of each algorithm's largest input.
-    let mut bars: Vec<(String, f64, (String, f64, f64, f64))> = Vec::new();
+    let mut bars: Vec<(String, f64, super::table::versus::Ratio)> = Vec::new();
     for (key, _, rec) in records {
         let Some(r) = rec else { continue };
         let table = r
@@ -347,7 +347,9 @@ fn versus_section(dir: &Path, records: &Records) -> String {
                 ratio
             ));
             let alg = format!("{key}: {}", text(row, "algorithm"));
-            let (lo, hi) = row.values[t.col(RATIO)].interval().unwrap_or((ratio, ratio));
+            let (lo, hi) = row.values[t.col(RATIO)]
+                .interval()
+                .unwrap_or((ratio, ratio));
             let dot = (format!("{alg} ({})", text(row, "input")), ratio, lo, hi);
             match bars.iter_mut().find(|b| b.0 == alg) {
                 Some(b) if b.1 >= l => {}

@@ -101,7 +101,12 @@ pub mod style {
             Shape::Circle | Shape::Cross => vec![],
             Shape::Square => {
                 let r = r * 9 / 10;
-                vec![(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+                vec![
+                    (x - r, y - r),
+                    (x + r, y - r),
+                    (x + r, y + r),
+                    (x - r, y + r),
+                ]
             }
             Shape::Triangle => vec![(x, y - r - 1), (x + r + 1, y + r), (x - r - 1, y + r)],
             Shape::Diamond => {
@@ -134,7 +139,11 @@ pub mod style {
             _ => {
                 area.draw(&Polygon::new(
                     poly.clone(),
-                    if filled { color.filled() } else { WHITE.filled() },
+                    if filled {
+                        color.filled()
+                    } else {
+                        WHITE.filled()
+                    },
                 ))
                 .map_err(e)?;
                 let mut closed = poly.clone();
@@ -154,9 +163,7 @@ pub mod style {
     ) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
         match dash {
-            None => area
-                .draw(&PathElement::new(pts.to_vec(), style))
-                .map_err(e),
+            None => area.draw(&PathElement::new(pts.to_vec(), style)).map_err(e),
             Some((d, g)) => {
                 for seg in dashes(pts, d as f64, g as f64) {
                     area.draw(&PathElement::new(seg, style)).map_err(e)?;
@@ -564,7 +571,13 @@ impl LineChart {
                     style::line(&top, &px, color.stroke_width(3), dash).map_err(&perr)?;
                     // A dense curve (a profile, an analytic line) gets about 20 markers.
                     let every = px.len().div_ceil(20).max(1);
-                    for &p in px.iter().step_by(every) {
+                    // Series start their markers at different points, so that curves that
+                    // coincide still show each one's markers.
+                    for &p in px
+                        .iter()
+                        .skip((i * every.div_ceil(3)) % every)
+                        .step_by(every)
+                    {
                         style::marker(&top, shape, p, 7, color, !s.paper).map_err(&perr)?;
                     }
                 }
@@ -756,9 +769,7 @@ impl BarChart {
                         Some(Rectangle::new(corners, color.filled()))
                     });
                     let _ = name;
-                    chart
-                        .draw_series(bars)
-                        .map_err(|e| perr(e.to_string()))?;
+                    chart.draw_series(bars).map_err(|e| perr(e.to_string()))?;
                 }
             }};
         }
@@ -796,7 +807,7 @@ impl RatioChart {
 
     /// The picture's size: 1200 px wide, a row of [`Self::ROW`] px per category.
     pub fn size(&self) -> (u32, u32) {
-        (SIZE.0, 240 + Self::ROW * self.rows.len().max(1) as u32)
+        (SIZE.0, 280 + Self::ROW * self.rows.len().max(1) as u32)
     }
 
     /// Renders to a PNG at `path` (atomically).
@@ -832,7 +843,7 @@ impl RatioChart {
         let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-        let mut b = builder(&root, &self.title, 100, (longest * 12 + 30).min(SIZE.0 / 2));
+        let mut b = builder(&root, &self.title, 140, (longest * 12 + 30).min(SIZE.0 / 2));
         let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
         let catfmt = move |v: &f64| {
             let p = v.round();
@@ -882,8 +893,7 @@ impl RatioChart {
                         }
                     }
                     let p = chart.backend_coord(&(r.1, y));
-                    style::marker(&root, style::Shape::Circle, p, 9, color, true)
-                        .map_err(&perr)?;
+                    style::marker(&root, style::Shape::Circle, p, 9, color, true).map_err(&perr)?;
                     root.draw(&Text::new(
                         format!("{:.2}×", r.1),
                         (p.0 + 6, p.1 - 34),
@@ -894,12 +904,18 @@ impl RatioChart {
                 // What each side of the line means, under the axis at either end.
                 let (l, _) = chart.backend_coord(&(lo, y0));
                 let (r, yb) = chart.backend_coord(&(hi, y0));
-                let font = (FONT, style::LEGEND).into_font().color(&RGBColor(80, 80, 80));
-                root.draw(&Text::new(format!("<  {}", self.below), (l, yb + 75), font.clone()))
-                    .map_err(|e| perr(e.to_string()))?;
+                let font = (FONT, style::LEGEND)
+                    .into_font()
+                    .color(&RGBColor(80, 80, 80));
+                root.draw(&Text::new(
+                    format!("<  {}", self.below),
+                    (l, yb + 48),
+                    font.clone(),
+                ))
+                .map_err(|e| perr(e.to_string()))?;
                 let text = format!("{}  >", self.above);
                 let w = font.font.box_size(&text).map(|s| s.0 as i32).unwrap_or(200);
-                root.draw(&Text::new(text, (r - w, yb + 75), font))
+                root.draw(&Text::new(text, (r - w, yb + 48), font))
                     .map_err(|e| perr(e.to_string()))?;
             }};
         }

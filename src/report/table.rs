@@ -310,9 +310,12 @@ pub mod versus {
     pub const RATIO: &str = "legacy / compute";
     pub const FASTER: &str = "faster";
 
+    /// A row of the ratio chart: (label, ratio, interval low, interval high).
+    pub type Ratio = (String, f64, f64, f64);
+
     /// The figure of legacy / compute ratios: one dot per `(label, ratio, lo, hi)` with its
     /// 95 % interval as a whisker, on a log axis centred on 1.
-    pub fn chart(title: &str, rows: Vec<(String, f64, f64, f64)>) -> crate::report::RatioChart {
+    pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::RatioChart {
         crate::report::RatioChart {
             title: title.into(),
             x_label: "legacy time / compute time (log scale; whiskers: 95 % interval)".into(),
@@ -324,10 +327,7 @@ pub mod versus {
 
     /// The chart's row of each row of a `versus` table: `label(row)`, the ratio and its
     /// interval (the ratio itself where the cell has none).
-    pub fn ratios(
-        t: &super::Table,
-        label: impl Fn(&super::Row) -> String,
-    ) -> Vec<(String, f64, f64, f64)> {
+    pub fn ratios(t: &super::Table, label: impl Fn(&super::Row) -> String) -> Vec<Ratio> {
         t.rows
             .iter()
             .filter_map(|r| {

@@ -228,7 +228,8 @@ impl Tuner {
                         Some(p) if p.tied.contains(&i) => TIE,
                         _ => "",
                     };
-                    let row = row.timed(TIME, t)
+                    let row = row
+                        .timed(TIME, t)
                         .opt_est(GFLOPS, (flops > 0.0).then(|| t.rate(flops / 1e9)))
                         .opt(VS_BEST, best_ms.map(|b| t.median_ms / b))
                         .num(ERROR, tr.error)

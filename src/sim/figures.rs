@@ -515,7 +515,7 @@ pub fn frame_figures(s: &Session) -> Result<(), RunError> {
             "fig19",
             "shallow-water",
             &cfg.fig19,
-            "Fig. 19 — shallow water: a depression (blue) pushed along the diagonal",
+            "Fig. 19 — shallow water pushed along the diagonal (red: above rest, blue: below)",
         ),
     ];
     for (id, name, steps, title) in figs {
@@ -554,7 +554,7 @@ pub fn frame_figures(s: &Session) -> Result<(), RunError> {
         let (cmap, quantity): (fn(f32) -> [u8; 3], String) = if surface {
             (
                 |t| crate::report::plot::diverging(t as f64),
-                format!("{} above rest (blue: below)", sim.quantity()),
+                format!("{} above rest (red: above, blue: below)", sim.quantity()),
             )
         } else {
             (super::frames::viridis, sim.quantity().to_string())
@@ -570,8 +570,11 @@ pub fn frame_figures(s: &Session) -> Result<(), RunError> {
         .map_err(RunError::algorithm)?;
         let how = if surface {
             " Each step: the lit 3D surface (colour: water depth, lighter = shallower, over a \
-             sloping bottom with a hill) above the surface height seen from above, blue below \
-             the rest level and red above it, so the depression is the blue spot."
+             sloping bottom with a hill) above the surface height seen from above, red above \
+             the rest level and blue below it. The push is a moving Gaussian depression \
+             imposed as a displacement (its second difference in time, see the notes), so the \
+             surface at its centre stands raised (red) between troughs (blue) ahead of and \
+             behind it: the bump in the 3D view is in the data, not an effect of the shading."
         } else {
             ""
         };

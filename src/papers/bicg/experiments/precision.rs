@@ -146,7 +146,12 @@ pub fn run(
     )
     .log_y();
     // The x axis ends at the longest history; fp32 first, so that fp64 is drawn over it.
-    let last = hist.iter().map(|(_, h)| h.len()).max().unwrap_or(cap).max(2);
+    let last = hist
+        .iter()
+        .map(|(_, h)| h.len())
+        .max()
+        .unwrap_or(cap)
+        .max(2);
     hist.sort_by_key(|(b, _)| *b != "fp32");
     for (b, h) in hist {
         chart = chart.series(Series::ours(
@@ -165,8 +170,7 @@ pub fn run(
 }
 
 const CHART: &str = "precision.png";
-const CAPTION: &str =
-    "Precision: the error estimate of the same GL Bi-CG in fp64 and in fp32, per iteration \
+const CAPTION: &str = "Precision: the error estimate of the same GL Bi-CG in fp64 and in fp32, per iteration \
      (Numerical Recipes' `itol = 4` estimate: the relative change of x in the max norm).";
 
 /// The note of one build's solve: `estimates` = (final, best), `errors` = (true residual,
