@@ -318,7 +318,7 @@ pub mod versus {
     pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::RatioChart {
         crate::report::RatioChart {
             title: title.into(),
-            x_label: "legacy time / compute time (log scale; whiskers: 95 % interval)".into(),
+            x_label: "legacy / compute time (whiskers: 95 % interval)".into(),
             below: "legacy faster".into(),
             above: "compute faster".into(),
             rows,

@@ -187,7 +187,8 @@ pub fn snapshot_grid(
     let cell_h = label_h + view_h + s;
     let w = margin + cols * (s + gap) + bar_area;
     // One row: room under it for the colour bar's label.
-    let h = top + rows * (cell_h + gap) + margin + if rows == 1 { 110 } else { 0 };
+    let lines = quantity.len().div_ceil(16) as u32;
+    let h = top + rows * (cell_h + gap) + margin + if rows == 1 { 32 * lines } else { 0 };
     let mut buf = vec![255u8; (w * h * 3) as usize];
     let put = |buf: &mut [u8], x: u32, y: u32, c: [u8; 3]| {
         let o = ((y * w + x) * 3) as usize;
