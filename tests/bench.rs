@@ -328,7 +328,8 @@ fn the_roofline_plot_is_written_with_both_pipelines() {
     let path = dir.path().join("roofline.png");
     bench::roofline(&profile(), "test roofline", &points(), &path).unwrap();
     let img = image::open(&path).unwrap().to_rgb8();
-    assert_eq!(img.dimensions(), (1200, 800));
+    assert_eq!(img.width(), 1200);
+    assert!(img.height() >= 800, "the plot and its legend");
     // Both pipelines' colours appear (roofs and markers).
     let has = |c: [u8; 3]| img.pixels().any(|p| p.0 == c);
     assert!(has([200, 80, 20]), "no legacy roof or marker");

@@ -2,7 +2,7 @@
 //! operational intensity `I` (flop per byte moved), log–log, under the device's roofs
 //! `min(peak, I · bandwidth)` — one roof per pipeline (legacy = fragment passes, compute),
 //! fp32 solid and fp64 dashed, from a [`DeviceProfile`]. Kernels are points: legacy circles,
-//! compute triangles, each labelled with its name.
+//! compute triangles, each numbered, with the numbers' names in the legend under the plot.
 
 use std::path::Path;
 use std::sync::Once;
@@ -11,7 +11,9 @@ use plotters::prelude::*;
 use plotters::style::FontStyle;
 
 use super::{BenchError, DeviceProfile};
-use crate::report::plot::{PlotError, tick};
+use crate::report::plot::style::{self, Key, Shape, Swatch};
+use crate::report::plot::{FONT, PlotError, tick};
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Which pipeline a kernel on the plot ran in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,8 +32,6 @@ pub struct RooflinePoint {
     pub gflops: f64,
     pub pipeline: Pipeline,
 }
-
-const FONT: &str = "sans-serif";
 
 /// The same compiled-in font as `report::plot` (registered under the same family name).
 fn register_font() {
@@ -78,7 +78,8 @@ fn roofs(p: &DeviceProfile) -> Vec<Roof> {
     out
 }
 
-/// Draws the roofline of `profile` with `points` as a 1200×800 PNG at `path`.
+/// Draws the roofline of `profile` with `points` as a PNG at `path`: 1200 px wide, 800 high
+/// plus the legend, which names each kernel by the number beside its point.
 pub fn roofline(
     profile: &DeviceProfile,
     title: &str,
@@ -113,119 +114,123 @@ pub fn roofline(
     let y0 = points.iter().map(|p| p.gflops).fold(lowest_roof, f64::min) / 2.0;
     let y1 = points.iter().map(|p| p.gflops).fold(peak, f64::max) * 2.0;
 
-    let root = BitMapBackend::new(path, (1200, 800)).into_drawing_area();
+    let look = |pipe: Pipeline| match pipe {
+        Pipeline::Legacy => (Shape::Circle, RGBColor(200, 80, 20)),
+        Pipeline::Compute => (Shape::Triangle, RGBColor(20, 90, 200)),
+    };
+    // The legend under the plot: the roofs (fp64 dashed, as drawn), then each kernel by its
+    // number, so that no name has to fit among the points.
+    let mut keys: Vec<Key> = roofs
+        .iter()
+        .map(|(name, color, _, _, dashed)| Key {
+            name: name.clone(),
+            color: *color,
+            swatch: Swatch::Line(if *dashed { style::DASHED } else { None }, None),
+        })
+        .collect();
+    keys.extend(points.iter().enumerate().map(|(i, p)| {
+        let (shape, color) = look(p.pipeline);
+        Key {
+            name: format!("{}  {}", i + 1, p.name),
+            color,
+            swatch: Swatch::Marker(shape, true),
+        }
+    }));
+    let size = (1200, 800 + style::legend_height(&keys, 1200));
+    let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(title, (FONT, 30))
-        .margin(20)
-        .x_label_area_size(60)
-        .y_label_area_size(90)
+    let (top, bottom) = root.split_vertically(800);
+    let mut chart = crate::report::plot::builder(&top, title, 70, 110)
         .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
         .map_err(|e| perr(e.to_string()))?;
     chart
         .configure_mesh()
         .x_desc("operational intensity (flop / byte)")
         .y_desc("GFLOPS")
-        .label_style((FONT, 18))
-        .axis_desc_style((FONT, 22))
+        .label_style((FONT, style::TICK))
+        .axis_desc_style((FONT, style::AXIS))
+        .light_line_style(RGBColor(235, 235, 235))
         .x_label_formatter(&|v| tick(*v))
         .y_label_formatter(&|v| tick(*v))
         .draw()
         .map_err(|e| perr(e.to_string()))?;
-    for (name, color, bw, peak, dashed) in &roofs {
+    for (_, color, bw, peak, dashed) in &roofs {
         let n = 200;
-        let line: Vec<(f64, f64)> = (0..=n)
+        let line: Vec<(i32, i32)> = (0..=n)
             .map(|i| {
                 let x = x0 * (x1 / x0).powf(i as f64 / n as f64);
-                (x, peak.min(x * bw))
+                chart.backend_coord(&(x, peak.min(x * bw)))
             })
             .collect();
-        let style = color.stroke_width(3);
-        let drawn = if *dashed {
-            chart.draw_series(DashedLineSeries::new(line, 12, 8, style))
-        } else {
-            chart.draw_series(LineSeries::new(line, style))
-        }
-        .map_err(|e| perr(e.to_string()))?;
-        let c = *color;
-        drawn
-            .label(name.as_str())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 24, y)], c.stroke_width(3)));
+        let dash = if *dashed { style::DASHED } else { None };
+        style::line(&top, &line, color.stroke_width(3), dash).map_err(&perr)?;
     }
-    for pipe in [Pipeline::Legacy, Pipeline::Compute] {
-        let pts: Vec<&RooflinePoint> = points.iter().filter(|p| p.pipeline == pipe).collect();
-        if pts.is_empty() {
-            continue;
-        }
-        let (label, color) = match pipe {
-            Pipeline::Legacy => ("legacy kernels", RGBColor(200, 80, 20)),
-            Pipeline::Compute => ("compute kernels", RGBColor(20, 90, 200)),
-        };
-        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (p.intensity, p.gflops)).collect();
-        let series = match pipe {
-            Pipeline::Legacy => chart.draw_series(
-                xy.iter()
-                    .map(|&p| Circle::new(p, 8, color.filled()).into_dyn()),
-            ),
-            Pipeline::Compute => chart.draw_series(
-                xy.iter()
-                    .map(|&p| TriangleMarker::new(p, 10, color.filled()).into_dyn()),
-            ),
-        }
-        .map_err(|e| perr(e.to_string()))?;
-        series.label(label).legend(move |(x, y)| match pipe {
-            Pipeline::Legacy => Circle::new((x + 12, y), 6, color.filled()).into_dyn(),
-            Pipeline::Compute => TriangleMarker::new((x + 12, y), 8, color.filled()).into_dyn(),
-        });
+    let at: Vec<(i32, i32)> = points
+        .iter()
+        .map(|p| chart.backend_coord(&(p.intensity, p.gflops)))
+        .collect();
+    for (p, &xy) in points.iter().zip(&at) {
+        let (shape, color) = look(p.pipeline);
+        style::marker(&top, shape, xy, 9, color, true).map_err(&perr)?;
     }
-    // Labels where they cover neither one another nor any marker: for each point (in order),
-    // the nearest of the positions right and left of it, stepping away vertically, whose box
-    // is free; a label set away from its point gets a thin leader line to it.
-    let marker = |p: &RooflinePoint| {
-        let (px, py) = chart.backend_coord(&(p.intensity, p.gflops));
-        (px - 10, py - 10, px + 10, py + 10)
-    };
-    let mut placed: Vec<(i32, i32, i32, i32)> = points.iter().map(marker).collect();
-    for p in points {
-        let (px, py) = chart.backend_coord(&(p.intensity, p.gflops));
-        let (w, h) = (8 * p.name.chars().count() as i32 + 4, 18);
-        let boxes: Vec<(i32, i32, i32, i32)> = [-9, -27, 9, -45, 27, -63, 45, -81, 63, -99, 81]
-            .into_iter()
-            .flat_map(|dy| [(14, dy), (-w - 14, dy)])
-            .map(|(dx, dy)| (px + dx, py + dy, px + dx + w, py + dy + h))
-            .collect();
+    // Each point's number where it covers neither another number nor a marker: the nearest
+    // free box around the point, stepping outwards; a number set away from its point gets a
+    // thin leader line to it.
+    let mut placed: Vec<(i32, i32, i32, i32)> = at
+        .iter()
+        .map(|&(x, y)| (x - 11, y - 11, x + 11, y + 11))
+        .collect();
+    let font = (FONT, style::LEGEND).into_font().color(&BLACK);
+    for (i, &(px, py)) in at.iter().enumerate() {
+        let label = format!("{}", i + 1);
+        let (w, h) = (13 * label.len() as i32 + 4, 24);
+        // (box, whether it is in the first ring, next to the marker).
+        let mut boxes = vec![];
+        for r in [14, 30, 48, 66, 84] {
+            for (dx, dy) in [
+                (1, 0),
+                (1, -1),
+                (0, -1),
+                (-1, -1),
+                (-1, 0),
+                (-1, 1),
+                (0, 1),
+                (1, 1),
+            ] {
+                let cx = px + dx * (r + w / 2);
+                let cy = py + dy * (r + h / 2);
+                boxes.push(((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), r == 14));
+            }
+        }
         let free = |b: &(i32, i32, i32, i32)| {
             placed
                 .iter()
                 .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
         };
-        let b = boxes.iter().copied().find(free).unwrap_or(boxes[0]);
+        let (b, near) = boxes
+            .iter()
+            .copied()
+            .find(|(b, _)| free(b))
+            .unwrap_or(boxes[0]);
         placed.push(b);
-        if b.1 != py - 9 {
-            // The leader: from the marker's edge to the middle of the box's near side.
-            let x = if b.0 > px { b.0 - 2 } else { b.2 + 2 };
-            let sx = if b.0 > px { px + 8 } else { px - 8 };
-            root.draw(&PathElement::new(
-                vec![(sx, py), (x, b.1 + h / 2)],
-                RGBColor(110, 110, 110).stroke_width(1),
+        let (cx, cy) = ((b.0 + b.2) / 2, (b.1 + b.3) / 2);
+        if !near {
+            top.draw(&PathElement::new(
+                vec![(px, py), (cx, cy)],
+                RGBColor(120, 120, 120).stroke_width(1),
             ))
             .map_err(|e| perr(e.to_string()))?;
+            top.draw(&Rectangle::new([(b.0, b.1), (b.2, b.3)], WHITE.filled()))
+                .map_err(|e| perr(e.to_string()))?;
         }
-        root.draw(&Text::new(
-            p.name.clone(),
-            (b.0, b.1),
-            (FONT, 16).into_font().color(&BLACK),
+        top.draw(&Text::new(
+            label,
+            (cx, cy),
+            font.pos(Pos::new(HPos::Center, VPos::Center)),
         ))
         .map_err(|e| perr(e.to_string()))?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 18))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+    style::legend(&bottom, &keys).map_err(&perr)?;
     root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
 }

@@ -321,14 +321,14 @@ fn audit_section(audits: &[super::Audit]) -> String {
 }
 
 /// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
-/// largest input of each algorithm, both times on a log axis) saved as `versus.png`.
+/// largest input of each algorithm, legacy / compute with its interval) saved as `versus.png`.
 fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> String {
     use super::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
     let mut s = String::from("## Legacy vs compute, across the papers\n\n");
     let mut md = String::new();
     let mut missing = Vec::new();
-    // (category, legacy ms, compute ms) of each algorithm's largest input.
-    let mut bars: Vec<(String, f64, f64)> = Vec::new();
+    // (category, legacy ms, and the ratio with its interval) of each algorithm's largest input.
+    let mut bars: Vec<(String, f64, super::table::versus::Ratio)> = Vec::new();
     for (key, rec) in records {
         let Some(r) = rec else { continue };
         let table = r
@@ -346,7 +346,7 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
         let text = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Text);
         let ms = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Sig(4));
         for row in &t.rows {
-            let (Some(l), Some(c), Some(ratio)) =
+            let (Some(l), Some(_), Some(ratio)) =
                 (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
             else {
                 continue;
@@ -362,10 +362,14 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
                 ratio
             ));
             let alg = format!("{key}: {}", text(row, "algorithm"));
+            let (lo, hi) = row.values[t.col(RATIO)]
+                .interval()
+                .unwrap_or((ratio, ratio));
+            let dot = (format!("{alg} ({})", text(row, "input")), ratio, lo, hi);
             match bars.iter_mut().find(|b| b.0 == alg) {
                 Some(b) if b.1 >= l => {}
-                Some(b) => *b = (alg, l, c),
-                None => bars.push((alg, l, c)),
+                Some(b) => *b = (alg, l, dot),
+                None => bars.push((alg, l, dot)),
             }
         }
     }
@@ -382,27 +386,16 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
         s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute |\n|---|---|---|---|---:|---|---:|---:|\n");
         s.push_str(&md);
         s.push('\n');
-        let chart = super::BarChart {
-            title: "Legacy (fragment) vs compute: time at each algorithm's largest input".into(),
-            y_label: "time (ms, log scale)".into(),
-            log_y: true,
-            categories: bars.iter().map(|b| b.0.clone()).collect(),
-            series: vec![
-                (
-                    "legacy (fragment passes)".into(),
-                    bars.iter().map(|b| Some(b.1)).collect(),
-                ),
-                (
-                    "compute shaders".into(),
-                    bars.iter().map(|b| Some(b.2)).collect(),
-                ),
-            ],
-        };
+        let chart = super::table::versus::chart(
+            "Legacy (fragment) vs compute at each algorithm's largest input",
+            bars.into_iter().map(|b| b.2).collect(),
+        );
         if chart.save(&dir.join("versus.png")).is_ok() {
             s.push_str(
                 "![legacy vs compute](versus.png)\n\n*Each algorithm at its largest input \
-                 solved by both pipelines: the fastest verified legacy and compute times (ms, \
-                 log scale), from the table above.*\n\n",
+                 solved by both pipelines: legacy time / compute time of the fastest verified \
+                 row of each side (a dot; right of 1: compute faster), with the ratio's 95 % \
+                 interval as a whisker, log scale, from the table above.*\n\n",
             );
         }
     }

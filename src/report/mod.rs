@@ -15,7 +15,7 @@ pub mod table;
 
 pub use audit::Audit;
 pub use finding::{Finding, Verdict};
-pub use plot::{BarChart, HeatMap, Legend, LineChart, Series};
+pub use plot::{BarChart, HeatMap, LineChart, RatioChart, Series};
 pub use provenance::Provenance;
 pub use table::{
     Attained, BOUND, Column, Fmt, LIMITER, OF_BOUND, Row, RowBuilder, Source, Status, Table, Value,

@@ -270,6 +270,10 @@ pub struct Attained {
     /// pipelines meet in the legacy-vs-compute table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versus: Option<(String, String)>,
+    /// A tuning candidate that was not chosen: its kernel's point on the roofline is the
+    /// chosen candidate's (or another row's), not this one.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub not_chosen: bool,
 }
 
 impl Attained {
@@ -305,6 +309,35 @@ pub mod versus {
     pub const COMPUTE_MS: &str = "compute (ms)";
     pub const RATIO: &str = "legacy / compute";
     pub const FASTER: &str = "faster";
+
+    /// A row of the ratio chart: (label, ratio, interval low, interval high).
+    pub type Ratio = (String, f64, f64, f64);
+
+    /// The figure of legacy / compute ratios: one dot per `(label, ratio, lo, hi)` with its
+    /// 95 % interval as a whisker, on a log axis centred on 1.
+    pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::RatioChart {
+        crate::report::RatioChart {
+            title: title.into(),
+            x_label: "legacy / compute time (whiskers: 95 % interval)".into(),
+            below: "legacy faster".into(),
+            above: "compute faster".into(),
+            rows,
+        }
+    }
+
+    /// The chart's row of each row of a `versus` table: `label(row)`, the ratio and its
+    /// interval (the ratio itself where the cell has none).
+    pub fn ratios(t: &super::Table, label: impl Fn(&super::Row) -> String) -> Vec<Ratio> {
+        t.rows
+            .iter()
+            .filter_map(|r| {
+                let v = &r.values[t.col(RATIO)];
+                let m = v.as_f64()?;
+                let (lo, hi) = v.interval().unwrap_or((m, m));
+                Some((label(r), m, lo, hi))
+            })
+            .collect()
+    }
 }
 
 /// The three bound columns, to append to a timed table's columns.
@@ -482,6 +515,7 @@ impl RowBuilder {
             interval_ms: None,
             bound: None,
             versus: None,
+            not_chosen: false,
         });
         self
     }
@@ -500,6 +534,14 @@ impl RowBuilder {
             a.interval_ms = Some((t.lo_ms, t.hi_ms));
         }
         b
+    }
+    /// After [`work`](Self::work): this row is a tuning candidate that was not chosen, so it
+    /// does not stand for its kernel on the roofline.
+    pub fn not_chosen(mut self) -> RowBuilder {
+        if let Some(a) = self.row.attained.as_mut() {
+            a.not_chosen = true;
+        }
+        self
     }
     /// A measured time cell from its timed runs ([`Value::Est`]).
     pub fn timed(self, name: &str, t: &crate::gl::Timing) -> RowBuilder {

@@ -16,12 +16,15 @@ use crate::report::{Attained, Column, Fmt, bound_columns};
 pub const TABLE: &str = "roofline";
 pub const FIGURE: &str = "roofline.png";
 
-/// The kernel's representative row: the one with the most flops, then the most bytes.
+/// The kernel's representative row: the one with the most flops, then the most bytes, among
+/// its rows that are not tuning candidates left unchosen.
 fn representatives(
     rows: Vec<(String, String, Attained, Option<f64>)>,
 ) -> Vec<(String, String, Attained)> {
     let mut best: Vec<(String, String, Attained)> = Vec::new();
-    for (t, k, a, _) in rows {
+    // A tuning candidate that was not chosen never stands for its kernel: the chosen one
+    // (same work, so "the most work" alone would pick the sweep's first) does.
+    for (t, k, a, _) in rows.into_iter().filter(|r| !r.2.not_chosen) {
         let r = (t, k, a);
         let size = |a: &Attained| (a.work.flops32 + a.work.flops64, a.work.bytes.total());
         match best.iter_mut().find(|b| b.2.kernel == r.2.kernel) {

@@ -228,14 +228,20 @@ impl Tuner {
                         Some(p) if p.tied.contains(&i) => TIE,
                         _ => "",
                     };
-                    row.timed(TIME, t)
+                    let row = row
+                        .timed(TIME, t)
                         .opt_est(GFLOPS, (flops > 0.0).then(|| t.rate(flops / 1e9)))
                         .opt(VS_BEST, best_ms.map(|b| t.median_ms / b))
                         .num(ERROR, tr.error)
                         .text(CHOSEN, chosen)
                         .runs(t.runs)
                         .work_timed(kernel, tr.work, t)
-                        .verify(tr.error, tol)
+                        .verify(tr.error, tol);
+                    if chosen == BEST || chosen == BEST_TIE {
+                        row
+                    } else {
+                        row.not_chosen()
+                    }
                 }
             };
             self.t.push(row)?;

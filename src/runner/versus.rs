@@ -37,6 +37,9 @@ fn est(v: f64, (lo, hi): (f64, f64)) -> Estimate {
 /// bound, where the row is, and the time's interval.
 type Side = (String, f64, f64, Option<f64>, String, (f64, f64));
 
+/// The paper's figure of the table's ratios.
+pub const FIGURE: &str = "versus.png";
+
 /// The `faster` cell of a row whose intervals overlap.
 pub const TIE: &str = "tie";
 
@@ -156,7 +159,19 @@ impl Session {
                 ));
             t.push(row)?;
         }
+        let ratios = crate::report::table::versus::ratios(t.table(), |r| r.key.clone());
         t.finish()?;
+        let chart = crate::report::table::versus::chart(
+            &format!("{}: legacy (fragment) vs compute", self.paper.key),
+            ratios,
+        );
+        chart.save(&self.dir().join(FIGURE))?;
+        self.add_plot(
+            FIGURE,
+            "Legacy vs compute: legacy time / compute time per algorithm and input (a dot; \
+             right of 1: compute faster), with the ratio's 95 % interval as a whisker, log \
+             scale, from the `versus` table.",
+        );
         Ok(())
     }
 }

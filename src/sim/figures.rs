@@ -251,6 +251,7 @@ pub fn fig14_chart(bars: &[Fig14Bar], device: &str, paper_grid: u32) -> BarChart
     }
     BarChart {
         title: format!("Fig. 14 — simulation frame rates, {device} vs the paper"),
+        x_label: String::new(),
         y_label: "frames per second (FPS, log scale)".into(),
         log_y: true,
         categories,
@@ -485,7 +486,8 @@ fn all_row(
     Ok((bare, view.median_ms, err, view.runs))
 }
 
-/// Figs. 13, 16, 18, 19: frame sequences, one montage PNG per figure.
+/// Figs. 13, 16, 18, 19: frame sequences, one figure each: the snapshots with their step
+/// numbers and one shared colour bar ([`super::frames::snapshot_grid`]).
 pub fn frame_figures(s: &Session) -> Result<(), RunError> {
     let cfg = config(s)?.frames;
     let gl = s.gl.clone();
@@ -495,58 +497,91 @@ pub fn frame_figures(s: &Session) -> Result<(), RunError> {
             "fig13",
             "heat",
             &cfg.fig13,
-            "Fig. 13 — heat conduction: temperature over time from two sources held at 1, \
-             Neumann walls",
+            "Fig. 13 — heat conduction: two sources held at 1, Neumann walls",
         ),
         (
             "fig16",
             "pollutant-stream",
             &cfg.fig16,
-            "Fig. 16 — pollutant in a uniform stream along x, continuous source left of the \
-             centre",
+            "Fig. 16 — pollutant in a uniform stream along x, source left of the centre",
         ),
         (
             "fig18",
             "pollutant-vortex",
             &cfg.fig18,
-            "Fig. 18 — pollutant in a rotating flow (constant ω), short release near the lower \
-             left",
+            "Fig. 18 — pollutant in a rotating flow (constant ω), release near the lower left",
         ),
         (
             "fig19",
             "shallow-water",
             &cfg.fig19,
-            "Fig. 19 — shallow water (Kass & Miller): a depression pushed along the diagonal \
-             over a sloping bottom with a hill (lighter = shallower)",
+            "Fig. 19 — shallow water pushed along the diagonal (red: above rest, blue: below)",
         ),
     ];
-    for (id, name, steps, caption) in figs {
+    for (id, name, steps, title) in figs {
         s.check_interrupt()?;
         let spec = find_adi(name).expect("registered simulation");
         let mut sim = (spec.make)(&gl, n, &cfg.solver).map_err(RunError::algorithm)?;
         let mut renderer = None;
-        let mut tiles = Vec::new();
+        let mut panels = Vec::new();
         for &at in steps {
             while sim.steps() < at {
                 sim.step().map_err(RunError::algorithm)?;
             }
-            let path = s.dir().join(format!("{id}_step{at:04}.png"));
-            super::write_frame(sim.as_ref(), &path, &mut renderer).map_err(RunError::algorithm)?;
-            tiles.push(path);
+            let view = if sim.is_surface() {
+                if renderer.is_none() {
+                    renderer = Some(Renderer::new(&gl).map_err(RunError::algorithm)?);
+                }
+                let r = renderer.as_mut().expect("made above");
+                let img = super::render::view_image(r, sim.as_ref(), 800, 600)
+                    .map_err(RunError::algorithm)?;
+                Some(crop_white(&img))
+            } else {
+                None
+            };
+            panels.push(super::frames::Panel {
+                label: format!("step {at}"),
+                n: sim.adi().n() as usize,
+                field: sim.read().map_err(RunError::algorithm)?,
+                view,
+            });
         }
         let file = format!("{id}.png");
-        montage(&tiles, &s.dir().join(&file)).map_err(RunError::algorithm)?;
-        for t in &tiles {
-            let _ = std::fs::remove_file(t);
-            let _ = std::fs::remove_file(t.with_file_name(format!(
-                "{}_field.png",
-                t.file_stem().unwrap_or_default().to_string_lossy()
-            )));
-        }
+        let surface = sim.is_surface();
+        // A surface's height is shown against its rest level in a diverging map (blue below,
+        // red above), so that a depression reads as one; a concentration or temperature in
+        // viridis.
+        let (cmap, quantity): (fn(f32) -> [u8; 3], String) = if surface {
+            (
+                |t| crate::report::plot::diverging(t as f64),
+                format!("{} above rest (red: above, blue: below)", sim.quantity()),
+            )
+        } else {
+            (super::frames::viridis, sim.quantity().to_string())
+        };
+        super::frames::snapshot_grid(
+            title,
+            &panels,
+            sim.range(),
+            &quantity,
+            cmap,
+            &s.dir().join(&file),
+        )
+        .map_err(RunError::algorithm)?;
+        let how = if surface {
+            " Each step: the lit 3D surface (colour: water depth, lighter = shallower, over a \
+             sloping bottom with a hill) above the surface height seen from above, red above \
+             the rest level and blue below it. The push is a moving Gaussian depression \
+             imposed as a displacement (its second difference in time, see the notes), so the \
+             surface at its centre stands raised (red) between troughs (blue) ahead of and \
+             behind it: the bump in the 3D view is in the data, not an effect of the shading."
+        } else {
+            ""
+        };
         s.add_plot(
             &file,
             &format!(
-                "{caption}. {n}×{n}, solver {}, steps {}.",
+                "{title}.{how} {n}×{n}, solver {}, steps {}; one colour scale for all panels.",
                 cfg.solver,
                 steps
                     .iter()
@@ -559,34 +594,22 @@ pub fn frame_figures(s: &Session) -> Result<(), RunError> {
     Ok(())
 }
 
-/// Puts PNGs side by side (scaled to a common height of at most 400 px).
-fn montage(paths: &[std::path::PathBuf], out: &std::path::Path) -> Result<(), super::SimError> {
-    let err = |m: String| super::SimError::Frame {
-        path: out.to_path_buf(),
-        message: m,
-    };
-    let imgs: Vec<image::RgbImage> = paths
-        .iter()
-        .map(|p| {
-            image::open(p)
-                .map(|i| i.to_rgb8())
-                .map_err(|e| err(e.to_string()))
-        })
-        .collect::<Result<_, _>>()?;
-    let h = imgs.iter().map(|i| i.height()).min().unwrap_or(1).min(400);
-    let scaled: Vec<image::RgbImage> = imgs
-        .iter()
-        .map(|i| {
-            let w = (i.width() as u64 * h as u64 / i.height() as u64) as u32;
-            image::imageops::resize(i, w, h, image::imageops::FilterType::Triangle)
-        })
-        .collect();
-    let w: u32 = scaled.iter().map(|i| i.width()).sum::<u32>() + 8 * (scaled.len() as u32 - 1);
-    let mut canvas = image::RgbImage::from_pixel(w, h, image::Rgb([255, 255, 255]));
-    let mut x = 0;
-    for i in &scaled {
-        image::imageops::replace(&mut canvas, i, x as i64, 0);
-        x += i.width() + 8;
+/// `img` without its white border (the 3D view's empty sky and sides), keeping 8 px.
+fn crop_white(img: &image::RgbImage) -> image::RgbImage {
+    let (w, h) = img.dimensions();
+    let ink = |x: u32, y: u32| img.get_pixel(x, y).0.iter().any(|&c| c < 245);
+    let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+    for y in 0..h {
+        for x in 0..w {
+            if ink(x, y) {
+                (x0, y0, x1, y1) = (x0.min(x), y0.min(y), x1.max(x), y1.max(y));
+            }
+        }
     }
-    canvas.save(out).map_err(|e| err(e.to_string()))
+    if x1 < x0 || y1 < y0 {
+        return img.clone();
+    }
+    let (x0, y0) = (x0.saturating_sub(8), y0.saturating_sub(8));
+    let (x1, y1) = ((x1 + 8).min(w - 1), (y1 + 8).min(h - 1));
+    image::imageops::crop_imm(img, x0, y0, x1 - x0 + 1, y1 - y0 + 1).to_image()
 }

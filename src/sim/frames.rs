@@ -146,3 +146,149 @@ pub fn save_field(
     )
     .map_err(|e| err(format!("{e}: {}", e.source)))
 }
+
+/// One panel of a [`snapshot_grid`]: its label (e.g. "step 60"), the `n × n` field (grid
+/// order, row 0 at the bottom) and, for a surface, its 3D view drawn above the field.
+pub struct Panel {
+    pub label: String,
+    pub n: usize,
+    pub field: Vec<f32>,
+    pub view: Option<image::RgbImage>,
+}
+
+/// A figure of snapshots for a page: `title` on top, the panels three to a row at
+/// [`PANEL`] px each with their labels in large type, and one colour bar for all of them on
+/// the right, labelled `quantity` and mapped through `cmap` over `[lo, hi]`.
+pub fn snapshot_grid(
+    title: &str,
+    panels: &[Panel],
+    (lo, hi): (f32, f32),
+    quantity: &str,
+    cmap: fn(f32) -> [u8; 3],
+    path: &Path,
+) -> Result<(), SimError> {
+    use plotters::style::text_anchor::{HPos, Pos, VPos};
+    let err = |m: String| SimError::Frame {
+        path: path.to_path_buf(),
+        message: m,
+    };
+    if panels.is_empty() || panels.iter().any(|p| p.field.len() != p.n * p.n || p.n < 1) {
+        return Err(err("no panels, or a field of the wrong size".into()));
+    }
+    let (s, gap, top, label_h, bar_area, margin) = (PANEL, 24u32, 70u32, 50u32, 230u32, 20u32);
+    let cols = panels.len().min(3) as u32;
+    let rows = panels.len().div_ceil(3) as u32;
+    let view_h = panels
+        .iter()
+        .filter_map(|p| p.view.as_ref())
+        .map(|v| (v.height() as u64 * s as u64 / v.width() as u64) as u32)
+        .max()
+        .unwrap_or(0);
+    let cell_h = label_h + view_h + s;
+    let w = margin + cols * (s + gap) + bar_area;
+    // One row: room under it for the colour bar's label.
+    let lines = quantity.len().div_ceil(16) as u32;
+    let h = top + rows * (cell_h + gap) + margin + if rows == 1 { 32 * lines } else { 0 };
+    let mut buf = vec![255u8; (w * h * 3) as usize];
+    let put = |buf: &mut [u8], x: u32, y: u32, c: [u8; 3]| {
+        let o = ((y * w + x) * 3) as usize;
+        buf[o..o + 3].copy_from_slice(&c);
+    };
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    let origin = |i: usize| {
+        let (c, r) = (i as u32 % 3, i as u32 / 3);
+        (margin + c * (s + gap), top + r * (cell_h + gap))
+    };
+    for (i, p) in panels.iter().enumerate() {
+        let (x0, y0) = origin(i);
+        if let Some(v) = &p.view {
+            let vh = (v.height() as u64 * s as u64 / v.width() as u64) as u32;
+            let v = image::imageops::resize(v, s, vh, image::imageops::FilterType::Triangle);
+            for (x, y, px) in v.enumerate_pixels() {
+                put(&mut buf, x0 + x, y0 + label_h + y, px.0);
+            }
+        }
+        let fy = y0 + label_h + view_h;
+        for py in 0..s {
+            // Row 0 of the grid at the bottom (y up, as in the paper's figures).
+            let j = p.n - 1 - (py as usize * p.n / s as usize);
+            for px in 0..s {
+                let v = p.field[j * p.n + px as usize * p.n / s as usize];
+                let c = if v.is_finite() {
+                    cmap((v - lo) / span)
+                } else {
+                    [255, 0, 255]
+                };
+                put(&mut buf, x0 + px, fy + py, c);
+            }
+        }
+    }
+    // The colour bar: as tall as one row of fields, level with the first.
+    let (bx, by) = (margin + cols * (s + gap) + 10, top + label_h + view_h);
+    let bar_w = 36;
+    for py in 0..s {
+        let c = cmap(1.0 - py as f32 / (s - 1) as f32);
+        for px in 0..bar_w {
+            put(&mut buf, bx + px, by + py, c);
+        }
+    }
+    register_font();
+    {
+        let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+        let text = |t: &str, (x, y): (u32, u32), size: u32, pos: Pos| {
+            let f = ("sans-serif", size).into_font().color(&BLACK).pos(pos);
+            root.draw(&Text::new(t.to_string(), (x as i32, y as i32), f))
+                .map_err(|e| err(e.to_string()))
+        };
+        let left_top = Pos::new(HPos::Left, VPos::Top);
+        text(title, (margin, 16), 36, left_top)?;
+        for (i, p) in panels.iter().enumerate() {
+            let (x0, y0) = origin(i);
+            text(
+                &p.label,
+                (x0 + s / 2, y0 + 6),
+                34,
+                Pos::new(HPos::Center, VPos::Top),
+            )?;
+        }
+        for k in 0..=4 {
+            let f = k as f32 / 4.0;
+            let y = by + ((1.0 - f) * (s - 1) as f32) as u32;
+            root.draw(&PathElement::new(
+                vec![
+                    ((bx + bar_w) as i32, y as i32),
+                    ((bx + bar_w + 8) as i32, y as i32),
+                ],
+                BLACK.stroke_width(2),
+            ))
+            .map_err(|e| err(e.to_string()))?;
+            text(
+                &crate::report::plot::tick((lo + f * span) as f64),
+                (bx + bar_w + 12, y),
+                28,
+                Pos::new(HPos::Left, VPos::Center),
+            )?;
+        }
+        // The quantity under the bar, wrapped at spaces to the bar area's width.
+        let mut line = String::new();
+        let mut y = by + s + 14;
+        for word in quantity.split(' ') {
+            if !line.is_empty() && line.len() + word.len() > 16 {
+                text(&line, (bx, y), 26, left_top)?;
+                y += 32;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(word);
+        }
+        text(&line, (bx, y), 26, left_top)?;
+        root.present().map_err(|e| err(e.to_string()))?;
+    }
+    crate::report::plot::write_png(path, &buf, w, h, image::ExtendedColorType::Rgb8)
+        .map_err(|e| err(format!("{e}: {}", e.source)))
+}
+
+/// A snapshot panel's side in pixels.
+pub const PANEL: u32 = 420;

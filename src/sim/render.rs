@@ -213,7 +213,28 @@ fn camera(aspect: f32) -> [f32; 16] {
 }
 
 /// Renders `sim` offscreen into a `w × h` image (the 3D view of the water surface, or the
-/// coloured field) and saves it as a PNG.
+/// coloured field) on white.
+pub fn view_image(
+    renderer: &mut Renderer,
+    sim: &dyn Simulation,
+    w: u32,
+    h: u32,
+) -> Result<image::RgbImage, SimError> {
+    let gl = sim.adi().gl().clone();
+    let target = RenderTexture::new(&gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
+    target.clear([1.0, 1.0, 1.0, 1.0]);
+    renderer.draw(sim, Target::Texture(&target), w, h)?;
+    let px = target.texture().read()?;
+    Ok(image::RgbImage::from_fn(w, h, |x, y| {
+        // GL's row 0 is the bottom.
+        let o = ((h - 1 - y) * w + x) as usize * 4;
+        image::Rgb(std::array::from_fn(|c| {
+            (px[o + c].clamp(0.0, 1.0) * 255.0) as u8
+        }))
+    }))
+}
+
+/// [`view_image`] saved as a PNG at `path`.
 pub fn save_view(
     renderer: &mut Renderer,
     sim: &dyn Simulation,
@@ -221,25 +242,10 @@ pub fn save_view(
     h: u32,
     path: &Path,
 ) -> Result<(), SimError> {
-    let gl = sim.adi().gl().clone();
-    let target = RenderTexture::new(&gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
-    target.clear([1.0, 1.0, 1.0, 1.0]);
-    renderer.draw(sim, Target::Texture(&target), w, h)?;
-    let px = target.texture().read()?;
-    let mut rgb = vec![0u8; (w * h * 3) as usize];
-    for y in 0..h as usize {
-        // GL's row 0 is the bottom.
-        let src = &px[(h as usize - 1 - y) * w as usize * 4..][..w as usize * 4];
-        for x in 0..w as usize {
-            for c in 0..3 {
-                rgb[(y * w as usize + x) * 3 + c] = (src[4 * x + c].clamp(0.0, 1.0) * 255.0) as u8;
-            }
-        }
-    }
-    crate::report::plot::write_png(path, &rgb, w, h, image::ExtendedColorType::Rgb8).map_err(|e| {
-        SimError::Frame {
+    let img = view_image(renderer, sim, w, h)?;
+    crate::report::plot::write_png(path, img.as_raw(), w, h, image::ExtendedColorType::Rgb8)
+        .map_err(|e| SimError::Frame {
             path: path.to_path_buf(),
             message: e.source.to_string(),
-        }
-    })
+        })
 }

@@ -352,11 +352,11 @@ fn figures(
         "n / c0",
     )
     .series(Series::ours(
-        "cations n⁺",
+        "cations n+",
         prof.iter().map(|q| (q.0, q.2)).collect(),
     ))
     .series(Series::ours(
-        "anions n⁻",
+        "anions n−",
         prof.iter().map(|q| (q.0, q.3)).collect(),
     ))
     .series(Series::paper(

@@ -177,6 +177,7 @@ fn chart(s: &Session, cfg: &Config, out: &[Measured]) -> Result<(), RunError> {
         "fig4.png",
         &BarChart {
             title: "Fig. 4 — Poisson solve time per mesh, GL fp64 vs single-thread CPU".into(),
+            x_label: "mesh (nx × ny × nz)".into(),
             y_label: "time (ms, log)".into(),
             log_y: true,
             categories: cats.iter().map(Mesh::label).collect(),

@@ -99,7 +99,8 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         .series(Series::ours(
             "GL fp64 Bi-CG",
             table.series("Local size", "GPU time"),
-        )),
+        ))
+        .y_from_zero(),
         "Fig. 6: solve time against threads per work group (the paper's threads per block).",
     )
 }

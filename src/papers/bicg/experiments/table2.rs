@@ -136,6 +136,7 @@ fn chart(s: &Session, cfg: &Config, table: &Table, mesh: &str) -> Result<(), Run
         "table2.png",
         &BarChart {
             title: format!("Table 2 — share of GPU time per kernel, ours ({mesh}) vs the paper"),
+            x_label: "kernel".into(),
             y_label: "share of solve time (%)".into(),
             log_y: false,
             categories: Kernel::ALL.iter().map(|k| k.name().to_string()).collect(),

@@ -38,11 +38,6 @@ pub(super) fn run(
         })
         .collect();
     chart = chart.series(Series::ours("compute blocked (beyond)", pts));
-    s.line_chart(
-        "fig6.png",
-        &chart,
-        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper).",
-    )?;
     let p = &cfg.table4.paper;
     let mut paper = LineChart::new(
         "Fig. 6(b, c) — the paper's Quadro FX 3400, from its Table 4 (Table 2 flops / A)",
@@ -61,10 +56,23 @@ pub(super) fn run(
             .collect();
         paper = paper.series(Series::paper(format!("{v} {m}"), pts));
     }
+    // One y scale for both, from zero, so that ours and the paper's compare by eye.
+    let top = [&chart, &paper]
+        .iter()
+        .filter_map(|c| c.data_range(false))
+        .map(|(_, y)| y.1)
+        .fold(0.0, f64::max);
+    let chart = chart.y_range(0.0, top);
+    let paper = paper.y_range(0.0, top);
+    s.line_chart(
+        "fig6.png",
+        &chart,
+        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper), on the same y scale as `fig6_paper.png`.",
+    )?;
     s.line_chart(
         "fig6_paper.png",
         &paper,
-        "The paper's Fig. 6 (Quadro), recomputed from its Table 4 times with its Table 2 flops.",
+        "The paper's Fig. 6 (Quadro), recomputed from its Table 4 times with its Table 2 flops, on the same y scale as `fig6.png`.",
     )?;
     Ok(())
 }

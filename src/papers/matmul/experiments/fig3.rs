@@ -8,7 +8,7 @@
 
 use super::Published;
 use crate::papers::matmul::gflops;
-use crate::report::{Legend, LineChart, Series, Table};
+use crate::report::{LineChart, Series, Table};
 use crate::runner::{RunError, Session};
 
 /// Points (N, f(row)) of the paper's Table 1.
@@ -23,8 +23,7 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
         "GFLOPS",
     )
     .log_x()
-    .log_y()
-    .legend(Legend::LowerRight);
+    .log_y();
     for (name, column) in [
         ("GPU, paper's kernel (this device)", "GPU GFLOPS"),
         (
@@ -70,7 +69,6 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
     )
     .log_x()
     .log_y()
-    .legend(Legend::LowerRight)
     .series(Series::ours(
         "this device / this CPU",
         t.series("N", "speed-up"),

@@ -270,6 +270,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
         );
         let chart = BarChart {
             title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
+            x_label: "solver".into(),
             y_label: "time (ms, log)".into(),
             log_y: true,
             categories: bars.iter().map(|b| b.0.clone()).collect(),
