@@ -115,3 +115,39 @@ fn cli_bad_size_fails_without_output() {
     assert!(String::from_utf8_lossy(&run.stderr).contains("unknown technique"));
     assert!(!out.exists());
 }
+
+/// LU I3 under the switch method (four rows per RGBA texel, carried texels): the traced
+/// factors are a plain `FragmentLu` run's bit for bit; I3 refuses an order that is not a
+/// multiple of 4, I1 takes it.
+#[test]
+fn traced_lu_i3_switch_equals_a_plain_run() {
+    use gpgpu_repro::papers::lu::cpu::diag_dominant;
+    use gpgpu_repro::papers::lu::{FragmentLu, Params, Variant};
+    let gl = ctx();
+    let (t, input) = trace::resolve("lu-i3-switch", Some(12), None, 5).unwrap();
+    let tr = (t.run)(&gl, &input).unwrap();
+    assert_eq!(tr.passes.len(), 2 * 11);
+    let a = diag_dominant(12, 5);
+    let mut lu = FragmentLu::new(
+        &gl,
+        &a,
+        12,
+        Params::new(Variant::I3, PingPongMethod::Switch),
+    )
+    .unwrap();
+    lu.run().unwrap();
+    let want = lu.factors().unwrap();
+    let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    assert_eq!(bits(&tr.traced), bits(&want));
+    // The switch method's carried texels are shown on the drawn buffer.
+    assert!(
+        tr.passes[1..]
+            .iter()
+            .all(|p| p.panels.iter().any(|s| !s.carried.is_empty()))
+    );
+    assert!(matches!(
+        trace::resolve("lu-i3-switch", Some(6), None, 1),
+        Err(TraceError::BadInput { .. })
+    ));
+    assert!(trace::resolve("lu-i1-copy", Some(6), None, 1).is_ok());
+}

@@ -34,12 +34,16 @@ pub struct Panel<'a> {
     pub channels: &'static [&'static str],
     /// Panels with the same group are drawn side by side (a ping-pong pair).
     pub group: u32,
+    /// What a texture row is called (`y` unless set, e.g. `row`, `col`).
+    pub rows: &'static str,
     /// Texels the pass fetches from this texture.
     pub fetched: Vec<Rect>,
     /// Quads drawn on this texture (when it is the target), in its texels.
     pub quads: Vec<Quad>,
     /// Rectangles copied into this texture after the draw (copy method).
     pub copied: Vec<Rect>,
+    /// Rectangles drawn only to carry texels forward (switch method, e.g. LU's carry).
+    pub carried: Vec<Rect>,
 }
 
 impl<'a> Panel<'a> {
@@ -56,9 +60,11 @@ impl<'a> Panel<'a> {
             role,
             channels,
             group,
+            rows: "y",
             fetched: vec![],
             quads: vec![],
             copied: vec![],
+            carried: vec![],
         }
     }
 }

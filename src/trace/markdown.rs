@@ -105,6 +105,9 @@ pub fn trace_md(trace: &Trace, pictures: &[String]) -> String {
             for q in &p.quads {
                 what.push(quad(q));
             }
+            for r in &p.carried {
+                what.push(format!("{} carried forward (switch method)", rect(r)));
+            }
             for r in &p.copied {
                 what.push(format!("`glCopyTexSubImage2D` of {} into it", rect(r)));
             }

@@ -17,6 +17,7 @@
 //! Imports: `main` → `trace` → `papers` → `gl` (like the registry, nothing below imports it).
 
 pub mod cr;
+pub mod lu;
 pub mod markdown;
 pub mod record;
 pub mod render;
@@ -57,7 +58,8 @@ pub struct Input {
     pub seed: u64,
 }
 
-/// A traced technique (one file each under `src/trace/`).
+/// A traced technique (one file per paper technique under `src/trace/`).
+#[derive(Clone, Copy)]
 pub struct Technique {
     pub name: &'static str,
     /// One line: paper, figure, what is traced.
@@ -71,7 +73,18 @@ pub struct Technique {
 }
 
 /// Every technique `trace` knows.
-pub static TECHNIQUES: &[Technique] = &[cr::COPY, cr::SWITCH];
+pub static TECHNIQUES: &[Technique] = &[
+    cr::COPY,
+    cr::SWITCH,
+    lu::ALL[0],
+    lu::ALL[1],
+    lu::ALL[2],
+    lu::ALL[3],
+    lu::ALL[4],
+    lu::ALL[5],
+    lu::ALL[6],
+    lu::ALL[7],
+];
 
 /// A finished trace.
 pub struct Trace {

@@ -11,6 +11,7 @@ pub struct Snapshot {
     pub role: Role,
     pub channels: &'static [&'static str],
     pub group: u32,
+    pub rows: &'static str,
     pub width: u32,
     pub height: u32,
     /// Floats per texel in the texture (1 or 4).
@@ -22,6 +23,7 @@ pub struct Snapshot {
     pub fetched: Vec<Rect>,
     pub quads: Vec<Quad>,
     pub copied: Vec<Rect>,
+    pub carried: Vec<Rect>,
 }
 
 impl Snapshot {
@@ -77,6 +79,7 @@ impl PassObserver for Recorder {
                 role: p.role,
                 channels: p.channels,
                 group: p.group,
+                rows: p.rows,
                 width: p.texture.width(),
                 height: p.texture.height(),
                 texel_floats: p.texture.format().channels(),
@@ -85,6 +88,7 @@ impl PassObserver for Recorder {
                 fetched: p.fetched.clone(),
                 quads: p.quads.clone(),
                 copied: p.copied.clone(),
+                carried: p.carried.clone(),
             });
         }
         self.passes.push(PassRecord {

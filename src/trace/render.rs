@@ -6,7 +6,8 @@
 //! quad, texels the copy method copied back are green inside a green outline. The textures of
 //! a ping-pong pair stand side by side: under the switch method the two buffers (which one is
 //! read flips every pass), under the copy method the input texture as read, the render buffer
-//! drawn, and the input texture after `glCopyTexSubImage2D`.
+//! drawn, and the input texture after `glCopyTexSubImage2D`. Values the pass changed are
+//! printed in dark red.
 
 use std::sync::Once;
 
@@ -32,6 +33,9 @@ const QUAD: RGBColor = RGBColor(211, 47, 47);
 const COPY_LINE: RGBColor = RGBColor(46, 125, 50);
 const GRID: RGBColor = RGBColor(200, 200, 200);
 const FAINT: RGBColor = RGBColor(150, 150, 150);
+const CARRIED: RGBColor = RGBColor(225, 210, 240);
+const CARRY_LINE: RGBColor = RGBColor(106, 27, 154);
+const CHANGED: RGBColor = RGBColor(150, 0, 0);
 
 fn register_font() {
     static ONCE: Once = Once::new();
@@ -80,8 +84,9 @@ impl View<'_> {
         self.snap.channels.len() as u32 * LH + 4
     }
     fn size(&self) -> (u32, u32) {
+        let title = 7 * self.title.chars().count() as u32;
         (
-            ML + self.snap.width * CW + 4,
+            (ML + self.snap.width * CW + 4).max(title),
             TITLE_H + self.snap.height * self.cell_h() + 4,
         )
     }
@@ -218,7 +223,7 @@ pub fn pass_picture(
     small.push(format!("fetches: {}", pass.fetches));
     let small: Vec<String> = small.iter().flat_map(|l| wrap(l, chars)).collect();
     header.extend(small);
-    let legend_h = 24;
+    let legend_h = 44;
     let body_h: u32 = groups
         .iter()
         .map(|g| g.iter().map(|v| v.size().1).max().unwrap_or(0) + GAP)
@@ -254,7 +259,14 @@ pub fn pass_picture(
             (FETCHED, None, "fetched by the pass"),
             (WRITTEN, Some(QUAD), "drawn (quad outlined)"),
             (COPIED, Some(COPY_LINE), "copied back (copy method)"),
+            (CARRIED, Some(CARRY_LINE), "carried forward (switch method)"),
+            (WHITE, None, "dark red: value changed by this pass"),
         ] {
+            let need = 24 + 7 * name.chars().count() as i32;
+            if x + need > (width - PAD) as i32 {
+                x = PAD as i32;
+                y += 18;
+            }
             root.draw(&Rectangle::new([(x, y), (x + 18, y + 12)], color.filled()))
                 .map_err(err)?;
             if let Some(o) = outline {
@@ -266,7 +278,7 @@ pub fn pass_picture(
             }
             root.draw(&Text::new(name, (x + 24, y), text.clone()))
                 .map_err(err)?;
-            x += 24 + 7 * name.len() as i32 + 30;
+            x += need + 30;
         }
         root.present().map_err(err)?;
     }
@@ -283,6 +295,7 @@ fn draw_view<DB: DrawingBackend>(
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let s = v.snap;
     let data = if v.after { &s.after } else { &s.before };
+    let changed_style = text.color(&CHANGED);
     let title = if s.role == Role::Idle {
         faint.clone()
     } else {
@@ -302,7 +315,11 @@ fn draw_view<DB: DrawingBackend>(
     }
     for y in 0..s.height {
         let ry = gy + y as i32 * ch;
-        root.draw(&Text::new(format!("y={y}"), (x0, ry + 2), text.clone()))?;
+        root.draw(&Text::new(
+            format!("{}={y}", s.rows),
+            (x0, ry + 2),
+            text.clone(),
+        ))?;
         for (c, name) in s.channels.iter().enumerate() {
             root.draw(&Text::new(
                 name.to_string(),
@@ -314,6 +331,8 @@ fn draw_view<DB: DrawingBackend>(
             let cx = gx + (x * CW) as i32;
             let fill = if v.quads && s.quads.iter().any(|q| in_quad(q, x, y)) {
                 Some(WRITTEN)
+            } else if v.quads && s.carried.iter().any(|r| inside(r, x, y)) {
+                Some(CARRIED)
             } else if v.copied && s.copied.iter().any(|r| inside(r, x, y)) {
                 Some(COPIED)
             } else if v.fetched && s.fetched.iter().any(|r| inside(r, x, y)) {
@@ -328,7 +347,14 @@ fn draw_view<DB: DrawingBackend>(
             root.draw(&Rectangle::new(cell, GRID.stroke_width(1)))?;
             for c in 0..s.channels.len() {
                 let val = s.value(data, x, y, c);
-                let style = if val == 0.0 { faint } else { text };
+                let changed = v.after && val.to_bits() != s.value(&s.before, x, y, c).to_bits();
+                let style = if changed {
+                    &changed_style
+                } else if val == 0.0 {
+                    faint
+                } else {
+                    text
+                };
                 root.draw(&Text::new(
                     fmt_value(val),
                     (cx + 2, ry + 2 + (c as u32 * LH) as i32),
@@ -353,6 +379,19 @@ fn draw_view<DB: DrawingBackend>(
     if v.quads {
         for q in &s.quads {
             root.draw(&Rectangle::new(outline(q.dst), QUAD.stroke_width(3)))?;
+        }
+    }
+    let rect_outline = |r: &Rect| {
+        outline([
+            r.x as f32,
+            r.y as f32,
+            (r.x + r.w) as f32,
+            (r.y + r.h) as f32,
+        ])
+    };
+    if v.quads {
+        for r in &s.carried {
+            root.draw(&Rectangle::new(rect_outline(r), CARRY_LINE.stroke_width(2)))?;
         }
     }
     if v.copied {
