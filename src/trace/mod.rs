@@ -16,6 +16,7 @@
 //!
 //! Imports: `main` → `trace` → `papers` → `gl` (like the registry, nothing below imports it).
 
+pub mod bicg;
 pub mod cr;
 pub mod lu;
 pub mod markdown;
@@ -84,6 +85,7 @@ pub static TECHNIQUES: &[Technique] = &[
     lu::ALL[5],
     lu::ALL[6],
     lu::ALL[7],
+    bicg::REDUCE,
 ];
 
 /// A finished trace.

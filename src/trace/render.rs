@@ -253,15 +253,27 @@ pub fn pass_picture(
             }
             y += (g.iter().map(|v| v.size().1).max().unwrap_or(0) + GAP) as i32;
         }
-        // Legend.
+        // Legend: the marks this picture uses.
+        let has = |f: fn(&View) -> bool| groups.iter().flatten().any(f);
+        let shown = [
+            has(|v| v.fetched && !v.snap.fetched.is_empty()),
+            has(|v| v.quads && !v.snap.quads.is_empty()),
+            has(|v| v.copied && !v.snap.copied.is_empty()),
+            has(|v| v.quads && !v.snap.carried.is_empty()),
+            true,
+        ];
         let mut x = PAD as i32;
-        for (color, outline, name) in [
+        for ((color, outline, name), _) in [
             (FETCHED, None, "fetched by the pass"),
             (WRITTEN, Some(QUAD), "drawn (quad outlined)"),
             (COPIED, Some(COPY_LINE), "copied back (copy method)"),
             (CARRIED, Some(CARRY_LINE), "carried forward (switch method)"),
             (WHITE, None, "dark red: value changed by this pass"),
-        ] {
+        ]
+        .into_iter()
+        .zip(shown)
+        .filter(|(_, on)| *on)
+        {
             let need = 24 + 7 * name.chars().count() as i32;
             if x + need > (width - PAD) as i32 {
                 x = PAD as i32;
