@@ -90,6 +90,10 @@ fn bad_input_is_refused_before_anything_runs() {
             "{size:?} {batch:?}"
         );
     }
+    for (t, size) in [("bicg-reduce", 1), ("bicg-reduce", 257), ("lu-i2-copy", 17)] {
+        let e = trace::resolve(t, Some(size), None, 1);
+        assert!(matches!(e, Err(TraceError::BadInput { .. })), "{t} {size}");
+    }
 }
 
 /// The command line: a bad size exits non-zero with a clear message and writes nothing.
