@@ -117,6 +117,12 @@ enum Command {
         /// Output folder (default: figures/quick/trace/<technique>/).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Show the passes in a window instead (→ / ← step, Space plays, Q quits).
+        #[arg(long)]
+        window: bool,
+        /// With --window: show every pass once and close (for tests under xvfb-run).
+        #[arg(long, hide = true, requires = "window")]
+        autoplay_exit: bool,
     },
     /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
     Bench {
@@ -285,10 +291,17 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             batch,
             seed,
             out,
+            window,
+            autoplay_exit,
         } => {
             use gpgpu_repro::trace;
             // Everything about the input is checked before any GL work or output.
             let (t, input) = trace::resolve(&technique, size, batch, seed)?;
+            if window {
+                let shown = trace::window::run(t, input, autoplay_exit)?;
+                println!("{}: {shown} passes shown", t.name);
+                return Ok(());
+            }
             let out = out.unwrap_or_else(|| trace::default_out(t.name));
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;
             eprintln!("device: {}", g.info().short());

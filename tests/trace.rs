@@ -155,3 +155,24 @@ fn traced_lu_i3_switch_equals_a_plain_run() {
     ));
     assert!(trace::resolve("lu-i1-copy", Some(6), None, 1).is_ok());
 }
+
+/// `trace --window` shows every pass (run under `xvfb-run -a`; skipped without a display).
+#[test]
+fn window_shows_every_pass_under_xvfb() {
+    let no_var = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
+    if no_var("DISPLAY") && no_var("WAYLAND_DISPLAY") {
+        println!("skipped window_shows_every_pass_under_xvfb: no display (run under xvfb-run -a)");
+        return;
+    }
+    let run = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"))
+        .args(["trace", "cr-copy", "--window", "--autoplay-exit"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(out.contains("cr-copy: 8 passes shown"), "{out}");
+}

@@ -22,6 +22,7 @@ pub mod lu;
 pub mod markdown;
 pub mod record;
 pub mod render;
+pub mod window;
 
 use std::path::{Path, PathBuf};
 

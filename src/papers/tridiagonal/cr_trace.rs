@@ -1,4 +1,5 @@
-//! What each pass of [`super::FragmentCr`] is, for a [`PassObserver`] (the `trace` command).
+//! What each pass of [`super::FragmentCr`] is, for a [`PassObserver`](crate::gl::PassObserver)
+//! (the `trace` command).
 //!
 //! One function per kind of pass builds its [`PassInfo`]: the shader and defines of
 //! [`super::programs::cr_programs`] (the very programs the solver uses), the uniforms, the
