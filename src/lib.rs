@@ -15,6 +15,8 @@
 //!
 //! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`],
 //! [`report`] → [`gl`].
+//! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
+//!   sits beside the registry, above the papers.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
 
 pub mod bench;
@@ -25,4 +27,5 @@ pub mod report;
 pub mod runner;
 pub mod sim;
 pub mod stats;
+pub mod trace;
 pub mod util;

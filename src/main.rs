@@ -98,6 +98,32 @@ enum Command {
         #[command(flatten)]
         options: SimOptions,
     },
+    /// Run a legacy fragment technique on a small input pass by pass: a PNG per pass of every
+    /// texture it reads and writes, an animated GIF, and trace.md narrating each pass.
+    #[command(after_help = gpgpu_repro::trace::help())]
+    Trace {
+        /// The technique (listed below with its default input).
+        technique: String,
+        /// Problem size (unknowns per system, matrix order; see below). Default: the
+        /// technique's.
+        #[arg(long)]
+        size: Option<usize>,
+        /// Systems side by side (one texture row each). Default: the technique's.
+        #[arg(long)]
+        batch: Option<usize>,
+        /// Seed of the random input.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Output folder (default: figures/quick/trace/<technique>/).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Show the passes in a window instead (→ / ← step, Space plays, Q quits).
+        #[arg(long)]
+        window: bool,
+        /// With --window: show every pass once and close (for tests under xvfb-run).
+        #[arg(long, hide = true, requires = "window")]
+        autoplay_exit: bool,
+    },
     /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
     Bench {
         /// Smaller sizes (under 40 s on a 2-core machine).
@@ -257,6 +283,41 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 bail!("--every must be at least 1");
             }
             cli::run_sim(entry, &options.into_args(cli.device))
+        }
+        Command::Trace {
+            technique,
+            size,
+            batch,
+            seed,
+            out,
+            window,
+            autoplay_exit,
+        } => {
+            use gpgpu_repro::trace;
+            // Everything about the input is checked before any GL work or output.
+            let (t, input) = trace::resolve(&technique, size, batch, seed)?;
+            if window {
+                let shown = trace::window::run(t, input, autoplay_exit)?;
+                println!("{}: {shown} passes shown", t.name);
+                return Ok(());
+            }
+            let out = out.unwrap_or_else(|| trace::default_out(t.name));
+            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
+            eprintln!("device: {}", g.info().short());
+            let traced = (t.run)(&g, &input)?;
+            if !traced.bit_identical() {
+                bail!("the traced result differs from the untraced solver's output");
+            }
+            let paths = trace::write(&traced, &out)?;
+            println!(
+                "{}: {} passes traced; {} files in {} (start with trace.md); {}",
+                t.name,
+                traced.passes.len(),
+                paths.len(),
+                out.display(),
+                traced.check
+            );
+            Ok(())
         }
         Command::Bench {
             quick,

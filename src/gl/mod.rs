@@ -29,6 +29,7 @@
 //! - [`program`]: programs built from `glsl/` files with one preamble function, cached;
 //! - [`texture`]: float textures (2D and rectangle, R32F and RGBA32F), render targets;
 //! - [`pingpong`]: the copy and switch methods of the 2005 papers behind one interface;
+//! - [`observe`]: the per-pass observer of traced solves (the `trace` command);
 //! - [`quad`]: quads with explicit per-vertex texture coordinates (rasterizer index mapping);
 //! - [`buffer`]: shader storage buffers and buffer-texture views of them, compute dispatch,
 //!   memory barriers;
@@ -39,6 +40,7 @@ pub mod caps;
 pub mod context;
 pub mod error;
 pub mod info;
+pub mod observe;
 pub mod pingpong;
 pub mod program;
 pub mod quad;
@@ -51,6 +53,7 @@ pub use caps::{Caps, Need};
 pub use context::{DeviceSelector, headless};
 pub use error::GlError;
 pub use info::DeviceInfo;
+pub use observe::{Panel, PassInfo, PassObserver, Role};
 pub use pingpong::{PingPong, PingPongMethod, PingPongStats};
 pub use program::{Define, Program};
 pub use quad::{Quad, QuadBatch};

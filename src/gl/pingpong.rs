@@ -147,6 +147,16 @@ impl PingPong {
         }
     }
 
+    /// Both textures in a fixed order and the index of the one the next pass reads: the copy
+    /// method's `[input texture, render buffer]` (always 0), or the switch method's two
+    /// textures (the current one). For observers ([`super::observe`]).
+    pub fn pair(&self) -> ([&Texture; 2], usize) {
+        match &self.storage {
+            Storage::Copy { input, buffer } => ([input, buffer.texture()], 0),
+            Storage::Switch { tex, current } => ([tex[0].texture(), tex[1].texture()], *current),
+        }
+    }
+
     fn output(&self) -> &RenderTexture {
         match &self.storage {
             Storage::Copy { buffer, .. } => buffer,

@@ -39,8 +39,8 @@ use super::gpu::GpuBicgError;
 use super::linbcg;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
-    Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
-    RenderTexture, TexTarget, Texture,
+    Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
+    Rect, RenderTexture, TexTarget, Texture,
 };
 
 /// Column indices and row lengths are stored as f32: exact up to 2²⁴.
@@ -355,6 +355,18 @@ impl FragmentBicg {
 
     /// Σ aᵢbᵢ (`b = Some`) or max |aᵢ| (`b = None`) into texel `slot` of the results texture.
     fn reduce(&self, a: V, b: Option<V>, slot: u32) -> Result<(), GlError> {
+        self.reduce_observed(a, b, slot, None)
+    }
+
+    /// [`Self::reduce`] with an observer called before and after every pass (the `trace`
+    /// command; `reduce_trace.rs` says what each pass is). The GL work is the same.
+    fn reduce_observed<'o>(
+        &self,
+        a: V,
+        b: Option<V>,
+        slot: u32,
+        mut obs: Option<&mut (dyn PassObserver + 'o)>,
+    ) -> Result<(), GlError> {
         let max = b.is_none();
         let progs = &self.prog.reduce;
         let (first, rest) = if max {
@@ -367,6 +379,9 @@ impl FragmentBicg {
         let levels = self.chain.len();
         for level in 0..=levels {
             let prog = if level == 0 { first } else { rest };
+            if let Some(o) = obs.as_deref_mut() {
+                o.before(&self.level_pass(max, level, (a, b), src, (sw, sh), slot))?;
+            }
             prog.bind();
             prog.bind_texture(0, "u_a", src);
             if level == 0 {
@@ -397,9 +412,59 @@ impl FragmentBicg {
             w.flops32 += reads;
             w.passes += 1;
             self.work.set(w);
+            if let Some(o) = obs.as_deref_mut() {
+                // `src` is now this pass's target: describe it with the source it read.
+                let read = if level == 0 {
+                    self.tex(a)
+                } else {
+                    self.chain[level - 1].0.texture()
+                };
+                o.after(&self.level_pass(max, level, (a, b), read, (sw, sh), slot))?;
+            }
             (sw, sh) = (ow, oh);
         }
         self.gl.check("fragment reduction")
+    }
+
+    /// What pass `level` of a reduction of `(a, b)` reading `src` (`size` texels) is.
+    fn level_pass<'s>(
+        &'s self,
+        max: bool,
+        level: usize,
+        (a, b): (V, Option<V>),
+        src: &'s Texture,
+        size: (u32, u32),
+        slot: u32,
+    ) -> crate::gl::PassInfo<'s> {
+        let levels = self.chain.len();
+        let sources = if level == 0 {
+            let mut v = vec![("a".to_string(), self.tex(a))];
+            if let Some(b) = b {
+                v.push(("b".to_string(), self.tex(b)));
+            }
+            v
+        } else {
+            vec![(format!("level {level}"), src)]
+        };
+        let (label, target, quad) = if level == levels {
+            let q = Quad::identity(Rect::new(slot, 0, 1, 1));
+            ("results".to_string(), self.results.texture(), q)
+        } else {
+            let t = self.chain[level].0.texture();
+            let q = Quad::identity(Rect::full(t.width(), t.height()));
+            (format!("level {}", level + 1), t, q)
+        };
+        super::reduce_trace::level_info(
+            max,
+            level,
+            levels,
+            reduce_defines(max, level == 0),
+            sources,
+            size,
+            (&label, target),
+            quad,
+            slot,
+        )
     }
 
     /// Reads `count` results from texel `first` on, in f64.
@@ -452,6 +517,17 @@ impl FragmentBicg {
 
     /// Σ aᵢbᵢ and max |aᵢ| through the reduction passes (for the tests).
     pub fn reductions(&mut self, a: &[f64], b: &[f64]) -> Result<(f64, f64), GpuBicgError> {
+        self.reductions_observed(a, b, None)
+    }
+
+    /// [`Self::reductions`] with an observer called before and after every pass of both
+    /// chains (the `trace` command).
+    pub fn reductions_observed(
+        &mut self,
+        a: &[f64],
+        b: &[f64],
+        mut obs: Option<&mut dyn PassObserver>,
+    ) -> Result<(f64, f64), GpuBicgError> {
         for len in [a.len(), b.len()] {
             if len != self.n {
                 return Err(GpuBicgError::Length {
@@ -462,8 +538,8 @@ impl FragmentBicg {
         }
         self.upload(V::P, a)?;
         self.upload(V::Pp, b)?;
-        self.reduce(V::P, Some(V::Pp), RHO)?;
-        self.reduce(V::P, None, PNRM)?;
+        self.reduce_observed(V::P, Some(V::Pp), RHO, obs.as_deref_mut())?;
+        self.reduce_observed(V::P, None, PNRM, obs)?;
         let s = self.read_results(RHO, 4)?;
         Ok((s[0], s[3]))
     }

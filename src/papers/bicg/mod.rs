@@ -34,6 +34,7 @@ pub mod fragment;
 pub mod gpu;
 pub mod linbcg;
 pub mod poisson;
+pub mod reduce_trace;
 
 pub use cpu::{BicgError, BicgInfo, BicgParams, Stop};
 pub use ellpack::{EllpackError, EllpackR};

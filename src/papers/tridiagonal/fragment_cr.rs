@@ -25,12 +25,13 @@
 
 use std::time::{Duration, Instant};
 
+use super::cr_trace;
 use super::layout::CrLayout;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
-    Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
-    TexTarget, Texture,
+    Buffer, Format, Gl, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
+    RenderTexture, TexTarget, Texture,
 };
 use crate::papers::lu::arith2005::Arith2005;
 use std::rc::Rc;
@@ -422,9 +423,19 @@ impl FragmentCr {
     /// Solves the tiled systems of a [`FragmentCr::tiled`] solver: an RGBA32F rectangle
     /// texture of `cols·n × rows`; returns the R32F texture `cols·n × rows` of `x`.
     pub fn solve_tiled(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
+        self.solve_observed(systems, None)
+    }
+
+    /// [`Self::solve_tiled`] with an observer called before and after every pass (the
+    /// `trace` command; [`super::cr_trace`] says what each pass is). The GL work is the same.
+    pub fn solve_observed(
+        &mut self,
+        systems: &Texture,
+        obs: Option<&mut dyn PassObserver>,
+    ) -> Result<&Texture, TridiagonalError> {
         let c = self.cols as usize;
         check_systems(systems, self.layout.n * c, self.layout.batch)?;
-        self.run(systems)?;
+        self.run(systems, obs)?;
         self.gl.check("cyclic reduction")?;
         if self.params.check_finite {
             find_non_finite(self.out.texture(), self.layout.n * c)?;
@@ -464,7 +475,12 @@ impl FragmentCr {
         Ok(())
     }
 
-    fn run(&mut self, systems: &Texture) -> Result<(), TridiagonalError> {
+    fn run(
+        &mut self,
+        systems: &Texture,
+        mut obs: Option<&mut dyn PassObserver>,
+    ) -> Result<(), TridiagonalError> {
+        let (layout, params) = (&self.layout, &self.params);
         let (gl, prof) = (self.gl.clone(), self.params.profile);
         let counter = self.counter.as_ref();
         let mut fetches = FetchCounts::default();
@@ -480,9 +496,16 @@ impl FragmentCr {
                 &mut times.pad,
                 &mut fetches.copy,
                 || {
+                    let info = || cr_trace::pad(layout, params, systems, p0.texture());
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.before(&info())?;
+                    }
                     p0.bind();
                     self.copy_p.bind_texture(0, "u_src", systems);
                     self.pad_quad.draw(&self.copy_p, p0.texture().width(), b)?;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.after(&info())?;
+                    }
                     Ok(())
                 },
             )?;
@@ -506,10 +529,17 @@ impl FragmentCr {
             &mut fetches.reduce,
             || {
                 for (l, quad) in levels.iter().zip(quads) {
+                    let reading = p.pair().1;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.before(&cr_trace::reduce(layout, params, l, p0, p, reading))?;
+                    }
                     p.pass(span(l.ps, l.pc, lw), |input| {
                         reduce.bind_texture(0, "u_p", if l.s == 1 { p0 } else { input });
                         quad.draw(reduce, pw, b)
                     })?;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.after(&cr_trace::reduce(layout, params, l, p0, p, reading))?;
+                    }
                 }
                 Ok(())
             },
@@ -529,17 +559,25 @@ impl FragmentCr {
                         // pass reads the even levels and renders into the odd ones' buffer.
                         p.end_pass(Rect::new(0, 0, 0, 0))?;
                     }
+                    let reading = p.pair().1;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.before(&cr_trace::gather(layout, params, p, reading))?;
+                    }
                     p.pass(Rect::new(0, 0, pw, b), |input| {
                         copy_p.bind_texture(0, "u_src", input);
                         quad.draw(copy_p, pw, b)
                     })?;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.after(&cr_trace::gather(layout, params, p, reading))?;
+                    }
                     Ok(())
                 },
             )?;
         }
         // Filling, eq. (16): s = q … 1, X1/X2 ping-pong; level s reads level s-1 of P.
-        let (fill, x, fquads, layout) = (&self.fill, &mut self.x, &self.fill_quads, &self.layout);
+        let (fill, x, fquads) = (&self.fill, &mut self.x, &self.fill_quads);
         let levels_tex = p.input();
+        let levels_label = crate::gl::observe::pair_label(p.method(), "P", p.pair().1);
         let xw = layout.np + 3;
         Self::phase(
             &gl,
@@ -549,17 +587,30 @@ impl FragmentCr {
             &mut fetches.fill,
             || {
                 for s in (1..=layout.q).rev() {
+                    let reading = x.pair().1;
+                    let (lt, ll) = if s == 1 {
+                        (p0, "P0")
+                    } else {
+                        (levels_tex, levels_label.as_str())
+                    };
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.before(&cr_trace::fill(layout, params, s, lt, ll, x, reading))?;
+                    }
                     x.pass(span(0, layout.fill_width(s), xw), |input| {
                         fill.bind_texture(0, "u_x", input);
-                        fill.bind_texture(1, "u_p", if s == 1 { p0 } else { levels_tex });
+                        fill.bind_texture(1, "u_p", lt);
                         fquads[s - 1].draw(fill, xw * self.cols, b)
                     })?;
+                    if let Some(o) = obs.as_deref_mut() {
+                        o.after(&cr_trace::fill(layout, params, s, lt, ll, x, reading))?;
+                    }
                 }
                 Ok(())
             },
         )?;
         let (out, copy_x, cq) = (&self.out, &self.copy_x, &self.collect_quad);
         let xin = x.input();
+        let x: &PingPong = x;
         Self::phase(
             &gl,
             prof,
@@ -567,9 +618,16 @@ impl FragmentCr {
             &mut times.collect,
             &mut fetches.copy,
             || {
+                let info = || cr_trace::collect(layout, params, x, out.texture());
+                if let Some(o) = obs.as_deref_mut() {
+                    o.before(&info())?;
+                }
                 out.bind();
                 copy_x.bind_texture(0, "u_src", xin);
                 cq.draw(copy_x, out.texture().width(), b)?;
+                if let Some(o) = obs {
+                    o.after(&info())?;
+                }
                 Ok(())
             },
         )?;

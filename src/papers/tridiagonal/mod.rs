@@ -64,6 +64,7 @@
 pub mod cg;
 pub mod compute;
 pub mod cpu;
+pub mod cr_trace;
 pub mod experiments;
 pub mod fragment_cr;
 pub mod layout;

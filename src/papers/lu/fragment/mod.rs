@@ -60,6 +60,7 @@
 //! are in `layout.rs`, the programs' `#define` sets in `programs.rs`.
 
 mod layout;
+mod lu_trace;
 mod programs;
 
 use std::rc::Rc;
@@ -67,8 +68,8 @@ use std::time::Instant;
 
 use crate::gl::timing::Stopwatch;
 use crate::gl::{
-    Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
-    TexTarget,
+    Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
+    Rect, TexTarget,
 };
 
 use super::LuError;
@@ -271,6 +272,15 @@ impl FragmentLu {
     /// Runs the whole decomposition on the uploaded matrix; returns its counts and times.
     /// Does not check the pivots: [`Self::factors`] does, on the result.
     pub fn run(&mut self) -> Result<LuInfo, LuError> {
+        self.run_observed(None)
+    }
+
+    /// [`Self::run`] with an observer called before and after every pass (the `trace`
+    /// command; `lu_trace.rs` says what each pass is). The GL work is the same.
+    pub fn run_observed(
+        &mut self,
+        mut obs: Option<&mut dyn PassObserver>,
+    ) -> Result<LuInfo, LuError> {
         self.pp.reset_stats();
         self.pp.set_profiling(self.params.profile);
         self.draws = Stopwatch::default();
@@ -292,7 +302,20 @@ impl FragmentLu {
                 } else {
                     vec![]
                 };
+                let reading = self.pp.pair().1;
+                let (p, np) = (&self.params, self.np);
+                if let Some(o) = obs.as_deref_mut() {
+                    o.before(&lu_trace::pass_info(
+                        p, np, &pass, &carry, &self.pp, reading,
+                    ))?;
+                }
                 self.run_pass(&pass, &carry)?;
+                let p = &self.params;
+                if let Some(o) = obs.as_deref_mut() {
+                    o.after(&lu_trace::pass_info(
+                        p, np, &pass, &carry, &self.pp, reading,
+                    ))?;
+                }
                 prev = vec![rect];
             }
         }

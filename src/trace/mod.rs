@@ -1,0 +1,221 @@
+//! `gpgpu-repro trace <technique>`: a legacy fragment technique run pass by pass, for teaching.
+//!
+//! The 2005 papers drew their techniques by hand: Kim & Lee's cyclic reduction (Fig. 2–9) as
+//! runs of RGBA texels written level by level into ping-pong buffers, Matsui et al.'s LU
+//! (Fig. 3–5) as quads swept over a matrix texture. `trace` draws the same pictures from the
+//! real thing: it runs the solver the experiments use — same code, same shaders — on a small
+//! input with a [`PassObserver`](crate::gl::PassObserver) attached, which reads back every
+//! texture each pass reads and writes, before the draw and after it. Out come one PNG per
+//! pass ([`render`]), an animated GIF of the sequence, and `trace.md` ([`markdown`]) narrating
+//! each pass: shader, defines, uniforms, quad and texture coordinates, the paper's equation,
+//! texels fetched and written.
+//!
+//! Every technique lives in its own file (the [`TECHNIQUES`] table lists them) and checks its
+//! input before anything runs. The traced result is compared with an untraced run of the same
+//! solver on the same input: they must agree bit for bit (the observer only reads).
+//!
+//! Imports: `main` → `trace` → `papers` → `gl` (like the registry, nothing below imports it).
+
+pub mod bicg;
+pub mod cr;
+pub mod lu;
+pub mod markdown;
+pub mod record;
+pub mod render;
+pub mod window;
+
+use std::path::{Path, PathBuf};
+
+use crate::gl::{Gl, GlError};
+use crate::report::files::{OutputError, write_atomic};
+pub use record::{PassRecord, Recorder, Snapshot};
+
+/// What can go wrong in a trace.
+#[derive(Debug, thiserror::Error)]
+pub enum TraceError {
+    #[error("unknown technique `{0}`; known: {1}")]
+    Unknown(String, String),
+    #[error("{technique} cannot take this input: {why}")]
+    BadInput { technique: String, why: String },
+    #[error(transparent)]
+    Gl(#[from] GlError),
+    #[error("{0}")]
+    Solver(String),
+    #[error("drawing the trace: {0}")]
+    Render(String),
+    #[error(transparent)]
+    Output(#[from] OutputError),
+    #[error("creating {path}: {source}")]
+    Folder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// The input of a trace: `size` (unknowns, matrix order …) and `batch` (systems), resolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Input {
+    pub size: usize,
+    pub batch: usize,
+    pub seed: u64,
+}
+
+/// A traced technique (one file per paper technique under `src/trace/`).
+#[derive(Clone, Copy)]
+pub struct Technique {
+    pub name: &'static str,
+    /// One line: paper, figure, what is traced.
+    pub about: &'static str,
+    pub default_size: usize,
+    pub default_batch: usize,
+    /// Checks an input before anything runs (a clear error, nothing written).
+    pub check: fn(&Input) -> Result<(), String>,
+    /// Runs the technique traced, and untraced for the bit-for-bit comparison.
+    pub run: fn(&Gl, &Input) -> Result<Trace, TraceError>,
+}
+
+/// Every technique `trace` knows.
+pub static TECHNIQUES: &[Technique] = &[
+    cr::COPY,
+    cr::SWITCH,
+    lu::ALL[0],
+    lu::ALL[1],
+    lu::ALL[2],
+    lu::ALL[3],
+    lu::ALL[4],
+    lu::ALL[5],
+    lu::ALL[6],
+    lu::ALL[7],
+    bicg::REDUCE,
+];
+
+/// A finished trace.
+pub struct Trace {
+    pub technique: &'static str,
+    pub input: Input,
+    /// The Markdown introduction: the paper, the data layout, how to read the pictures.
+    pub intro: String,
+    pub passes: Vec<PassRecord>,
+    /// Label of the result panel in the last pass.
+    pub result_label: String,
+    /// The result as the trace shows it (the last pass's result texture, read back).
+    pub traced: Vec<f32>,
+    /// The same solver's output on the same input, run without an observer.
+    pub untraced: Vec<f32>,
+    /// How the result compares with the CPU reference, in words.
+    pub check: String,
+}
+
+impl Trace {
+    /// Whether the traced and untraced results agree bit for bit.
+    pub fn bit_identical(&self) -> bool {
+        self.traced.len() == self.untraced.len()
+            && self
+                .traced
+                .iter()
+                .zip(&self.untraced)
+                .all(|(a, b)| a.to_bits() == b.to_bits())
+    }
+}
+
+/// The techniques and their defaults, for `trace --help`.
+pub fn help() -> String {
+    let mut s = String::from("Techniques:\n");
+    for t in TECHNIQUES {
+        s += &format!(
+            "  {:<14} {} (default --size {} --batch {})\n",
+            t.name, t.about, t.default_size, t.default_batch
+        );
+    }
+    s
+}
+
+/// The technique called `name`.
+pub fn technique(name: &str) -> Result<&'static Technique, TraceError> {
+    TECHNIQUES.iter().find(|t| t.name == name).ok_or_else(|| {
+        let known: Vec<&str> = TECHNIQUES.iter().map(|t| t.name).collect();
+        TraceError::Unknown(name.into(), known.join(", "))
+    })
+}
+
+/// The technique and its input with defaults filled in, checked: call before any GL work or
+/// output.
+pub fn resolve(
+    name: &str,
+    size: Option<usize>,
+    batch: Option<usize>,
+    seed: u64,
+) -> Result<(&'static Technique, Input), TraceError> {
+    let t = technique(name)?;
+    let input = Input {
+        size: size.unwrap_or(t.default_size),
+        batch: batch.unwrap_or(t.default_batch),
+        seed,
+    };
+    (t.check)(&input).map_err(|why| TraceError::BadInput {
+        technique: t.name.into(),
+        why,
+    })?;
+    Ok((t, input))
+}
+
+/// The default output folder of `technique`: `figures/quick/trace/<technique>/` (quick
+/// outputs are git-ignored).
+pub fn default_out(technique: &str) -> PathBuf {
+    Path::new("figures/quick/trace").join(technique)
+}
+
+/// The files of a trace, in memory: `(file name, bytes)`.
+pub fn files(trace: &Trace) -> Result<Vec<(String, Vec<u8>)>, TraceError> {
+    let count = trace.passes.len();
+    let heading = format!(
+        "{} (size {}, {} systems)",
+        trace.technique, trace.input.size, trace.input.batch
+    );
+    let mut out = vec![];
+    let mut pictures = vec![];
+    let mut names = vec![];
+    for (i, pass) in trace.passes.iter().enumerate() {
+        let pic = render::pass_picture(pass, i, count, &heading).map_err(TraceError::Render)?;
+        let name = format!("pass-{:02}-{}.png", i + 1, slug(&pass.title));
+        out.push((name.clone(), render::png(&pic).map_err(TraceError::Render)?));
+        names.push(name);
+        pictures.push(pic);
+    }
+    out.push((
+        "trace.gif".into(),
+        render::gif(&pictures, 2000).map_err(TraceError::Render)?,
+    ));
+    out.push((
+        "trace.md".into(),
+        markdown::trace_md(trace, &names).into_bytes(),
+    ));
+    Ok(out)
+}
+
+/// Writes the files of a trace into `dir` (created); returns their paths.
+pub fn write(trace: &Trace, dir: &Path) -> Result<Vec<PathBuf>, TraceError> {
+    let files = files(trace)?;
+    std::fs::create_dir_all(dir).map_err(|source| TraceError::Folder {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut paths = vec![];
+    for (name, bytes) in files {
+        let path = dir.join(name);
+        write_atomic(&path, &bytes)?;
+        paths.push(path);
+    }
+    Ok(paths)
+}
+
+/// A file-name fragment of a pass title: lower-case words joined by `-`.
+fn slug(title: &str) -> String {
+    let words: Vec<String> = title
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(4)
+        .map(|w| w.to_ascii_lowercase())
+        .collect();
+    words.join("-")
+}
