@@ -805,7 +805,7 @@ pub struct RatioChart {
 impl RatioChart {
     const ROW: u32 = 56;
 
-    /// The picture's size: 1200 px wide, a row of [`Self::ROW`] px per category.
+    /// The picture's size: 1200 px wide, a fixed-height row per category.
     pub fn size(&self) -> (u32, u32) {
         (SIZE.0, 280 + Self::ROW * self.rows.len().max(1) as u32)
     }

@@ -91,7 +91,7 @@ fn check(i: &Input, v: Variant) -> Result<(), String> {
             "--size {n}: the traced matrix order N is between 2 and {MAX_N}"
         ));
     }
-    if v.vector() && n % 4 != 0 {
+    if v.vector() && !n.is_multiple_of(4) {
         return Err(format!(
             "--size {n}: {v} packs four rows into one RGBA texel; trace N = 4, 8, 12 or 16 \
              (the solver would pad other sizes with an identity block)"
