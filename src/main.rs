@@ -139,6 +139,10 @@ enum Command {
         /// Run anyway on a busy machine after the wait (the report marks the run noisy).
         #[arg(long)]
         allow_noisy: bool,
+        /// Measure only the rows whose key contains this (a diagnostic; needs --out, so
+        /// that an incomplete profile never replaces the one `reproduce` reads).
+        #[arg(long, value_name = "KEY", requires = "out")]
+        only: Option<String>,
     },
 }
 
@@ -324,11 +328,13 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             out,
             wait_quiet,
             allow_noisy,
+            only,
         } => {
             let g = gl::headless(&cli.device).context("creating a headless GL context")?;
             let out = out.unwrap_or_else(|| gpgpu_repro::bench::default_path(quick));
             let quiet = quiet_policy(!quick, wait_quiet, allow_noisy);
-            print!("{}", gpgpu_repro::bench::run(&g, quick, &out, &quiet)?);
+            let profile = gpgpu_repro::bench::run(&g, quick, &out, &quiet, only.as_deref())?;
+            print!("{profile}");
             eprintln!("profile: {}", out.display());
             Ok(())
         }

@@ -26,6 +26,7 @@ fn tiny() -> Settings {
         fixed_ops: 4,
         min_run_ms: 0.0,
         timing: TimingPlan::new(0, 1, Duration::ZERO),
+        passes: 1,
     }
 }
 

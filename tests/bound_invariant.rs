@@ -52,6 +52,7 @@ fn short_bench() -> Settings {
         // Best of several runs: a roof measured from too few runs on a shared machine is low,
         // and every row above it would be a false alarm.
         timing: TimingPlan::new(1, 6, Duration::from_millis(300)).adaptive(0.03, 10),
+        passes: 2,
     }
 }
 

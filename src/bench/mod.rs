@@ -32,7 +32,9 @@
 //! the kernel `reps` times, `reps` chosen from one calibration run so that a run lasts at
 //! least [`Settings::min_run_ms`]. A value is the **best** run (the least time,
 //! BabelStream's rule: a roof is what the device can reach, and other processes can only
-//! lengthen a run); the JSON keeps every run and the median's interval.
+//! lengthen a run); the JSON keeps every run and the median's interval. The whole bench runs
+//! in [`Settings::passes`] passes, each row the best of its passes ([`passes`]: a slow spell
+//! of the host lasts longer than one measurement, not than a pass).
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
@@ -52,6 +54,7 @@ pub mod bound;
 pub mod fixed;
 pub mod flops;
 pub mod memory;
+pub mod passes;
 pub mod profile;
 pub mod roofline;
 pub mod sweep;
@@ -113,10 +116,12 @@ pub struct Settings {
     /// A timed run repeats its kernel until it lasts at least this long (from a calibration run).
     pub min_run_ms: f64,
     pub timing: TimingPlan,
+    /// Passes over all measurements; a row keeps the best of its passes ([`passes`]).
+    pub passes: u32,
 }
 
 impl Settings {
-    /// `--quick`: under 40 s on a 2-core llvmpipe machine; the sweep stops at 64 MiB, past
+    /// `--quick`: about a minute on a 2-core llvmpipe machine (two passes); the sweep stops at 64 MiB, past
     /// a GPU's caches but not far past a CPU's last-level cache.
     pub fn quick() -> Settings {
         Settings {
@@ -128,9 +133,10 @@ impl Settings {
             fixed_ops: 200,
             min_run_ms: 10.0,
             timing: TimingPlan::new(1, 5, Duration::from_millis(150)).adaptive(0.03, 15),
+            passes: 2,
         }
     }
-    /// The full run: under 3 minutes on a 2-core llvmpipe machine.
+    /// The full run: under 4 minutes on a 2-core llvmpipe machine (three passes).
     pub fn full() -> Settings {
         Settings {
             mode: "full",
@@ -141,6 +147,7 @@ impl Settings {
             fixed_ops: 1000,
             min_run_ms: 20.0,
             timing: TimingPlan::new(1, 5, Duration::from_millis(400)).adaptive(0.02, 25),
+            passes: 3,
         }
     }
     pub fn new(quick: bool) -> Settings {
@@ -189,10 +196,11 @@ pub fn run(
     quick: bool,
     out: &std::path::Path,
     quiet: &QuietPolicy,
+    only: Option<&str>,
 ) -> Result<DeviceProfile, BenchError> {
     let gate = quiet.check(&mut |line| eprintln!("{line}"))?;
     let settings = Settings::new(quick);
-    let mut profile = measure(gl, &settings, true)?;
+    let mut profile = measure_only(gl, &settings, true, only)?;
     if matches!(quiet.source, LoadSource::Off) {
         profile.machine = None;
     } else if let Some(m) = profile.machine.as_mut() {
@@ -208,14 +216,35 @@ type Step<'a> = (String, Box<dyn Fn() -> Result<Measurement, GlError> + 'a>);
 
 /// Makes every measurement of [`Settings`]; `progress` shows a bar on stderr.
 pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, BenchError> {
+    measure_only(gl, s, progress, None)
+}
+
+/// [`measure`], restricted to the rows whose key contains `only` (a diagnostic: `bench
+/// --only KEY --out FILE` re-measures one roof; such a profile is incomplete, and
+/// `reproduce` never reads it because `--only` needs an explicit `--out`).
+pub fn measure_only(
+    gl: &Gl,
+    s: &Settings,
+    progress: bool,
+    only: Option<&str>,
+) -> Result<DeviceProfile, BenchError> {
     let t0 = Instant::now();
     let mut steps: Vec<Step> = Vec::new();
     memory::steps(gl, s, &mut steps);
     texture::steps(gl, s, &mut steps);
     flops::steps(gl, s, &mut steps);
     fixed::steps(gl, s, &mut steps);
+    if let Some(only) = only {
+        steps.retain(|(key, _)| key.contains(only));
+        if steps.is_empty() {
+            return Err(BenchError::Work(format!(
+                "--only {only}: no bench row's key contains it"
+            )));
+        }
+    }
+    let passes = s.passes.max(1);
     let bar = if progress {
-        indicatif::ProgressBar::new(steps.len() as u64)
+        indicatif::ProgressBar::new(steps.len() as u64 * u64::from(passes))
     } else {
         indicatif::ProgressBar::hidden()
     };
@@ -223,23 +252,28 @@ pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, B
         indicatif::ProgressStyle::with_template("bench {bar:30} {pos}/{len} {msg}")
             .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
-    let mut rows = Vec::with_capacity(steps.len());
+    let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
     // The machine's load over the whole bench and over each measurement.
     let first = Snapshot::now();
     let mut noisy = Vec::new();
-    for (key, step) in &steps {
-        bar.set_message(key.clone());
-        let before = Snapshot::now();
-        // A measurement that cannot be made on this device is a row with the reason.
-        let m = step().unwrap_or_else(|e| Measurement::failed(key, &e.to_string()));
-        if let (Some(a), Some(b)) = (before, Snapshot::now())
-            && b.since(&a, THRESHOLD).is_some_and(|l| l.noisy)
-        {
-            noisy.push(key.clone());
+    for pass in 0..passes {
+        for i in passes::order(pass, steps.len()) {
+            let (key, step) = &steps[i];
+            bar.set_message(format!("{key} (pass {} of {passes})", pass + 1));
+            let before = Snapshot::now();
+            // A measurement that cannot be made on this device is a row with the reason.
+            let m = step().unwrap_or_else(|e| Measurement::failed(key, &e.to_string()));
+            if let (Some(a), Some(b)) = (before, Snapshot::now())
+                && b.since(&a, THRESHOLD).is_some_and(|l| l.noisy)
+                && !noisy.contains(key)
+            {
+                noisy.push(key.clone());
+            }
+            by_step[i].push(m);
+            bar.inc(1);
         }
-        rows.push(m);
-        bar.inc(1);
     }
+    let rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
     bar.finish_and_clear();
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);

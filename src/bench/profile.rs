@@ -72,6 +72,10 @@ pub struct Measurement {
     pub tolerance: f64,
     /// Why there is no value, or a remark.
     pub note: String,
+    /// Each pass's value when the bench ran in passes ([`super::passes`]); `value` is their
+    /// best (a swept row's: the plateau of the passes' best curve).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub passes: Vec<f64>,
 }
 
 impl Measurement {
@@ -105,6 +109,7 @@ impl Measurement {
             plateau: None,
             cache: vec![],
             sweep: vec![],
+            passes: vec![],
             amount,
             reps,
             timing,
@@ -132,6 +137,7 @@ impl Measurement {
             plateau: None,
             cache: vec![],
             sweep: vec![],
+            passes: vec![],
             amount: 0.0,
             reps: 0,
             timing: Timing::default(),
@@ -354,6 +360,10 @@ impl fmt::Display for DeviceProfile {
             };
             if let Some(sw) = sweep_summary(m) {
                 text = format!("{text}; {sw}");
+            }
+            if !m.passes.is_empty() {
+                let each: Vec<String> = m.passes.iter().map(|v| format!("{v:.3}")).collect();
+                text = format!("{text}; passes {}", each.join(" / "));
             }
             writeln!(
                 f,
