@@ -26,6 +26,7 @@
 pub mod cpu;
 pub mod experiments;
 pub mod gpu;
+pub mod multipass_trace;
 
 use crate::gl::GlError;
 

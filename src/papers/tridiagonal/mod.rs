@@ -62,6 +62,7 @@
 //! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
 
 pub mod cg;
+pub mod cg_trace;
 pub mod compute;
 pub mod cpu;
 pub mod cr_trace;
