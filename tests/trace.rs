@@ -238,7 +238,10 @@ fn traced_matmul_multipass_equals_a_plain_multiply() {
     let passes = (4 * n.div_ceil(4)).div_ceil(K_CHUNK as usize);
     assert_eq!(tr.passes.len(), passes);
     let (a, b) = (Matrix::random(n, n, 4), Matrix::random(n, n, 5));
-    let want = Multipass::new(&gl, K_CHUNK).unwrap().multiply(&a, &b).unwrap();
+    let want = Multipass::new(&gl, K_CHUNK)
+        .unwrap()
+        .multiply(&a, &b)
+        .unwrap();
     assert_eq!(bits(&tr.traced), bits(&want.data));
     for (p, pass) in tr.passes.iter().enumerate() {
         let p = p as u32;
@@ -247,7 +250,10 @@ fn traced_matmul_multipass_equals_a_plain_multiply() {
         let pb = pass.panel("B").unwrap();
         assert_eq!(pb.fetched, [Rect::new(0, 4 * p, pb.width, 4)]);
         let drawn = pass.panels.iter().find(|s| s.role == Role::Drawn).unwrap();
-        let read = pass.panels.iter().find(|s| s.label.starts_with('R') && s.role == Role::Read);
+        let read = pass
+            .panels
+            .iter()
+            .find(|s| s.label.starts_with('R') && s.role == Role::Read);
         assert_ne!(drawn.label, read.unwrap().label);
     }
     assert!(matches!(
@@ -271,8 +277,15 @@ fn traced_cr_tiled_equals_a_plain_tiled_solve() {
         let sys = Systems::random(tl.n, tl.systems(), false, 9);
         let (w, h) = tl.size();
         let data = tl.tile(&sys);
-        let tex = Texture::new(&gl, TexTarget::Rect, Format::RGBA32F, w as u32, h as u32, Some(&data))
-            .unwrap();
+        let tex = Texture::new(
+            &gl,
+            TexTarget::Rect,
+            Format::RGBA32F,
+            w as u32,
+            h as u32,
+            Some(&data),
+        )
+        .unwrap();
         let params = CrParams::new(PingPongMethod::Switch);
         let mut cr = FragmentCr::tiled(&gl, tl.n, tl.rows, tl.cols, params).unwrap();
         let want = cr.solve_tiled(&tex).unwrap().read().unwrap();

@@ -12,7 +12,7 @@
 
 use super::{Input, Recorder, Technique, Trace, TraceError};
 use crate::gl::{Format, Gl, TexTarget, Texture};
-use crate::papers::tridiagonal::cg::cg_fixed_f64;
+use crate::papers::tridiagonal::cg::{cg_fixed_f64, static_fetches};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCg, Packing, Systems, TridiagonalError};
 use crate::util::max_rel_error;
 
@@ -107,6 +107,7 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
             pad = lanes * w - n
         ),
     };
+    let fetched = static_fetches(packing, n, batch);
     let intro = format!(
         "Kim & Lee 2005, *Fast GPU Implementation for the Solution of Tridiagonal Matrix \
          Systems*: the GPU conjugate gradient its cyclic reduction is compared with (Table 1, \
@@ -117,9 +118,10 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
          of n = {n} unknowns, one per texture row, treated as one block-diagonal system (one \
          dot product over the whole batch), as RGBA texels (a, b, c, k). {layout} Scalars (ρ, \
          ρ_old, p·q) live in 1×1 textures that the passes fetch: nothing is read back between \
-         passes. The trace runs the set-up and {ITERATIONS} iteration (Table 1 counts the \
-         fetches of one: 7 + 15.5·n scalar, 1.75 + 3.9·n packed); the ping-pong pairs x1/x2, \
-         r1/r2, p1/p2 swap roles every update (the switch method).\n\n\
+         passes. The trace runs the set-up and {ITERATIONS} iteration, the passes Table 1 \
+         counts the texture fetches of (on this input {setup} floats in the set-up and {iter} \
+         per iteration, the 1×1 scalars not counted: `static_fetches` in `cg.rs`); the \
+         ping-pong pairs x1/x2, r1/r2, p1/p2 swap roles every update (the switch method).\n\n\
          In the pictures: blue texels were fetched by the pass, orange ones were drawn (the \
          quad outlined in red); values the pass changed are dark red. The solver is \
          `FragmentCg` (`src/papers/tridiagonal/cg.rs`), the one the experiments time; the \
@@ -129,6 +131,8 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
             Packing::Rgba => "RGBA-packed",
         },
         seed = input.seed,
+        setup = fetched.0,
+        iter = fetched.1,
     );
     Ok(Trace {
         technique: match packing {

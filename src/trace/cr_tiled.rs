@@ -5,9 +5,9 @@
 
 use super::{Input, Recorder, Technique, Trace, TraceError};
 use crate::gl::{Format, Gl, TexTarget, Texture};
+use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::papers::tridiagonal::{CrParams, FragmentCr, Systems, TridiagonalError};
-use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::util::max_rel_error;
 
 /// `trace cr-tiled`.
@@ -92,7 +92,11 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
             } else {
                 format!("slices z = {z0} … {}", z1 - 1)
             };
-            format!("tile column {c} (texels {} … {}): {held}", c * t.n, (c + 1) * t.n - 1)
+            format!(
+                "tile column {c} (texels {} … {}): {held}",
+                c * t.n,
+                (c + 1) * t.n - 1
+            )
         })
         .collect();
     let l = traced_solver.layout();

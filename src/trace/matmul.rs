@@ -6,7 +6,7 @@
 use super::{Input, Recorder, Technique, Trace, TraceError};
 use crate::gl::{Gl, Role};
 use crate::papers::matmul::gpu::{Multipass, unpack4};
-use crate::papers::matmul::{Matrix, MatmulError, cpu};
+use crate::papers::matmul::{MatmulError, Matrix, cpu};
 use crate::util::max_rel_error;
 
 /// `trace matmul-multipass`.
@@ -44,9 +44,7 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
     let kernel = Multipass::new(gl, K_CHUNK).map_err(err)?;
     let mut rec = Recorder::default();
     let mut ops = kernel.upload(&a, &b).map_err(err)?;
-    kernel
-        .run_observed(&mut ops, Some(&mut rec))
-        .map_err(err)?;
+    kernel.run_observed(&mut ops, Some(&mut rec)).map_err(err)?;
     let solver_out = kernel.read(&ops).map_err(err)?;
     let untraced = Multipass::new(gl, K_CHUNK)
         .and_then(|k| k.multiply(&a, &b))
@@ -90,7 +88,8 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
          {K_CHUNK} consecutive k (one texel column of A, {K_CHUNK} texel rows of B) to the \
          running sum, read from one buffer of the pair R1/R2 and written to the other (the \
          switch method: no copies); {passes} passes in all. The experiments run the same \
-         shader with K_CHUNK = 16 … 128 (tuned on the device), fewer and longer passes.\n\n\
+         shader with a larger K_CHUNK tuned on the device (`[table1.tune]` in \
+         `experiments/matmul.toml`): fewer, longer passes.\n\n\
          In the pictures: blue texels were fetched by the pass, orange ones were drawn (the \
          quad outlined in red); values the pass changed are dark red. The pass descriptions \
          come from `src/papers/matmul/multipass_trace.rs`.",

@@ -40,10 +40,10 @@
 
 use std::rc::Rc;
 
+use super::multipass_trace::pass_info;
 use super::{MatmulError, Matrix, dims};
 use crate::bench::{Access, Bytes, Kind, Work};
 pub use crate::gl::Reads;
-use super::multipass_trace::pass_info;
 use crate::gl::observe::Observer;
 use crate::gl::{
     Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,

@@ -78,12 +78,15 @@ pub fn pass_info<'a>(
                 columns of R per RGBA texel, the running sum ping-ponged between passes"
             .into(),
         fetches: format!(
-            "{w}×{h} fragments; fragment (x, i) fetches its sum from {read} (1 texel), texels \
-             {} … {} of A's row i (A[i][{k0} … {}], one RGBA texel per 4 k) and texels \
-             (x, {k0} … {}) of B (one per k): {} fetches and {} multiply-adds per fragment \
-             (4 lanes), 1 RGBA texel written",
-            k0 / 4,
-            k1 / 4 - 1,
+            "{w}×{h} fragments; fragment (x, i) fetches its sum from {read} (1 texel), {} of \
+             A's row i (A[i][{k0} … {}], one RGBA texel per 4 k) and texels (x, {k0} … {}) of \
+             B (one per k): {} fetches and {} multiply-adds per fragment (4 lanes), 1 RGBA \
+             texel written",
+            if ks == 4 {
+                format!("texel {}", k0 / 4)
+            } else {
+                format!("texels {} … {}", k0 / 4, k1 / 4 - 1)
+            },
             k1 - 1,
             k1 - 1,
             1 + ks / 4 + ks,

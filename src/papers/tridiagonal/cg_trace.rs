@@ -16,8 +16,8 @@ use super::CgParams;
 use super::cr_trace::ABCK;
 use super::programs::cg_programs;
 use crate::gl::observe::LANES;
-use crate::gl::{PassInfo, Quad, Rect, Role, Texture};
 use crate::gl::{Format, Panel};
+use crate::gl::{PassInfo, Quad, Rect, Role, Texture};
 
 /// The one channel of a scalar (R32F) vector texel.
 pub const V: &[&str] = &["v"];
@@ -100,7 +100,9 @@ impl Step {
             Step::Residual => s(
                 "set-up: r = k − M x (x = 0)",
                 format!("{t1}: r⁰ = k − M x⁰, 7 fetches per element"),
-                format!("each fragment fetches {stencil} of x, and a, b, c, k: 7 fetches, 1 {one} written"),
+                format!(
+                    "each fragment fetches {stencil} of x, and a, b, c, k: 7 fetches, 1 {one} written"
+                ),
             ),
             Step::Square => s(
                 "ρ = r·r: the squares r_i²",
@@ -160,8 +162,7 @@ impl Step {
             ),
             Step::Unpack => s(
                 "x into the R32F result (n × batch)",
-                "not in Table 1: the result in the layout every solver of the paper returns"
-                    .into(),
+                "not in Table 1: the result in the layout every solver of the paper returns".into(),
                 format!(
                     "fragment i fetches the {one} holding x_i (texelFetch) and writes that lane"
                 ),
@@ -211,10 +212,19 @@ pub fn pass_info<'a>(
         let mut p = Panel::new(label.clone(), tex, Role::Read, channels(label, tex), group);
         p.fetched = vec![Rect::full(tex.width(), tex.height())];
         panels.push(p);
-        uniforms.push((sampler.to_string(), format!("{label} (texture unit {unit})")));
+        uniforms.push((
+            sampler.to_string(),
+            format!("{label} (texture unit {unit})"),
+        ));
     }
     let (tw, th) = (target.1.width(), target.1.height());
-    let mut out = Panel::new(target.0, target.1, Role::Drawn, channels(target.0, target.1), 1);
+    let mut out = Panel::new(
+        target.0,
+        target.1,
+        Role::Drawn,
+        channels(target.0, target.1),
+        1,
+    );
     out.quads = vec![quad];
     panels.push(out);
     match step {

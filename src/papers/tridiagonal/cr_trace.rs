@@ -49,7 +49,10 @@ fn columns(x0: u32, step: u32, count: u32, h: u32) -> Vec<Rect> {
 /// every other.
 fn per_column(what: String, cols: u32) -> String {
     if cols > 1 {
-        format!("{what} — in the first tile column; the same in each of the {cols} (one quad each, one draw call)")
+        format!(
+            "{what} — in the first tile column; the same in each of the {cols} (one quad \
+             each, one draw call)"
+        )
     } else {
         what
     }
@@ -88,7 +91,9 @@ pub fn pad<'a>(
         uniforms: vec![sampler("u_src", 0, "systems"), target(p0.width(), b)],
         paper: "§3.1 takes N = 2^q − 1; other sizes get identity rows (0, 1, 0, 0) (ours)".into(),
         fetches: per_column(
-format!("{n}×{b} fragments each fetch 1 RGBA texel and write it unchanged"), cols),
+            format!("{n}×{b} fragments each fetch 1 RGBA texel and write it unchanged"),
+            cols,
+        ),
         panels: vec![src, dst],
     }
 }
@@ -125,9 +130,7 @@ pub fn reduce<'a>(
         }
         "P0".to_string()
     } else {
-        panels.extend(pair_panels(
-            p, "P", ABCK, 1, reading, fetched, quads, drawn,
-        ));
+        panels.extend(pair_panels(p, "P", ABCK, 1, reading, fetched, quads, drawn));
         pair_label(p.method(), "P", reading)
     };
     let d = 1u32 << (lv.s - 1);
@@ -148,15 +151,17 @@ pub fn reduce<'a>(
             s = lv.s
         ),
         fetches: per_column(
-format!(
-            "{pc}×{b} fragments; fragment j fetches 3 RGBA texels of level {s1} at \
+            format!(
+                "{pc}×{b} fragments; fragment j fetches 3 RGBA texels of level {s1} at \
              TS + 2j, TS + 2j + 1, TS + 2j + 2 (P_(i−d), P_i, P_(i+d): .xy and offsets ∓1) and \
              writes 1 RGBA texel at PS + j: {} texels fetched, {} written",
-            3 * lv.pc * b,
-            lv.pc * b,
-            pc = lv.pc,
-            s1 = lv.s - 1
-        ), cols),
+                3 * lv.pc * b,
+                lv.pc * b,
+                pc = lv.pc,
+                s1 = lv.s - 1
+            ),
+            cols,
+        ),
         panels,
     }
 }
@@ -200,7 +205,9 @@ pub fn gather<'a>(
                 data (the odd levels), the even levels' runs are copied over"
             .into(),
         fetches: per_column(
-format!("{count}×{b} fragments each fetch 1 RGBA texel and write it unchanged"), cols),
+            format!("{count}×{b} fragments each fetch 1 RGBA texel and write it unchanged"),
+            cols,
+        ),
         panels,
     }
 }
@@ -267,14 +274,16 @@ pub fn fill<'a>(
             3 * d
         ),
         fetches: per_column(
-format!(
-            "{w}×{b} fragments m = 0 … {}: even m copy x_(m/2) of the previous level (1 fetch); \
+            format!(
+                "{w}×{b} fragments m = 0 … {}: even m copy x_(m/2) of the previous level (1 fetch); \
              the {} odd m fetch x_((m−1)/2), x_((m+1)/2) and the RGBA equation at position \
              PS_{} + m − 1 = {ps} + m − 1{src_note}",
-            w - 1,
-            w / 2,
-            s - 1
-        ), cols),
+                w - 1,
+                w / 2,
+                s - 1
+            ),
+            cols,
+        ),
         panels,
     }
 }
@@ -303,9 +312,9 @@ pub fn collect<'a>(
         uniforms: vec![sampler("u_src", 0, &label), target(cols * n, b)],
         paper: "§3.2: the unknowns gathered into one buffer (boundary zeros dropped)".into(),
         fetches: per_column(
-format!(
-            "{n}×{b} fragments each fetch 1 value x_(i) at texel i and write it at i − 1"
-        ), cols),
+            format!("{n}×{b} fragments each fetch 1 value x_(i) at texel i and write it at i − 1"),
+            cols,
+        ),
         panels: vec![src, dst],
     }
 }

@@ -76,6 +76,7 @@
 //! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
 
 pub mod cg;
+pub mod cg_model;
 pub mod cg_trace;
 pub mod compute;
 pub mod cpu;
