@@ -82,6 +82,8 @@ pub static TECHNIQUES: &[Technique] = &[
     cr::COPY,
     cr::SWITCH,
     cr_tiled::TILED,
+    cg::SCALAR,
+    cg::RGBA,
     lu::ALL[0],
     lu::ALL[1],
     lu::ALL[2],
@@ -91,8 +93,6 @@ pub static TECHNIQUES: &[Technique] = &[
     lu::ALL[6],
     lu::ALL[7],
     bicg::REDUCE,
-    cg::SCALAR,
-    cg::RGBA,
     matmul::MULTIPASS,
 ];
 
@@ -139,7 +139,7 @@ pub fn help() -> String {
     let mut s = String::from("Techniques:\n");
     for t in TECHNIQUES {
         s += &format!(
-            "  {:<14} {} (default --size {} --batch {})\n",
+            "  {:<18} {} (default --size {} --batch {})\n",
             t.name, t.about, t.default_size, t.default_batch
         );
     }
