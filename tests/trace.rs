@@ -176,3 +176,127 @@ fn window_shows_every_pass_under_xvfb() {
     );
     assert!(out.contains("cr-copy: 8 passes shown"), "{out}");
 }
+
+fn bits(v: &[f32]) -> Vec<u32> {
+    v.iter().map(|x| x.to_bits()).collect()
+}
+
+/// The traced CG (one iteration, scalar and RGBA-packed) equals an independent plain
+/// `FragmentCg` solve bit for bit; the passes are Table 1's: 4 packs and r = k − Mx, then
+/// r², its reduction chain, p, q = Mp, p∘q, its chain, x, r, and the unpack; the direction
+/// pass shows p1 (read) and p2 (drawn) side by side.
+#[test]
+fn traced_cg_equals_a_plain_solve_for_both_packings() {
+    use gpgpu_repro::gl::Role;
+    use gpgpu_repro::papers::tridiagonal::cg::reduction_texels;
+    use gpgpu_repro::papers::tridiagonal::{FragmentCg, Packing};
+    let gl = ctx();
+    let (n, batch) = (13, 3);
+    for (name, packing) in [("cg-scalar", Packing::Scalar), ("cg-rgba", Packing::Rgba)] {
+        let (t, input) = trace::resolve(name, Some(n), Some(batch), 7).unwrap();
+        let tr = (t.run)(&gl, &input).unwrap();
+        let w = n.div_ceil(packing.lanes() as usize) as u64;
+        let chain = reduction_texels(w, batch as u64).1 as usize;
+        assert_eq!(tr.passes.len(), 5 + (6 + 2 * chain) + 1, "{name}");
+        let s = Systems::random(n, batch, true, 7);
+        let tex = Texture::new(
+            &gl,
+            TexTarget::Rect,
+            Format::RGBA32F,
+            n as u32,
+            batch as u32,
+            Some(&s.data),
+        )
+        .unwrap();
+        let mut cg = FragmentCg::new(&gl, n, batch, packing, 1).unwrap();
+        let want = cg.solve(&tex).unwrap().read().unwrap();
+        assert_eq!(bits(&tr.traced), bits(&want), "{name}");
+        let dir = &tr.passes[5 + 1 + chain];
+        assert!(dir.title.starts_with("p = r + β p"), "{}", dir.title);
+        let (p1, p2) = (dir.panel("p1").unwrap(), dir.panel("p2").unwrap());
+        assert_eq!((p1.role, p2.role), (Role::Read, Role::Drawn));
+        assert_eq!(p1.group, p2.group);
+        // The last reduction pass of ρ = r·r writes the 1×1 ρ texture.
+        let rho = tr.passes[5 + chain].panel("ρ").unwrap();
+        assert_eq!((rho.width, rho.height, rho.role), (1, 1, Role::Drawn));
+    }
+}
+
+/// The traced multipass matmul equals a plain `Multipass::multiply` bit for bit; pass p
+/// fetches texel column p of A and rows 4p … 4p+3 of B, and draws into the buffer it does not
+/// read.
+#[test]
+fn traced_matmul_multipass_equals_a_plain_multiply() {
+    use gpgpu_repro::gl::{Rect, Role};
+    use gpgpu_repro::papers::matmul::Matrix;
+    use gpgpu_repro::papers::matmul::gpu::Multipass;
+    use gpgpu_repro::trace::matmul::K_CHUNK;
+    let gl = ctx();
+    let n = 10;
+    let (t, input) = trace::resolve("matmul-multipass", Some(n), None, 4).unwrap();
+    let tr = (t.run)(&gl, &input).unwrap();
+    let passes = (4 * n.div_ceil(4)).div_ceil(K_CHUNK as usize);
+    assert_eq!(tr.passes.len(), passes);
+    let (a, b) = (Matrix::random(n, n, 4), Matrix::random(n, n, 5));
+    let want = Multipass::new(&gl, K_CHUNK)
+        .unwrap()
+        .multiply(&a, &b)
+        .unwrap();
+    assert_eq!(bits(&tr.traced), bits(&want.data));
+    for (p, pass) in tr.passes.iter().enumerate() {
+        let p = p as u32;
+        let pa = pass.panel("A").unwrap();
+        assert_eq!(pa.fetched, [Rect::new(p, 0, 1, n as u32)]);
+        let pb = pass.panel("B").unwrap();
+        assert_eq!(pb.fetched, [Rect::new(0, 4 * p, pb.width, 4)]);
+        let drawn = pass.panels.iter().find(|s| s.role == Role::Drawn).unwrap();
+        let read = pass
+            .panels
+            .iter()
+            .find(|s| s.label.starts_with('R') && s.role == Role::Read);
+        assert_ne!(drawn.label, read.unwrap().label);
+    }
+    assert!(matches!(
+        trace::resolve("matmul-multipass", Some(17), None, 1),
+        Err(TraceError::BadInput { .. })
+    ));
+}
+
+/// Fig. 9: the traced tiled CR equals a plain `FragmentCr::tiled` solve bit for bit, and
+/// every pass draws one quad per tile column.
+#[test]
+fn traced_cr_tiled_equals_a_plain_tiled_solve() {
+    use gpgpu_repro::gl::Role;
+    use gpgpu_repro::papers::tridiagonal::CrParams;
+    use gpgpu_repro::papers::tridiagonal::tiled::Tiling3d;
+    let gl = ctx();
+    for g in [4, 5] {
+        let (t, input) = trace::resolve("cr-tiled", Some(g), None, 9).unwrap();
+        let tr = (t.run)(&gl, &input).unwrap();
+        let tl = Tiling3d::new(g);
+        let sys = Systems::random(tl.n, tl.systems(), false, 9);
+        let (w, h) = tl.size();
+        let data = tl.tile(&sys);
+        let tex = Texture::new(
+            &gl,
+            TexTarget::Rect,
+            Format::RGBA32F,
+            w as u32,
+            h as u32,
+            Some(&data),
+        )
+        .unwrap();
+        let params = CrParams::new(PingPongMethod::Switch);
+        let mut cr = FragmentCr::tiled(&gl, tl.n, tl.rows, tl.cols, params).unwrap();
+        let want = cr.solve_tiled(&tex).unwrap().read().unwrap();
+        assert_eq!(bits(&tr.traced), bits(&want), "N = {g}");
+        for pass in &tr.passes {
+            let drawn = pass.panels.iter().find(|s| s.role == Role::Drawn).unwrap();
+            assert_eq!(drawn.quads.len(), tl.cols, "N = {g}: {}", pass.title);
+        }
+    }
+    assert!(matches!(
+        trace::resolve("cr-tiled", None, Some(2), 1),
+        Err(TraceError::BadInput { .. })
+    ));
+}

@@ -93,6 +93,30 @@ pub trait PassObserver {
     fn after(&mut self, pass: &PassInfo<'_>) -> Result<(), GlError>;
 }
 
+/// Channels of an RGBA texel that packs four consecutive values (rows, unknowns, columns):
+/// offsets `0 … 3` from the texel's first one.
+pub const LANES: &[&str] = &["0", "1", "2", "3"];
+
+/// A solver's optional observer, handed down its passes as `&mut`.
+pub type Observer<'o> = Option<&'o mut dyn PassObserver>;
+
+/// Runs the pass `draw` between `before` and `after` of `obs` (when there is one), both
+/// handed the [`PassInfo`] that `info` builds; without an observer, just `draw`.
+pub fn observed<'a, E: From<GlError>>(
+    obs: &mut Observer<'_>,
+    info: impl Fn() -> PassInfo<'a>,
+    draw: impl FnOnce() -> Result<(), E>,
+) -> Result<(), E> {
+    if let Some(o) = obs.as_deref_mut() {
+        o.before(&info())?;
+    }
+    draw()?;
+    if let Some(o) = obs.as_deref_mut() {
+        o.after(&info())?;
+    }
+    Ok(())
+}
+
 /// The two panels of a ping-pong pair named `name` (e.g. `P`) for a pass that reads `fetched`
 /// from the buffer [`PingPong::pair`] called `reading` and draws `quads` over `drawn`:
 /// the copy method's input texture and render buffer, or the switch method's `name1`/`name2`.

@@ -17,9 +17,12 @@
 //! Imports: `main` → `trace` → `papers` → `gl` (like the registry, nothing below imports it).
 
 pub mod bicg;
+pub mod cg;
 pub mod cr;
+pub mod cr_tiled;
 pub mod lu;
 pub mod markdown;
+pub mod matmul;
 pub mod record;
 pub mod render;
 pub mod window;
@@ -78,6 +81,9 @@ pub struct Technique {
 pub static TECHNIQUES: &[Technique] = &[
     cr::COPY,
     cr::SWITCH,
+    cr_tiled::TILED,
+    cg::SCALAR,
+    cg::RGBA,
     lu::ALL[0],
     lu::ALL[1],
     lu::ALL[2],
@@ -87,6 +93,7 @@ pub static TECHNIQUES: &[Technique] = &[
     lu::ALL[6],
     lu::ALL[7],
     bicg::REDUCE,
+    matmul::MULTIPASS,
 ];
 
 /// A finished trace.
@@ -107,6 +114,15 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// The technique and its input, for the pictures' headings: `cr-copy (size 15, 4
+    /// systems)`, or `lu-i3-copy (size 8)` for one system.
+    pub fn heading(&self) -> String {
+        match self.input.batch {
+            1 => format!("{} (size {})", self.technique, self.input.size),
+            b => format!("{} (size {}, {b} systems)", self.technique, self.input.size),
+        }
+    }
+
     /// Whether the traced and untraced results agree bit for bit.
     pub fn bit_identical(&self) -> bool {
         self.traced.len() == self.untraced.len()
@@ -123,7 +139,7 @@ pub fn help() -> String {
     let mut s = String::from("Techniques:\n");
     for t in TECHNIQUES {
         s += &format!(
-            "  {:<14} {} (default --size {} --batch {})\n",
+            "  {:<18} {} (default --size {} --batch {})\n",
             t.name, t.about, t.default_size, t.default_batch
         );
     }
@@ -168,10 +184,7 @@ pub fn default_out(technique: &str) -> PathBuf {
 /// The files of a trace, in memory: `(file name, bytes)`.
 pub fn files(trace: &Trace) -> Result<Vec<(String, Vec<u8>)>, TraceError> {
     let count = trace.passes.len();
-    let heading = format!(
-        "{} (size {}, {} systems)",
-        trace.technique, trace.input.size, trace.input.batch
-    );
+    let heading = trace.heading();
     let mut out = vec![];
     let mut pictures = vec![];
     let mut names = vec![];

@@ -6,8 +6,8 @@
 //! quad, texels the copy method copied back are green inside a green outline. The textures of
 //! a ping-pong pair stand side by side: under the switch method the two buffers (which one is
 //! read flips every pass), under the copy method the input texture as read, the render buffer
-//! drawn, and the input texture after `glCopyTexSubImage2D`. Values the pass changed are
-//! printed in dark red.
+//! drawn, and the input texture after `glCopyTexSubImage2D`; a group wider than a screen
+//! goes on over several rows. Values the pass changed are printed in dark red.
 
 use std::sync::Once;
 
@@ -140,6 +140,29 @@ fn views(pass: &PassRecord) -> Vec<Vec<View<'_>>> {
         .collect()
 }
 
+/// Widest row of panels: a group wider than this (many textures read side by side) goes on
+/// as many rows as it needs, its panels in order.
+const ROW_W: u32 = 1600;
+
+fn wrap_rows(groups: Vec<Vec<View<'_>>>) -> Vec<Vec<View<'_>>> {
+    let mut rows: Vec<Vec<View>> = vec![];
+    for g in groups {
+        let mut row: Vec<View> = vec![];
+        let mut w = 0;
+        for v in g {
+            let vw = v.size().0 + GAP;
+            if !row.is_empty() && w + vw > ROW_W {
+                rows.push(std::mem::take(&mut row));
+                w = 0;
+            }
+            w += vw;
+            row.push(v);
+        }
+        rows.push(row);
+    }
+    rows
+}
+
 fn inside(r: &Rect, x: u32, y: u32) -> bool {
     x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h
 }
@@ -182,7 +205,7 @@ pub fn pass_picture(
     heading: &str,
 ) -> Result<Picture, String> {
     register_font();
-    let groups = views(pass);
+    let groups = wrap_rows(views(pass));
     let group_w = |g: &Vec<View>| {
         g.iter().map(|v| v.size().0).sum::<u32>() + GAP * (g.len().saturating_sub(1) as u32)
     };

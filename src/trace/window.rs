@@ -86,10 +86,7 @@ impl App {
         if !trace.bit_identical() {
             bail!("the traced result differs from the untraced solver's output");
         }
-        let heading = format!(
-            "{} (size {}, {} systems)",
-            trace.technique, trace.input.size, trace.input.batch
-        );
+        let heading = trace.heading();
         let count = trace.passes.len();
         let mut pictures = vec![];
         for (i, p) in trace.passes.iter().enumerate() {

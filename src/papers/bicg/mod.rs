@@ -24,6 +24,10 @@
 //!   biofet`).
 //!
 //! Fig. 5 (one GPU behind two different CPUs) needs two host machines and is skipped.
+//!
+//! `gpgpu-repro trace bicg-reduce` runs the fragment solver's 2×2 reduction chain (a dot
+//! product and a max-norm) pass by pass and draws every texture after each pass
+//! ([`reduce_trace`] says what each pass is).
 
 pub mod anchor;
 pub mod biofet;

@@ -18,6 +18,13 @@
 //! - [`compute`]: beyond the paper — a compute-shader LU, with partial pivoting on the GPU
 //!   (argmax reduction and row swap: the paper's §5.3 open problem).
 //! - [`experiments`]: the tables and figures of `gpgpu-repro reproduce lu`.
+//!
+//! # Watch it run: `gpgpu-repro trace`
+//! `gpgpu-repro trace lu-i3-switch` (and `lu-i1-copy` … `lu-i4-switch`, `--size 8` by
+//! default) runs [`fragment::FragmentLu`] pass by pass on a small matrix and draws every
+//! texture after each pass — the quads of Fig. 3–5, I3's four rows per texel, the switch
+//! method's carried texels — with a `trace.md` narrating each pass
+//! (`fragment/lu_trace.rs` says what each pass is).
 
 pub mod arith2005;
 pub mod compute;

@@ -40,9 +40,11 @@
 
 use std::rc::Rc;
 
+use super::multipass_trace::pass_info;
 use super::{MatmulError, Matrix, dims};
 use crate::bench::{Access, Bytes, Kind, Work};
 pub use crate::gl::Reads;
+use crate::gl::observe::Observer;
 use crate::gl::{
     Buffer, Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     TexTarget, Texture,
@@ -450,7 +452,8 @@ fn rgba_rect(gl: &Gl, mat: &Matrix, height: usize) -> Result<Texture, MatmulErro
     )?)
 }
 
-fn unpack4(data: &[[f32; 4]], rows: usize, cols: usize) -> Vec<f32> {
+/// Rows of ⌈cols/4⌉ vec4s → rows of `cols` floats (the padding dropped).
+pub fn unpack4(data: &[[f32; 4]], rows: usize, cols: usize) -> Vec<f32> {
     let c4 = cols.div_ceil(4);
     (0..rows)
         .flat_map(|i| (0..cols).map(move |j| data[i * c4 + j / 4][j % 4]))
@@ -548,6 +551,16 @@ impl Multipass {
 
     /// The passes (the timed region). Resets the accumulator first.
     pub fn run(&self, ops: &mut TextureOperands) -> Result<u32, MatmulError> {
+        self.run_observed(ops, None)
+    }
+
+    /// [`Self::run`] with an observer called before and after every pass (the `trace`
+    /// command; [`super::multipass_trace`] says what each pass is). The GL work is the same.
+    pub fn run_observed(
+        &self,
+        ops: &mut TextureOperands,
+        mut obs: Observer<'_>,
+    ) -> Result<u32, MatmulError> {
         let (w, h) = (ops.l4 as u32, ops.m as u32);
         let full = Rect::full(w, h);
         let quad = QuadBatch::new(&self.gl, &[Quad::identity(full)])?;
@@ -556,6 +569,11 @@ impl Multipass {
         let mut passes = 0;
         let p = &self.prog;
         for k0 in (0..n_pad).step_by(self.k_chunk as usize) {
+            let reading = ops.acc.pair().1;
+            let (kc, k, np) = (self.k_chunk, k0 as u32, n_pad as u32);
+            if let Some(o) = obs.as_deref_mut() {
+                o.before(&pass_info(kc, k, np, &ops.a, &ops.b, &ops.acc, reading))?;
+            }
             ops.acc.pass(full, |acc| {
                 p.bind_texture(0, "u_acc", acc);
                 p.bind_texture(1, "u_a", &ops.a);
@@ -564,6 +582,9 @@ impl Multipass {
                 p.set_i32("u_n", n_pad);
                 quad.draw(p, w, h)
             })?;
+            if let Some(o) = obs.as_deref_mut() {
+                o.after(&pass_info(kc, k, np, &ops.a, &ops.b, &ops.acc, reading))?;
+            }
             passes += 1;
         }
         Ok(passes)

@@ -19,8 +19,14 @@
 
 use std::rc::Rc;
 
+pub use super::cg_model::{
+    ITERATION_FLOPS, SETUP_FLOPS, cg_fixed_f64, cg_work, reduction_texels, static_fetches,
+};
+use super::cg_trace::{Step, pass_info};
+use super::cr_trace::ABCK;
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
-use crate::bench::{Access, Bytes, Kind, Work};
+use crate::bench::Work;
+use crate::gl::observe::{Observer, observed};
 use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
@@ -144,6 +150,15 @@ pub struct FragmentCg {
     info: CgInfo,
 }
 
+/// The quad of a 2×2 reduction pass onto an `nw × nh` target: output texel (x, y) reads
+/// source texels (2x, 2y) + {0,1}², centre 2·(x+½) − ½.
+fn chain_quad(nw: u32, nh: u32) -> Quad {
+    Quad::mapped(
+        Rect::full(nw, nh),
+        [-0.5, -0.5, 2.0 * nw as f32 - 0.5, 2.0 * nh as f32 - 0.5],
+    )
+}
+
 impl FragmentCg {
     /// CG with a fixed number of iterations.
     pub fn new(
@@ -208,14 +223,7 @@ impl FragmentCg {
         while cw > 1 || ch > 1 {
             let (nw, nh) = (cw.div_ceil(2), ch.div_ceil(2));
             chain.push(RenderTexture::new(gl, TexTarget::Rect, fmt, nw, nh, None)?);
-            // Output texel (x, y) reads source texels (2x, 2y) + {0,1}²: centre 2·(x+½) − ½.
-            chain_quads.push(QuadBatch::new(
-                gl,
-                &[Quad::mapped(
-                    Rect::full(nw, nh),
-                    [-0.5, -0.5, 2.0 * nw as f32 - 0.5, 2.0 * nh as f32 - 0.5],
-                )],
-            )?);
+            chain_quads.push(QuadBatch::new(gl, &[chain_quad(nw, nh)])?);
             (cw, ch) = (nw, nh);
         }
         let counter = if params.count_fetches {
@@ -258,6 +266,22 @@ impl FragmentCg {
         })
     }
 
+    /// [`BatchSolver::solve`] with an observer called before and after every pass (the
+    /// `trace` command; [`super::cg_trace`] says what each pass is). The GL work is the same.
+    pub fn solve_observed(
+        &mut self,
+        systems: &Texture,
+        obs: Observer<'_>,
+    ) -> Result<&Texture, TridiagonalError> {
+        check_systems(systems, self.n, self.batch)?;
+        self.run(systems, obs)?;
+        self.gl.check("conjugate gradient")?;
+        if self.params.check_finite {
+            find_non_finite(self.out.texture(), self.n)?;
+        }
+        Ok(self.out.texture())
+    }
+
     pub fn info(&self) -> CgInfo {
         self.info
     }
@@ -265,40 +289,83 @@ impl FragmentCg {
         &self.params
     }
 
-    /// A full-size pass of `prog` into `dst` with `textures` bound in order.
+    /// A full-size pass `step` of `prog` into `dst` (labelled for an observer) with
+    /// `textures` (sampler, label, texture) bound in order.
     fn pass(
         &self,
+        obs: &mut Observer<'_>,
+        step: Step,
         prog: &Program,
-        dst: &RenderTexture,
-        textures: &[(&str, &Texture)],
+        (dst, label): (&RenderTexture, &str),
+        textures: &[(&str, String, &Texture)],
     ) -> Result<(), TridiagonalError> {
-        dst.bind();
-        for (unit, (name, t)) in textures.iter().enumerate() {
-            prog.bind_texture(unit as u32, name, t);
-        }
-        self.full.draw(prog, self.w, self.batch as u32)?;
-        Ok(())
+        let quad = Quad::identity(Rect::full(self.w, self.batch as u32));
+        let info = || pass_info(&self.params, step, textures, (label, dst.texture()), quad);
+        observed(obs, info, || {
+            dst.bind();
+            for (unit, (name, _, t)) in textures.iter().enumerate() {
+                prog.bind_texture(unit as u32, name, t);
+            }
+            self.full.draw(prog, self.w, self.batch as u32)?;
+            Ok(())
+        })
     }
 
     /// `dst = u·u` per system: the squares into `prod`, then [`Self::reduce_into`].
-    fn square_sum_into(&self, u: &Texture, dst: &RenderTexture) -> Result<(), TridiagonalError> {
-        self.pass(&self.prog.square, &self.prod, &[("u_u", u)])?;
-        self.reduce_into(dst)
+    fn square_sum_into(
+        &self,
+        obs: &mut Observer<'_>,
+        of: &'static str,
+        (u, u_label): (&Texture, String),
+        dst: (&RenderTexture, &str),
+    ) -> Result<(), TridiagonalError> {
+        let terms = format!("{u_label}·{u_label} terms");
+        let src = [("u_u", u_label, u)];
+        let step = Step::Square;
+        self.pass(obs, step, &self.prog.square, (&self.prod, &terms), &src)?;
+        self.reduce_into(obs, of, &terms, dst)
     }
 
-    /// `dst = Σ prod` through the reduction chain (the last step renders into `dst`).
-    fn reduce_into(&self, dst: &RenderTexture) -> Result<(), TridiagonalError> {
+    /// `dst = Σ prod` (labelled `terms`) through the reduction chain (the last step renders
+    /// into `dst`); `of` names the dot product for an observer.
+    fn reduce_into(
+        &self,
+        obs: &mut Observer<'_>,
+        of: &'static str,
+        terms: &str,
+        (dst, dst_label): (&RenderTexture, &str),
+    ) -> Result<(), TridiagonalError> {
         let mut src = self.prod.texture();
+        let mut src_label = terms.to_string();
         let mut size = [self.w as f32, self.batch as f32];
+        let levels = self.chain.len();
         for (i, (t, quad)) in self.chain.iter().zip(&self.chain_quads).enumerate() {
-            let target = if i + 1 == self.chain.len() { dst } else { t };
-            target.bind();
-            self.prog.reduce.bind_texture(0, "u_src", src);
-            self.prog.reduce.set_vec2("u_size", size);
+            let last = i + 1 == levels;
+            let target = if last { dst } else { t };
+            let label = if last {
+                dst_label.to_string()
+            } else {
+                format!("{of}: level {}", i + 1)
+            };
             let tw = t.texture().width();
             let th = t.texture().height();
-            quad.draw(&self.prog.reduce, tw, th)?;
+            let step = Step::Reduce {
+                of,
+                level: i,
+                levels,
+            };
+            let sources = [("u_src", src_label.clone(), src)];
+            let q = chain_quad(tw, th);
+            let info = || pass_info(&self.params, step, &sources, (&label, target.texture()), q);
+            observed(obs, info, || {
+                target.bind();
+                self.prog.reduce.bind_texture(0, "u_src", src);
+                self.prog.reduce.set_vec2("u_size", size);
+                quad.draw(&self.prog.reduce, tw, th)?;
+                Ok::<(), TridiagonalError>(())
+            })?;
             src = target.texture();
+            src_label = label;
             size = [tw as f32, th as f32];
         }
         if self.chain.is_empty() {
@@ -330,7 +397,8 @@ impl FragmentCg {
         Ok(t.texture().read()?.iter().map(|&v| v as f64).sum())
     }
 
-    fn run(&mut self, systems: &Texture) -> Result<(), TridiagonalError> {
+    fn run(&mut self, systems: &Texture, mut obs: Observer<'_>) -> Result<(), TridiagonalError> {
+        let obs = &mut obs;
         let b = self.batch as u32;
         let mut info = CgInfo::default();
         if let Some(c) = &self.counter {
@@ -338,11 +406,11 @@ impl FragmentCg {
             c.bind(7);
         }
         // Set-up: coefficients into scalar/packed textures (not counted in Table 1).
-        for (t, p) in self.coef.iter().zip(&self.prog.pack) {
-            t.bind();
-            p.bind_texture(0, "u_sys", systems);
+        let sys = [("u_sys", "systems".to_string(), systems)];
+        for (ch, (t, p)) in self.coef.iter().zip(&self.prog.pack).enumerate() {
             p.set_i32("u_n", self.n as i32);
-            self.full.draw(p, self.w, b)?;
+            let name = ABCK[ch];
+            self.pass(obs, Step::Pack(ch), p, (t, name), &sys)?;
         }
         for t in self.x.iter().chain(&self.p) {
             t.clear([0.0; 4]);
@@ -352,21 +420,26 @@ impl FragmentCg {
             self.counted(&mut [0, 0])?; // drop the set-up's fetches
         }
         let [ta, tb, tc, tk] = [0, 1, 2, 3].map(|i| self.coef[i].texture());
+        let coef = |i: usize, t| (["u_a", "u_b", "u_c", "u_k"][i], ABCK[i].to_string(), t);
+        let name = |v: &str, i: usize| format!("{v}{}", i + 1);
         // r = k − M x  (Table 1: 7 fetches)
         self.pass(
+            obs,
+            Step::Residual,
             &self.prog.residual,
-            &self.r[0],
+            (&self.r[0], "r1"),
             &[
-                ("u_v", self.x[0].texture()),
-                ("u_a", ta),
-                ("u_b", tb),
-                ("u_c", tc),
-                ("u_k", tk),
+                ("u_v", name("x", 0), self.x[0].texture()),
+                coef(0, ta),
+                coef(1, tb),
+                coef(2, tc),
+                coef(3, tk),
             ],
         )?;
         self.counted(&mut info.setup_fetches)?;
         let knorm = if self.params.tolerance.is_some() {
-            self.square_sum_into(tk, &self.knorm)?;
+            let k = (tk, "k".to_string());
+            self.square_sum_into(obs, "k·k", k, (&self.knorm, "k·k"))?;
             self.read_scalar(&self.knorm)?.sqrt().max(f64::MIN_POSITIVE)
         } else {
             1.0
@@ -376,7 +449,8 @@ impl FragmentCg {
         while it < self.params.iterations {
             let (rho, rho_old) = (&self.rho[it % 2], &self.rho[(it + 1) % 2]);
             // ρ = r·r
-            self.square_sum_into(self.r[ri].texture(), rho)?;
+            let r = (self.r[ri].texture(), name("r", ri));
+            self.square_sum_into(obs, "ρ = r·r", r, (rho, "ρ"))?;
             if let Some(tol) = self.params.tolerance
                 && it % self.params.check_every.max(1) == 0
             {
@@ -387,49 +461,53 @@ impl FragmentCg {
                 }
             }
             // p = r + (ρ/ρ_old) p
+            let rho_s = ("u_rho", "ρ".to_string(), rho.texture());
             self.pass(
+                obs,
+                Step::Direction,
                 &self.prog.direction,
-                &self.p[1 - pi],
+                (&self.p[1 - pi], &name("p", 1 - pi)),
                 &[
-                    ("u_r", self.r[ri].texture()),
-                    ("u_p", self.p[pi].texture()),
-                    ("u_rho", rho.texture()),
-                    ("u_rho_old", rho_old.texture()),
+                    ("u_r", name("r", ri), self.r[ri].texture()),
+                    ("u_p", name("p", pi), self.p[pi].texture()),
+                    rho_s.clone(),
+                    ("u_rho_old", "ρ_old".into(), rho_old.texture()),
                 ],
             )?;
             pi = 1 - pi;
             // q = M p
             let pt = self.p[pi].texture();
-            self.pass(
-                &self.prog.matvec,
-                &self.q,
-                &[("u_v", pt), ("u_a", ta), ("u_b", tb), ("u_c", tc)],
-            )?;
+            let p_s = (name("p", pi), pt);
+            let q = (&self.q, "q");
+            let vec = |u, (l, t): &(String, _)| (u, l.clone(), *t);
+            let abc = [coef(0, ta), coef(1, tb), coef(2, tc)];
+            let mv = [&[vec("u_v", &p_s)][..], &abc].concat();
+            self.pass(obs, Step::Matvec, &self.prog.matvec, q, &mv)?;
             // α = ρ / p·q
-            self.pass(
-                &self.prog.mul,
-                &self.prod,
-                &[("u_u", pt), ("u_v", self.q.texture())],
-            )?;
-            self.reduce_into(&self.pq)?;
-            let scal = [("u_rho", rho.texture()), ("u_pq", self.pq.texture())];
+            let qt = ("q".to_string(), self.q.texture());
+            let pq = [vec("u_u", &p_s), vec("u_v", &qt)];
+            let terms = "p·q terms";
+            self.pass(obs, Step::Mul, &self.prog.mul, (&self.prod, terms), &pq)?;
+            self.reduce_into(obs, "p·q", terms, (&self.pq, "p·q"))?;
+            let scal = [rho_s, ("u_pq", "p·q".into(), self.pq.texture())];
             // x = x + α p, r = r − α q
-            self.pass(
-                &self.prog.add,
-                &self.x[1 - xi],
-                &[("u_y", self.x[xi].texture()), ("u_z", pt), scal[0], scal[1]],
-            )?;
+            let xs = [
+                ("u_y", name("x", xi), self.x[xi].texture()),
+                vec("u_z", &p_s),
+                scal[0].clone(),
+                scal[1].clone(),
+            ];
+            let x_new = (&self.x[1 - xi], name("x", 1 - xi));
+            self.pass(obs, Step::Add, &self.prog.add, (x_new.0, &x_new.1), &xs)?;
             xi = 1 - xi;
-            self.pass(
-                &self.prog.sub,
-                &self.r[1 - ri],
-                &[
-                    ("u_y", self.r[ri].texture()),
-                    ("u_z", self.q.texture()),
-                    scal[0],
-                    scal[1],
-                ],
-            )?;
+            let rs = [
+                ("u_y", name("r", ri), self.r[ri].texture()),
+                vec("u_z", &qt),
+                scal[0].clone(),
+                scal[1].clone(),
+            ];
+            let r_new = (&self.r[1 - ri], name("r", 1 - ri));
+            self.pass(obs, Step::Sub, &self.prog.sub, (r_new.0, &r_new.1), &rs)?;
             ri = 1 - ri;
             it += 1;
         }
@@ -437,7 +515,8 @@ impl FragmentCg {
         info.iterations = it;
         if let Some(tol) = self.params.tolerance {
             let rho = &self.rho[it % 2];
-            self.square_sum_into(self.r[ri].texture(), rho)?;
+            let r = (self.r[ri].texture(), name("r", ri));
+            self.square_sum_into(obs, "ρ = r·r", r, (rho, "ρ"))?;
             let res = self.read_scalar(rho)?.sqrt() / knorm;
             info.residual = Some(res);
             if res.is_nan() || res > tol {
@@ -449,11 +528,24 @@ impl FragmentCg {
             }
         }
         // x → the R32F result.
-        self.out.bind();
-        self.prog
-            .unpack
-            .bind_texture(0, "u_x", self.x[xi].texture());
-        self.out_quad.draw(&self.prog.unpack, self.n as u32, b)?;
+        let (out, unpack) = (&self.out, &self.prog.unpack);
+        let src = [("u_x", name("x", xi), self.x[xi].texture())];
+        let quad = Quad::identity(Rect::full(self.n as u32, b));
+        let info_of = || {
+            pass_info(
+                &self.params,
+                Step::Unpack,
+                &src,
+                ("x (result)", out.texture()),
+                quad,
+            )
+        };
+        observed(obs, info_of, || {
+            out.bind();
+            unpack.bind_texture(0, "u_x", src[0].2);
+            self.out_quad.draw(unpack, self.n as u32, b)?;
+            Ok::<(), TridiagonalError>(())
+        })?;
         self.info = info;
         Ok(())
     }
@@ -476,13 +568,7 @@ impl BatchSolver for FragmentCg {
         (self.n, self.batch)
     }
     fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
-        check_systems(systems, self.n, self.batch)?;
-        self.run(systems)?;
-        self.gl.check("conjugate gradient")?;
-        if self.params.check_finite {
-            find_non_finite(self.out.texture(), self.n)?;
-        }
-        Ok(self.out.texture())
+        self.solve_observed(systems, None)
     }
     fn output(&self) -> &Texture {
         self.out.texture()
@@ -504,162 +590,5 @@ impl BatchSolver for FragmentCg {
             self.info.iterations,
             extra,
         ))
-    }
-}
-
-/// Texels the reduction chain's passes fetch for one dot product of a `w × batch` texture:
-/// every texel of each source once (`w × batch`, then each ⌈/2⌉ × ⌈/2⌉ step down to 1×1).
-/// Returns `(texels read, passes)`; a single texel takes one copying pass.
-pub fn reduction_texels(w: u64, batch: u64) -> (u64, u64) {
-    let (mut red, mut passes) = (0u64, 0u64);
-    let (mut cw, mut ch) = (w, batch);
-    while cw > 1 || ch > 1 {
-        red += cw * ch;
-        passes += 1;
-        (cw, ch) = (cw.div_ceil(2), ch.div_ceil(2));
-    }
-    if passes == 0 { (1, 1) } else { (red, passes) }
-}
-
-/// Exact static count of the floats [`FragmentCg`] fetches, `(set-up, per iteration)`, as
-/// Table 1 counts them: the set-up `r = k − Mx` fetches 7 vector texels per vector texel; an
-/// iteration 15 (`r²`: 1, `p`: 2, `Mp`: 3 p + 3 coefficients, `p·q`: 2, `x`: 2, `r`: 2)
-/// plus its two reductions, which fetch every texel of each source once. The 1×1 scalar
-/// textures (ρ, p·q) are not counted, as in the paper.
-pub fn static_fetches(packing: Packing, n: usize, batch: usize) -> (u64, u64) {
-    let lanes = packing.lanes() as u64;
-    let (w, b) = ((n as u64).div_ceil(lanes), batch as u64);
-    let red = if w * b > 1 {
-        reduction_texels(w, b).0
-    } else {
-        0
-    };
-    (7 * w * b * lanes, (15 * w * b + 2 * red) * lanes)
-}
-
-/// Flops per unknown of one CG iteration: `r²` 1, direction 2 (an FMA), `Mp` 5 (2 FMAs and a
-/// multiply), `p·q` 1, `x` 2, `r` 2; the reductions add 3 per texel they write per lane.
-pub const ITERATION_FLOPS: f64 = 13.0;
-/// Flops per unknown of the set-up residual `k − (a x_l + b x + c x_r)`: 3 FMAs.
-pub const SETUP_FLOPS: f64 = 6.0;
-
-/// The work of one [`FragmentCg`] solve of `batch` systems of `n` unknowns that ran
-/// `iterations` iterations (`extra_sums` further dot products `u·u`: the converging variant's
-/// ‖k‖, the check that stopped it and the final residual). With `T = ⌈n/L⌉·batch` vector
-/// texels of `4L` bytes (`L` lanes), `R` the texels a reduction reads and `P_R` its passes:
-///
-/// ```text
-/// bytes  = 4·(16·L·T + 4·L·T)             pack: the coefficients into a, b, c, k textures
-///        + 4L·(7T + T)                    r = k − Mx
-///        + it·4L·(15T + 2R + 6T + 2(R − T + 1))   an iteration: fetches ([`static_fetches`]), 6 full writes, 2 reductions' writes
-///        + extra·4L·(T + T + R − T + 1)   a further u·u
-///        + 4L·T + 4·n·batch               unpack x
-/// flops  = 6·L·T + it·(13·L·T + 2·3L·(R − T + 1)) + extra·(L·T + 3L·(R − T + 1))
-/// passes = 4 + 1 + it·(6 + 2·P_R) + extra·(1 + P_R) + 1
-/// ```
-///
-/// The 1×1 scalar fetches, the clears of x and p and the converging variant's readbacks (a
-/// stall each) are not counted. No cache model.
-pub fn cg_work(
-    packing: Packing,
-    n: usize,
-    batch: usize,
-    iterations: usize,
-    extra_sums: usize,
-) -> Work {
-    let l = packing.lanes() as f64;
-    let w = (n as u64).div_ceil(packing.lanes() as u64);
-    let t = (w * batch as u64) as f64;
-    let (r, pr) = reduction_texels(w, batch as u64);
-    let (r, pr) = (r as f64, pr as f64);
-    let texel = 4.0 * l;
-    let red_writes = r - t + 1.0;
-    let (it, ex) = (iterations as f64, extra_sums as f64);
-    let bytes = 4.0 * (16.0 * l * t + texel * t)
-        + texel * 8.0 * t
-        + it * texel * (15.0 * t + 2.0 * r + 6.0 * t + 2.0 * red_writes)
-        + ex * texel * (2.0 * t + red_writes)
-        + texel * t
-        + 4.0 * (n * batch) as f64;
-    let flops = SETUP_FLOPS * l * t
-        + it * (ITERATION_FLOPS * l * t + 2.0 * 3.0 * l * red_writes)
-        + ex * (l * t + 3.0 * l * red_writes);
-    // The CG passes' fetches and writes, split: every pass writes its output texels (the
-    // `texel·…` write terms below), the rest are fetches of `texel`-byte texels.
-    let written = texel * t
-        + it * texel * (6.0 * t + 2.0 * red_writes)
-        + ex * texel * red_writes
-        + texel * t
-        + 4.0 * (n * batch) as f64;
-    let fetch = if l >= 4.0 {
-        Access::TexRgba
-    } else {
-        Access::TexScalar
-    };
-    Work {
-        bytes: Bytes::of(&[(fetch, bytes - written), (Access::Target, written)]),
-        flops32: flops,
-        passes: (6.0 + it * (6.0 + 2.0 * pr) + ex * (1.0 + pr)) as u64,
-        kind: Kind::Fragment,
-        ..Work::default()
-    }
-}
-
-/// The CPU reference of a fixed-iteration CG: the same iteration as [`FragmentCg`] in f64,
-/// from the same start (`x = 0`, `p = 0`, `ρ_old = 1`), with one global dot product over the
-/// whole batch (the block-diagonal system of `n·batch` unknowns). Returns `x` after
-/// `iterations` iterations (fewer if `r` becomes exactly zero).
-pub fn cg_fixed_f64(sys: &super::Systems, iterations: usize) -> Vec<f64> {
-    let (n, len) = (sys.n, sys.n * sys.batch);
-    let coef = |i: usize| sys.data[4 * i..4 * i + 4].iter().map(|&v| v as f64);
-    let matvec = |v: &[f64], out: &mut [f64]| {
-        for (i, o) in out.iter_mut().enumerate() {
-            let mut c = coef(i);
-            let (a, b, cc) = (c.next().unwrap(), c.next().unwrap(), c.next().unwrap());
-            let left = if i % n > 0 { v[i - 1] } else { 0.0 };
-            let right = if i % n + 1 < n { v[i + 1] } else { 0.0 };
-            *o = a * left + b * v[i] + cc * right;
-        }
-    };
-    let dot = |u: &[f64], v: &[f64]| u.iter().zip(v).map(|(a, b)| a * b).sum::<f64>();
-    let mut x = vec![0.0; len];
-    let mut r: Vec<f64> = (0..len).map(|i| sys.data[4 * i + 3] as f64).collect();
-    let mut p = vec![0.0; len];
-    let mut q = vec![0.0; len];
-    let mut rho_old = 1.0;
-    for _ in 0..iterations {
-        let rho = dot(&r, &r);
-        if rho == 0.0 {
-            break;
-        }
-        let beta = rho / rho_old;
-        for (pi, ri) in p.iter_mut().zip(&r) {
-            *pi = ri + beta * *pi;
-        }
-        matvec(&p, &mut q);
-        let alpha = rho / dot(&p, &q);
-        for i in 0..len {
-            x[i] += alpha * p[i];
-            r[i] -= alpha * q[i];
-        }
-        rho_old = rho;
-    }
-    x
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cg_work_of_one_unknown() {
-        // n = batch = 1, scalar: every vector is one texel and each reduction one copying
-        // pass. Pack: 4 × (16 B in, 4 B out); residual 7 + 1 texels; an iteration 15 fetched
-        // + 2 reduced + 6 written + 2 reduction writes; unpack 1 + 1.
-        let w = cg_work(Packing::Scalar, 1, 1, 1, 0);
-        assert_eq!(w.bytes.total(), (4 * 20 + 4 * 8 + 4 * 25 + 4 + 4) as f64);
-        assert_eq!(w.passes, 4 + 1 + (6 + 2) + 1);
-        assert_eq!(w.flops32, 6.0 + 13.0 + 6.0);
-        assert_eq!(reduction_texels(4, 2), (4 * 2 + 2, 2));
     }
 }

@@ -220,7 +220,7 @@ pub struct FragmentCr {
 
 /// `quad` repeated for tile columns `0 … cols-1`: the target shifted by `dst` texels per
 /// column, the `.xy` and `.zw` coordinates by `xy` and `zw` texels.
-fn tiles(quad: Quad, cols: u32, dst: u32, xy: u32, zw: u32) -> Vec<Quad> {
+pub(super) fn tiles(quad: Quad, cols: u32, dst: u32, xy: u32, zw: u32) -> Vec<Quad> {
     (0..cols)
         .map(|c| {
             let mut q = quad;
@@ -480,7 +480,7 @@ impl FragmentCr {
         systems: &Texture,
         mut obs: Option<&mut dyn PassObserver>,
     ) -> Result<(), TridiagonalError> {
-        let (layout, params) = (&self.layout, &self.params);
+        let (layout, params, cols) = (&self.layout, &self.params, self.cols);
         let (gl, prof) = (self.gl.clone(), self.params.profile);
         let counter = self.counter.as_ref();
         let mut fetches = FetchCounts::default();
@@ -496,7 +496,7 @@ impl FragmentCr {
                 &mut times.pad,
                 &mut fetches.copy,
                 || {
-                    let info = || cr_trace::pad(layout, params, systems, p0.texture());
+                    let info = || cr_trace::pad(layout, params, cols, systems, p0.texture());
                     if let Some(o) = obs.as_deref_mut() {
                         o.before(&info())?;
                     }
@@ -531,14 +531,14 @@ impl FragmentCr {
                 for (l, quad) in levels.iter().zip(quads) {
                     let reading = p.pair().1;
                     if let Some(o) = obs.as_deref_mut() {
-                        o.before(&cr_trace::reduce(layout, params, l, p0, p, reading))?;
+                        o.before(&cr_trace::reduce(layout, params, cols, l, p0, p, reading))?;
                     }
                     p.pass(span(l.ps, l.pc, lw), |input| {
                         reduce.bind_texture(0, "u_p", if l.s == 1 { p0 } else { input });
                         quad.draw(reduce, pw, b)
                     })?;
                     if let Some(o) = obs.as_deref_mut() {
-                        o.after(&cr_trace::reduce(layout, params, l, p0, p, reading))?;
+                        o.after(&cr_trace::reduce(layout, params, cols, l, p0, p, reading))?;
                     }
                 }
                 Ok(())
@@ -561,14 +561,14 @@ impl FragmentCr {
                     }
                     let reading = p.pair().1;
                     if let Some(o) = obs.as_deref_mut() {
-                        o.before(&cr_trace::gather(layout, params, p, reading))?;
+                        o.before(&cr_trace::gather(layout, params, cols, p, reading))?;
                     }
                     p.pass(Rect::new(0, 0, pw, b), |input| {
                         copy_p.bind_texture(0, "u_src", input);
                         quad.draw(copy_p, pw, b)
                     })?;
                     if let Some(o) = obs.as_deref_mut() {
-                        o.after(&cr_trace::gather(layout, params, p, reading))?;
+                        o.after(&cr_trace::gather(layout, params, cols, p, reading))?;
                     }
                     Ok(())
                 },
@@ -594,7 +594,7 @@ impl FragmentCr {
                         (levels_tex, levels_label.as_str())
                     };
                     if let Some(o) = obs.as_deref_mut() {
-                        o.before(&cr_trace::fill(layout, params, s, lt, ll, x, reading))?;
+                        o.before(&cr_trace::fill(layout, params, cols, s, lt, ll, x, reading))?;
                     }
                     x.pass(span(0, layout.fill_width(s), xw), |input| {
                         fill.bind_texture(0, "u_x", input);
@@ -602,7 +602,7 @@ impl FragmentCr {
                         fquads[s - 1].draw(fill, xw * self.cols, b)
                     })?;
                     if let Some(o) = obs.as_deref_mut() {
-                        o.after(&cr_trace::fill(layout, params, s, lt, ll, x, reading))?;
+                        o.after(&cr_trace::fill(layout, params, cols, s, lt, ll, x, reading))?;
                     }
                 }
                 Ok(())
@@ -618,7 +618,7 @@ impl FragmentCr {
             &mut times.collect,
             &mut fetches.copy,
             || {
-                let info = || cr_trace::collect(layout, params, x, out.texture());
+                let info = || cr_trace::collect(layout, params, cols, x, out.texture());
                 if let Some(o) = obs.as_deref_mut() {
                     o.before(&info())?;
                 }

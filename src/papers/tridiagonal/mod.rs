@@ -31,6 +31,20 @@
 //! - [`tiled`]: Fig. 9's 3D batches tiled into one 2D texture.
 //! - [`programs`]: every shader program variant the solvers build, in one place.
 //! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D).
+//! - [`cr_trace`], [`cg_trace`]: what each pass of the fragment CR and CG is, for
+//!   `gpgpu-repro trace` (below).
+//!
+//! # Watch it run: `gpgpu-repro trace`
+//! The fragment solvers run pass by pass on a small input, every texture read back after
+//! each pass (a PNG per pass, a GIF, `trace.md`; `--window` to step through them):
+//!
+//! ```text
+//! gpgpu-repro trace cr-copy     # cyclic reduction, copy method (Fig. 2–8), 4 systems of 15
+//! gpgpu-repro trace cr-switch   # the same, switch method, with the gather pass
+//! gpgpu-repro trace cr-tiled    # Fig. 9: the N² systems of an N×N×N grid tiled, N = 4
+//! gpgpu-repro trace cg-scalar   # the CG baseline, set-up + one iteration (Table 1)
+//! gpgpu-repro trace cg-rgba     # the same on RGBA-packed vectors (Table 1's vector texture)
+//! ```
 //!
 //! # The batched solver API (used by the ADI simulations)
 //! Every solver implements [`BatchSolver`]: `solve(&mut self, systems)` takes an RGBA32F
@@ -62,6 +76,8 @@
 //! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
 
 pub mod cg;
+pub mod cg_model;
+pub mod cg_trace;
 pub mod compute;
 pub mod cpu;
 pub mod cr_trace;

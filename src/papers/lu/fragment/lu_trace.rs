@@ -17,7 +17,7 @@ use crate::gl::{PassInfo, PingPong, Quad, Rect, Role};
 /// Channels shown of a scalar texel (the red one holds `A_jk`).
 pub const SCALAR: &[&str] = &["A"];
 /// Channels of a vector texel: rows `4b + 0 … 4b + 3`.
-pub const VECTOR: &[&str] = &["0", "1", "2", "3"];
+pub const VECTOR: &[&str] = crate::gl::observe::LANES;
 
 /// The [`PassInfo`] of `pass` (carrying `carry` under the switch method), reading buffer
 /// `reading` of `pp`.
