@@ -12,6 +12,11 @@ void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     if (p.x >= u_side || p.y >= u_side) return;
     vec4 acc = vec4(0.0);
-    for (int k = 0; k < FETCHES; ++k) acc += texelFetch(u_src, ivec2((p.x + k) % u_side, p.y));
+    // (x + k) mod w as a compare and subtract: an integer division per fetch would make the
+    // kernel measure llvmpipe's integer division instead of the texture path (k < w).
+    for (int k = 0; k < FETCHES; ++k) {
+        int x = p.x + k;
+        acc += texelFetch(u_src, ivec2(x >= u_side ? x - u_side : x, p.y));
+    }
     imageStore(u_dst, p, acc);
 }
