@@ -19,6 +19,9 @@ pub mod render;
 pub mod scheme;
 pub mod shallow_water;
 pub mod solver;
+pub mod split;
+pub mod live;
+pub mod overlay;
 pub mod viewer;
 
 use std::path::PathBuf;
@@ -194,6 +197,20 @@ pub trait Simulation {
     fn set_solver(&mut self, name: &str) -> Result<(), SimError> {
         self.adi_mut().set_solver(name)
     }
+    /// Everything a simulation of the same scheme and grid needs to go on from here.
+    fn snapshot(&self) -> Result<Snapshot, SimError>;
+    /// Goes on from `s` (a [`Simulation::snapshot`] of the same scheme and grid).
+    fn restore(&mut self, s: &Snapshot) -> Result<(), SimError>;
+}
+
+/// A simulation's state at one step: what the split view's second solver starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// The state, grid order.
+    pub state: Vec<f32>,
+    /// The state before it, for schemes that keep one.
+    pub prev: Option<Vec<f32>>,
+    pub steps: u64,
 }
 
 pub use adi::Adi;
