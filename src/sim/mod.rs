@@ -14,14 +14,14 @@ pub mod config;
 pub mod figures;
 pub mod frames;
 pub mod heat;
+pub mod live;
+pub mod overlay;
 pub mod pollutant;
 pub mod render;
 pub mod scheme;
 pub mod shallow_water;
 pub mod solver;
 pub mod split;
-pub mod live;
-pub mod overlay;
 pub mod viewer;
 
 use std::path::PathBuf;

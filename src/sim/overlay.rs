@@ -91,7 +91,12 @@ pub fn layout(w: u32, h: u32, mode: Mode) -> Layout {
     match mode {
         Mode::Field => {
             let side = aw.min(ah) - 2 * m;
-            out.views = vec![Rect::new(ax + (aw - side) / 2, ay + (ah - side) / 2, side, side)];
+            out.views = vec![Rect::new(
+                ax + (aw - side) / 2,
+                ay + (ah - side) / 2,
+                side,
+                side,
+            )];
         }
         Mode::Surface => {
             let v = Rect::new(ax + m, ay + m, aw - 2 * m, ah - 2 * m);
@@ -158,7 +163,9 @@ pub fn ticks(lo: f32, hi: f32, most: usize) -> Vec<f64> {
         .map(|k| k * mag)
         .find(|&s| last(s) - first(s) + 1 <= most as i64)
         .unwrap_or(20.0 * mag);
-    (first(step)..=last(step)).map(|k| k as f64 * step).collect()
+    (first(step)..=last(step))
+        .map(|k| k as f64 * step)
+        .collect()
 }
 
 /// The range of a field from its block minima and maxima (RGBA texels: `.r` the minimum and
@@ -221,7 +228,10 @@ pub fn compose(layout: &Layout, t: &Texts) -> Result<image::RgbaImage, String> {
         }
     };
     let panels = [layout.info, layout.panel].into_iter();
-    for r in panels.chain(layout.captions.iter().copied()).chain(layout.footer) {
+    for r in panels
+        .chain(layout.captions.iter().copied())
+        .chain(layout.footer)
+    {
         fill(r, PANEL_RGB, PANEL_ALPHA, &mut rgb);
     }
     let b = layout.bar;
@@ -241,7 +251,12 @@ pub fn compose(layout: &Layout, t: &Texts) -> Result<image::RgbaImage, String> {
         let centre = Pos::new(HPos::Center, VPos::Center);
         let i = layout.info;
         text(&t.info[0], (i.x + MARGIN, i.y + INFO_H / 4), 16, left_mid)?;
-        text(&t.info[1], (i.x + MARGIN, i.y + 3 * INFO_H / 4), 14, left_mid)?;
+        text(
+            &t.info[1],
+            (i.x + MARGIN, i.y + 3 * INFO_H / 4),
+            14,
+            left_mid,
+        )?;
         let p = layout.panel;
         text(&t.quantity, (p.x + MARGIN, p.y + MARGIN + 10), 16, left_mid)?;
         let mode = format!("range: {}", t.range_mode);
@@ -286,14 +301,14 @@ mod tests {
         let l = layout(900, 720, Mode::Field);
         assert_eq!(l.info, Rect::new(0, 0, 900, 46));
         assert_eq!(l.panel, Rect::new(750, 46, 150, 674));
-        assert_eq!(l.bar, Rect::new(758, 106, 22, 598));
+        assert_eq!(l.bar, Rect::new(758, 98, 22, 606));
         // The view area is 750 × 674 under the strip: a 658-pixel square centred in it.
         assert_eq!(l.views, vec![Rect::new(46, 54, 658, 658)]);
         assert!(l.captions.is_empty() && l.footer.is_none() && l.inset.is_none());
         assert_eq!(gl_rect(l.views[0], 720), Rect::new(46, 8, 658, 658));
         assert_eq!(
             l.describe(),
-            "layout 900x720 info=0,0,900,46 panel=750,46,150,674 bar=758,106,22,598 \
+            "layout 900x720 info=0,0,900,46 panel=750,46,150,674 bar=758,98,22,606 \
              view=46,54,658,658"
         );
     }
@@ -307,7 +322,10 @@ mod tests {
         assert_eq!((a.w, a.h, b.w, b.h), (363, 363, 363, 363));
         assert_eq!(b.x, a.x + 363 + MARGIN);
         assert_eq!(a.y, b.y);
-        assert_eq!(l.captions[0], Rect::new(a.x, a.y - CAPTION_H, 363, CAPTION_H));
+        assert_eq!(
+            l.captions[0],
+            Rect::new(a.x, a.y - CAPTION_H, 363, CAPTION_H)
+        );
         assert_eq!(l.footer, Some(Rect::new(a.x, a.y + 363, 734, CAPTION_H)));
         // Nothing overlaps the panel or the strip.
         for r in l.views.iter().chain(&l.captions) {
@@ -343,7 +361,20 @@ mod tests {
 
     #[test]
     fn auto_range_folds_blocks() {
-        let p = [0.5, 2.0, 0.0, 0.0, -1.0, 0.25, 0.0, 0.0, f32::NAN, f32::INFINITY, 0.0, 0.0];
+        let p = [
+            0.5,
+            2.0,
+            0.0,
+            0.0,
+            -1.0,
+            0.25,
+            0.0,
+            0.0,
+            f32::NAN,
+            f32::INFINITY,
+            0.0,
+            0.0,
+        ];
         assert_eq!(auto_range(&p), Some((-1.0, 2.0)));
         // A flat field: widened around its value.
         let r = auto_range(&[2.0, 2.0, 0.0, 0.0]).unwrap();

@@ -261,7 +261,10 @@ impl OverlayLayer {
             let t = Texture::new(&self.gl, TexTarget::Tex2D, Format::RGBA32F, iw, ih, None)?;
             self.tex = Some(t);
         }
-        self.tex.as_ref().expect("made above").upload_rgba8(img.as_raw())?;
+        self.tex
+            .as_ref()
+            .expect("made above")
+            .upload_rgba8(img.as_raw())?;
         // Image rows run downwards, GL's upwards: the quad's coordinates flip it.
         let r = Rect::new(0, h.saturating_sub(ih), iw, ih);
         self.quad.set(&[Quad::mapped(r, [0.0, 1.0, 1.0, 0.0])])?;

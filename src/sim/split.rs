@@ -109,9 +109,7 @@ impl Split {
     /// The line under the two fields: their difference and which solver is faster.
     pub fn footer(&self, first: &dyn Simulation) -> String {
         let names = [first.adi().solver_name(), self.other.adi().solver_name()];
-        let diff = self
-            .diff
-            .map_or("–".to_string(), |d| format!("{d:.1e}"));
+        let diff = self.diff.map_or("–".to_string(), |d| format!("{d:.1e}"));
         let speed = speed_line(names, self.rates);
         let sep = if speed.is_empty() { "" } else { "   ·   " };
         format!("max |{} − {}| = {diff}{sep}{speed}", names[0], names[1])
@@ -133,7 +131,10 @@ mod tests {
     fn max_abs_diff_known_answers() {
         assert_eq!(max_abs_diff(&[1.0, 2.0, 3.0], &[1.5, 2.0, 1.0]), Some(2.0));
         assert_eq!(max_abs_diff(&[0.0; 4], &[0.0; 4]), Some(0.0));
-        assert_eq!(max_abs_diff(&[1.0, f32::NAN], &[1.0, 0.0]), Some(f32::INFINITY));
+        assert_eq!(
+            max_abs_diff(&[1.0, f32::NAN], &[1.0, 0.0]),
+            Some(f32::INFINITY)
+        );
         assert_eq!(max_abs_diff(&[1.0], &[1.0, 2.0]), None);
         assert_eq!(max_abs_diff(&[], &[]), None);
     }
