@@ -161,7 +161,7 @@ pub fn ticks(lo: f32, hi: f32, most: usize) -> Vec<f64> {
     let step = [1.0, 2.0, 5.0, 10.0, 20.0]
         .iter()
         .map(|k| k * mag)
-        .find(|&s| last(s) - first(s) + 1 <= most as i64)
+        .find(|&s| last(s) - first(s) < most as i64)
         .unwrap_or(20.0 * mag);
     (first(step)..=last(step))
         .map(|k| k as f64 * step)

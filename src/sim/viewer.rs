@@ -84,7 +84,7 @@ impl App {
             .with_min_inner_size(LogicalSize::new(overlay::MIN_SIZE.0, overlay::MIN_SIZE.1));
         let win = GlWindow::new(el, attrs).context("--window: creating the GL window")?;
         let sim = (self.make)(win.gl(), self.n, &self.solver)?;
-        Ok(Live::new(win, sim)?)
+        Live::new(win, sim)
     }
 
     fn key(&mut self, key: Key) -> anyhow::Result<bool> {
