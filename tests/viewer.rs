@@ -5,9 +5,9 @@
 
 mod common;
 
+use gpgpu_repro::sim::find_adi;
 use gpgpu_repro::sim::render::Renderer;
 use gpgpu_repro::sim::split::{Split, max_abs_diff};
-use gpgpu_repro::sim::find_adi;
 
 #[test]
 fn min_max_reduction_equals_the_fields_range() {

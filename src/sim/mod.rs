@@ -7,7 +7,8 @@
 //! batch of tridiagonal systems built by a fragment pass from state that lives in GL textures
 //! ([`adi`]) and solved on the GPU by a `papers::tridiagonal` [`BatchSolver`](crate::papers::tridiagonal::BatchSolver)
 //! ([`solver`]); the state is read back only to write a PNG frame ([`frames`]) or to check
-//! it. [`viewer`] shows a simulation live. [`SIMS`] is the one list of simulations.
+//! it. [`viewer`] shows a simulation live ([`live`] its frame, [`overlay`] the colour bar and
+//! text drawn in the window, [`split`] two solvers side by side on the same state). [`SIMS`] is the one list of simulations.
 
 pub mod adi;
 pub mod config;
