@@ -22,6 +22,11 @@ SIM=${1:-shallow-water}
 OUT=${2:-/tmp/window-smoke}
 BIN=${BIN:-target/release/gpgpu-repro}
 SIZE=${SIZE:-256}
+for tool in Xvfb xwd xwininfo; do
+    command -v $tool >/dev/null || { echo "needs $tool (apt-get install xvfb x11-apps x11-utils)"; exit 2; }
+done
+convert -version 2>/dev/null | grep -q '^Version: ImageMagick' ||
+    { echo "needs ImageMagick's convert and compare (apt-get install imagemagick; is another convert earlier in PATH?)"; exit 2; }
 mkdir -p "$OUT"
 DISP=:$((90 + RANDOM % 100))
 Xvfb "$DISP" -screen 0 1024x768x24 >"$OUT/xvfb.log" 2>&1 &
