@@ -247,6 +247,28 @@ impl Gl {
         }
     }
 
+    /// Draws into `r` of the bound framebuffer only (a view in part of a window).
+    pub fn set_viewport(&self, r: Rect) {
+        unsafe {
+            self.raw()
+                .viewport(r.x as i32, r.y as i32, r.w as i32, r.h as i32);
+        }
+    }
+
+    /// Enables or disables alpha blending, `colour·α + destination·(1 − α)`: an overlay with
+    /// transparent parts drawn over a view.
+    pub fn set_blend(&self, on: bool) {
+        unsafe {
+            if on {
+                self.raw().enable(glow::BLEND);
+                self.raw()
+                    .blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
+            } else {
+                self.raw().disable(glow::BLEND)
+            }
+        }
+    }
+
     /// Enables or disables the depth test (for 3D views such as the water surface).
     pub fn set_depth_test(&self, on: bool) {
         unsafe {

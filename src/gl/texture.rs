@@ -201,6 +201,44 @@ impl Texture {
         self.gl.check("texture upload")
     }
 
+    /// Replaces the whole texture's contents with 8-bit RGBA pixels (row-major, four bytes a
+    /// texel, 0..=255 read as 0..=1): a picture made on the CPU (an overlay of text), uploaded
+    /// without a float copy. The texture must be RGBA32F.
+    pub fn upload_rgba8(&self, pixels: &[u8]) -> Result<(), GlError> {
+        if self.format != Format::RGBA32F {
+            return Err(GlError::Invalid(format!(
+                "8-bit RGBA upload into a {:?} texture (needs RGBA32F)",
+                self.format
+            )));
+        }
+        let want = self.width as usize * self.height as usize * 4;
+        if pixels.len() != want {
+            return Err(GlError::Invalid(format!(
+                "{} bytes given for {}×{} RGBA pixels ({want} needed)",
+                pixels.len(),
+                self.width,
+                self.height
+            )));
+        }
+        let raw = self.gl.raw();
+        unsafe {
+            raw.bind_texture(self.target.gl(), Some(self.id));
+            raw.pixel_store_i32(glow::UNPACK_ALIGNMENT, 4);
+            raw.tex_sub_image_2d(
+                self.target.gl(),
+                0,
+                0,
+                0,
+                self.width as i32,
+                self.height as i32,
+                glow::RGBA,
+                glow::UNSIGNED_BYTE,
+                glow::PixelUnpackData::Slice(Some(pixels)),
+            );
+        }
+        self.gl.check("8-bit RGBA texture upload")
+    }
+
     /// Reads the whole texture back (row-major, `channels` floats per texel).
     pub fn read(&self) -> Result<Vec<f32>, GlError> {
         let mut out = vec![0f32; self.len()];

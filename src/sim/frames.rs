@@ -35,7 +35,8 @@ pub fn viridis(t: f32) -> [u8; 3] {
     rgb
 }
 
-fn register_font() {
+/// Registers the sans-serif font of frames and the viewer's overlay with plotters (once).
+pub(crate) fn register_font() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         let _ = plotters::style::register_font(

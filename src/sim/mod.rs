@@ -7,18 +7,22 @@
 //! batch of tridiagonal systems built by a fragment pass from state that lives in GL textures
 //! ([`adi`]) and solved on the GPU by a `papers::tridiagonal` [`BatchSolver`](crate::papers::tridiagonal::BatchSolver)
 //! ([`solver`]); the state is read back only to write a PNG frame ([`frames`]) or to check
-//! it. [`viewer`] shows a simulation live. [`SIMS`] is the one list of simulations.
+//! it. [`viewer`] shows a simulation live ([`live`] its frame, [`overlay`] the colour bar and
+//! text drawn in the window, [`split`] two solvers side by side on the same state). [`SIMS`] is the one list of simulations.
 
 pub mod adi;
 pub mod config;
 pub mod figures;
 pub mod frames;
 pub mod heat;
+pub mod live;
+pub mod overlay;
 pub mod pollutant;
 pub mod render;
 pub mod scheme;
 pub mod shallow_water;
 pub mod solver;
+pub mod split;
 pub mod viewer;
 
 use std::path::PathBuf;
@@ -194,6 +198,20 @@ pub trait Simulation {
     fn set_solver(&mut self, name: &str) -> Result<(), SimError> {
         self.adi_mut().set_solver(name)
     }
+    /// Everything a simulation of the same scheme and grid needs to go on from here.
+    fn snapshot(&self) -> Result<Snapshot, SimError>;
+    /// Goes on from `s` (a [`Simulation::snapshot`] of the same scheme and grid).
+    fn restore(&mut self, s: &Snapshot) -> Result<(), SimError>;
+}
+
+/// A simulation's state at one step: what the split view's second solver starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Snapshot {
+    /// The state, grid order.
+    pub state: Vec<f32>,
+    /// The state before it, for schemes that keep one.
+    pub prev: Option<Vec<f32>>,
+    pub steps: u64,
 }
 
 pub use adi::Adi;

@@ -4,11 +4,16 @@
 //! (`glsl/sim/water_normals.frag`) and whose mesh is drawn without vertex attributes — each
 //! vertex fetches its height and normal from the texture (the paper used a VBO filled through a
 //! PBO; fetching in the vertex shader is the modern equivalent, with no copy at all).
+//!
+//! The live viewer draws into parts of its window ([`Renderer::draw_in`]: a field through
+//! viridis over the range it is given, or the surface in a viewport), reads the field's range
+//! through a small GPU reduction ([`Renderer::min_max`]) and lays its overlay picture over the
+//! view ([`OverlayLayer`]).
 
 use std::path::Path;
 use std::rc::Rc;
 
-use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget};
+use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture};
 
 use super::{SimError, Simulation};
 
@@ -42,7 +47,14 @@ pub struct Renderer {
     quad: QuadBatch,
     nh: Option<RenderTexture>,
     nh_quad: Option<QuadBatch>,
+    minmax: Rc<Program>,
+    /// The reduction's target and its quad, made for the grid size.
+    mm: Option<(RenderTexture, QuadBatch, u32)>,
 }
+
+/// Side of the min/max reduction's target: the field's range is read back as at most
+/// 32 × 32 block minima and maxima.
+pub const MINMAX_SIDE: u32 = 32;
 
 impl Renderer {
     pub fn new(gl: &Gl) -> Result<Renderer, SimError> {
@@ -58,10 +70,13 @@ impl Renderer {
             quad: QuadBatch::new(gl, &[])?,
             nh: None,
             nh_quad: None,
+            minmax: Program::fragment(gl, "sim/minmax.frag", &[])?,
+            mm: None,
         })
     }
 
-    /// Draws `sim` into `target` of `w × h` pixels.
+    /// Draws `sim` into `target` of `w × h` pixels (a field in the centred square, over its
+    /// physical range).
     pub fn draw(
         &mut self,
         sim: &dyn Simulation,
@@ -69,14 +84,37 @@ impl Renderer {
         w: u32,
         h: u32,
     ) -> Result<(), SimError> {
-        if sim.is_surface() {
+        let area = if sim.is_surface() {
+            Rect::full(w, h)
+        } else {
+            Self::field_rect(w, h)
+        };
+        self.draw_in(sim, target, (w, h), area, sim.range(), sim.is_surface())
+    }
+
+    /// Draws `sim` into `area` (GL pixels, y up) of `target` of `w × h` pixels: the lit 3D
+    /// surface when `surface` (in a viewport of `area`), else the field through viridis over
+    /// `range`.
+    pub fn draw_in(
+        &mut self,
+        sim: &dyn Simulation,
+        target: Target<'_>,
+        (w, h): (u32, u32),
+        area: Rect,
+        range: (f32, f32),
+        surface: bool,
+    ) -> Result<(), SimError> {
+        if surface {
             // Pass 1 renders into its own texture: the target is bound after it.
             self.surface_normals(sim)?;
             target.bind(&self.gl, w, h);
-            self.draw_surface(sim, w, h)
+            self.gl.set_viewport(area);
+            let drawn = self.draw_surface(sim, area.w.max(1), area.h.max(1));
+            self.gl.set_viewport(Rect::full(w, h));
+            drawn
         } else {
             target.bind(&self.gl, w, h);
-            self.draw_field(sim, w, h)
+            self.draw_field(sim, w, h, area, range)
         }
     }
 
@@ -86,10 +124,15 @@ impl Renderer {
         Rect::new((w - side) / 2, (h - side) / 2, side, side)
     }
 
-    fn draw_field(&mut self, sim: &dyn Simulation, w: u32, h: u32) -> Result<(), SimError> {
+    fn draw_field(
+        &mut self,
+        sim: &dyn Simulation,
+        w: u32,
+        h: u32,
+        r: Rect,
+        (lo, hi): (f32, f32),
+    ) -> Result<(), SimError> {
         let n = sim.adi().n();
-        let (lo, hi) = sim.range();
-        let r = Self::field_rect(w, h);
         self.quad
             .set(&[Quad::mapped(r, [0.0, 0.0, n as f32, n as f32])])?;
         let f = sim.adi().state();
@@ -100,6 +143,30 @@ impl Renderer {
         p.set_vec2("u_range", [lo, hi]);
         self.quad.draw(p, w, h)?;
         Ok(())
+    }
+
+    /// The smallest and largest finite value of the displayed field (`None`: none is
+    /// finite), from a GPU reduction to at most [`MINMAX_SIDE`]² block minima and maxima
+    /// read back and folded by [`super::overlay::auto_range`] (a flat field's range is
+    /// widened around its value).
+    pub fn min_max(&mut self, sim: &dyn Simulation) -> Result<Option<(f32, f32)>, SimError> {
+        let n = sim.adi().n();
+        let m = n.min(MINMAX_SIDE);
+        if self.mm.as_ref().is_none_or(|(_, _, k)| *k != n) {
+            let t = RenderTexture::new(&self.gl, TexTarget::Rect, Format::RGBA32F, m, m, None)?;
+            let q = QuadBatch::new(&self.gl, &[Quad::identity(Rect::full(m, m))])?;
+            self.mm = Some((t, q, n));
+        }
+        let (t, q, _) = self.mm.as_ref().expect("made above");
+        t.bind();
+        let f = sim.adi().state();
+        let p = &self.minmax;
+        p.bind_texture(0, "u_field", f.tex);
+        p.set_i32("u_field_t", f.flag());
+        p.set_i32("u_n", n as i32);
+        p.set_i32("u_block", n.div_ceil(m) as i32);
+        q.draw(p, m, m)?;
+        Ok(super::overlay::auto_range(&t.texture().read()?))
     }
 
     /// The grid size, the top of the colour range and the height scale of a surface view.
@@ -161,6 +228,59 @@ impl Renderer {
         self.gl
             .draw_procedural_triangles(s, 6 * (m - 1) * (m - 1))?;
         Ok(())
+    }
+}
+
+/// The overlay picture ([`super::overlay::compose`]) as a texture, drawn over the window
+/// with alpha blending.
+pub struct OverlayLayer {
+    gl: Gl,
+    program: Rc<Program>,
+    quad: QuadBatch,
+    tex: Option<Texture>,
+}
+
+impl OverlayLayer {
+    pub fn new(gl: &Gl) -> Result<Self, SimError> {
+        Ok(OverlayLayer {
+            gl: gl.clone(),
+            program: Program::fragment(gl, "sim/overlay.frag", &[])?,
+            quad: QuadBatch::new(gl, &[])?,
+            tex: None,
+        })
+    }
+
+    /// Uploads `img` (rows from the top), placed at the top left of a window `h` high.
+    pub fn set(&mut self, img: &image::RgbaImage, h: u32) -> Result<(), SimError> {
+        let (iw, ih) = img.dimensions();
+        if self
+            .tex
+            .as_ref()
+            .is_none_or(|t| (t.width(), t.height()) != (iw, ih))
+        {
+            let t = Texture::new(&self.gl, TexTarget::Tex2D, Format::RGBA32F, iw, ih, None)?;
+            self.tex = Some(t);
+        }
+        self.tex
+            .as_ref()
+            .expect("made above")
+            .upload_rgba8(img.as_raw())?;
+        // Image rows run downwards, GL's upwards: the quad's coordinates flip it.
+        let r = Rect::new(0, h.saturating_sub(ih), iw, ih);
+        self.quad.set(&[Quad::mapped(r, [0.0, 1.0, 1.0, 0.0])])?;
+        Ok(())
+    }
+
+    /// Blends the overlay over the bound `w × h` framebuffer.
+    pub fn draw(&self, w: u32, h: u32) -> Result<(), SimError> {
+        let Some(t) = &self.tex else {
+            return Ok(());
+        };
+        self.program.bind_texture(0, "u_img", t);
+        self.gl.set_blend(true);
+        let drawn = self.quad.draw(&self.program, w, h);
+        self.gl.set_blend(false);
+        Ok(drawn?)
     }
 }
 

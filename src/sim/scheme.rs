@@ -260,6 +260,36 @@ impl<S: Scheme> Simulation for AdiSim<S> {
         check_fused(&self.scheme, name)?;
         self.adi.set_solver(name)
     }
+    fn snapshot(&self) -> Result<super::Snapshot, SimError> {
+        Ok(super::Snapshot {
+            state: self.adi.read()?,
+            prev: match &self.prev {
+                Some(p) => Some(p.texture().read()?),
+                None => None,
+            },
+            steps: self.steps,
+        })
+    }
+    fn restore(&mut self, s: &super::Snapshot) -> Result<(), SimError> {
+        let cells = (self.scheme.n() as usize).pow(2);
+        let prev_ok = match (&self.prev, &s.prev) {
+            (Some(_), Some(p)) => p.len() == cells,
+            (None, None) => true,
+            _ => false,
+        };
+        if s.state.len() != cells || !prev_ok {
+            return Err(SimError::Params(format!(
+                "a snapshot of another grid or scheme cannot be restored into {} on {n}×{n}",
+                self.scheme.name(),
+                n = self.scheme.n()
+            )));
+        }
+        if let (Some(t), Some(p)) = (&self.prev, &s.prev) {
+            t.texture().upload(p)?;
+        }
+        self.steps = s.steps;
+        self.adi.reset(&s.state)
+    }
 }
 
 /// The same scheme on the CPU in f64: the reference the GPU steps are checked against.

@@ -1,17 +1,23 @@
 //! The live viewer (`gpgpu-repro sim NAME --window`): the simulation runs on the window's own
 //! GL context and is drawn every frame straight from its textures (a colour-mapped field, or
-//! the lit 3D water surface), with the frames per second in the title.
+//! the lit 3D water surface with its height map as an inset), under an overlay
+//! ([`super::overlay`]) that says what is shown: the scheme, grid, solver, step and FPS on
+//! top, and on the right a colour bar with its values, the quantity's name and the range in
+//! use — the scheme's physical range, or the field's own minimum and maximum (`A`; read
+//! through a small GPU reduction twice a second). `V` splits the view: a second solver runs on
+//! the same state beside the first ([`super::split`]), each with its steps per second, and the
+//! largest difference between the two fields under them.
 //!
-//! Keys: `Space` pause/resume, `R` reset, `S` next solver (the state is kept), `D` a
-//! disturbance at a random place (a click puts one under the mouse in the 2D view),
-//! `Esc`/`Q` quit. Without a display (`DISPLAY` and `WAYLAND_DISPLAY` unset, or no server
-//! answering) it stops with an error that says so.
-
-use std::time::Instant;
+//! Keys: `Space` pause/resume, `R` reset, `S` next solver this device runs (the state is
+//! kept), `A` colour range physical/auto, `V` split view on/off, `D` a disturbance at a random
+//! place (a click puts one under the mouse on a field or the height map), `Esc`/`Q` quit.
+//! Without a display (`DISPLAY` and `WAYLAND_DISPLAY` unset, or no server answering) it stops
+//! with an error that says so. With `GPGPU_REPRO_LAYOUT=1` it prints the overlay's boxes
+//! whenever they change (the smoke test's pixel check reads them).
 
 use anyhow::{Context, bail};
 use winit::application::ApplicationHandler;
-use winit::dpi::{LogicalSize, PhysicalPosition};
+use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, WindowEvent};
 use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
@@ -20,8 +26,9 @@ use winit::window::{Window, WindowId};
 use crate::gl::window::GlWindow;
 use crate::util::{RngExt, rng};
 
-use super::render::{Renderer, Target};
-use super::{SimEntry, Simulation, solver};
+use super::live::{self, Live};
+use super::split::Split;
+use super::{SimEntry, overlay, solver};
 
 /// Opens the viewer and runs until the window is closed.
 pub fn run(entry: &'static SimEntry, n: u32, solver_name: &str) -> anyhow::Result<()> {
@@ -64,33 +71,6 @@ struct App {
     error: Option<anyhow::Error>,
 }
 
-struct Live {
-    // Field order is drop order: GL objects before the window that owns the context.
-    sim: Box<dyn Simulation>,
-    renderer: Renderer,
-    win: GlWindow,
-    paused: bool,
-    frames: u32,
-    since: Instant,
-    fps: f64,
-    cursor: PhysicalPosition<f64>,
-}
-
-impl Live {
-    fn title(&self) -> String {
-        format!(
-            "{} {n}×{n} — solver {} — {:.1} FPS — step {}{}   [Space pause, R reset, S solver, \
-             D disturb, Q quit]",
-            self.sim.name(),
-            self.sim.adi().solver_name(),
-            self.fps,
-            self.sim.steps(),
-            if self.paused { " (paused)" } else { "" },
-            n = self.sim.adi().n()
-        )
-    }
-}
-
 impl App {
     fn fail(&mut self, el: &ActiveEventLoop, e: anyhow::Error) {
         self.error = Some(e);
@@ -100,20 +80,11 @@ impl App {
     fn open(&mut self, el: &ActiveEventLoop) -> anyhow::Result<Live> {
         let attrs = Window::default_attributes()
             .with_title(format!("gpgpu-repro — {}", self.name))
-            .with_inner_size(LogicalSize::new(900.0, 720.0));
+            .with_inner_size(LogicalSize::new(900.0, 720.0))
+            .with_min_inner_size(LogicalSize::new(overlay::MIN_SIZE.0, overlay::MIN_SIZE.1));
         let win = GlWindow::new(el, attrs).context("--window: creating the GL window")?;
         let sim = (self.make)(win.gl(), self.n, &self.solver)?;
-        let renderer = Renderer::new(win.gl())?;
-        Ok(Live {
-            sim,
-            renderer,
-            win,
-            paused: false,
-            frames: 0,
-            since: Instant::now(),
-            fps: 0.0,
-            cursor: PhysicalPosition::new(0.0, 0.0),
-        })
+        Live::new(win, sim)
     }
 
     fn key(&mut self, key: Key) -> anyhow::Result<bool> {
@@ -123,14 +94,40 @@ impl App {
         match key.as_ref() {
             Key::Named(NamedKey::Escape) | Key::Character("q") => return Ok(false),
             Key::Named(NamedKey::Space) => live.paused = !live.paused,
-            Key::Character("r") => live.sim.reset()?,
+            Key::Character("r") => {
+                live.sim.reset()?;
+                if let Some(s) = live.split.as_mut() {
+                    s.other.reset()?;
+                }
+            }
             Key::Character("s") => {
-                let names = solver::SOLVER_NAMES;
+                // The next solver this device runs (compute ones need GL 4.3).
+                let (names, gl) = (solver::SOLVER_NAMES, live.sim.adi().gl().clone());
                 let now = live.sim.adi().solver_name().to_string();
-                let next =
-                    names[(names.iter().position(|&s| s == now).unwrap_or(0) + 1) % names.len()];
+                let at = names.iter().position(|&s| s == now).unwrap_or(0);
+                let next = (1..=names.len())
+                    .map(|k| names[(at + k) % names.len()])
+                    .find(|s| gl.caps().lacks(solver::needs(s)).is_none())
+                    .unwrap_or(solver::DEFAULT);
                 live.sim.set_solver(next)?;
+                if let Some(s) = live.split.as_mut() {
+                    s.other.set_solver(super::split::partner(next))?;
+                }
                 self.solver = next.to_string();
+            }
+            Key::Character("a") => {
+                live.auto = !live.auto;
+                live.measure()?;
+            }
+            Key::Character("v") => {
+                if live.split.take().is_none() {
+                    // A split the device cannot hold is reported, not fatal.
+                    match Split::new(live.sim.as_ref(), self.make) {
+                        Ok(s) => live.split = Some(s),
+                        Err(e) => eprintln!("split view: {e}"),
+                    }
+                }
+                live.measure()?;
             }
             Key::Character("d") => {
                 let n = live.sim.adi().n() as f32;
@@ -139,58 +136,45 @@ impl App {
                     r.random_range(0.15 * n..0.85 * n),
                     r.random_range(0.15 * n..0.85 * n),
                 ];
-                live.sim.disturb(at)?;
+                live.disturb(at)?;
             }
             _ => {}
         }
+        live.stale = true;
         live.win.window().set_title(&live.title());
         Ok(true)
     }
 
+    /// A click on a colour-mapped field disturbs the state there (on both in a split view).
     fn click(&mut self) -> anyhow::Result<()> {
         let Some(live) = self.state.as_mut() else {
             return Ok(());
         };
-        if live.sim.is_surface() {
+        let Some(l) = live.layout.clone() else {
             return Ok(());
-        }
-        let (w, h) = live.win.size();
-        let r = Renderer::field_rect(w, h);
+        };
         let n = live.sim.adi().n() as f64;
-        let x = (live.cursor.x - r.x as f64) / r.w as f64 * n;
-        // Window y grows downwards; the grid's upwards.
-        let y = (h as f64 - live.cursor.y - r.y as f64) / r.h as f64 * n;
-        if (0.0..n).contains(&x) && (0.0..n).contains(&y) {
-            live.sim.disturb([x as f32, y as f32])?;
+        let (cx, cy) = (live.cursor.x, live.cursor.y);
+        let boxes: Vec<_> = live::fields(&l, live.sim.as_ref(), live.split.as_ref())
+            .into_iter()
+            .map(|(r, _)| r)
+            .collect();
+        for r in boxes {
+            let x = (cx - r.x as f64) / r.w as f64 * n;
+            // Window y grows downwards; the grid's upwards.
+            let y = ((r.y + r.h) as f64 - cy) / r.h as f64 * n;
+            if (0.0..n).contains(&x) && (0.0..n).contains(&y) {
+                return Ok(live.disturb([x as f32, y as f32])?);
+            }
         }
         Ok(())
     }
 
     fn frame(&mut self) -> anyhow::Result<()> {
-        let Some(live) = self.state.as_mut() else {
-            return Ok(());
-        };
-        if !live.paused {
-            live.sim.step()?;
+        match self.state.as_mut() {
+            Some(live) => live.frame(),
+            None => Ok(()),
         }
-        let (w, h) = live.win.size();
-        let gl = live.win.gl().clone();
-        gl.bind_default_framebuffer(w, h);
-        gl.set_depth_test(live.sim.is_surface());
-        gl.clear([0.08, 0.08, 0.1, 1.0]);
-        live.renderer
-            .draw(live.sim.as_ref(), Target::Window, w, h)?;
-        gl.set_depth_test(false);
-        live.win.swap_buffers()?;
-        live.frames += 1;
-        let dt = live.since.elapsed().as_secs_f64();
-        if dt >= 0.5 {
-            live.fps = live.frames as f64 / dt;
-            live.frames = 0;
-            live.since = Instant::now();
-            live.win.window().set_title(&live.title());
-        }
-        Ok(())
     }
 }
 
