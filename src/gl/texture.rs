@@ -182,6 +182,25 @@ impl Texture {
     pub fn upload_rect(&self, r: Rect, data: &[f32]) -> Result<(), GlError> {
         self.check_rect(r)?;
         check_len(data.len(), r.w, r.h, self.format)?;
+        let pixels = bytemuck::cast_slice(data);
+        self.sub_image(
+            r,
+            self.format.external(),
+            glow::FLOAT,
+            pixels,
+            "texture upload",
+        )
+    }
+
+    /// `glTexSubImage2D` of `pixels` (already checked against `r`) into `r`.
+    fn sub_image(
+        &self,
+        r: Rect,
+        format: u32,
+        ty: u32,
+        pixels: &[u8],
+        what: &str,
+    ) -> Result<(), GlError> {
         let raw = self.gl.raw();
         unsafe {
             raw.bind_texture(self.target.gl(), Some(self.id));
@@ -193,12 +212,12 @@ impl Texture {
                 r.y as i32,
                 r.w as i32,
                 r.h as i32,
-                self.format.external(),
-                glow::FLOAT,
-                glow::PixelUnpackData::Slice(Some(bytemuck::cast_slice(data))),
+                format,
+                ty,
+                glow::PixelUnpackData::Slice(Some(pixels)),
             );
         }
-        self.gl.check("texture upload")
+        self.gl.check(what)
     }
 
     /// Replaces the whole texture's contents with 8-bit RGBA pixels (row-major, four bytes a
@@ -220,23 +239,14 @@ impl Texture {
                 self.height
             )));
         }
-        let raw = self.gl.raw();
-        unsafe {
-            raw.bind_texture(self.target.gl(), Some(self.id));
-            raw.pixel_store_i32(glow::UNPACK_ALIGNMENT, 4);
-            raw.tex_sub_image_2d(
-                self.target.gl(),
-                0,
-                0,
-                0,
-                self.width as i32,
-                self.height as i32,
-                glow::RGBA,
-                glow::UNSIGNED_BYTE,
-                glow::PixelUnpackData::Slice(Some(pixels)),
-            );
-        }
-        self.gl.check("8-bit RGBA texture upload")
+        let full = Rect::full(self.width, self.height);
+        self.sub_image(
+            full,
+            glow::RGBA,
+            glow::UNSIGNED_BYTE,
+            pixels,
+            "8-bit RGBA texture upload",
+        )
     }
 
     /// Reads the whole texture back (row-major, `channels` floats per texel).
