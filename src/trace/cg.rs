@@ -39,7 +39,6 @@ pub const RGBA: Technique = Technique {
 /// Iterations traced: the paper's Table 1 counts one.
 pub const ITERATIONS: usize = 1;
 const MAX_N: usize = 32;
-const MAX_BATCH: usize = 8;
 
 fn check(i: &Input) -> Result<(), String> {
     if !(2..=MAX_N).contains(&i.size) {
@@ -48,13 +47,7 @@ fn check(i: &Input) -> Result<(), String> {
             i.size
         ));
     }
-    if i.batch == 0 || i.batch > MAX_BATCH {
-        return Err(format!(
-            "--batch {}: between 1 and {MAX_BATCH} systems (one texture row each)",
-            i.batch
-        ));
-    }
-    Ok(())
+    super::check_batch(i.batch)
 }
 
 fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
@@ -78,17 +71,7 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
     let mut plain = FragmentCg::new(gl, n, batch, packing, ITERATIONS).map_err(err)?;
     let untraced = plain.solve(&tex).map_err(err)?.read()?;
     let result_label = "x (result)".to_string();
-    let traced = rec
-        .passes
-        .last()
-        .and_then(|p| p.panel(&result_label))
-        .map(|p| p.after.clone())
-        .unwrap_or_default();
-    if traced != solver_out {
-        return Err(TraceError::Solver(
-            "the last pass's read-back differs from the solver's output".into(),
-        ));
-    }
+    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
     let want = cg_fixed_f64(&s, ITERATIONS);
     let e = max_rel_error(&traced, &want);
     let lanes = packing.lanes() as usize;

@@ -44,7 +44,6 @@ pub const SWITCH: super::Technique = super::Technique {
 
 /// Largest traced system and batch: the pictures print every value.
 const MAX_N: usize = 31;
-const MAX_BATCH: usize = 8;
 
 fn check(i: &Input) -> Result<(), String> {
     let n = i.size;
@@ -54,13 +53,7 @@ fn check(i: &Input) -> Result<(), String> {
              (3, 7, 15 or 31), the sizes of the paper's Fig. 2–6"
         ));
     }
-    if i.batch == 0 || i.batch > MAX_BATCH {
-        return Err(format!(
-            "--batch {}: between 1 and {MAX_BATCH} systems (one texture row each)",
-            i.batch
-        ));
-    }
-    Ok(())
+    super::check_batch(i.batch)
 }
 
 fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceError> {
@@ -84,17 +77,7 @@ fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceErr
     let mut plain = FragmentCr::new(gl, n, batch, method).map_err(err)?;
     let untraced = plain.solve(&tex).map_err(err)?.read()?;
     let result_label = "x (result)".to_string();
-    let traced = rec
-        .passes
-        .last()
-        .and_then(|p| p.panel(&result_label))
-        .map(|p| p.after.clone())
-        .unwrap_or_default();
-    if traced != solver_out {
-        return Err(TraceError::Solver(
-            "the last pass's read-back differs from the solver's output".into(),
-        ));
-    }
+    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
     let want = thomas_batch_f64(&s).map_err(err)?;
     let e = max_rel_error(&traced, &want);
     let q = n.trailing_ones() as usize;

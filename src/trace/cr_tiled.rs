@@ -66,17 +66,7 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
         snap.rows = "row";
     }
     let result_label = "x (result)".to_string();
-    let traced = rec
-        .passes
-        .last()
-        .and_then(|p| p.panel(&result_label))
-        .map(|p| p.after.clone())
-        .unwrap_or_default();
-    if traced != solver_out {
-        return Err(TraceError::Solver(
-            "the last pass's read-back differs from the solver's output".into(),
-        ));
-    }
+    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
     let want = thomas_batch_f64(&sys).map_err(err)?;
     let e = max_rel_error(&t.untile(&traced), &want);
     let (g, per) = (t.g, t.rows / t.g);

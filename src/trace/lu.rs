@@ -133,11 +133,7 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
         .ok_or_else(|| TraceError::Solver("no result texture in the last pass".into()))?;
     let traced = unpack(&result.after, n, params);
     let result_label = result.label.clone();
-    if traced != solver_out {
-        return Err(TraceError::Solver(
-            "the last pass's read-back differs from the solver's factors".into(),
-        ));
-    }
+    super::same_as_solver(&traced, &solver_out, "solver's factors")?;
     let want = lu_f64_of(&a, n).map_err(err)?;
     let e = max_rel_error(&traced, &want);
     let layout = if v.vector() {

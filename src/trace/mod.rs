@@ -63,6 +63,47 @@ pub struct Input {
     pub seed: u64,
 }
 
+/// Systems side by side, one texture row each: at most this many fit a slide.
+pub(crate) const MAX_BATCH: usize = 8;
+
+/// The check of `--batch` for techniques that put one system in each texture row.
+pub(crate) fn check_batch(batch: usize) -> Result<(), String> {
+    if batch == 0 || batch > MAX_BATCH {
+        return Err(format!(
+            "--batch {batch}: between 1 and {MAX_BATCH} systems (one texture row each)"
+        ));
+    }
+    Ok(())
+}
+
+/// The traced result must be the solver's own output, bit for bit: `traced` (what the last
+/// pass left, read back by the observer) against `solver` (what the traced solve returned).
+pub(crate) fn same_as_solver(traced: &[f32], solver: &[f32], what: &str) -> Result<(), TraceError> {
+    if traced != solver {
+        return Err(TraceError::Solver(format!(
+            "the last pass's read-back differs from the {what}"
+        )));
+    }
+    Ok(())
+}
+
+/// The texels the last pass left in its panel `label` (empty when there is none), checked
+/// with [`same_as_solver`] against the solver's output.
+pub(crate) fn last_panel(
+    rec: &Recorder,
+    label: &str,
+    solver: &[f32],
+) -> Result<Vec<f32>, TraceError> {
+    let traced = rec
+        .passes
+        .last()
+        .and_then(|p| p.panel(label))
+        .map(|p| p.after.clone())
+        .unwrap_or_default();
+    same_as_solver(&traced, solver, "solver's output")?;
+    Ok(traced)
+}
+
 /// A traced technique (one file per paper technique under `src/trace/`).
 #[derive(Clone, Copy)]
 pub struct Technique {
