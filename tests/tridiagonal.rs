@@ -361,9 +361,17 @@ fn fixed_iteration_cg_matches_cpu_cg_f64_of_the_same_n() {
 
 #[test]
 fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
-    use gpgpu_repro::papers::tridiagonal::experiments::validate;
-    use gpgpu_repro::runner::Mode;
+    use gpgpu_repro::runner::{Check, Mode};
     let gl = ctx();
+    // What the runner does with the file before any work: parse it into the typed
+    // configuration and validate every number and size of `mode`.
+    let validate = |gl: &gpgpu_repro::gl::Gl, text: &str, mode| {
+        let check = Check {
+            mode,
+            device: gl.info(),
+        };
+        (gpgpu_repro::registry::TRIDIAGONAL.files[0].parse)(text, &check).map(drop)
+    };
     let text = include_str!("../experiments/tridiagonal.toml");
     validate(&gl, text, Mode::Quick).unwrap();
     validate(&gl, text, Mode::Full).unwrap();
@@ -390,7 +398,7 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
     ] {
         assert!(text.contains(from), "fixture: {from}");
         let bad = text.replacen(from, to, 1);
-        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err();
         assert!(e.contains(key), "{to}: the error should name `{key}`: {e}");
     }
     // Sizes that the device or the host cannot hold are refused with the limit, at once.
@@ -406,7 +414,7 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
         assert!(text.contains(from), "fixture: {from}");
         let bad = text.replacen(from, to, 1);
         let t0 = std::time::Instant::now();
-        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err();
         assert!(e.contains(table), "{to}: should name {table}: {e}");
         assert!(
             e.contains(&format!("{max}×{max}")) || e.contains("MiB available"),

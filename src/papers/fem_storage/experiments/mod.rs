@@ -105,25 +105,29 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("legacy").rows_need(&[Need::Compute]),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    check(s, &cfg)?;
-    let counts = table2::run(s, &cfg)?;
-    fig3::run(s, &counts, &cfg.table2)?;
-    audit::run(s, &cfg.table2);
-    s.check_interrupt()?;
-    if s.runs("table4") {
-        table4::run(s, &cfg)?;
+pub struct FemStorage;
+
+impl crate::runner::Paper for FemStorage {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        let counts = table2::run(s, cfg)?;
+        fig3::run(s, &counts, &cfg.table2)?;
+        audit::run(s, &cfg.table2);
+        s.check_interrupt()?;
+        if s.runs("table4") {
+            table4::run(s, cfg)?;
+        }
+        s.check_interrupt()?;
+        if s.runs("perf") {
+            perf::run(s, cfg)?;
+        }
+        s.check_interrupt()?;
+        if s.runs("legacy") {
+            legacy::run(s, cfg)?;
+        }
+        Ok(())
     }
-    s.check_interrupt()?;
-    if s.runs("perf") {
-        perf::run(s, &cfg)?;
-    }
-    s.check_interrupt()?;
-    if s.runs("legacy") {
-        legacy::run(s, &cfg)?;
-    }
-    Ok(())
 }
 
 fn positive(key: &str, v: f64) -> Result<(), String> {
@@ -296,15 +300,8 @@ pub fn need(info: &DeviceInfo, dim: usize, nodes: u64, gpu: bool) -> Result<(), 
     Ok(())
 }
 
-/// [`Config::validate`] and [`need`] for every size of the run's mode, before any work.
-pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
-    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
-        file: s.file().to_string(),
-        message,
-    })
-}
-
-/// [`check`] against a device's limits: the error names the key.
+/// Every number in range, then every size of `mode` against a device's limits: the error
+/// names the key.
 fn check_on(cfg: &Config, info: &DeviceInfo, run_mode: Mode) -> Result<(), String> {
     cfg.validate()?;
     let mode = run_mode.name();

@@ -301,26 +301,23 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("tuning", &[Need::Compute]),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    check(s, &cfg)?;
-    audit::run(s, &cfg.table1.published);
-    if s.runs("table1") && s.runs("tuning") {
-        let tuned = tune::run(s, &cfg.table1)?;
-        table1::run(s, &cfg.table1, tuned)?;
+pub struct Matmul;
+
+impl crate::runner::Paper for Matmul {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        audit::run(s, &cfg.table1.published);
+        if s.runs("table1") && s.runs("tuning") {
+            let tuned = tune::run(s, &cfg.table1)?;
+            table1::run(s, &cfg.table1, tuned)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-/// [`Table1Config::validate`] and [`Footprint::check`] for every size of the run's mode.
-pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
-    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
-        file: s.file().to_string(),
-        message,
-    })
-}
-
-/// [`check`] against a device's limits: the error names the key.
+/// Every number in range, then every size of `mode` against a device's limits: the error
+/// names the key.
 fn check_on(cfg: &Config, info: &DeviceInfo, mode: Mode) -> Result<(), String> {
     cfg.table1.validate()?;
     let host = crate::util::host_memory_bytes();
