@@ -18,6 +18,8 @@
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
 //!   sits beside the registry, above the papers.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
+//! - [`work`]: the work model (bytes by access kind, flops, passes) and the bound types,
+//!   plain data below the bench and the report that both use.
 
 pub mod bench;
 pub mod gl;
@@ -29,3 +31,4 @@ pub mod sim;
 pub mod stats;
 pub mod trace;
 pub mod util;
+pub mod work;
