@@ -8,16 +8,9 @@ use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
 
+/// The library's upload ([`upload`](gpgpu_repro::papers::tridiagonal::upload)), unwrapped.
 fn upload(gl: &Gl, s: &Systems) -> Texture {
-    Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        s.n as u32,
-        s.batch as u32,
-        Some(&s.data),
-    )
-    .unwrap()
+    gpgpu_repro::papers::tridiagonal::upload(gl, s).unwrap()
 }
 
 // Tolerance: the random systems are strictly diagonally dominant with margin ≥ 1 (condition

@@ -38,11 +38,11 @@ mod tune;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::cpu::{Systems, thomas_batch_f32};
-use super::{BatchSolver, TridiagonalError};
+use super::{BatchSolver, TridiagonalError, upload};
 use crate::bench::Work;
 use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu, rounds};
-use crate::gl::{Format, Gl, Need, TexTarget, Texture};
+use crate::gl::{Gl, Need, Texture};
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
 use crate::util::max_rel_error;
@@ -68,17 +68,6 @@ const DIRECT_TOL: f64 = 1e-4;
 
 fn alg(e: TridiagonalError) -> RunError {
     RunError::algorithm(e)
-}
-
-fn upload(gl: &Gl, s: &Systems) -> Result<Texture, RunError> {
-    Ok(Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        s.n as u32,
-        s.batch as u32,
-        Some(&s.data),
-    )?)
 }
 
 /// The paper's tables and what they need: the fetch counts of Table 1 use an SSBO counter in
