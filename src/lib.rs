@@ -13,8 +13,9 @@
 //! - [`runner`]: checks every experiment file before any work, runs a paper's experiments,
 //!   saves rows as they finish, resumes.
 //!
-//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`],
-//! [`report`] → [`gl`].
+//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`] →
+//! [`bench`] → [`report`] → [`work`], [`gl`] (`tests/layering.rs` checks that no two folders
+//! import each other).
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
 //!   sits beside the registry, above the papers.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
