@@ -14,7 +14,7 @@
 //!   saves rows as they finish, resumes.
 //!
 //! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`] →
-//! [`bench`] → [`report`] → [`work`], [`gl`] (`tests/layering.rs` checks that no two folders
+//! [`bench`](mod@bench) → [`report`] → [`work`], [`gl`] (`tests/layering.rs` checks that no two folders
 //! import each other).
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
 //!   sits beside the registry, above the papers.

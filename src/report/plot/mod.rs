@@ -1,7 +1,7 @@
 //! PNG plots with `plotters`, rendered with a font compiled into the binary (Ubuntu Light from
 //! `epaint_default_fonts`), so they look the same on a machine with no system fonts.
 //!
-//! One file per chart kind ([`line`], [`bar`], [`ratio`], [`heatmap`]); what they share is
+//! One file per chart kind ([`line`](mod@line), [`bar`], [`ratio`], [`heatmap`]); what they share is
 //! [`style`] (fonts, colours, markers, the legend band) and [`axis`] (the frame, ranges,
 //! ticks); here the error type and the atomic PNG writing every chart ends with.
 

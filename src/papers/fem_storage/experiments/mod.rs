@@ -93,7 +93,7 @@ pub struct PerfConfig {
     pub repeat: Repeat,
 }
 
-/// Runs every experiment of the paper, after [`check`].
+/// Runs every experiment of the paper (its configuration checked by the runner on load).
 /// The tables and what they need: the storage counts (Table 2, Fig. 3) are computed on the
 /// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader; the
 /// `legacy` table's fragment rows run anywhere, its compute rows need compute shaders.
