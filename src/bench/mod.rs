@@ -51,6 +51,7 @@
 pub mod bound;
 pub mod fixed;
 pub mod flops;
+pub mod ladder;
 pub mod memory;
 pub mod profile;
 pub mod roofline;
