@@ -13,11 +13,14 @@
 //! - [`runner`]: checks every experiment file before any work, runs a paper's experiments,
 //!   saves rows as they finish, resumes.
 //!
-//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`],
-//! [`report`] → [`gl`].
+//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`] →
+//! [`bench`](mod@bench) → [`report`] → [`work`], [`gl`] (`tests/layering.rs` checks that no two folders
+//! import each other).
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
 //!   sits beside the registry, above the papers.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
+//! - [`work`]: the work model (bytes by access kind, flops, passes) and the bound types,
+//!   plain data below the bench and the report that both use.
 
 pub mod bench;
 pub mod gl;
@@ -29,3 +32,4 @@ pub mod sim;
 pub mod stats;
 pub mod trace;
 pub mod util;
+pub mod work;

@@ -6,86 +6,84 @@
 //! below imports it: the runner is handed [`PAPERS`], the papers and simulations never see
 //! it.
 //!
-//! Adding a paper = a folder under `src/papers/<paper>/` whose `experiments::Config`
-//! implements [`crate::runner::Experiments`], `experiments/<paper>.toml`, and one entry here.
+//! Adding a paper = a folder under `src/papers/<paper>/` whose `experiments` module has a
+//! type implementing [`crate::runner::Paper`] (its `Config` implements
+//! [`crate::runner::Experiments`]), `experiments/<paper>.toml`, and one entry here: its file
+//! as `ExperimentFile::of::<<P as Paper>::Config>` and its run as `run_paper::<P>`.
 
 use crate::papers::{bicg, fem_storage, lu, matmul, tridiagonal};
-use crate::runner::{ExperimentFile, PaperEntry, check};
+use crate::runner::{ExperimentFile, Paper, PaperEntry, run_paper};
 use crate::sim;
 
 /// `experiments/sims.toml`: the simulation figures of `reproduce tridiagonal` (Fig. 13–19).
-pub const SIMS_FILE: ExperimentFile = ExperimentFile {
-    name: "sims",
-    builtin: include_str!("../experiments/sims.toml"),
-    check: check::<sim::config::Config>,
-};
+pub const SIMS_FILE: ExperimentFile =
+    ExperimentFile::of::<sim::config::Config>("sims", include_str!("../experiments/sims.toml"));
 
 pub static TRIDIAGONAL: PaperEntry = PaperEntry {
     key: "tridiagonal",
     title: "Kim & Lee 2005 — Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems",
     files: &[
-        ExperimentFile {
-            name: "tridiagonal",
-            builtin: include_str!("../experiments/tridiagonal.toml"),
-            check: check::<tridiagonal::experiments::Config>,
-        },
+        ExperimentFile::of::<<tridiagonal::experiments::Tridiagonal as Paper>::Config>(
+            "tridiagonal",
+            include_str!("../experiments/tridiagonal.toml"),
+        ),
         SIMS_FILE,
     ],
     // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
     tables: &[tridiagonal::experiments::TABLES, sim::figures::TABLES],
-    run: |s| tridiagonal::experiments::run(s).and_then(|()| sim::figures::run(s)),
+    run: |s| {
+        run_paper::<tridiagonal::experiments::Tridiagonal>(s).and_then(|()| sim::figures::run(s))
+    },
     original: &tridiagonal::ORIGINAL,
 };
 
 pub static MATMUL: PaperEntry = PaperEntry {
     key: "matmul",
     title: "Park 2019 — Parallel Algorithm for Matrix-Matrix Multiplication on the GPU",
-    files: &[ExperimentFile {
-        name: "matmul",
-        builtin: include_str!("../experiments/matmul.toml"),
-        check: check::<matmul::experiments::Config>,
-    }],
+    files: &[ExperimentFile::of::<
+        <matmul::experiments::Matmul as Paper>::Config,
+    >("matmul", include_str!("../experiments/matmul.toml"))],
     tables: &[matmul::experiments::TABLES],
-    run: matmul::experiments::run,
+    run: run_paper::<matmul::experiments::Matmul>,
     original: &matmul::ORIGINAL,
 };
 
 pub static LU: PaperEntry = PaperEntry {
     key: "lu",
     title: "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
-    files: &[ExperimentFile {
-        name: "lu",
-        builtin: include_str!("../experiments/lu.toml"),
-        check: check::<lu::experiments::Config>,
-    }],
+    files: &[
+        ExperimentFile::of::<<lu::experiments::Lu as Paper>::Config>(
+            "lu",
+            include_str!("../experiments/lu.toml"),
+        ),
+    ],
     tables: &[lu::experiments::TABLES],
-    run: lu::experiments::run,
+    run: run_paper::<lu::experiments::Lu>,
     original: &lu::ORIGINAL,
 };
 
 pub static BICG: PaperEntry = PaperEntry {
     key: "bicg",
     title: "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
-    files: &[ExperimentFile {
-        name: "bicg",
-        builtin: include_str!("../experiments/bicg.toml"),
-        check: check::<bicg::experiments::Config>,
-    }],
+    files: &[ExperimentFile::of::<
+        <bicg::experiments::Bicg as Paper>::Config,
+    >("bicg", include_str!("../experiments/bicg.toml"))],
     tables: &[bicg::experiments::TABLES],
-    run: bicg::experiments::run,
+    run: run_paper::<bicg::experiments::Bicg>,
     original: &bicg::ORIGINAL,
 };
 
 pub static FEM_STORAGE: PaperEntry = PaperEntry {
     key: "fem-storage",
     title: "Boo & Kim 2012 — two-dimensional variable-length vector storage for FEM matrices",
-    files: &[ExperimentFile {
-        name: "fem-storage",
-        builtin: include_str!("../experiments/fem-storage.toml"),
-        check: check::<fem_storage::experiments::Config>,
-    }],
+    files: &[ExperimentFile::of::<
+        <fem_storage::experiments::FemStorage as Paper>::Config,
+    >(
+        "fem-storage",
+        include_str!("../experiments/fem-storage.toml"),
+    )],
     tables: &[fem_storage::experiments::TABLES],
-    run: fem_storage::experiments::run,
+    run: run_paper::<fem_storage::experiments::FemStorage>,
     original: &fem_storage::ORIGINAL,
 };
 

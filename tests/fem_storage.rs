@@ -11,7 +11,7 @@ use gpgpu_repro::gl::{Need, Reads};
 use gpgpu_repro::papers::fem_storage::element::{element_matrices, hand_derived_k};
 use gpgpu_repro::papers::fem_storage::experiments::{Config, count_formats, stencil_counts};
 use gpgpu_repro::papers::fem_storage::gpu::programs;
-use gpgpu_repro::papers::fem_storage::jacobi::sweeps_f64;
+use gpgpu_repro::papers::fem_storage::jacobi::{JacobiSweeps, sweeps_f64};
 use gpgpu_repro::papers::fem_storage::{
     CpuJacobi, Csr, FemError, FlatMatrix, FragmentJacobi, GpuJacobi, Grid, JacobiParams,
     MatrixSink, Problem, Skyline, Stop, System, VarVec, direct::cholesky_solve,

@@ -85,7 +85,9 @@ fn repetitions_zero_is_refused_on_load() {
         mode: Mode::Quick,
         device: g.info(),
     };
-    let err = (registry::MATMUL.files[0].check)(&text, &check).unwrap_err();
+    let err = (registry::MATMUL.files[0].parse)(&text, &check)
+        .map(drop)
+        .unwrap_err();
     assert!(err.contains("repetitions"), "{err}");
 }
 
@@ -137,11 +139,10 @@ fn type_error_keeps_the_previous_record_and_report() {
 static FAILS_AT_ONCE: PaperEntry = PaperEntry {
     key: "fails-at-once",
     title: "A paper that stops on its first error",
-    files: &[ExperimentFile {
-        name: "fails-at-once",
-        builtin: "[x]\ny = 1\n",
-        check: |_, _| Ok(()),
-    }],
+    files: &[ExperimentFile::of::<toml::Table>(
+        "fails-at-once",
+        "[x]\ny = 1\n",
+    )],
     tables: &[],
     run: |_| Err(RunError::algorithm(std::io::Error::other("broken"))),
     original: &gpgpu_repro::report::article::Original {
@@ -887,7 +888,15 @@ fn every_number_in_a_note_or_finding_comes_from_the_run() {
     for paper in PAPERS {
         let mut opts = options(&[paper.key], Some(exp.path()), out.path(), false);
         opts.bench = true;
+        let parses = runner::entry::parse_count();
         runner::reproduce(&g, PAPERS, &opts).unwrap_or_else(|e| panic!("{}: {e}", paper.key));
+        // Issue 26: the runner parses each experiment file once and hands the typed value on.
+        assert_eq!(
+            runner::entry::parse_count() - parses,
+            paper.files.len(),
+            "{}: each experiment file is parsed once per run",
+            paper.key
+        );
         let dir = out.path().join(paper.key);
         let record: PaperRecord =
             serde_json::from_str(&std::fs::read_to_string(dir.join("paper.json")).unwrap())

@@ -162,11 +162,10 @@ const FUTURE: Need = Need::Version(9, 9);
 static NEEDS_TOO_MUCH: PaperEntry = PaperEntry {
     key: "needs-too-much",
     title: "A paper with a table and a row no device can run",
-    files: &[ExperimentFile {
-        name: "needs-too-much",
-        builtin: "[x]\ny = 1\n",
-        check: |_, _| Ok(()),
-    }],
+    files: &[ExperimentFile::of::<toml::Table>(
+        "needs-too-much",
+        "[x]\ny = 1\n",
+    )],
     tables: &[&[
         TableSpec::needs("future", &[FUTURE]),
         TableSpec::any("now").rows_need(&[FUTURE]),
@@ -408,11 +407,10 @@ fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
 static TAKES_A_MOMENT: PaperEntry = PaperEntry {
     key: "takes-a-moment",
     title: "A paper that sleeps",
-    files: &[ExperimentFile {
-        name: "takes-a-moment",
-        builtin: "[x]\ny = 1\n",
-        check: |_, _| Ok(()),
-    }],
+    files: &[ExperimentFile::of::<toml::Table>(
+        "takes-a-moment",
+        "[x]\ny = 1\n",
+    )],
     tables: &[],
     run: |_| {
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -464,4 +462,88 @@ fn the_report_states_the_whole_commands_run_time_and_each_papers() {
     );
     let page = std::fs::read_to_string(out.path().join("takes-a-moment/README.md")).unwrap();
     assert!(page.contains("this paper's run time"), "{page}");
+}
+
+// ---- Issue 26: each experiment file parsed once, the typed value handed to the run --------
+
+/// A paper's typed configuration, with a range its validation refuses.
+#[derive(serde::Deserialize)]
+struct CountedConfig {
+    n: u32,
+}
+
+impl runner::Experiments for CountedConfig {
+    fn validate(&self, _: &runner::Check) -> Result<(), String> {
+        if self.n == 0 {
+            return Err("n = 0: must be ≥ 1".into());
+        }
+        Ok(())
+    }
+}
+
+/// A paper that checks it is handed its parsed configuration (and that reading it again
+/// through the session parses nothing).
+struct Counted;
+
+impl runner::Paper for Counted {
+    type Config = CountedConfig;
+    fn run(s: &Session, config: &CountedConfig) -> Result<(), RunError> {
+        let again: &CountedConfig = s.config()?;
+        if config.n != 7 || !std::ptr::eq(config, again) {
+            return Err(RunError::Failed(vec![
+                "not the configuration loaded".into(),
+            ]));
+        }
+        // Asking for another type than the file parses into is an error, not a panic.
+        match s.config::<toml::Table>() {
+            Err(RunError::Config { .. }) => Ok(()),
+            _ => Err(RunError::Failed(vec!["a wrong type was handed out".into()])),
+        }
+    }
+}
+
+static COUNTED: PaperEntry = PaperEntry {
+    key: "counted",
+    title: "A paper whose file is parsed once",
+    files: &[ExperimentFile::of::<CountedConfig>("counted", "n = 7\n")],
+    tables: &[],
+    run: runner::run_paper::<Counted>,
+    original: &gpgpu_repro::report::article::Original {
+        citation: "a test paper",
+        setup: "none",
+        here: "none",
+        omitted: &[],
+    },
+};
+
+#[test]
+fn each_experiment_file_is_parsed_once_and_its_value_handed_to_the_run() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let opts = Options {
+        papers: vec!["counted".into()],
+        mode: Mode::Quick,
+        out: Some(out.path().to_path_buf()),
+        resume: false,
+        experiments: None,
+        check_only: false,
+        bench: false,
+    };
+    let before = runner::entry::parse_count();
+    runner::reproduce(&g, &[&COUNTED], &opts).unwrap();
+    assert_eq!(runner::entry::parse_count() - before, 1);
+    // The paper's validation runs on load, and names the file read.
+    let exp = tempfile::tempdir().unwrap();
+    std::fs::write(exp.path().join("counted.toml"), "n = 0\n").unwrap();
+    let opts = Options {
+        experiments: Some(exp.path().to_path_buf()),
+        ..opts
+    };
+    match runner::reproduce(&g, &[&COUNTED], &opts) {
+        Err(RunError::Config { file, message }) => {
+            assert!(file.contains("counted.toml"), "{file}");
+            assert!(message.contains("n = 0"), "{message}");
+        }
+        other => panic!("expected a config error, got {other:?}"),
+    }
 }

@@ -8,16 +8,9 @@ use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
 
+/// The library's upload ([`upload`](gpgpu_repro::papers::tridiagonal::upload)), unwrapped.
 fn upload(gl: &Gl, s: &Systems) -> Texture {
-    Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        s.n as u32,
-        s.batch as u32,
-        Some(&s.data),
-    )
-    .unwrap()
+    gpgpu_repro::papers::tridiagonal::upload(gl, s).unwrap()
 }
 
 // Tolerance: the random systems are strictly diagonally dominant with margin ≥ 1 (condition
@@ -361,9 +354,17 @@ fn fixed_iteration_cg_matches_cpu_cg_f64_of_the_same_n() {
 
 #[test]
 fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
-    use gpgpu_repro::papers::tridiagonal::experiments::validate;
-    use gpgpu_repro::runner::Mode;
+    use gpgpu_repro::runner::{Check, Mode};
     let gl = ctx();
+    // What the runner does with the file before any work: parse it into the typed
+    // configuration and validate every number and size of `mode`.
+    let validate = |gl: &gpgpu_repro::gl::Gl, text: &str, mode| {
+        let check = Check {
+            mode,
+            device: gl.info(),
+        };
+        (gpgpu_repro::registry::TRIDIAGONAL.files[0].parse)(text, &check).map(drop)
+    };
     let text = include_str!("../experiments/tridiagonal.toml");
     validate(&gl, text, Mode::Quick).unwrap();
     validate(&gl, text, Mode::Full).unwrap();
@@ -390,7 +391,7 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
     ] {
         assert!(text.contains(from), "fixture: {from}");
         let bad = text.replacen(from, to, 1);
-        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err();
         assert!(e.contains(key), "{to}: the error should name `{key}`: {e}");
     }
     // Sizes that the device or the host cannot hold are refused with the limit, at once.
@@ -406,7 +407,7 @@ fn experiment_file_bad_numbers_and_sizes_are_refused_before_work() {
         assert!(text.contains(from), "fixture: {from}");
         let bad = text.replacen(from, to, 1);
         let t0 = std::time::Instant::now();
-        let e = validate(&gl, &bad, Mode::Quick).unwrap_err().to_string();
+        let e = validate(&gl, &bad, Mode::Quick).unwrap_err();
         assert!(e.contains(table), "{to}: should name {table}: {e}");
         assert!(
             e.contains(&format!("{max}×{max}")) || e.contains("MiB available"),

@@ -13,8 +13,8 @@
 
 use bytemuck::Pod;
 
+use super::ladder::sweep;
 use super::profile::{Measurement, Unit};
-use super::sweep::sweep;
 use super::{Settings, Step, groups_256, time_kernel};
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Buffer, Define, Format, Gl, GlError, Program, TexTarget, Texture};

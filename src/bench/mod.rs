@@ -53,6 +53,7 @@
 pub mod bound;
 pub mod fixed;
 pub mod flops;
+pub mod ladder;
 pub mod memory;
 pub mod passes;
 pub mod profile;
@@ -63,7 +64,9 @@ pub mod texture;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-pub use bound::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
+/// The work model and the bound are plain data below the bench and the report
+/// ([`crate::work`]); re-exported here beside the limits that bound them.
+pub use crate::work::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
 pub use memory::{Bandwidth, ssbo_stream_bandwidth};
 pub use profile::{AccessRoof, DeviceProfile, Limits, Measurement};
 pub use roofline::{Pipeline, RooflinePoint, roofline};

@@ -7,9 +7,9 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use super::BenchError;
-use super::bound::{Access, Kind};
 use super::sweep::{CacheLevel, Plateau, SweepPoint};
 use crate::gl::{DeviceInfo, Timing};
+use crate::work::{Access, Kind};
 
 /// The unit of a measurement's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -21,9 +21,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::profile::Measurement;
-use crate::gl::GlError;
-
 /// Rates within this relative distance of the largest size's belong to its plateau.
 pub const PLATEAU_TOL: f64 = 0.15;
 /// A size before the plateau at more than this multiple of the roof is in a cache.
@@ -155,52 +152,6 @@ pub fn largest_cpu_cache() -> usize {
         })
         .max()
         .unwrap_or(0)
-}
-
-/// Runs `at(bytes)` over the ladder `from, 4·from, …` until [`settled`] past `top`, or `cap`;
-/// returns the largest size's measurement carrying the sweep: its value is the plateau
-/// (memory roof), `peak` the best rate, `cache` the levels. A size that fails after a first
-/// success ends the sweep (e.g. out of memory); a failed check makes the result failed.
-pub(super) fn sweep(
-    from: usize,
-    top: usize,
-    cap: usize,
-    mut at: impl FnMut(usize) -> Result<Measurement, GlError>,
-) -> Result<Measurement, GlError> {
-    let mut points = Vec::new();
-    let mut last: Option<Measurement> = None;
-    let mut bytes = from.max(1).min(cap.max(1));
-    loop {
-        let m = match at(bytes) {
-            Ok(m) => m,
-            Err(e) => match last {
-                Some(_) => break,
-                None => return Err(e),
-            },
-        };
-        if m.value.is_none() {
-            return Ok(m);
-        }
-        points.push(SweepPoint {
-            bytes: bytes as f64,
-            gbs: m.value,
-        });
-        last = Some(m);
-        // One size past `top` at most: a curve that noise keeps from settling must not grow
-        // the run (or the memory) without end.
-        if settled(&points, bytes as f64, top as f64) || bytes >= cap || bytes >= 4 * top {
-            break;
-        }
-        bytes = bytes.saturating_mul(4).min(cap);
-    }
-    let mut m = last.expect("one size measured");
-    let p = plateau(&points);
-    m.value = p.map(|p| p.gbs);
-    m.peak = peak(&points);
-    m.cache = p.map(|p| cache_levels(&points, &p)).unwrap_or_default();
-    m.plateau = p;
-    m.sweep = points;
-    Ok(m)
 }
 
 #[cfg(test)]

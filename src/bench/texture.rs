@@ -15,8 +15,8 @@
 //! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
 //! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
 
+use super::ladder::sweep;
 use super::profile::{Measurement, Unit};
-use super::sweep::sweep;
 use super::{Bandwidth, Settings, Step, time_kernel};
 use crate::gl::timing::TimingPlan;
 use crate::gl::{

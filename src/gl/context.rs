@@ -28,15 +28,13 @@ use std::fmt::Write as _;
 use glutin::api::egl::device::Device;
 use glutin::api::egl::display::Display;
 use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder, GlConfig};
-use glutin::context::{
-    ContextApi, ContextAttributesBuilder, GlProfile, PossiblyCurrentGlContext, Version,
-};
+use glutin::context::{ContextAttributesBuilder, GlProfile, PossiblyCurrentGlContext};
 use glutin::display::GlDisplay;
 
 use super::{DeviceInfo, Gl, GlError, NativeContext};
 
-/// The core-profile versions asked for, in order.
-pub const CORE_VERSIONS: [(u8, u8); 5] = [(4, 6), (4, 5), (4, 3), (4, 1), (3, 3)];
+pub use super::version::CORE_VERSIONS;
+use super::version::negotiate;
 
 /// The environment variable that picks how contexts are made: `device` (EGL devices, the
 /// default, with the hidden window as the fallback) or `window` (a hidden window always).
@@ -304,29 +302,6 @@ impl NativeContext for Native {
             let _ = self.context.make_not_current_in_place();
         }
     }
-}
-
-/// A core context of the first version of [`CORE_VERSIONS`] that `create` gives; the error
-/// names every version tried.
-pub(crate) fn negotiate<C>(
-    mut create: impl FnMut(ContextApi) -> Result<C, glutin::error::Error>,
-) -> Result<C, GlError> {
-    let mut last = None;
-    for (major, minor) in CORE_VERSIONS {
-        match create(ContextApi::OpenGl(Some(Version::new(major, minor)))) {
-            Ok(c) => return Ok(c),
-            Err(e) => last = Some(e),
-        }
-    }
-    let list: Vec<String> = CORE_VERSIONS
-        .iter()
-        .map(|(a, b)| format!("{a}.{b}"))
-        .collect();
-    Err(GlError::Egl(format!(
-        "no core-profile context of GL {} (the oldest the papers run on is 3.3 core): {}",
-        list.join(", "),
-        last.map(|e| e.to_string()).unwrap_or_default()
-    )))
 }
 
 /// The `GL_VERSION` of a context made with the driver's defaults (a compatibility profile),

@@ -46,6 +46,7 @@ pub mod program;
 pub mod quad;
 pub mod texture;
 pub mod timing;
+pub mod version;
 pub mod window;
 
 pub use buffer::{Buffer, BufferTexture, Reads, Ssbo, TexelType, bind_all};

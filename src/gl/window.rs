@@ -30,7 +30,7 @@ use winit::dpi::PhysicalSize;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowAttributes};
 
-use super::context::negotiate;
+use super::version::negotiate;
 use super::{DeviceInfo, Gl, GlError, NativeContext};
 
 struct Native {

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use super::Table;
 use super::finding::{GLANCE_HEADER, Verdict};
-use super::index::{PaperRecord, RunTimes};
+use super::record::{PaperRecord, RunTimes};
 
 /// What the report says of a paper beyond its run: where it was published, what it ran on,
 /// how that maps here, and what of it this project does not reproduce.
@@ -107,7 +107,7 @@ pub fn article(
             r.provenance.commit,
             r.provenance.mode,
             r.tables.len(),
-            super::index::rows_cell(r),
+            super::record::rows_cell(r),
             r.failed_rows(),
             r.provenance.seconds,
             key = p.key

@@ -1,139 +1,14 @@
-//! The per-paper record (`DIR/<paper>/paper.json`) and the `DIR/REPORT.md` index built from
-//! all of them, so that running one paper keeps the others' sections.
+//! The `DIR/REPORT.md` index and every paper's page, built from all the per-paper records
+//! (`DIR/<paper>/paper.json`, [`super::record`]), so that running one paper keeps the
+//! others' sections.
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
-
 use super::article::{PaperMeta, article};
 use super::files::{OutputError, write_atomic};
-use super::load::LoadSample;
-use super::{Audit, Finding, Provenance, Table};
+use super::{Provenance, Table};
 
-/// A table as the index lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct TableRef {
-    pub id: String,
-    pub title: String,
-    pub rows: usize,
-    pub failed: usize,
-    /// Rows not run because the device lacks what they need (see [`crate::gl::Caps::lacks`]).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub skipped_rows: usize,
-    /// The whole table was not run, and why ("needs compute shaders (GL 4.3), device offers
-    /// GL 3.3"); it has no files.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub skipped: Option<String>,
-    /// Rows taken over from an earlier run by `--resume` (not measured again).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub reused: usize,
-    /// Rows with nothing to verify against a CPU reference (counts, derived values).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub unchecked: usize,
-    /// The machine's load from the table's start to its end ([`super::load`]); `None` in
-    /// older records and where it was not measured.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub load: Option<LoadSample>,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
-}
-
-/// A plot as the index shows it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PlotRef {
-    pub file: String,
-    pub caption: String,
-}
-
-/// Everything a paper's run produced, besides the table files themselves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct PaperRecord {
-    pub key: String,
-    pub title: String,
-    pub provenance: Provenance,
-    pub tables: Vec<TableRef>,
-    pub plots: Vec<PlotRef>,
-    /// Reproduction notes: decisions, ambiguities, findings.
-    pub notes: Vec<String>,
-    /// The audit of the paper's own numbers.
-    pub audits: Vec<Audit>,
-    /// The paper's claims, judged on this run.
-    #[serde(default)]
-    pub findings: Vec<Finding>,
-}
-
-impl PaperRecord {
-    pub fn failed_rows(&self) -> usize {
-        self.tables.iter().map(|t| t.failed).sum()
-    }
-    /// "2 tables, 4 rows": what this device could not run (empty when everything ran).
-    pub fn skipped(&self) -> String {
-        let tables = self.tables.iter().filter(|t| t.skipped.is_some()).count();
-        let rows: usize = self.tables.iter().map(|t| t.skipped_rows).sum();
-        match (tables, rows) {
-            (0, 0) => String::new(),
-            (t, 0) => format!("{t} table{}", plural(t)),
-            (0, r) => format!("{r} row{}", plural(r)),
-            (t, r) => format!("{t} table{}, {r} row{}", plural(t), plural(r)),
-        }
-    }
-}
-
-/// What one `reproduce` command took: the whole command and each paper, written to
-/// `DIR/run.json` after every paper (`complete: false`) and at its end, so that the report
-/// states the whole command's time, not one paper's.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct RunTimes {
-    pub command: String,
-    pub commit: String,
-    /// When the command started.
-    pub date: String,
-    pub mode: String,
-    /// Wall-clock seconds of the whole command so far (all of it once `complete`).
-    pub seconds: f64,
-    /// Seconds of the device bench (`--bench`) before the papers, if it ran.
-    #[serde(default)]
-    pub bench_s: Option<f64>,
-    /// Each paper this command ran, with its seconds.
-    pub papers: Vec<(String, f64)>,
-    /// The command ended (else it is still running, or was interrupted).
-    pub complete: bool,
-}
-
-/// The file [`RunTimes`] is written to, in the device folder.
-pub const RUN_JSON: &str = "run.json";
-
-impl RunTimes {
-    /// "The latest command, `…` at commit `…` (…), took N s in all: …".
-    pub fn describe(&self) -> String {
-        let mut parts: Vec<String> = self
-            .bench_s
-            .map(|b| format!("device bench {b:.0} s"))
-            .into_iter()
-            .collect();
-        parts.extend(self.papers.iter().map(|(k, t)| format!("{k} {t:.0} s")));
-        format!(
-            "The latest command, `{}` at commit `{}` ({}, {} mode), {} {:.0} s in all ({}).",
-            self.command,
-            self.commit,
-            self.date,
-            self.mode,
-            if self.complete {
-                "took"
-            } else {
-                "had run for (it did not finish)"
-            },
-            self.seconds,
-            parts.join(", ")
-        )
-    }
-}
+pub use super::record::{PaperRecord, PlotRef, RUN_JSON, RunTimes, TableRef};
 
 /// Rewrites `dir/REPORT.md`, the article ([`super::article`]), and every paper's page
 /// `dir/<paper>/README.md` from the records found under `dir` (papers in `papers`' order).
@@ -407,15 +282,6 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
         ));
     }
     s
-}
-
-/// A paper's row count, with how many of them `--resume` reused (`42 (40 reused)`).
-pub(super) fn rows_cell(r: &PaperRecord) -> String {
-    let rows: usize = r.tables.iter().map(|t| t.rows).sum();
-    match r.tables.iter().map(|t| t.reused).sum::<usize>() {
-        0 => rows.to_string(),
-        reused => format!("{rows} ({reused} reused)"),
-    }
 }
 
 fn short(v: f64) -> String {

@@ -10,6 +10,7 @@ pub mod index;
 pub mod load;
 pub mod plot;
 pub mod provenance;
+pub mod record;
 pub mod stability;
 pub mod table;
 

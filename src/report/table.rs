@@ -244,7 +244,7 @@ pub struct Row {
     #[serde(default)]
     pub runs: Option<usize>,
     /// A timed GPU row's work and time, read against the device's limits (the bound columns
-    /// and the paper's roofline; see [`crate::bench::bound`]).
+    /// and the paper's roofline; see `crate::bench::bound`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attained: Option<Attained>,
 }
@@ -256,7 +256,7 @@ pub struct Attained {
     /// The kernel, as its point on the roofline is labelled (one point per kernel: its row
     /// with the most work).
     pub kernel: String,
-    pub work: crate::bench::Work,
+    pub work: crate::work::Work,
     /// The measured time the work took (ms): the median of the timed runs.
     pub ms: f64,
     /// The 95 % interval of that median (ms), when the row kept its runs ([`RowBuilder::work_timed`]).
@@ -264,7 +264,7 @@ pub struct Attained {
     pub interval_ms: Option<(f64, f64)>,
     /// The bound on this device, when its limits are known.
     #[serde(default)]
-    pub bound: Option<crate::bench::Bound>,
+    pub bound: Option<crate::work::Bound>,
     /// The algorithm and input this row solves, where the paper (or a variant) solves the
     /// same with the other pipeline: rows with equal `(algorithm, input)` and different
     /// pipelines meet in the legacy-vs-compute table.
@@ -505,7 +505,7 @@ impl RowBuilder {
     pub fn work(
         mut self,
         kernel: impl Into<String>,
-        work: crate::bench::Work,
+        work: crate::work::Work,
         ms: f64,
     ) -> RowBuilder {
         self.row.attained = Some(Attained {
@@ -524,7 +524,7 @@ impl RowBuilder {
     pub fn work_timed(
         self,
         kernel: impl Into<String>,
-        work: crate::bench::Work,
+        work: crate::work::Work,
         t: &crate::gl::Timing,
     ) -> RowBuilder {
         let mut b = self.work(kernel, work, t.median_ms);

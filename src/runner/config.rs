@@ -33,9 +33,24 @@ impl<T> PerMode<T> {
 /// Sizes for a full and for a quick run.
 pub type Sizes = PerMode<Vec<u32>>;
 
+impl Sizes {
+    /// The one rule for a list of sizes: every size of both modes is at least `min` (what
+    /// `min` means is the caller's: `what` names it, e.g. "nodes per side"); the error names
+    /// `key.mode` and the size.
+    pub fn at_least(&self, key: &str, min: u32, what: &str) -> Result<(), String> {
+        for (mode, sizes) in [("full", &self.full), ("quick", &self.quick)] {
+            if let Some(n) = sizes.iter().find(|&&n| n < min) {
+                return Err(format!("{key}.{mode}: {n} {what}: must be ≥ {min}"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Repetitions of a timed measurement. Checked on load: `repetitions` ≥ 1, `budget_s`
 /// finite and > 0, `ci_target` in [0, 1), `max_repetitions` ≥ `repetitions` (the error names
-/// the key's line).
+/// the key's line). This is the one rule for every paper's repetitions and budgets: a
+/// loaded `Repeat` is always in range, so papers do not check it again.
 ///
 /// At least `repetitions` timed runs (the paper's count) are made, then more while the
 /// median's 95 % interval is wider than `ci_target` (relative half-width; 0: no more) and

@@ -1,5 +1,10 @@
 //! What the runner knows of a paper: its [`PaperEntry`] (key, title, experiment files, run
-//! function), and how an experiment file is loaded and checked before any work starts.
+//! function), the [`Paper`] trait that ties a paper's typed configuration to its run, and how
+//! an experiment file is loaded and checked before any work starts.
+//!
+//! Each file is parsed **once** per run: [`load`] turns its text into the typed configuration
+//! (and validates it); the session keeps that value and [`run_paper`] hands it to the paper's
+//! [`Paper::run`]. [`parse_count`] counts these parses (a test asserts one per file per run).
 //!
 //! The entries themselves live in the registry (`crate::registry`), above the papers; the
 //! runner only defines their shape, so that nothing below the registry imports it.
@@ -11,7 +16,10 @@
 //! 3. the paper's typed configuration ([`Experiments`]) deserializes (types, unknown keys,
 //!    [`super::Repeat`]'s own ranges) and passes the paper's [`Experiments::validate`].
 
+use std::any::Any;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
 
@@ -24,9 +32,40 @@ pub struct ExperimentFile {
     pub name: &'static str,
     /// The built-in copy of `experiments/<name>.toml` (`include_str!`).
     pub builtin: &'static str,
-    /// Parses the text into the typed configuration and validates it
-    /// (usually [`check::<Config>`](check)).
-    pub check: fn(&str, &Check) -> Result<(), String>,
+    /// Parses the text into the typed configuration and validates it ([`parse::<T>`](parse),
+    /// set by [`ExperimentFile::of`]).
+    pub parse: fn(&str, &Check) -> Result<Parsed, String>,
+}
+
+/// A file's typed configuration as parsed at load (downcast by [`Session::config`]).
+pub type Parsed = Rc<dyn Any>;
+
+impl ExperimentFile {
+    /// The file `<name>.toml` whose text parses into `T` (and passes `T`'s validation).
+    pub const fn of<T: Experiments>(name: &'static str, builtin: &'static str) -> ExperimentFile {
+        ExperimentFile {
+            name,
+            builtin,
+            parse: parse::<T>,
+        }
+    }
+}
+
+/// A paper: the type its own experiment file (`<key>.toml`) parses into, and its run on that
+/// configuration (wgpu's example trait). The registry lists it through the object-safe
+/// adapter [`run_paper::<P>`](run_paper) and its file as
+/// [`ExperimentFile::of::<P::Config>`](ExperimentFile::of).
+pub trait Paper {
+    /// `experiments/<key>.toml`, typed; validated before any paper starts.
+    type Config: Experiments;
+    /// Runs the paper's experiments (tables, plots, notes) on its configuration.
+    fn run(s: &Session, config: &Self::Config) -> Result<(), RunError>;
+}
+
+/// [`Paper::run`] as a plain function of the session: hands `P` the configuration parsed at
+/// load ([`Session::config`]), without parsing it again.
+pub fn run_paper<P: Paper>(s: &Session) -> Result<(), RunError> {
+    P::run(s, s.config::<P::Config>()?)
 }
 
 /// One paper: its key, what it is, its experiment files, and the function that runs it.
@@ -35,14 +74,15 @@ pub struct PaperEntry {
     pub key: &'static str,
     /// Authors, year and title, as the report's section heading.
     pub title: &'static str,
-    /// The files it reads: its own `<key>.toml` first ([`Session::config`]), then any
-    /// others ([`Session::config_of`]), e.g. tridiagonal's `sims.toml`.
+    /// The files it reads: its own `<key>.toml` first (handed to its run; [`Session::config`]),
+    /// then any others ([`Session::config_of`]), e.g. tridiagonal's `sims.toml`.
     pub files: &'static [ExperimentFile],
     /// Its tables and what each needs from the device, in the order they run (in groups: a
     /// paper's own tables, then e.g. its simulations'): `info` lists them, and
     /// [`Session::runs`] skips a table whose needs the device lacks.
     pub tables: &'static [&'static [TableSpec]],
-    /// Runs the paper's experiments (tables, plots, notes) in a session.
+    /// Runs the paper's experiments (tables, plots, notes) in a session: [`run_paper::<P>`]
+    /// for the paper `P` (the registry composes more, e.g. tridiagonal's simulation figures).
     pub run: fn(&Session) -> Result<(), RunError>,
     /// Its citation, original setup and what of it is not reproduced (the report's
     /// method, omissions and references), declared in the paper's folder.
@@ -135,7 +175,7 @@ pub struct Check<'a> {
 /// `check.device`'s limits and the host memory they need, tile sizes ≥ 1, tolerances > 0…).
 /// The error names the key (`"table1.sizes.quick: 100000 needs 40 GB …"`); the runner adds
 /// the file.
-pub trait Experiments: DeserializeOwned {
+pub trait Experiments: DeserializeOwned + 'static {
     /// Paper-specific checks, run on every selected paper before any work starts.
     fn validate(&self, check: &Check) -> Result<(), String> {
         let _ = check;
@@ -143,13 +183,29 @@ pub trait Experiments: DeserializeOwned {
     }
 }
 
-/// Deserializes `text` into `T` and validates it: the usual [`ExperimentFile::check`].
-pub fn check<T: Experiments>(text: &str, check: &Check) -> Result<(), String> {
-    let config: T = toml::from_str(text).map_err(|e| e.to_string())?;
-    config.validate(check)
+/// A file with no typed shape of its own (any TOML table; test papers).
+impl Experiments for toml::Table {}
+
+thread_local! {
+    static PARSES: Cell<usize> = const { Cell::new(0) };
 }
 
-/// An experiment file as read: the name it is known by, where it was read, its text.
+/// How many times an experiment file's text was parsed into a typed configuration
+/// ([`parse`]) on this thread so far: one per file per run.
+pub fn parse_count() -> usize {
+    PARSES.with(Cell::get)
+}
+
+/// Deserializes `text` into `T` and validates it: the usual [`ExperimentFile::parse`].
+pub fn parse<T: Experiments>(text: &str, check: &Check) -> Result<Parsed, String> {
+    PARSES.with(|c| c.set(c.get() + 1));
+    let config: T = toml::from_str(text).map_err(|e| e.to_string())?;
+    config.validate(check)?;
+    Ok(Rc::new(config))
+}
+
+/// An experiment file as read and parsed: the name it is known by, where it was read, its
+/// text, and its typed configuration (parsed once, at load).
 #[derive(Clone, Debug)]
 pub struct LoadedFile {
     /// The stem (`matmul`, `sims`).
@@ -157,6 +213,8 @@ pub struct LoadedFile {
     /// The path read, or `experiments/<name>.toml (built in)`.
     pub source: String,
     pub text: String,
+    /// The typed configuration ([`ExperimentFile::parse`]'s); `None` until [`load`] parsed it.
+    pub config: Option<Parsed>,
 }
 
 /// Reads `DIR/<name>.toml`, or the built-in copy without `dir`.
@@ -166,6 +224,7 @@ pub fn read(file: &ExperimentFile, dir: Option<&Path>) -> Result<LoadedFile, Run
             name: file.name,
             source: format!("experiments/{}.toml (built in)", file.name),
             text: file.builtin.to_string(),
+            config: None,
         }),
         Some(d) => {
             let path: PathBuf = d.join(format!("{}.toml", file.name));
@@ -178,13 +237,15 @@ pub fn read(file: &ExperimentFile, dir: Option<&Path>) -> Result<LoadedFile, Run
                 name: file.name,
                 source,
                 text,
+                config: None,
             })
         }
     }
 }
 
-/// Reads and checks every file of `paper` (syntax, finite numbers, typed configuration,
-/// the paper's validation).
+/// Reads, parses and checks every file of `paper` (syntax, finite numbers, typed
+/// configuration, the paper's validation): each file's text is parsed into its type once,
+/// here, and the value travels with the file to the session.
 pub fn load(
     paper: &PaperEntry,
     dir: Option<&Path>,
@@ -194,9 +255,10 @@ pub fn load(
         .files
         .iter()
         .map(|f| {
-            let loaded = read(f, dir)?;
+            let mut loaded = read(f, dir)?;
+            let source = loaded.source.clone();
             let config_err = |message: String| RunError::Config {
-                file: loaded.source.clone(),
+                file: source.clone(),
                 message,
             };
             let table = loaded
@@ -204,7 +266,7 @@ pub fn load(
                 .parse::<toml::Table>()
                 .map_err(|e| config_err(e.to_string()))?;
             reject_non_finite(&table).map_err(config_err)?;
-            (f.check)(&loaded.text, check).map_err(config_err)?;
+            loaded.config = Some((f.parse)(&loaded.text, check).map_err(config_err)?);
             Ok(loaded)
         })
         .collect()

@@ -25,7 +25,9 @@ pub mod tuning;
 pub mod versus;
 
 pub use config::{PerMode, Repeat, Sizes};
-pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperEntry, TableSpec, check};
+pub use entry::{
+    Check, ExperimentFile, Experiments, LoadedFile, Paper, PaperEntry, TableSpec, parse, run_paper,
+};
 pub use session::{Session, TableWriter};
 
 use std::path::{Path, PathBuf};

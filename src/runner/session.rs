@@ -187,17 +187,35 @@ impl Session {
         &self.files[0].source
     }
 
-    /// The paper's own experiment file (`<key>.toml`) parsed into `T`; errors name the file
-    /// read, the line and the problem.
-    pub fn config<T: DeserializeOwned>(&self) -> Result<T, RunError> {
-        self.parse(&self.files[0])
+    /// The paper's own experiment file (`<key>.toml`) as parsed and validated at load, typed
+    /// (what [`super::run_paper`] hands the paper's run).
+    pub fn config<T: 'static>(&self) -> Result<&T, RunError> {
+        self.typed(&self.files[0])
     }
 
     /// Another experiment file of the paper's entry (e.g. `"sims"` for `sims.toml`), read
-    /// from the same place as the paper's own (`--experiments DIR` or built in).
-    pub fn config_of<T: DeserializeOwned>(&self, name: &str) -> Result<T, RunError> {
-        let file = self
-            .files
+    /// from the same place as the paper's own (`--experiments DIR` or built in), as parsed
+    /// and validated at load.
+    pub fn config_ref<T: 'static>(&self, name: &str) -> Result<&T, RunError> {
+        self.typed(self.file_named(name)?)
+    }
+
+    /// [`Session::config_ref`] as an owned value: a copy of the value parsed at load made
+    /// through its serde form (the type need not be `Clone`); the text is not parsed again.
+    pub fn config_of<T: DeserializeOwned + Serialize + 'static>(
+        &self,
+        name: &str,
+    ) -> Result<T, RunError> {
+        let file = self.file_named(name)?;
+        let value = serde_json::to_value(self.typed::<T>(file)?).and_then(serde_json::from_value);
+        value.map_err(|e| RunError::Config {
+            file: file.source.clone(),
+            message: e.to_string(),
+        })
+    }
+
+    fn file_named(&self, name: &str) -> Result<&LoadedFile, RunError> {
+        self.files
             .iter()
             .find(|f| f.name == name)
             .ok_or_else(|| RunError::Config {
@@ -211,15 +229,23 @@ impl Session {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-            })?;
-        self.parse(file)
+            })
     }
 
-    fn parse<T: DeserializeOwned>(&self, file: &LoadedFile) -> Result<T, RunError> {
-        toml::from_str(&file.text).map_err(|e| RunError::Config {
-            file: file.source.clone(),
-            message: e.to_string(),
-        })
+    /// The value `file` was parsed into at load, as a `T`: an error (never a panic) when the
+    /// registry's entry parses the file into another type than the caller asks for.
+    fn typed<'a, T: 'static>(&self, file: &'a LoadedFile) -> Result<&'a T, RunError> {
+        file.config
+            .as_deref()
+            .and_then(|c| c.downcast_ref::<T>())
+            .ok_or_else(|| RunError::Config {
+                file: file.source.clone(),
+                message: format!(
+                    "the registry entry of `{}` parses this file into another type than {}",
+                    self.paper.key,
+                    std::any::type_name::<T>()
+                ),
+            })
     }
 
     /// The folder this paper's files go to (`DIR/<paper>/`).

@@ -36,7 +36,7 @@ use std::rc::Rc;
 use super::cpu::{BicgInfo, BicgParams};
 use super::ellpack::EllpackR;
 use super::gpu::GpuBicgError;
-use super::linbcg;
+use super::linbcg::{self, AKDEN, BNRM, PNRM, RHO, Slot, V, VECTORS, XNRM, ZNRM};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
@@ -116,28 +116,6 @@ struct MatrixTextures {
     rl: Texture,
 }
 
-/// Vector names of the solver's state.
-#[derive(Clone, Copy)]
-enum V {
-    B,
-    X,
-    R,
-    Rr,
-    Z,
-    Zz,
-    P,
-    Pp,
-    Tmp,
-}
-const VECTORS: usize = 9;
-
-/// Texels of the results texture ([`FragmentBicg::read_results`]).
-const RHO: u32 = 0;
-const AKDEN: u32 = 1;
-const ZNRM: u32 = 2;
-const PNRM: u32 = 3;
-const XNRM: u32 = 4;
-const BNRM: u32 = 5;
 const RESULTS: u32 = 8;
 
 /// The programs of one build.
@@ -354,7 +332,7 @@ impl FragmentBicg {
     }
 
     /// Σ aᵢbᵢ (`b = Some`) or max |aᵢ| (`b = None`) into texel `slot` of the results texture.
-    fn reduce(&self, a: V, b: Option<V>, slot: u32) -> Result<(), GlError> {
+    fn reduce(&self, a: V, b: Option<V>, slot: Slot) -> Result<(), GlError> {
         self.reduce_observed(a, b, slot, None)
     }
 
@@ -364,9 +342,10 @@ impl FragmentBicg {
         &self,
         a: V,
         b: Option<V>,
-        slot: u32,
+        slot: Slot,
         mut obs: Option<&mut (dyn PassObserver + 'o)>,
     ) -> Result<(), GlError> {
+        let slot = slot.index() as u32;
         let max = b.is_none();
         let progs = &self.prog.reduce;
         let (first, rest) = if max {
@@ -468,11 +447,11 @@ impl FragmentBicg {
     }
 
     /// Reads `count` results from texel `first` on, in f64.
-    fn read_results(&self, first: u32, count: u32) -> Result<Vec<f64>, GlError> {
+    fn read_results(&self, first: Slot, count: u32) -> Result<Vec<f64>, GlError> {
         Ok(self
             .results
             .texture()
-            .read_rect(Rect::new(first, 0, count, 1))?
+            .read_rect(Rect::new(first.index() as u32, 0, count, 1))?
             .into_iter()
             .map(f64::from)
             .collect())

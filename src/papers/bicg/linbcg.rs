@@ -14,7 +14,52 @@
 //! ```
 
 use super::cpu::{BicgInfo, BicgParams, Stop, nr_error_estimate};
-use super::gpu::GpuBicgError;
+use super::error::GpuBicgError;
+
+/// The vectors of the solver's state, by name: the compute and the fragment solver hold the
+/// same nine (`as usize` indexes their storage).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum V {
+    B,
+    X,
+    R,
+    Rr,
+    Z,
+    Zz,
+    P,
+    Pp,
+    Tmp,
+}
+
+/// How many vectors [`V`] names.
+pub const VECTORS: usize = 9;
+
+/// The result slots of the reductions (an element of the results buffer, a texel of the
+/// results texture), in the order the host reads them back: ρ, p·p̄ (`akden`), then the
+/// norms |z|, |p|, |x| (read as three at once) and |b|.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    Rho,
+    Akden,
+    Znrm,
+    Pnrm,
+    Xnrm,
+    Bnrm,
+}
+
+impl Slot {
+    /// The slot's index in the results buffer or texture.
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+pub const RHO: Slot = Slot::Rho;
+pub const AKDEN: Slot = Slot::Akden;
+pub const ZNRM: Slot = Slot::Znrm;
+pub const PNRM: Slot = Slot::Pnrm;
+pub const XNRM: Slot = Slot::Xnrm;
+pub const BNRM: Slot = Slot::Bnrm;
 
 /// The device steps of one `linbcg` iteration (see the module docs for what each computes).
 pub trait Steps {

@@ -33,6 +33,7 @@ pub mod anchor;
 pub mod biofet;
 pub mod cpu;
 pub mod ellpack;
+pub mod error;
 pub mod experiments;
 pub mod fragment;
 pub mod gpu;

@@ -15,7 +15,7 @@
 //! `x_new[i] = (b[i] − Σ_{k>start} val[k]·x[idx[k]]) / val[start]` — the arithmetic of
 //! `jacobi.comp`, in the same order. Padding fragments (i ≥ n) write 0.
 //!
-//! **Stopping rule.** The same [`drive`] loop as the compute solver, so iteration counts
+//! **Stopping rule.** The same [`drive`](super::jacobi::drive) loop as the compute solver, so iteration counts
 //! compare: at every check (`check_every`) the two iterates are read back (x⁽ᵏ⁾ before the
 //! pass — or the copy kept from the previous check — and x⁽ᵏ⁺¹⁾ after it) and
 //! ‖x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾‖² and ‖x⁽ᵏ⁺¹⁾‖² are summed on the CPU in f64 (f32 differences, as
@@ -30,7 +30,7 @@ use crate::gl::{TexTarget, Texture};
 
 use super::FemError;
 use super::flat::FlatMatrix;
-use super::jacobi::{JacobiInfo, JacobiParams, drive};
+use super::jacobi::JacobiSweeps;
 
 /// The sweep shader.
 pub const JACOBI: &str = "fem-storage/jacobi.frag";
@@ -191,18 +191,13 @@ impl FragmentJacobi {
         self.host = Some(new);
         Ok(Some((d2, x2)))
     }
+}
 
-    /// Iterates until [`drive`] stops (the compute solver's loop and stopping rule).
-    pub fn solve(&mut self, params: &JacobiParams) -> Result<JacobiInfo, FemError> {
-        drive(params, |check| self.step(check))
+impl JacobiSweeps for FragmentJacobi {
+    fn sweep(&mut self, check: bool) -> Result<Option<(f64, f64)>, FemError> {
+        self.step(check)
     }
-
-    /// Runs `iterations` sweeps without stopping tests, then waits for the GPU (for timing).
-    pub fn run_fixed(&mut self, iterations: usize) -> Result<(), FemError> {
-        for _ in 0..iterations {
-            self.step(false)?;
-        }
-        self.gl.finish();
-        Ok(())
+    fn gl(&self) -> &Gl {
+        &self.gl
     }
 }

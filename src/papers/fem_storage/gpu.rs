@@ -32,7 +32,7 @@ use std::rc::Rc;
 
 use super::FemError;
 use super::flat::FlatMatrix;
-use super::jacobi::{JacobiInfo, JacobiParams, drive};
+use super::jacobi::JacobiSweeps;
 
 /// Invocations per work group of both kernels.
 pub const WORK_GROUP: u32 = 256;
@@ -257,19 +257,14 @@ impl GpuJacobi {
         let [d2, x2] = self.norms.read_range(0, 1)?[0];
         Ok(Some((d2 as f64, x2 as f64)))
     }
+}
 
-    /// Iterates until [`drive`] stops.
-    pub fn solve(&mut self, params: &JacobiParams) -> Result<JacobiInfo, FemError> {
-        drive(params, |check| self.step(check))
+impl JacobiSweeps for GpuJacobi {
+    fn sweep(&mut self, check: bool) -> Result<Option<(f64, f64)>, FemError> {
+        self.step(check)
     }
-
-    /// Runs `iterations` sweeps without stopping tests, then waits for the GPU (for timing).
-    pub fn run_fixed(&mut self, iterations: usize) -> Result<(), FemError> {
-        for _ in 0..iterations {
-            self.step(false)?;
-        }
-        self.gl.finish();
-        Ok(())
+    fn gl(&self) -> &Gl {
+        &self.gl
     }
 }
 

@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use super::FemError;
 use super::flat::FlatMatrix;
+use crate::gl::Gl;
 
 /// Stopping rules.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -124,6 +125,31 @@ impl JacobiInfo {
             rho,
             more_iterations: ((tol / d1).ln() / rho.ln()).max(0.0),
         })
+    }
+}
+
+/// A GPU Jacobi solver (the compute [`super::GpuJacobi`], the fragment
+/// [`super::FragmentJacobi`]): one sweep, and the two loops every solver runs on it, written
+/// once.
+pub trait JacobiSweeps {
+    /// One sweep; with `check`, the squared norms (‖x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾‖², ‖x⁽ᵏ⁺¹⁾‖²) for [`drive`].
+    fn sweep(&mut self, check: bool) -> Result<Option<(f64, f64)>, FemError>;
+
+    /// The context the sweeps run on.
+    fn gl(&self) -> &Gl;
+
+    /// Iterates until [`drive`] stops (one loop and stopping rule for every solver).
+    fn solve(&mut self, params: &JacobiParams) -> Result<JacobiInfo, FemError> {
+        drive(params, |check| self.sweep(check))
+    }
+
+    /// Runs `iterations` sweeps without stopping tests, then waits for the GPU (for timing).
+    fn run_fixed(&mut self, iterations: usize) -> Result<(), FemError> {
+        for _ in 0..iterations {
+            self.sweep(false)?;
+        }
+        self.gl().finish();
+        Ok(())
     }
 }
 

@@ -42,7 +42,7 @@ pub use flat::FlatMatrix;
 pub use formats::{Csr, Dense, MatrixSink, Skyline, VarVec};
 pub use fragment::FragmentJacobi;
 pub use gpu::GpuJacobi;
-pub use jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
+pub use jacobi::{CpuJacobi, JacobiInfo, JacobiParams, JacobiSweeps, Stop};
 pub use mesh::Grid;
 
 use crate::gl::GlError;

@@ -95,6 +95,19 @@ pub use layout::CrLayout;
 
 use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
 
+/// The systems as the fragment solvers read them: an RGBA32F rectangle texture, one row per
+/// system and one texel (a, b, c, d) per equation.
+pub fn upload(gl: &Gl, s: &Systems) -> Result<Texture, GlError> {
+    Texture::new(
+        gl,
+        TexTarget::Rect,
+        Format::RGBA32F,
+        s.n as u32,
+        s.batch as u32,
+        Some(&s.data),
+    )
+}
+
 /// What can go wrong in a tridiagonal solve.
 #[derive(Debug, thiserror::Error)]
 pub enum TridiagonalError {

@@ -213,23 +213,6 @@ impl Fields {
                 format!("{l} is not one of {LOCAL_SIZES:?}"),
             );
         }
-        for (key, r) in [
-            ("fig4.gpu", &self.fig4.gpu),
-            ("fig4.cpu", &self.fig4.cpu),
-            ("spmv.repeat", &self.spmv.repeat),
-            ("fig6.repeat", &self.fig6.repeat),
-            ("legacy.repeat", &self.legacy.repeat),
-        ] {
-            if r.repetitions == 0 || !r.budget_s.is_finite() || r.budget_s < 0.0 {
-                return bad(
-                    key,
-                    format!(
-                        "repetitions {} and budget_s {} must be ≥ 1 and a finite number ≥ 0",
-                        r.repetitions, r.budget_s
-                    ),
-                );
-            }
-        }
         for (key, k) in [
             ("periter.iterations", self.periter.iterations),
             ("legacy.iterations", self.legacy.iterations),

@@ -150,48 +150,52 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("biofet", GL_FP64),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    config::check_sizes(s.gl.info(), &cfg, s.mode)?;
-    let params = BicgParams {
-        tol: cfg.solver.tol,
-        max_iter: cfg.solver.max_iter,
-    };
-    let opts = GpuOptions {
-        local_size: cfg.solver.local_size,
-        ..GpuOptions::default()
-    };
-    notes(s, &params);
-    // Compile every kernel once, outside any timed region.
-    if s.lacks(GL_FP64).is_none() {
-        warm_up(s, opts)?;
+pub struct Bicg;
+
+impl crate::runner::Paper for Bicg {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        let params = BicgParams {
+            tol: cfg.solver.tol,
+            max_iter: cfg.solver.max_iter,
+        };
+        let opts = GpuOptions {
+            local_size: cfg.solver.local_size,
+            ..GpuOptions::default()
+        };
+        notes(s, &params);
+        // Compile every kernel once, outside any timed region.
+        if s.lacks(GL_FP64).is_none() {
+            warm_up(s, opts)?;
+        }
+        if s.runs("fig4") {
+            fig4::run(s, cfg, &params, opts)?;
+        }
+        if s.runs("periter") {
+            periter::run(s, cfg, opts)?;
+        }
+        if s.runs("spmv") {
+            spmv::run(s, cfg, opts)?;
+        }
+        if s.runs("table2") {
+            table2::run(s, cfg, &params, opts)?;
+        }
+        if s.runs("fig6") {
+            fig6::run(s, cfg, &params)?;
+        }
+        if s.runs("precision") {
+            precision::run(s, cfg, &params, opts)?;
+        }
+        anchor::run(s, cfg, &params)?;
+        if s.runs("legacy") {
+            legacy::run(s, cfg, opts)?;
+        }
+        if s.runs("biofet") {
+            biofet::run(s, cfg)?;
+        }
+        Ok(())
     }
-    if s.runs("fig4") {
-        fig4::run(s, &cfg, &params, opts)?;
-    }
-    if s.runs("periter") {
-        periter::run(s, &cfg, opts)?;
-    }
-    if s.runs("spmv") {
-        spmv::run(s, &cfg, opts)?;
-    }
-    if s.runs("table2") {
-        table2::run(s, &cfg, &params, opts)?;
-    }
-    if s.runs("fig6") {
-        fig6::run(s, &cfg, &params)?;
-    }
-    if s.runs("precision") {
-        precision::run(s, &cfg, &params, opts)?;
-    }
-    anchor::run(s, &cfg, &params)?;
-    if s.runs("legacy") {
-        legacy::run(s, &cfg, opts)?;
-    }
-    if s.runs("biofet") {
-        biofet::run(s, &cfg)?;
-    }
-    Ok(())
 }
 
 fn notes(s: &Session, params: &BicgParams) {

@@ -26,9 +26,10 @@ pub mod work;
 
 use bytemuck::Pod;
 
-use super::cpu::{BicgError, BicgInfo, BicgParams};
-use super::ellpack::{EllpackError, EllpackR};
-use super::linbcg;
+use super::cpu::{BicgInfo, BicgParams};
+use super::ellpack::EllpackR;
+pub use super::error::GpuBicgError;
+use super::linbcg::{self, AKDEN, BNRM, PNRM, RHO, Slot, V, XNRM, ZNRM};
 use crate::gl::{Buffer, Gl, GlError};
 
 use kernels::Programs;
@@ -81,23 +82,6 @@ impl Default for GpuOptions {
     }
 }
 
-/// Errors of the GPU solver.
-#[derive(Debug, thiserror::Error)]
-pub enum GpuBicgError {
-    #[error(transparent)]
-    Gl(#[from] GlError),
-    #[error(transparent)]
-    Matrix(#[from] EllpackError),
-    #[error("local size {0} is not a power of two in 32..=1024 within the device limit {1}")]
-    LocalSize(u32, u32),
-    #[error("vector of length {got} for a matrix of order {n}")]
-    Length { got: usize, n: usize },
-    #[error(transparent)]
-    NotConverged(#[from] BicgError),
-    #[error("too large for this device: {what}, but {limit}")]
-    TooLarge { what: String, limit: String },
-}
-
 struct DeviceMatrix<T: Pod> {
     val: Buffer<T>,
     col: Buffer<u32>,
@@ -114,27 +98,6 @@ impl<T: Real> DeviceMatrix<T> {
     }
 }
 
-/// Vector names of the solver's device state.
-#[derive(Clone, Copy)]
-enum V {
-    B,
-    X,
-    R,
-    Rr,
-    Z,
-    Zz,
-    P,
-    Pp,
-    Tmp,
-}
-
-/// Result slots of the reductions.
-const RHO: usize = 0;
-const AKDEN: usize = 1;
-const ZNRM: usize = 2;
-const PNRM: usize = 3;
-const XNRM: usize = 4;
-const BNRM: usize = 5;
 /// Coefficient slots for `v_plus_bu`.
 const C_BETA: u32 = 0;
 const C_ALPHA: u32 = 1;

@@ -6,7 +6,7 @@
 //! [`Kernel`] when profiling is on.
 
 use super::kernels::{Kernel, Prog};
-use super::{AKDEN, GpuBicg, PNRM, RHO, Real, V, XNRM, ZNRM};
+use super::{AKDEN, GpuBicg, PNRM, RHO, Real, Slot, V, XNRM, ZNRM};
 use crate::gl::{Buffer, GlError, bind_all};
 
 impl<T: Real> GpuBicg<T> {
@@ -94,7 +94,7 @@ impl<T: Real> GpuBicg<T> {
     }
 
     /// Two-stage reduction of `a` (Σ, or max |·| with `max`) into result slot `slot`.
-    pub(super) fn reduce(&mut self, a: V, max: bool, slot: usize) -> Result<(), GlError> {
+    pub(super) fn reduce(&mut self, a: V, max: bool, slot: Slot) -> Result<(), GlError> {
         let (k6, k5) = if max {
             (Kernel::MaxReduce6, Kernel::MaxReduce5)
         } else {
@@ -109,7 +109,7 @@ impl<T: Real> GpuBicg<T> {
     }
 
     /// Folds the `red_groups` partials from `run` (0, 1, 2: which run of them) into `slot`.
-    fn stage2(&mut self, k5: Kernel, max: bool, slot: usize, run: u32) -> Result<(), GlError> {
+    fn stage2(&mut self, k5: Kernel, max: bool, slot: Slot, run: u32) -> Result<(), GlError> {
         self.run(k5, |s| {
             bind_all(0, &[&s.partial, &s.results]);
             let p = if max { Prog::MaxFinal } else { Prog::SumFinal };
@@ -118,7 +118,7 @@ impl<T: Real> GpuBicg<T> {
                 1,
                 &[
                     ("u_count", s.red_groups),
-                    ("u_slot", slot as u32),
+                    ("u_slot", slot.index() as u32),
                     ("u_offset", run * s.red_groups),
                 ],
             )
@@ -126,7 +126,7 @@ impl<T: Real> GpuBicg<T> {
     }
 
     /// a·b into result slot `slot`: V_mul_U then Σ (the paper), or one fused reduction.
-    pub(super) fn dot(&mut self, a: V, b: V, slot: usize) -> Result<(), GlError> {
+    pub(super) fn dot(&mut self, a: V, b: V, slot: Slot) -> Result<(), GlError> {
         if self.opts.fused_dot {
             self.run(Kernel::Reduce6, |s| {
                 bind_all(0, &[s.v(a), &s.partial, s.v(b)]);
@@ -207,10 +207,10 @@ impl<T: Real> GpuBicg<T> {
         self.stage2(Kernel::MaxReduce5, true, XNRM, 2)
     }
 
-    pub(super) fn read_results(&mut self, first: usize, count: usize) -> Result<Vec<f64>, GlError> {
+    pub(super) fn read_results(&mut self, first: Slot, count: usize) -> Result<Vec<f64>, GlError> {
         self.run(Kernel::DtoH, |s| {
             Ok(s.results
-                .read_range(first, count)?
+                .read_range(first.index(), count)?
                 .into_iter()
                 .map(Into::into)
                 .collect())

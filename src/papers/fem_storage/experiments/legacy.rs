@@ -20,12 +20,12 @@ use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::Timing;
 use crate::gl::timing::rounds_gpu;
 use crate::gl::{Need, Reads};
-use crate::papers::fem_storage::GpuJacobi;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::fragment::FragmentJacobi;
 use crate::papers::fem_storage::jacobi::sweeps_f64;
 use crate::papers::fem_storage::mesh::Grid;
+use crate::papers::fem_storage::{GpuJacobi, JacobiSweeps};
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 

@@ -93,7 +93,7 @@ pub struct PerfConfig {
     pub repeat: Repeat,
 }
 
-/// Runs every experiment of the paper, after [`check`].
+/// Runs every experiment of the paper (its configuration checked by the runner on load).
 /// The tables and what they need: the storage counts (Table 2, Fig. 3) are computed on the
 /// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader; the
 /// `legacy` table's fragment rows run anywhere, its compute rows need compute shaders.
@@ -105,25 +105,29 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("legacy").rows_need(&[Need::Compute]),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    check(s, &cfg)?;
-    let counts = table2::run(s, &cfg)?;
-    fig3::run(s, &counts, &cfg.table2)?;
-    audit::run(s, &cfg.table2);
-    s.check_interrupt()?;
-    if s.runs("table4") {
-        table4::run(s, &cfg)?;
+pub struct FemStorage;
+
+impl crate::runner::Paper for FemStorage {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        let counts = table2::run(s, cfg)?;
+        fig3::run(s, &counts, &cfg.table2)?;
+        audit::run(s, &cfg.table2);
+        s.check_interrupt()?;
+        if s.runs("table4") {
+            table4::run(s, cfg)?;
+        }
+        s.check_interrupt()?;
+        if s.runs("perf") {
+            perf::run(s, cfg)?;
+        }
+        s.check_interrupt()?;
+        if s.runs("legacy") {
+            legacy::run(s, cfg)?;
+        }
+        Ok(())
     }
-    s.check_interrupt()?;
-    if s.runs("perf") {
-        perf::run(s, &cfg)?;
-    }
-    s.check_interrupt()?;
-    if s.runs("legacy") {
-        legacy::run(s, &cfg)?;
-    }
-    Ok(())
 }
 
 fn positive(key: &str, v: f64) -> Result<(), String> {
@@ -163,11 +167,7 @@ impl Config {
             ("table2.grids_2d", &t2.grids_2d),
             ("table2.grids_3d", &t2.grids_3d),
         ] {
-            for (mode, v) in [("full", &sizes.full), ("quick", &sizes.quick)] {
-                if let Some(n) = v.iter().find(|&&n| n < 2) {
-                    return Err(format!("{k}.{mode}: {n} nodes per side: must be ≥ 2"));
-                }
-            }
+            sizes.at_least(k, 2, "nodes per side")?;
         }
         let t4 = &self.table4;
         if !(t4.max_aspect.is_finite() && (1.0..=MAX_ASPECT).contains(&t4.max_aspect)) {
@@ -199,7 +199,6 @@ impl Config {
                 positive(&format!("table4.jacobi_budget_s.{mode}"), *b)?;
             }
         }
-        repeat("table4.direct", &t4.direct)?;
         for v in t4.paper_gpu_s.iter().chain(&t4.paper_matlab_s) {
             positive("table4.paper_gpu_s / paper_matlab_s", *v)?;
         }
@@ -228,20 +227,8 @@ impl Config {
                 }
             }
         }
-        at_least("perf.sweeps", pf.sweeps, 1)?;
-        repeat("perf.repeat", &pf.repeat)
+        at_least("perf.sweeps", pf.sweeps, 1)
     }
-}
-
-fn repeat(key: &str, r: &Repeat) -> Result<(), String> {
-    at_least(&format!("{key}.repetitions"), r.repetitions, 1)?;
-    if !(r.budget_s.is_finite() && r.budget_s >= 0.0) {
-        return Err(format!(
-            "{key}.budget_s = {}: must be a finite number of seconds ≥ 0",
-            r.budget_s
-        ));
-    }
-    Ok(())
 }
 
 /// Upper-triangle entries per row of the assembled matrix (the paper's 5 in 2D, 14 in 3D).
@@ -296,15 +283,8 @@ pub fn need(info: &DeviceInfo, dim: usize, nodes: u64, gpu: bool) -> Result<(), 
     Ok(())
 }
 
-/// [`Config::validate`] and [`need`] for every size of the run's mode, before any work.
-pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
-    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
-        file: s.file().to_string(),
-        message,
-    })
-}
-
-/// [`check`] against a device's limits: the error names the key.
+/// Every number in range, then every size of `mode` against a device's limits: the error
+/// names the key.
 fn check_on(cfg: &Config, info: &DeviceInfo, run_mode: Mode) -> Result<(), String> {
     cfg.validate()?;
     let mode = run_mode.name();

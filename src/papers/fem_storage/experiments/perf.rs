@@ -10,11 +10,11 @@ use super::{Config, threads};
 use crate::gl::Reads;
 use crate::gl::timing::rounds;
 use crate::papers::fem_storage::FemError;
-use crate::papers::fem_storage::GpuJacobi;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::jacobi::CpuJacobi;
 use crate::papers::fem_storage::mesh::Grid;
+use crate::papers::fem_storage::{GpuJacobi, JacobiSweeps};
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session};
 

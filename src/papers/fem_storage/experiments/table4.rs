@@ -16,6 +16,7 @@ use crate::papers::fem_storage::assembly::{System, jacobi_spectral_radius};
 use crate::papers::fem_storage::direct::cholesky_solve;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::gpu::GpuJacobi;
+use crate::papers::fem_storage::jacobi::JacobiSweeps;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{self, Column, Fmt, Row, RowBuilder, Verdict, bound_columns};

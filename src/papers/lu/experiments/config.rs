@@ -137,17 +137,6 @@ fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Resul
     }
 }
 
-fn repeat(key: &str, r: &Repeat) -> Result<(), String> {
-    at_least(&format!("{key}.repetitions"), r.repetitions, 1)?;
-    let b = r.budget_s;
-    if !(b.is_finite() && b >= 0.0) {
-        return Err(format!(
-            "`{key}.budget_s` = {b}: must be a finite number ≥ 0"
-        ));
-    }
-    Ok(())
-}
-
 impl Config {
     /// Every number of the file in range; the first that is not, named by its key.
     pub fn validate(&self) -> Result<(), String> {
@@ -156,12 +145,8 @@ impl Config {
             if sizes.is_empty() {
                 return Err(format!("`table4.sizes.{mode}` is empty"));
             }
-            for &n in sizes {
-                at_least(&format!("table4.sizes.{mode}"), n, 1)?;
-            }
         }
-        repeat("table4.repeat.full", &t.repeat.full)?;
-        repeat("table4.repeat.quick", &t.repeat.quick)?;
+        t.sizes.at_least("table4.sizes", 1, "(N)")?;
         at_least("table4.single_run_from", t.single_run_from, 1)?;
         at_least("table4.scalar_max_n", t.scalar_max_n, 1)?;
         let p = &t.paper;
@@ -188,7 +173,6 @@ impl Config {
         }
         positive("table4.paper.best_gflops_n1024", p.best_gflops_n1024)?;
         at_least("table4.paper.branch_crossover_n", p.branch_crossover_n, 1)?;
-        repeat("cpu.repeat", &self.cpu.repeat)?;
         let b = &self.bandwidth;
         at_least("bandwidth.texture_size", b.texture_size, 1)?;
         for (k, v) in [
@@ -232,7 +216,6 @@ impl Config {
             self.compute.tune_n.quick as usize,
             2,
         )?;
-        repeat("compute.repeat", &self.compute.repeat)?;
         Ok(())
     }
 

@@ -139,55 +139,56 @@ pub const TABLES: &[TableSpec] = &[
 ];
 
 /// Runs the paper's experiments.
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    let config_error = |message: String| RunError::Config {
-        file: format!("{}.toml", s.paper.key),
-        message,
-    };
-    cfg.validate().map_err(config_error)?;
-    let sizes = cfg.table4.sizes.pick(s.mode).to_vec();
-    let operands = *cfg.table5.operands.pick(s.mode);
-    cfg.check_resources(s.gl.info(), &sizes, operands)
-        .map_err(config_error)?;
-    let fmt = scalar_format(&cfg).map_err(config_error)?;
-    // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
-    // how the factorizations are verified.
-    let (t5, ulps) = table5::measure(s, &cfg)?;
-    let exact = table5::rounds_correctly(&ulps.fragment);
-    let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
-    for &n in &sizes {
-        refs.insert(n, Reference::of(&cfg, n)?);
+pub struct Lu;
+
+impl crate::runner::Paper for Lu {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        let config_error = |message: String| RunError::Config {
+            file: s.file().to_string(),
+            message,
+        };
+        let sizes = cfg.table4.sizes.pick(s.mode).to_vec();
+        let fmt = scalar_format(cfg).map_err(config_error)?;
+        // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
+        // how the factorizations are verified.
+        let (t5, ulps) = table5::measure(s, cfg)?;
+        let exact = table5::rounds_correctly(&ulps.fragment);
+        let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
+        for &n in &sizes {
+            refs.insert(n, Reference::of(cfg, n)?);
+        }
+        let measured = table4::run(s, cfg, fmt, &sizes, &refs, exact)?;
+        let compute = if s.runs("compute") && s.runs("tuning") {
+            compute::run(s, cfg, &sizes, &refs)?
+        } else {
+            ComputeTimes::new()
+        };
+        let cpu = cpu::run(s, cfg, &sizes, &refs)?;
+        fig6::run(s, cfg, &sizes, &measured, &compute)?;
+        tables_1_2::run(s, &sizes, &measured)?;
+        let bw = sec4_3::run(s, cfg, fmt, &sizes, &refs, &measured)?;
+        table5::table(s, cfg, t5, &ulps)?;
+        let first_diff = sec5_1::run(s, cfg, &sizes, &refs, &measured)?;
+        let model = sec5_1_2005::run(s, cfg)?;
+        audits::run(s, cfg);
+        findings::run(
+            s,
+            cfg,
+            &findings::Results {
+                sizes: &sizes,
+                measured: &measured,
+                cpu: &cpu,
+                compute: &compute,
+                bw,
+                ulps: &ulps,
+                first_diff,
+                model: &model,
+            },
+        );
+        Ok(())
     }
-    let measured = table4::run(s, &cfg, fmt, &sizes, &refs, exact)?;
-    let compute = if s.runs("compute") && s.runs("tuning") {
-        compute::run(s, &cfg, &sizes, &refs)?
-    } else {
-        ComputeTimes::new()
-    };
-    let cpu = cpu::run(s, &cfg, &sizes, &refs)?;
-    fig6::run(s, &cfg, &sizes, &measured, &compute)?;
-    tables_1_2::run(s, &sizes, &measured)?;
-    let bw = sec4_3::run(s, &cfg, fmt, &sizes, &refs, &measured)?;
-    table5::table(s, &cfg, t5, &ulps)?;
-    let first_diff = sec5_1::run(s, &cfg, &sizes, &refs, &measured)?;
-    let model = sec5_1_2005::run(s, &cfg)?;
-    audits::run(s, &cfg);
-    findings::run(
-        s,
-        &cfg,
-        &findings::Results {
-            sizes: &sizes,
-            measured: &measured,
-            cpu: &cpu,
-            compute: &compute,
-            bw,
-            ulps: &ulps,
-            first_diff,
-            model: &model,
-        },
-    );
-    Ok(())
 }
 
 fn scalar_format(cfg: &Config) -> Result<Format, String> {

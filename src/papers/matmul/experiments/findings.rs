@@ -21,8 +21,7 @@
 //! Each finding names what it rests on: the device (on a software rasterizer the "GPU" is
 //! the CPU's own cores) and how close the paper's kernel comes to its bound.
 
-use super::Table1Config;
-use super::table1::{at, at_est};
+use super::{Table1Config, at, at_est};
 use crate::report::{Finding, OF_BOUND, Table, Verdict};
 use crate::runner::Session;
 

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use super::gpu::{BlockedParams, Reads};
 use crate::gl::{DeviceInfo, Need};
+use crate::report::Table;
 use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
 
 /// `experiments/matmul.toml`.
@@ -114,15 +115,6 @@ impl TuneConfig {
                 return Err(format!("table1.tune.n.{mode} = 0: must be ≥ 1"));
             }
         }
-        if self.repeat.repetitions == 0
-            || !(self.repeat.budget_s.is_finite() && self.repeat.budget_s >= 0.0)
-        {
-            return Err(format!(
-                "table1.tune.repeat: repetitions {} and budget_s {} must be ≥ 1 and a finite \
-                 number ≥ 0",
-                self.repeat.repetitions, self.repeat.budget_s
-            ));
-        }
         if let Some(k) = self.k_chunk.iter().find(|&&k| k == 0) {
             return Err(format!("table1.tune.k_chunk: {k} must be ≥ 1 (k per pass)"));
         }
@@ -202,22 +194,7 @@ impl From<Printed> for String {
 impl Table1Config {
     /// Refuses values no run can use, naming the key (before any shader is built).
     pub fn validate(&self) -> Result<(), String> {
-        for (mode, sizes) in [("full", &self.sizes.full), ("quick", &self.sizes.quick)] {
-            if let Some(n) = sizes.iter().find(|&&n| n == 0) {
-                return Err(format!("table1.sizes.{mode}: N = {n}: sizes must be ≥ 1"));
-            }
-        }
-        for (mode, r) in [("full", &self.repeat.full), ("quick", &self.repeat.quick)] {
-            if r.repetitions == 0 {
-                return Err(format!("table1.repeat.{mode}.repetitions = 0: must be ≥ 1"));
-            }
-            if !(r.budget_s.is_finite() && r.budget_s >= 0.0) {
-                return Err(format!(
-                    "table1.repeat.{mode}.budget_s = {}: must be a finite number of seconds ≥ 0",
-                    r.budget_s
-                ));
-            }
-        }
+        self.sizes.at_least("table1.sizes", 1, "(N)")?;
         if self.cpu_rows_max == 0 {
             return Err("table1.cpu_rows_max = 0: must be ≥ 1".into());
         }
@@ -301,26 +278,23 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("tuning", &[Need::Compute]),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    check(s, &cfg)?;
-    audit::run(s, &cfg.table1.published);
-    if s.runs("table1") && s.runs("tuning") {
-        let tuned = tune::run(s, &cfg.table1)?;
-        table1::run(s, &cfg.table1, tuned)?;
+pub struct Matmul;
+
+impl crate::runner::Paper for Matmul {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        audit::run(s, &cfg.table1.published);
+        if s.runs("table1") && s.runs("tuning") {
+            let tuned = tune::run(s, &cfg.table1)?;
+            table1::run(s, &cfg.table1, tuned)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
-/// [`Table1Config::validate`] and [`Footprint::check`] for every size of the run's mode.
-pub fn check(s: &Session, cfg: &Config) -> Result<(), RunError> {
-    check_on(cfg, s.gl.info(), s.mode).map_err(|message| RunError::Config {
-        file: s.file().to_string(),
-        message,
-    })
-}
-
-/// [`check`] against a device's limits: the error names the key.
+/// Every number in range, then every size of `mode` against a device's limits: the error
+/// names the key.
 fn check_on(cfg: &Config, info: &DeviceInfo, mode: Mode) -> Result<(), String> {
     cfg.table1.validate()?;
     let host = crate::util::host_memory_bytes();
@@ -341,4 +315,30 @@ impl crate::runner::Experiments for Config {
     fn validate(&self, check: &crate::runner::Check) -> Result<(), String> {
         check_on(self, check.device, check.mode)
     }
+}
+
+/// The roofline names of the GPU kernels, in the order of `table1_kernels`' rows.
+pub const KERNELS: [&str; 4] = [
+    "Alg. 2 (paper)",
+    "Alg. 1 as printed",
+    "blocked compute",
+    "fragment multipass",
+];
+
+/// The number in column `col` of the row for size `n`.
+pub fn at(t: &Table, n: u32, col: &str) -> Option<f64> {
+    t.rows
+        .iter()
+        .find(|r| r.key == n.to_string())
+        .and_then(|r| r.values[t.col(col)].as_f64())
+}
+
+/// The estimate (median and 95 % interval) in column `col` of the row for size `n`; a plain
+/// number as an exact one.
+pub fn at_est(t: &Table, n: u32, col: &str) -> Option<crate::stats::Estimate> {
+    let r = t.rows.iter().find(|r| r.key == n.to_string())?;
+    let v = &r.values[t.col(col)];
+    v.estimate()
+        .cloned()
+        .or_else(|| v.as_f64().map(crate::stats::Estimate::exact))
 }

@@ -14,7 +14,7 @@
 use std::collections::HashMap;
 
 use super::tune::Tuned;
-use super::{Published, Table1Config, fig3};
+use super::{KERNELS, Published, Table1Config, at, fig3};
 use crate::bench::Work;
 use crate::gl::timing::{measure_gpu, rounds};
 use crate::gl::{Timing, TimingPlan};
@@ -57,14 +57,6 @@ fn cols() -> Vec<Column> {
     .chain(bound_columns())
     .collect()
 }
-
-/// The roofline names of the GPU kernels, in the order of `table1_kernels`' rows.
-pub const KERNELS: [&str; 4] = [
-    "Alg. 2 (paper)",
-    "Alg. 1 as printed",
-    "blocked compute",
-    "fragment multipass",
-];
 
 /// Every GPU kernel of a Table 1 row against the device's limits (Table 1 itself can carry
 /// one kernel's bound: the paper's).
@@ -457,14 +449,6 @@ fn full_edge() -> usize {
     (p.block * p.max_groups) as usize
 }
 
-/// The number in column `col` of the row for size `n`.
-pub fn at(t: &Table, n: u32, col: &str) -> Option<f64> {
-    t.rows
-        .iter()
-        .find(|r| r.key == n.to_string())
-        .and_then(|r| r.values[t.col(col)].as_f64())
-}
-
 fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
     let pp = Park2019Params::default();
     let edge = (pp.block * pp.max_groups) as f64;
@@ -544,16 +528,6 @@ fn notes(s: &Session, t: &Table, cfg: &Table1Config) {
             ours / p.gpu_gflops.value
         ));
     }
-}
-
-/// The estimate (median and 95 % interval) in column `col` of the row for size `n`; a plain
-/// number as an exact one.
-pub fn at_est(t: &Table, n: u32, col: &str) -> Option<crate::stats::Estimate> {
-    let r = t.rows.iter().find(|r| r.key == n.to_string())?;
-    let v = &r.values[t.col(col)];
-    v.estimate()
-        .cloned()
-        .or_else(|| v.as_f64().map(crate::stats::Estimate::exact))
 }
 
 /// Kernel `k`'s fraction of its bound at size `n`, from `table1_kernels`.

@@ -9,8 +9,7 @@
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
-use super::Table1Config;
-use super::table1::KERNELS;
+use super::{KERNELS, Table1Config};
 use std::cell::RefCell;
 use std::rc::Rc;
 

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
 use super::tune::{KERNELS, Tuned, compute_solver};
-use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64, repeat};
+use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64};
 use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
 use super::{time_cells, verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
@@ -34,7 +34,6 @@ pub(super) struct Fig11Config {
     cg_max_iterations: usize,
     #[serde(deserialize_with = "positive_f32")]
     heat_r: f32,
-    #[serde(deserialize_with = "repeat")]
     repeat: Repeat,
 }
 

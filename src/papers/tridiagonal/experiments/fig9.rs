@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32, repeat};
+use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32};
 use super::{kernel_name, time_thomas_cpu, timed_row};
 use crate::gl::timing::rounds;
 use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
@@ -28,7 +28,6 @@ pub(super) struct Fig9Config {
     grids: Sizes,
     #[serde(deserialize_with = "positive_f32")]
     heat_r: f32,
-    #[serde(deserialize_with = "repeat")]
     repeat: Repeat,
 }
 

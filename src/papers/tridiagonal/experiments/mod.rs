@@ -38,11 +38,11 @@ mod tune;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use super::cpu::{Systems, thomas_batch_f32};
-use super::{BatchSolver, TridiagonalError};
+use super::{BatchSolver, TridiagonalError, upload};
 use crate::bench::Work;
 use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu, rounds};
-use crate::gl::{Format, Gl, Need, TexTarget, Texture};
+use crate::gl::{Gl, Need, Texture};
 use crate::report::RowBuilder;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
 use crate::util::max_rel_error;
@@ -70,17 +70,6 @@ fn alg(e: TridiagonalError) -> RunError {
     RunError::algorithm(e)
 }
 
-fn upload(gl: &Gl, s: &Systems) -> Result<Texture, RunError> {
-    Ok(Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        s.n as u32,
-        s.batch as u32,
-        Some(&s.data),
-    )?)
-}
-
 /// The paper's tables and what they need: the fetch counts of Table 1 use an SSBO counter in
 /// the fragment shaders (GL 4.3); Fig. 11 and its sweep add the compute-shader CR and PCR
 /// beside the paper's fragment solvers; the rest runs on GL 3.3 core.
@@ -94,37 +83,31 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("arith2005"),
 ];
 
-pub fn run(s: &Session) -> Result<(), RunError> {
-    let cfg: Config = s.config()?;
-    check_sizes(s.gl.info(), &cfg, s.mode)?;
-    if s.runs("table1") {
-        table1::run(s, &cfg.table1)?;
-    }
-    // The compute solvers' work-group sizes, tuned on this device (defaults without compute:
-    // their rows are skipped then).
-    let local = if s.runs("tuning") {
-        tune::run(s, &cfg.tune)?
-    } else {
-        tune::UNTUNED
-    };
-    let fig11 = fig11::run(s, &cfg.fig11, local)?;
-    sweep::run(s, &cfg.sweep, local)?;
-    passes::run(s, &cfg.passes)?;
-    fig9::run(s, &cfg.fig9)?;
-    arith2005::run(s, &cfg.arith2005)?;
-    notes::notes(s, fig11.iter().map(|t| t.grid).max());
-    Ok(())
-}
+/// The paper (its file is [`Config`]; checked by the runner before any work starts).
+pub struct Tridiagonal;
 
-/// Checks an experiment file's text as [`run`] does before any work: parsed and every
-/// number checked (the error names the line and key), then every size of `mode` against
-/// the device and the host's memory.
-pub fn validate(gl: &Gl, text: &str, mode: Mode) -> Result<(), RunError> {
-    let cfg: Config = toml::from_str(text).map_err(|e| RunError::Config {
-        file: "tridiagonal experiment file".into(),
-        message: e.to_string(),
-    })?;
-    check_sizes(gl.info(), &cfg, mode)
+impl crate::runner::Paper for Tridiagonal {
+    type Config = Config;
+
+    fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+        if s.runs("table1") {
+            table1::run(s, &cfg.table1)?;
+        }
+        // The compute solvers' work-group sizes, tuned on this device (defaults without compute:
+        // their rows are skipped then).
+        let local = if s.runs("tuning") {
+            tune::run(s, &cfg.tune)?
+        } else {
+            tune::UNTUNED
+        };
+        let fig11 = fig11::run(s, &cfg.fig11, local)?;
+        sweep::run(s, &cfg.sweep, local)?;
+        passes::run(s, &cfg.passes)?;
+        fig9::run(s, &cfg.fig9)?;
+        arith2005::run(s, &cfg.arith2005)?;
+        notes::notes(s, fig11.iter().map(|t| t.grid).max());
+        Ok(())
+    }
 }
 
 /// Checked by the runner before any work starts: every size against the device and the host.
@@ -457,21 +440,6 @@ fn grids<'de, D: Deserializer<'de>>(d: D) -> Result<Sizes, D::Error> {
             "grid {g}: every grid needs at least 2 points (1 unknown)"
         ))),
         None => Ok(v),
-    }
-}
-
-/// Repetitions ≥ 1 and a finite time budget ≥ 0.
-fn repeat<'de, D: Deserializer<'de>>(d: D) -> Result<Repeat, D::Error> {
-    let v = Repeat::deserialize(d)?;
-    if v.repetitions == 0 {
-        Err(bad("repetitions = 0: must be at least 1"))
-    } else if !(v.budget_s.is_finite() && v.budget_s >= 0.0) {
-        Err(bad(format!(
-            "budget_s = {}: must be a finite number ≥ 0",
-            v.budget_s
-        )))
-    } else {
-        Ok(v)
     }
 }
 

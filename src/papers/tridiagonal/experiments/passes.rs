@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIRECT_TOL, GridData, alg, grids, repeat};
+use super::{DIRECT_TOL, GridData, alg, grids};
 use crate::gl::PingPongMethod;
 use crate::gl::timing::repeat as repeat_runs;
 use crate::papers::tridiagonal::BatchSolver;
@@ -19,7 +19,6 @@ use crate::util::max_rel_error;
 pub(super) struct PassesConfig {
     #[serde(deserialize_with = "grids")]
     pub grids: Sizes,
-    #[serde(deserialize_with = "repeat")]
     repeat: Repeat,
 }
 

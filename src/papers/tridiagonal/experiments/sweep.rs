@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
-use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32, repeat};
+use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32};
 use super::{time_solver, time_thomas_cpu, timed_row};
 use crate::report::bound_columns;
 use crate::report::{Column, LineChart, Series};
@@ -18,7 +18,6 @@ pub(super) struct SweepConfig {
     pub grids: Sizes,
     #[serde(deserialize_with = "positive_f32")]
     heat_r: f32,
-    #[serde(deserialize_with = "repeat")]
     repeat: Repeat,
 }
 

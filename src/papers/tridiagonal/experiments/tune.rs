@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{DIRECT_TOL, GridData, alg, positive_f32, repeat};
+use super::{DIRECT_TOL, GridData, alg, positive_f32};
 use crate::papers::tridiagonal::compute::{
     ComputeCr, ComputeCrPasses, ComputePcr, DEFAULT_LOCAL, clamped_local,
 };
@@ -32,7 +32,6 @@ pub(super) struct TuneConfig {
     pub local: Vec<usize>,
     #[serde(deserialize_with = "positive_f32")]
     heat_r: f32,
-    #[serde(deserialize_with = "repeat")]
     repeat: Repeat,
 }
 

@@ -1,0 +1,163 @@
+//! Grouped bar charts ([`BarChart`]).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::axis::{builder, range, tick};
+use super::{FONT, PlotError, SIZE, render_png, start_render, style};
+
+/// Grouped bars: one group per category, one bar per series (the paper's bar charts).
+#[derive(Clone, Debug)]
+pub struct BarChart {
+    pub title: String,
+    /// What the categories are (under them; left of them when the chart lies on its side).
+    pub x_label: String,
+    pub y_label: String,
+    pub log_y: bool,
+    pub categories: Vec<String>,
+    /// (series name, one value per category).
+    pub series: Vec<(String, Vec<Option<f64>>)>,
+}
+
+impl BarChart {
+    /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically:
+    /// the old file stays until the new one is complete).
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        render_png(path, self.size(), |buf| self.render(path, buf))
+    }
+
+    /// The picture's size: the plot and the legend band under it.
+    pub fn size(&self) -> (u32, u32) {
+        (SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0))
+    }
+
+    fn keys(&self) -> Vec<style::Key> {
+        if self.series.len() < 2 {
+            return vec![];
+        }
+        self.series
+            .iter()
+            .enumerate()
+            .map(|(k, (name, _))| style::Key {
+                name: name.clone(),
+                color: style::color(k),
+                swatch: style::Swatch::Bar,
+            })
+            .collect()
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
+        let perr = start_render(path);
+        let vals: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|(_, v)| v.iter().flatten().copied())
+            .filter(|v| v.is_finite() && (!self.log_y || *v > 0.0))
+            .collect();
+        if vals.is_empty() || self.categories.is_empty() {
+            return Err(perr("no finite values to plot".into()));
+        }
+        let (lo, hi) = range(vals.iter().copied(), self.log_y);
+        let lo = if self.log_y { lo } else { 0f64.min(lo) };
+        let ns = self.series.len().max(1) as f64;
+        let nc = self.categories.len();
+        // Category names that do not fit side by side under the bars turn the chart on its
+        // side: bars left to right, one name per row in an axis area as wide as the longest
+        // (about 12 px per character at the tick font).
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        let horizontal = longest * 12 > (SIZE.0 - 150) / nc as u32;
+        let size = self.size();
+        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let (top, bottom) = root.split_vertically(SIZE.1);
+        let y_area = if horizontal {
+            (longest * 12 + 50).min(SIZE.0 / 2)
+        } else {
+            110
+        };
+        let mut b = builder(&top, &self.title, 70, y_area);
+        // Category i sits at position i (bottom to top when horizontal: the first on top).
+        let at = move |i: usize| {
+            if horizontal {
+                (nc - 1 - i) as f64
+            } else {
+                i as f64
+            }
+        };
+        let cats = self.categories.clone();
+        let catfmt = move |v: &f64| {
+            let p = v.round();
+            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < cats.len() {
+                let i = p as usize;
+                cats[if horizontal { cats.len() - 1 - i } else { i }].clone()
+            } else {
+                String::new()
+            }
+        };
+        let valfmt = |v: &f64| tick(*v);
+        macro_rules! draw {
+            ($chart:expr, $base:expr) => {{
+                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
+                let mut mesh = chart.configure_mesh();
+                if horizontal {
+                    mesh.disable_y_mesh()
+                        .y_labels(nc)
+                        .y_label_formatter(&catfmt)
+                        .x_label_formatter(&valfmt)
+                        .x_desc(&self.y_label)
+                        .y_desc(&self.x_label);
+                } else {
+                    mesh.disable_x_mesh()
+                        .x_labels(nc)
+                        .x_label_formatter(&catfmt)
+                        .y_label_formatter(&valfmt)
+                        .y_desc(&self.y_label)
+                        .x_desc(&self.x_label);
+                }
+                mesh.label_style((FONT, style::TICK))
+                    .axis_desc_style((FONT, style::AXIS))
+                    .light_line_style(RGBColor(235, 235, 235))
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+                for (k, (name, v)) in self.series.iter().enumerate() {
+                    let color = style::color(k);
+                    let w = 0.8 / ns;
+                    let bars = v.iter().enumerate().filter_map(|(i, y)| {
+                        let y = (*y)?;
+                        if !y.is_finite() || (self.log_y && y <= 0.0) {
+                            return None;
+                        }
+                        // Series in legend order: left to right, or top to bottom.
+                        let slot = if horizontal { ns as usize - 1 - k } else { k };
+                        let c0 = at(i) - 0.4 + slot as f64 * w;
+                        let (c1, base) = (c0 + w * 0.95, $base);
+                        let corners = if horizontal {
+                            [(base, c0), (y, c1)]
+                        } else {
+                            [(c0, base), (c1, y)]
+                        };
+                        Some(Rectangle::new(corners, color.filled()))
+                    });
+                    let _ = name;
+                    chart.draw_series(bars).map_err(|e| perr(e.to_string()))?;
+                }
+            }};
+        }
+        let cr = -0.5..(nc as f64 - 0.5);
+        match (horizontal, self.log_y) {
+            (true, true) => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr), lo),
+            (true, false) => draw!(b.build_cartesian_2d(lo..hi, cr), 0.0),
+            (false, true) => draw!(b.build_cartesian_2d(cr, (lo..hi).log_scale()), lo),
+            (false, false) => draw!(b.build_cartesian_2d(cr, lo..hi), 0.0),
+        }
+        style::legend(&bottom, &self.keys()).map_err(&perr)?;
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+}

@@ -1,0 +1,228 @@
+//! Heat maps with a diverging colour bar ([`HeatMap`], [`diverging`]).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::axis::tick;
+use super::{FONT, PlotError, render_png, start_render, style};
+
+/// The diverging blue–white–red colour map: `t` = 0 blue, 0.5 white, 1 red (clamped).
+pub fn diverging(t: f64) -> [u8; 3] {
+    let t = if t.is_nan() { 0.5 } else { t.clamp(0.0, 1.0) };
+    let (r, g, b) = if t < 0.5 {
+        let s = t / 0.5;
+        (s, s, 1.0)
+    } else {
+        let s = (1.0 - t) / 0.5;
+        (1.0, s, s)
+    };
+    [(r * 255.0) as u8, (g * 255.0) as u8, (b * 255.0) as u8]
+}
+
+/// A field sampled on a regular grid of square cells (spacing `h` on both axes), drawn as a
+/// heat map with the [`diverging`] colour map and a labelled colour bar. Node (i, j) sits at
+/// (i h, j h); its cell spans ± h/2 around it, clipped to the domain [0, (nx−1) h] ×
+/// [0, (ny−1) h], so the axes show the physical domain. The picture keeps the domain's aspect
+/// (square cells): 1200 px wide, as tall as that needs (a tall domain is narrowed instead, to
+/// at most [`HeatMap::MAX_PLOT`] px of plot height).
+#[derive(Clone, Debug)]
+pub struct HeatMap {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    /// The colour bar's label: the field and its unit.
+    pub bar_label: String,
+    pub nx: usize,
+    pub ny: usize,
+    /// Node spacing, in the axes' unit.
+    pub h: f64,
+    /// `values[j * nx + i]` at node (i, j), j from the bottom.
+    pub values: Vec<f64>,
+    /// The values at the two ends of the colour map.
+    pub range: (f64, f64),
+}
+
+impl HeatMap {
+    /// The largest plot height in pixels.
+    pub const MAX_PLOT: u32 = 900;
+    const WIDTH: u32 = 1200;
+    const TITLE: u32 = 60;
+    const MARGIN: u32 = 20;
+    const X_AREA: u32 = 70;
+    const Y_AREA: u32 = 90;
+    /// The colour bar's strip and its labels, right of the plot.
+    const BAR_AREA: u32 = 180;
+
+    /// The plot's (width, height) in pixels: square cells.
+    fn plot_size(&self) -> (u32, u32) {
+        let (w, h) = (self.nx.max(2) - 1, self.ny.max(2) - 1);
+        let pw = Self::WIDTH - Self::BAR_AREA - Self::Y_AREA - 2 * Self::MARGIN;
+        let ph = (pw as u64 * h as u64 / w as u64) as u32;
+        if ph <= Self::MAX_PLOT {
+            (pw, ph.max(1))
+        } else {
+            (
+                (Self::MAX_PLOT as u64 * w as u64 / h as u64).max(1) as u32,
+                Self::MAX_PLOT,
+            )
+        }
+    }
+
+    /// The whole picture's size in pixels.
+    pub fn size(&self) -> (u32, u32) {
+        let (pw, ph) = self.plot_size();
+        (
+            pw + Self::BAR_AREA + Self::Y_AREA + 2 * Self::MARGIN,
+            ph + Self::TITLE + Self::X_AREA + 2 * Self::MARGIN,
+        )
+    }
+
+    /// Renders to a PNG at `path` (atomically).
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        render_png(path, self.size(), |buf| self.render(path, buf))
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
+        let perr = start_render(path);
+        if self.values.len() != self.nx * self.ny || self.nx < 2 || self.ny < 2 {
+            return Err(perr(format!(
+                "{} values for a {}×{} grid (at least 2×2)",
+                self.values.len(),
+                self.nx,
+                self.ny
+            )));
+        }
+        let (lo, hi) = self.range;
+        if !(lo.is_finite() && hi.is_finite() && hi > lo) {
+            return Err(perr(format!("colour range {lo}..{hi} is empty")));
+        }
+        let size = self.size();
+        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let (top, body) = root.split_vertically(Self::TITLE);
+        top.draw(&Text::new(
+            self.title.clone(),
+            (Self::MARGIN as i32, 18),
+            (FONT, style::TITLE).into_font(),
+        ))
+        .map_err(|e| perr(e.to_string()))?;
+        let (left, right) = body.split_horizontally(size.0 - Self::BAR_AREA);
+        let (xmax, ymax) = ((self.nx - 1) as f64 * self.h, (self.ny - 1) as f64 * self.h);
+        let mut chart = ChartBuilder::on(&left)
+            .margin(Self::MARGIN)
+            .x_label_area_size(Self::X_AREA)
+            .y_label_area_size(Self::Y_AREA)
+            .build_cartesian_2d(0.0..xmax, 0.0..ymax)
+            .map_err(|e| perr(e.to_string()))?;
+        chart
+            .configure_mesh()
+            .disable_mesh()
+            .x_desc(&self.x_label)
+            .y_desc(&self.y_label)
+            .label_style((FONT, style::TICK))
+            .axis_desc_style((FONT, style::AXIS))
+            .x_label_formatter(&|v| tick(*v))
+            .y_label_formatter(&|v| tick(*v))
+            .draw()
+            .map_err(|e| perr(e.to_string()))?;
+        let half = 0.5 * self.h;
+        let cells = (0..self.ny).flat_map(|j| {
+            (0..self.nx).map(move |i| {
+                let (x, y) = (i as f64 * self.h, j as f64 * self.h);
+                let [r, g, b] = diverging((self.values[j * self.nx + i] - lo) / (hi - lo));
+                Rectangle::new(
+                    [
+                        ((x - half).max(0.0), (y - half).max(0.0)),
+                        ((x + half).min(xmax), (y + half).min(ymax)),
+                    ],
+                    RGBColor(r, g, b).filled(),
+                )
+            })
+        });
+        chart.draw_series(cells).map_err(|e| perr(e.to_string()))?;
+        // The colour bar: a strip as tall as the plot, labelled on its right.
+        let mut bar = ChartBuilder::on(&right)
+            .margin_top(Self::MARGIN)
+            .margin_bottom(Self::MARGIN + Self::X_AREA)
+            .margin_left(10)
+            .margin_right(Self::MARGIN)
+            .right_y_label_area_size(Self::BAR_AREA - 70)
+            .build_cartesian_2d(0.0..1.0, lo..hi)
+            .map_err(|e| perr(e.to_string()))?;
+        bar.configure_mesh()
+            .disable_mesh()
+            .disable_x_axis()
+            .set_tick_mark_size(LabelAreaPosition::Right, 6)
+            .y_desc(&self.bar_label)
+            .label_style((FONT, style::TICK))
+            .axis_desc_style((FONT, style::AXIS))
+            // A tick at zero computed as ±1e-17 reads as 0.
+            .y_label_formatter(&|v| tick(if v.abs() < 1e-9 * (hi - lo) { 0.0 } else { *v }))
+            .draw()
+            .map_err(|e| perr(e.to_string()))?;
+        let steps = 256;
+        bar.draw_series((0..steps).map(|k| {
+            let (a, b) = (k as f64 / steps as f64, (k + 1) as f64 / steps as f64);
+            let [r, g, bl] = diverging(a + 0.5 / steps as f64);
+            Rectangle::new(
+                [(0.0, lo + a * (hi - lo)), (1.0, lo + b * (hi - lo))],
+                RGBColor(r, g, bl).filled(),
+            )
+        }))
+        .map_err(|e| perr(e.to_string()))?;
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(nx: usize, ny: usize) -> HeatMap {
+        HeatMap {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            bar_label: "v".into(),
+            nx,
+            ny,
+            h: 0.5,
+            values: (0..nx * ny).map(|k| k as f64).collect(),
+            range: (0.0, (nx * ny) as f64),
+        }
+    }
+
+    #[test]
+    fn heat_map_cells_are_square_and_a_tall_domain_is_narrowed() {
+        // The plot's pixels per spacing agree on both axes up to the rounding of the side
+        // computed from the other (one pixel over that side's spacings).
+        for (nx, ny) in [(21, 8), (8, 21), (64, 64), (2, 400)] {
+            let (pw, ph) = map(nx, ny).plot_size();
+            let (sx, sy) = (pw as f64 / (nx - 1) as f64, ph as f64 / (ny - 1) as f64);
+            let spacings = (nx - 1).min(ny - 1) as f64;
+            assert!(
+                (sx - sy).abs() * spacings <= 1.0 + 1e-9,
+                "{nx}×{ny}: {pw}×{ph}"
+            );
+            assert!(ph <= HeatMap::MAX_PLOT);
+        }
+        assert!(map(21, 8).size().0 >= 800);
+        let path = std::env::temp_dir().join("gpgpu-repro-heat-map-test.png");
+        map(21, 8).save(&path).expect("renders");
+        let img = image::open(&path).expect("a PNG").to_rgb8();
+        assert_eq!(img.dimensions(), map(21, 8).size());
+    }
+
+    #[test]
+    fn heat_map_refuses_a_wrong_value_count_or_an_empty_range() {
+        let path = std::env::temp_dir().join("gpgpu-repro-heat-map-bad.png");
+        let mut m = map(4, 3);
+        m.values.pop();
+        assert!(m.save(&path).is_err());
+        let mut m = map(4, 3);
+        m.range = (1.0, 1.0);
+        assert!(m.save(&path).is_err());
+    }
+}

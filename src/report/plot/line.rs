@@ -1,0 +1,237 @@
+//! Line charts: curves of ours and of the paper over a linear or log axis ([`LineChart`]).
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use super::axis::{builder, log_ticks, range, tick};
+use super::{FONT, PlotError, SIZE, render_png, start_render, style};
+
+/// One curve.
+#[derive(Clone, Debug)]
+pub struct Series {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+    /// Drawn dashed with hollow markers: the paper's numbers.
+    pub paper: bool,
+}
+
+impl Series {
+    pub fn ours(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            paper: false,
+        }
+    }
+    pub fn paper(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
+        Series {
+            name: name.into(),
+            points,
+            paper: true,
+        }
+    }
+}
+
+/// A line chart with optional log axes; its legend is a band under the plot.
+#[derive(Clone, Debug)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub log_x: bool,
+    pub log_y: bool,
+    /// The y axis's range, where the data's own is not the one to show (a zero baseline, or
+    /// one scale shared by two charts meant to be compared).
+    pub y_range: Option<(f64, f64)>,
+    pub series: Vec<Series>,
+}
+
+impl LineChart {
+    pub fn new(title: &str, x_label: &str, y_label: &str) -> LineChart {
+        LineChart {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x: false,
+            log_y: false,
+            y_range: None,
+            series: vec![],
+        }
+    }
+    pub fn log_x(mut self) -> Self {
+        self.log_x = true;
+        self
+    }
+    pub fn log_y(mut self) -> Self {
+        self.log_y = true;
+        self
+    }
+    /// Shows y over `lo..hi` (widened to every point).
+    pub fn y_range(mut self, lo: f64, hi: f64) -> Self {
+        self.y_range = Some((lo, hi));
+        self
+    }
+    /// A linear y axis from zero, so that differences are seen at their true size.
+    pub fn y_from_zero(self) -> Self {
+        let hi = self.data_range(false).map_or(1.0, |(_, y)| y.1);
+        self.y_range(0.0, hi)
+    }
+    pub fn series(mut self, s: Series) -> Self {
+        self.series.push(s);
+        self
+    }
+
+    /// The (x, y) ranges of the plottable points with their margins, or none.
+    pub fn data_range(&self, log_y: bool) -> Option<((f64, f64), (f64, f64))> {
+        let pts: Vec<(f64, f64)> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().copied())
+            .filter(|&p| self.plottable(p))
+            .collect();
+        (!pts.is_empty()).then(|| {
+            (
+                range(pts.iter().map(|p| p.0), self.log_x),
+                range(pts.iter().map(|p| p.1), log_y),
+            )
+        })
+    }
+
+    /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically: the
+    /// old file stays until the new one is complete).
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        render_png(path, self.size(), |buf| self.render(path, buf))
+    }
+
+    /// The picture's size: the plot and the legend band under it.
+    pub fn size(&self) -> (u32, u32) {
+        (SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0))
+    }
+
+    /// Series `i`'s colour, marker and dash: ours solid with filled markers, the paper's
+    /// dashed with hollow ones.
+    fn look(&self, i: usize) -> (RGBColor, style::Shape, style::Dash) {
+        let s = &self.series[i];
+        (
+            style::color(i),
+            style::shape(i),
+            if s.paper { style::DASHED } else { None },
+        )
+    }
+
+    fn keys(&self) -> Vec<style::Key> {
+        self.series
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                let (color, shape, dash) = self.look(i);
+                style::Key {
+                    name: s.name.clone(),
+                    color,
+                    swatch: style::Swatch::Line(dash, Some((shape, !s.paper))),
+                }
+            })
+            .collect()
+    }
+
+    /// Whether a point can be drawn: finite, and positive on a log axis.
+    fn plottable(&self, (x, y): (f64, f64)) -> bool {
+        x.is_finite() && y.is_finite() && (!self.log_x || x > 0.0) && (!self.log_y || y > 0.0)
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
+        let perr = start_render(path);
+        let Some((xr, mut yr)) = self.data_range(self.log_y) else {
+            return Err(perr("no finite points to plot".into()));
+        };
+        if let Some((lo, hi)) = self.y_range {
+            yr = (yr.0.min(lo), yr.1.max(hi));
+            if !self.log_y && lo == 0.0 {
+                yr.0 = yr.0.max(0.0);
+            }
+        }
+        // Ticks on a log axis: the x values themselves when there are few (sizes N), else
+        // 1-2-5 steps over a few decades, so that small values are labelled too.
+        let xs: Vec<f64> = {
+            let mut v: Vec<f64> = self
+                .series
+                .iter()
+                .flat_map(|s| s.points.iter().map(|p| p.0))
+                .filter(|x| x.is_finite() && *x > 0.0)
+                .collect();
+            v.sort_by(f64::total_cmp);
+            v.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+            v
+        };
+        let x_ticks = if xs.len() <= 12 && xs.len() >= 2 {
+            Some(xs)
+        } else {
+            log_ticks(xr)
+        };
+        let y_ticks = log_ticks(yr);
+        let size = self.size();
+        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let (top, bottom) = root.split_vertically(SIZE.1);
+        let mut b = builder(&top, &self.title, 70, 110);
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
+                chart
+                    .configure_mesh()
+                    .x_desc(&self.x_label)
+                    .y_desc(&self.y_label)
+                    .label_style((FONT, style::TICK))
+                    .axis_desc_style((FONT, style::AXIS))
+                    .light_line_style(RGBColor(235, 235, 235))
+                    .x_label_formatter(&|v| tick(*v))
+                    .y_label_formatter(&|v| tick(*v))
+                    .draw()
+                    .map_err(|e| perr(e.to_string()))?;
+                for (i, s) in self.series.iter().enumerate() {
+                    let (color, shape, dash) = self.look(i);
+                    let px: Vec<(i32, i32)> = s
+                        .points
+                        .iter()
+                        .copied()
+                        .filter(|&p| self.plottable(p))
+                        .map(|p| chart.backend_coord(&p))
+                        .collect();
+                    style::line(&top, &px, color.stroke_width(3), dash).map_err(&perr)?;
+                    // A dense curve (a profile, an analytic line) gets about 20 markers.
+                    let every = px.len().div_ceil(20).max(1);
+                    // Series start their markers at different points, so that curves that
+                    // coincide still show each one's markers.
+                    for &p in px
+                        .iter()
+                        .skip((i * every.div_ceil(3)) % every)
+                        .step_by(every)
+                    {
+                        style::marker(&top, shape, p, 7, color, !s.paper).map_err(&perr)?;
+                    }
+                }
+            }};
+        }
+        macro_rules! with_y {
+            ($x:expr) => {{
+                match (self.log_y, &y_ticks) {
+                    (false, _) => draw!(b.build_cartesian_2d($x, yr.0..yr.1)),
+                    (true, None) => draw!(b.build_cartesian_2d($x, (yr.0..yr.1).log_scale())),
+                    (true, Some(t)) => draw!(b.build_cartesian_2d(
+                        $x,
+                        (yr.0..yr.1).log_scale().with_key_points(t.clone())
+                    )),
+                }
+            }};
+        }
+        match (self.log_x, &x_ticks) {
+            (false, _) => with_y!(xr.0..xr.1),
+            (true, None) => with_y!((xr.0..xr.1).log_scale()),
+            (true, Some(t)) => with_y!((xr.0..xr.1).log_scale().with_key_points(t.clone())),
+        }
+        style::legend(&bottom, &self.keys()).map_err(&perr)?;
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+}
