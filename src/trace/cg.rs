@@ -11,7 +11,7 @@
 //! product per reduction), so the systems are random symmetric positive-definite ones.
 
 use super::{Input, Recorder, Technique, Trace, TraceError};
-use crate::gl::{Format, Gl, TexTarget, Texture};
+use crate::gl::Gl;
 use crate::papers::tridiagonal::cg::{cg_fixed_f64, static_fetches};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCg, Packing, Systems, TridiagonalError};
 use crate::util::max_rel_error;
@@ -53,14 +53,7 @@ fn check(i: &Input) -> Result<(), String> {
 fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
     let (n, batch) = (input.size, input.batch);
     let s = Systems::random(n, batch, true, input.seed);
-    let tex = Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        n as u32,
-        batch as u32,
-        Some(&s.data),
-    )?;
+    let tex = crate::papers::tridiagonal::upload(gl, &s)?;
     let err = |e: TridiagonalError| TraceError::Solver(e.to_string());
     let mut rec = Recorder::default();
     let mut traced_solver = FragmentCg::new(gl, n, batch, packing, ITERATIONS).map_err(err)?;

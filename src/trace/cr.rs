@@ -18,7 +18,7 @@
 //! 4. collect: `x_1 … x_N` into the result texture.
 
 use super::{Input, Recorder, Trace, TraceError};
-use crate::gl::{Format, Gl, PingPongMethod, TexTarget, Texture};
+use crate::gl::{Gl, PingPongMethod};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCr, Systems, thomas_batch_f64};
 use crate::util::max_rel_error;
 
@@ -59,14 +59,7 @@ fn check(i: &Input) -> Result<(), String> {
 fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceError> {
     let (n, batch) = (input.size, input.batch);
     let s = Systems::random(n, batch, false, input.seed);
-    let tex = Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        n as u32,
-        batch as u32,
-        Some(&s.data),
-    )?;
+    let tex = crate::papers::tridiagonal::upload(gl, &s)?;
     let err = |e: crate::papers::tridiagonal::TridiagonalError| TraceError::Solver(e.to_string());
     let mut rec = Recorder::default();
     let mut traced_solver = FragmentCr::new(gl, n, batch, method).map_err(err)?;
