@@ -124,8 +124,8 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// `--quick`: about a minute on a 2-core llvmpipe machine (two passes); the sweep stops at 64 MiB, past
-    /// a GPU's caches but not far past a CPU's last-level cache.
+    /// `--quick`: about 40 s on a 2-core llvmpipe machine (two passes); the sweep stops at
+    /// 64 MiB, past a GPU's caches but not far past a CPU's last-level cache.
     pub fn quick() -> Settings {
         Settings {
             mode: "quick",

@@ -86,7 +86,7 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
 
 /// The order of the measurements in pass `pass` of `n` (module docs).
 pub fn order(pass: u32, n: usize) -> Vec<usize> {
-    if pass % 2 == 0 {
+    if pass.is_multiple_of(2) {
         (0..n).collect()
     } else {
         (0..n).rev().collect()
