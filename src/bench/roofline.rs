@@ -12,7 +12,7 @@ use plotters::style::FontStyle;
 
 use super::{BenchError, DeviceProfile};
 use crate::report::plot::style::{self, Key, Shape, Swatch};
-use crate::report::plot::{FONT, PlotError, tick};
+use crate::report::plot::{FONT, PlotError, mesh_style, tick};
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// Which pipeline a kernel on the plot ran in.
@@ -143,17 +143,16 @@ pub fn roofline(
     let mut chart = crate::report::plot::builder(&top, title, 70, 110)
         .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())
         .map_err(|e| perr(e.to_string()))?;
-    chart
-        .configure_mesh()
-        .x_desc("operational intensity (flop / byte)")
-        .y_desc("GFLOPS")
-        .label_style((FONT, style::TICK))
-        .axis_desc_style((FONT, style::AXIS))
-        .light_line_style(RGBColor(235, 235, 235))
-        .x_label_formatter(&|v| tick(*v))
-        .y_label_formatter(&|v| tick(*v))
-        .draw()
-        .map_err(|e| perr(e.to_string()))?;
+    mesh_style(
+        chart
+            .configure_mesh()
+            .x_desc("operational intensity (flop / byte)")
+            .y_desc("GFLOPS"),
+    )
+    .x_label_formatter(&|v| tick(*v))
+    .y_label_formatter(&|v| tick(*v))
+    .draw()
+    .map_err(|e| perr(e.to_string()))?;
     for (_, color, bw, peak, dashed) in &roofs {
         let n = 200;
         let line: Vec<(i32, i32)> = (0..=n)

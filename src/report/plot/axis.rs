@@ -1,6 +1,8 @@
 //! What every chart's axes share: the frame (title, margins, label areas), the data range
 //! with its margin (linear or log), tick labels and the ticks of a log axis.
 
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 
 use super::{FONT, style};
@@ -19,6 +21,21 @@ pub(crate) fn builder<'a, DB: DrawingBackend>(
         .x_label_area_size(x_area)
         .y_label_area_size(y_area);
     b
+}
+
+/// Every chart's mesh style: the tick and axis-label fonts and the light grid (the caller
+/// sets what differs — labels, formatters, which mesh lines — and draws it).
+pub(crate) fn mesh_style<'m, 'a, 'b, X, Y, XT, YT, DB>(
+    mesh: &'m mut MeshStyle<'a, 'b, X, Y, DB>,
+) -> &'m mut MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged<ValueType = XT> + ValueFormatter<XT>,
+    Y: Ranged<ValueType = YT> + ValueFormatter<YT>,
+    DB: DrawingBackend,
+{
+    mesh.label_style((FONT, style::TICK))
+        .axis_desc_style((FONT, style::AXIS))
+        .light_line_style(RGBColor(235, 235, 235))
 }
 
 /// The data range with a margin (multiplicative on a log axis).

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, range, tick};
-use super::{FONT, PlotError, SIZE, render_png, start_render, style};
+use super::axis::{builder, mesh_style, range, tick};
+use super::{PlotError, SIZE, render_png, start_render, style};
 
 /// Grouped bars: one group per category, one bar per series (the paper's bar charts).
 #[derive(Clone, Debug)]
@@ -120,9 +120,7 @@ impl BarChart {
                         .y_desc(&self.y_label)
                         .x_desc(&self.x_label);
                 }
-                mesh.label_style((FONT, style::TICK))
-                    .axis_desc_style((FONT, style::AXIS))
-                    .light_line_style(RGBColor(235, 235, 235))
+                mesh_style(&mut mesh)
                     .draw()
                     .map_err(|e| perr(e.to_string()))?;
                 for (k, (name, v)) in self.series.iter().enumerate() {

@@ -4,8 +4,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, range, tick};
-use super::{FONT, PlotError, SIZE, render_png, start_render, style};
+use super::axis::{builder, log_ticks, mesh_style, range, tick};
+use super::{PlotError, SIZE, render_png, start_render, style};
 
 /// One curve.
 #[derive(Clone, Debug)]
@@ -178,17 +178,16 @@ impl LineChart {
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                chart
-                    .configure_mesh()
-                    .x_desc(&self.x_label)
-                    .y_desc(&self.y_label)
-                    .label_style((FONT, style::TICK))
-                    .axis_desc_style((FONT, style::AXIS))
-                    .light_line_style(RGBColor(235, 235, 235))
-                    .x_label_formatter(&|v| tick(*v))
-                    .y_label_formatter(&|v| tick(*v))
-                    .draw()
-                    .map_err(|e| perr(e.to_string()))?;
+                mesh_style(
+                    chart
+                        .configure_mesh()
+                        .x_desc(&self.x_label)
+                        .y_desc(&self.y_label),
+                )
+                .x_label_formatter(&|v| tick(*v))
+                .y_label_formatter(&|v| tick(*v))
+                .draw()
+                .map_err(|e| perr(e.to_string()))?;
                 for (i, s) in self.series.iter().enumerate() {
                     let (color, shape, dash) = self.look(i);
                     let px: Vec<(i32, i32)> = s

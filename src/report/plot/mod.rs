@@ -12,7 +12,7 @@ pub mod line;
 pub mod ratio;
 pub mod style;
 
-pub(crate) use axis::{builder, tick};
+pub(crate) use axis::{builder, mesh_style, tick};
 pub use bar::BarChart;
 pub use heatmap::{HeatMap, diverging};
 pub use line::{LineChart, Series};

@@ -4,7 +4,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, range, tick};
+use super::axis::{builder, log_ticks, mesh_style, range, tick};
 use super::{FONT, PlotError, SIZE, render_png, start_render, style};
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
@@ -78,18 +78,17 @@ impl RatioChart {
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                chart
-                    .configure_mesh()
-                    .disable_y_mesh()
-                    .y_labels(n)
-                    .y_label_formatter(&catfmt)
-                    .x_label_formatter(&|v| tick(*v))
-                    .x_desc(&self.x_label)
-                    .label_style((FONT, style::TICK))
-                    .axis_desc_style((FONT, style::AXIS))
-                    .light_line_style(RGBColor(235, 235, 235))
-                    .draw()
-                    .map_err(|e| perr(e.to_string()))?;
+                mesh_style(
+                    chart
+                        .configure_mesh()
+                        .disable_y_mesh()
+                        .y_labels(n)
+                        .y_label_formatter(&catfmt)
+                        .x_label_formatter(&|v| tick(*v))
+                        .x_desc(&self.x_label),
+                )
+                .draw()
+                .map_err(|e| perr(e.to_string()))?;
                 let y0 = -0.5;
                 let y1 = n as f64 - 0.5;
                 chart
