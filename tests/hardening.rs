@@ -1,6 +1,8 @@
 //! Regression tests of issue 14 (bad input, full disks, signals), one per case, named after
 //! it. Experiment files are checked parse-and-plan only (`--check`): nothing is measured.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -145,12 +147,7 @@ static FAILS_AT_ONCE: PaperEntry = PaperEntry {
     )],
     tables: &[],
     run: |_| Err(RunError::algorithm(std::io::Error::other("broken"))),
-    original: &gpgpu_repro::report::article::Original {
-        citation: "a test paper",
-        setup: "none",
-        here: "none",
-        omitted: &[],
-    },
+    original: &common::TEST_ORIGINAL,
 };
 
 #[test]

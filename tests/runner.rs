@@ -2,7 +2,7 @@
 //! malformed experiment files and unwritable output folders.
 
 mod common;
-use common::ctx;
+use common::{TEST_ORIGINAL, ctx};
 
 use gpgpu_repro::gl::Need;
 use gpgpu_repro::registry::{self, PAPERS};
@@ -18,6 +18,19 @@ fn columns() -> Vec<Column> {
         Column::ours("time").unit("ms"),
         Column::ours("error").sci(1),
     ]
+}
+
+/// A quick run of `papers` into `out`: no resume, the built-in experiments, no bench.
+fn quick(papers: &[&str], out: &std::path::Path) -> Options {
+    Options {
+        papers: papers.iter().map(|p| p.to_string()).collect(),
+        mode: Mode::Quick,
+        out: Some(out.to_path_buf()),
+        resume: false,
+        experiments: None,
+        check_only: false,
+        bench: false,
+    }
 }
 
 #[test]
@@ -95,13 +108,8 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
     std::fs::write(exp.path().join("matmul.toml"), "[table1]\nsizes = 3\n").unwrap();
     let out = tempfile::tempdir().unwrap();
     let opts = Options {
-        papers: vec!["matmul".into()],
-        mode: Mode::Quick,
-        out: Some(out.path().to_path_buf()),
-        resume: false,
         experiments: Some(exp.path().to_path_buf()),
-        check_only: false,
-        bench: false,
+        ..quick(&["matmul"], out.path())
     };
     let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     let msg = err.to_string();
@@ -126,15 +134,7 @@ fn malformed_experiment_file_names_file_and_line_before_any_work() {
 fn unwritable_output_is_an_error_before_any_work() {
     let g = ctx();
     let file = tempfile::NamedTempFile::new().unwrap();
-    let opts = Options {
-        papers: vec!["matmul".into()],
-        mode: Mode::Quick,
-        out: Some(file.path().join("under-a-file")),
-        resume: false,
-        experiments: None,
-        check_only: false,
-        bench: false,
-    };
+    let opts = quick(&["matmul"], &file.path().join("under-a-file"));
     let err = runner::reproduce(&g, PAPERS, &opts).unwrap_err();
     assert!(matches!(err, RunError::Output(_)), "{err}");
 }
@@ -192,27 +192,14 @@ static NEEDS_TOO_MUCH: PaperEntry = PaperEntry {
         t.finish()?;
         Ok(())
     },
-    original: &gpgpu_repro::report::article::Original {
-        citation: "a test paper",
-        setup: "none",
-        here: "none",
-        omitted: &[],
-    },
+    original: &TEST_ORIGINAL,
 };
 
 #[test]
 fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succeeds() {
     let g = ctx();
     let out = tempfile::tempdir().unwrap();
-    let opts = Options {
-        papers: vec!["needs-too-much".into()],
-        mode: Mode::Quick,
-        out: Some(out.path().to_path_buf()),
-        resume: false,
-        experiments: None,
-        check_only: false,
-        bench: false,
-    };
+    let opts = quick(&["needs-too-much"], out.path());
     runner::reproduce(&g, &[&NEEDS_TOO_MUCH], &opts).expect("skipping is not failing");
     let rec: PaperRecord = serde_json::from_str(
         &std::fs::read_to_string(out.path().join("needs-too-much/paper.json")).unwrap(),
@@ -352,13 +339,8 @@ fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
     let out = tempfile::tempdir().unwrap();
     let dir = out.path().join("run");
     let opts = Options {
-        papers: vec!["needs-too-much".into()],
         mode: Mode::Full,
-        out: Some(dir.clone()),
-        resume: false,
-        experiments: None,
-        check_only: false,
-        bench: false,
+        ..quick(&["needs-too-much"], &dir)
     };
     // Other processes keep 1.5 of 2 cores busy: more than a quarter of them.
     let busy = LoadSample {
@@ -416,12 +398,7 @@ static TAKES_A_MOMENT: PaperEntry = PaperEntry {
         std::thread::sleep(std::time::Duration::from_millis(300));
         Ok(())
     },
-    original: &gpgpu_repro::report::article::Original {
-        citation: "a test paper",
-        setup: "none",
-        here: "none",
-        omitted: &[],
-    },
+    original: &TEST_ORIGINAL,
 };
 
 #[test]
@@ -429,15 +406,7 @@ fn the_report_states_the_whole_commands_run_time_and_each_papers() {
     use gpgpu_repro::report::index::{RUN_JSON, RunTimes};
     let g = ctx();
     let out = tempfile::tempdir().unwrap();
-    let opts = Options {
-        papers: vec!["takes-a-moment".into(), "needs-too-much".into()],
-        mode: Mode::Quick,
-        out: Some(out.path().to_path_buf()),
-        resume: false,
-        experiments: None,
-        check_only: false,
-        bench: false,
-    };
+    let opts = quick(&["takes-a-moment", "needs-too-much"], out.path());
     let started = std::time::Instant::now();
     runner::reproduce(&g, &[&TAKES_A_MOMENT, &NEEDS_TOO_MUCH], &opts).unwrap();
     let elapsed = started.elapsed().as_secs_f64();
@@ -508,27 +477,14 @@ static COUNTED: PaperEntry = PaperEntry {
     files: &[ExperimentFile::of::<CountedConfig>("counted", "n = 7\n")],
     tables: &[],
     run: runner::run_paper::<Counted>,
-    original: &gpgpu_repro::report::article::Original {
-        citation: "a test paper",
-        setup: "none",
-        here: "none",
-        omitted: &[],
-    },
+    original: &TEST_ORIGINAL,
 };
 
 #[test]
 fn each_experiment_file_is_parsed_once_and_its_value_handed_to_the_run() {
     let g = ctx();
     let out = tempfile::tempdir().unwrap();
-    let opts = Options {
-        papers: vec!["counted".into()],
-        mode: Mode::Quick,
-        out: Some(out.path().to_path_buf()),
-        resume: false,
-        experiments: None,
-        check_only: false,
-        bench: false,
-    };
+    let opts = quick(&["counted"], out.path());
     let before = runner::entry::parse_count();
     runner::reproduce(&g, &[&COUNTED], &opts).unwrap();
     assert_eq!(runner::entry::parse_count() - before, 1);

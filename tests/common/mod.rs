@@ -41,3 +41,12 @@ fn status_field(key: &str) -> usize {
         .and_then(|v| v.split_whitespace().next()?.parse().ok())
         .unwrap_or(0)
 }
+
+/// What a test paper (a registry entry made up by a test) says of its original: nothing.
+pub const TEST_ORIGINAL: gpgpu_repro::report::article::Original =
+    gpgpu_repro::report::article::Original {
+        citation: "a test paper",
+        setup: "none",
+        here: "none",
+        omitted: &[],
+    };
