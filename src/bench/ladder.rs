@@ -44,11 +44,17 @@ pub(super) fn sweep(
         bytes = bytes.saturating_mul(4).min(cap);
     }
     let mut m = last.expect("one size measured");
+    read_curve(&mut m, points);
+    Ok(m)
+}
+
+/// Gives `m` the curve `points` and what is read from it ([`super::sweep`]): its value the
+/// plateau (the memory roof), its peak, its cache levels.
+pub(super) fn read_curve(m: &mut Measurement, points: Vec<SweepPoint>) {
     let p = plateau(&points);
     m.value = p.map(|p| p.gbs);
     m.peak = peak(&points);
     m.cache = p.map(|p| cache_levels(&points, &p)).unwrap_or_default();
     m.plateau = p;
     m.sweep = points;
-    Ok(m)
 }

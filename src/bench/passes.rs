@@ -21,8 +21,9 @@
 //! - any other row keeps its best pass (the highest rate; for a fixed cost, the least µs);
 //! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile.
 
+use super::ladder::read_curve;
 use super::profile::{Measurement, Unit};
-use super::sweep::{SweepPoint, cache_levels, peak, plateau};
+use super::sweep::SweepPoint;
 
 /// Whether `a` is a better value than `b` for a row of unit `u`.
 fn better(u: Unit, a: f64, b: f64) -> bool {
@@ -71,12 +72,7 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
         })
         .expect("one pass at least");
     if !curve.is_empty() {
-        let p = plateau(&curve);
-        best.value = p.map(|p| p.gbs);
-        best.peak = peak(&curve);
-        best.cache = p.map(|p| cache_levels(&curve, &p)).unwrap_or_default();
-        best.plateau = p;
-        best.sweep = curve;
+        read_curve(&mut best, curve);
     }
     if values.len() > 1 {
         best.passes = values;
