@@ -275,17 +275,7 @@ fn traced_cr_tiled_equals_a_plain_tiled_solve() {
         let tr = (t.run)(&gl, &input).unwrap();
         let tl = Tiling3d::new(g);
         let sys = Systems::random(tl.n, tl.systems(), false, 9);
-        let (w, h) = tl.size();
-        let data = tl.tile(&sys);
-        let tex = Texture::new(
-            &gl,
-            TexTarget::Rect,
-            Format::RGBA32F,
-            w as u32,
-            h as u32,
-            Some(&data),
-        )
-        .unwrap();
+        let tex = tl.upload(&gl, &sys).unwrap();
         let params = CrParams::new(PingPongMethod::Switch);
         let mut cr = FragmentCr::tiled(&gl, tl.n, tl.rows, tl.cols, params).unwrap();
         let want = cr.solve_tiled(&tex).unwrap().read().unwrap();

@@ -3,7 +3,7 @@
 mod common;
 use common::{ctx, ctx_with};
 
-use gpgpu_repro::gl::{Format, Gl, Need, PingPongMethod, TexTarget, Texture};
+use gpgpu_repro::gl::{Gl, Need, PingPongMethod, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
 use gpgpu_repro::util::max_rel_error;
@@ -302,16 +302,7 @@ fn tiled_3d_cr_matches_thomas_for_several_q() {
         let tl = Tiling3d::new(g);
         let s = Systems::random(tl.n, tl.systems(), false, 300 + g as u64);
         let want = thomas_batch_f64(&s).unwrap();
-        let (w, h) = tl.size();
-        let tex = Texture::new(
-            &gl,
-            TexTarget::Rect,
-            Format::RGBA32F,
-            w as u32,
-            h as u32,
-            Some(&tl.tile(&s)),
-        )
-        .unwrap();
+        let tex = tl.upload(&gl, &s).unwrap();
         let params = CrParams::new(PingPongMethod::Switch);
         let mut cr = FragmentCr::tiled(&gl, tl.n, tl.rows, tl.cols, params).unwrap();
         let x = cr.solve_tiled(&tex).unwrap().read().unwrap();

@@ -4,7 +4,7 @@
 //! per tile column.
 
 use super::{Input, Recorder, Technique, Trace, TraceError};
-use crate::gl::{Format, Gl, TexTarget, Texture};
+use crate::gl::Gl;
 use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::papers::tridiagonal::{CrParams, FragmentCr, Systems, TridiagonalError};
@@ -43,14 +43,7 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
     let t = Tiling3d::new(input.size);
     let (w, h) = t.size();
     let sys = Systems::random(t.n, t.systems(), false, input.seed);
-    let tex = Texture::new(
-        gl,
-        TexTarget::Rect,
-        Format::RGBA32F,
-        w as u32,
-        h as u32,
-        Some(&t.tile(&sys)),
-    )?;
+    let tex = t.upload(gl, &sys)?;
     let err = |e: TridiagonalError| TraceError::Solver(e.to_string());
     let params = CrParams::new(crate::gl::PingPongMethod::Switch);
     let solver = || FragmentCr::tiled(gl, t.n, t.rows, t.cols, params).map_err(err);

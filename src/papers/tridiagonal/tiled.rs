@@ -15,6 +15,7 @@
 //! as a 2D batch's.
 
 use super::Systems;
+use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
 
 /// Where the `N²` systems of an `N×N×N` grid sit in the tiled texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +51,22 @@ impl Tiling3d {
     /// Texture size `(cols·n, rows)`.
     pub fn size(&self) -> (usize, usize) {
         (self.cols * self.n, self.rows)
+    }
+
+    /// The tiled texture holding `sys` ([`Tiling3d::tile`]) as the fragment CR reads it: an
+    /// RGBA32F rectangle texture of [`Tiling3d::size`] (the tiled twin of
+    /// [`super::upload`]).
+    pub fn upload(&self, gl: &Gl, sys: &Systems) -> Result<Texture, GlError> {
+        let (w, h) = self.size();
+        let data = self.tile(sys);
+        Texture::new(
+            gl,
+            TexTarget::Rect,
+            Format::RGBA32F,
+            w as u32,
+            h as u32,
+            Some(&data),
+        )
     }
 
     /// The texel data (RGBA, row-major) of the tiled texture holding `sys` (`N²` systems of

@@ -8,13 +8,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32};
 use super::{kernel_name, time_thomas_cpu, timed_row};
+use crate::gl::PingPongMethod;
 use crate::gl::timing::rounds;
-use crate::gl::{Format, PingPongMethod, TexTarget, Texture};
-use crate::papers::tridiagonal::BatchSolver;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
+use crate::papers::tridiagonal::{BatchSolver, upload};
 use crate::report::Column;
 use crate::report::bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
@@ -140,13 +140,12 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             }
             t.start(&key);
             let (sys, want) = grid_data(&mut data, n, systems, c.heat_r, seed)?;
-            let data = if cols == 1 {
-                sys.data.clone()
+            let tex = if cols == 1 {
+                upload(gl, sys)?
             } else {
-                tl.tile(sys)
+                tl.upload(gl, sys)?
             };
-            let (w, h) = ((cols * n) as u32, rows as u32);
-            let tex = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, w, h, Some(&data))?;
+            let (w, h) = (tex.width(), tex.height());
             let params = CrParams::new(PingPongMethod::Switch);
             let mut cr = FragmentCr::tiled(gl, n, rows, cols, params).map_err(alg)?;
             let got = match cr.solve_tiled(&tex) {
