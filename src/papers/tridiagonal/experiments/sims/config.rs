@@ -8,9 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::runner::{Repeat, RunError, Sizes};
 
-use super::super::super::sim::scheme::GRID_RANGE;
-use super::super::super::sim::solver;
 use super::simulation;
+use crate::papers::tridiagonal::sim::scheme::GRID_RANGE;
+use crate::papers::tridiagonal::sim::solver;
 
 /// The built-in copy of `experiments/sims.toml` (a run reads it through its registry entry,
 /// or from `--experiments DIR`).

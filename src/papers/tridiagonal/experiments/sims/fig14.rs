@@ -13,11 +13,11 @@ use crate::sim::SimError;
 use crate::sim::Simulation;
 use crate::sim::render::{MAX_MESH, Renderer, Target};
 
-use super::super::super::sim::heat::HeatParams;
-use super::super::super::sim::scheme::AdiSim;
-use super::super::super::sim::{AdiSpec, HEAT, solver};
 use super::config::{AllFps, Config, HeatFps};
 use super::{SIMULATIONS, TOL, verify};
+use crate::papers::tridiagonal::sim::heat::HeatParams;
+use crate::papers::tridiagonal::sim::scheme::AdiSim;
+use crate::papers::tridiagonal::sim::{AdiSpec, HEAT, solver};
 
 /// Fig. 14: FPS of the heat simulation per solver and size (visualisation excluded), and of
 /// all four simulations at the largest size with visualisation included.

@@ -20,7 +20,9 @@ use crate::gl::{Gl, Need};
 use crate::runner::{RunError, Session, TableSpec};
 use crate::util::max_rel_error;
 
-use super::super::sim::{AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER};
+use crate::papers::tridiagonal::sim::{
+    AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER,
+};
 
 pub use config::{EXPERIMENTS, check_config};
 pub use fig14::{Fig14Bar, fig14_chart};

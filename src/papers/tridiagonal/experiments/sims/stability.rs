@@ -6,9 +6,9 @@
 use crate::report::table::Column;
 use crate::runner::{RunError, Session};
 
-use super::super::super::sim::pollutant::{Flow, PollutantParams};
-use super::super::super::sim::scheme::AdiCpu;
 use super::config::Stability;
+use crate::papers::tridiagonal::sim::pollutant::{Flow, PollutantParams};
+use crate::papers::tridiagonal::sim::scheme::AdiCpu;
 
 /// max |C| after `steps` steps of the rotating-flow scheme at Δt = `mult` × the explicit
 /// limit, from a unit Gaussian, on the CPU twin; and ω Δt (radians per step).
