@@ -59,6 +59,19 @@ pub struct Frames {
     pub fig19: Vec<u64>,
 }
 
+impl Frames {
+    /// The steps of the figure `id` (`fig13`, `fig16`, `fig18`, `fig19`).
+    pub fn steps(&self, id: &str) -> &[u64] {
+        match id {
+            "fig13" => &self.fig13,
+            "fig16" => &self.fig16,
+            "fig18" => &self.fig18,
+            "fig19" => &self.fig19,
+            _ => &[],
+        }
+    }
+}
+
 /// The note on eq. 8's stability in the rotating flow, measured with the CPU twin.
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -3,71 +3,54 @@
 //! surface above the height field).
 
 use crate::runner::{RunError, Session};
-use crate::sim::frames;
 use crate::sim::render::{self, Renderer};
+use crate::sim::{Simulation, frames};
 
 use super::config::Frames;
 use super::simulation;
 
+/// The figures: id, simulation, title (the steps come from `sims.toml`, [`Frames::steps`]).
+const FIGS: [(&str, &str, &str); 4] = [
+    (
+        "fig13",
+        "heat",
+        "Fig. 13 — heat conduction: two sources held at 1, Neumann walls",
+    ),
+    (
+        "fig16",
+        "pollutant-stream",
+        "Fig. 16 — pollutant in a uniform stream along x, source left of the centre",
+    ),
+    (
+        "fig18",
+        "pollutant-vortex",
+        "Fig. 18 — pollutant in a rotating flow (constant ω), release near the lower left",
+    ),
+    (
+        "fig19",
+        "shallow-water",
+        "Fig. 19 — shallow water pushed along the diagonal (red: above rest, blue: below)",
+    ),
+];
+
+/// What the caption adds for the shallow-water surface.
+const SURFACE_HOW: &str = " Each step: the lit 3D surface (colour: water depth, lighter = \
+     shallower, over a sloping bottom with a hill) above the surface height seen from above, \
+     red above the rest level and blue below it. The push is a moving Gaussian depression \
+     imposed as a displacement (its second difference in time, see the notes), so the surface \
+     at its centre stands raised (red) between troughs (blue) ahead of and behind it: the bump \
+     in the 3D view is in the data, not an effect of the shading.";
+
 /// Figs. 13, 16, 18, 19: frame sequences, one figure each: the snapshots with their step
 /// numbers and one shared colour bar ([`frames::snapshot_grid`]).
 pub(super) fn frame_figures(s: &Session, cfg: &Frames) -> Result<(), RunError> {
-    let gl = s.gl.clone();
     let n = *cfg.size.pick(s.mode).first().unwrap_or(&255);
-    let figs: [(&str, &str, &[u64], &str); 4] = [
-        (
-            "fig13",
-            "heat",
-            &cfg.fig13,
-            "Fig. 13 — heat conduction: two sources held at 1, Neumann walls",
-        ),
-        (
-            "fig16",
-            "pollutant-stream",
-            &cfg.fig16,
-            "Fig. 16 — pollutant in a uniform stream along x, source left of the centre",
-        ),
-        (
-            "fig18",
-            "pollutant-vortex",
-            &cfg.fig18,
-            "Fig. 18 — pollutant in a rotating flow (constant ω), release near the lower left",
-        ),
-        (
-            "fig19",
-            "shallow-water",
-            &cfg.fig19,
-            "Fig. 19 — shallow water pushed along the diagonal (red: above rest, blue: below)",
-        ),
-    ];
-    for (id, name, steps, title) in figs {
+    for (id, name, title) in FIGS {
         s.check_interrupt()?;
+        let steps = cfg.steps(id);
         let spec = simulation(name).expect("one of the paper's simulations");
-        let mut sim = (spec.make)(&gl, n, &cfg.solver).map_err(RunError::algorithm)?;
-        let mut renderer = None;
-        let mut panels = Vec::new();
-        for &at in steps {
-            while sim.steps() < at {
-                sim.step().map_err(RunError::algorithm)?;
-            }
-            let view = if sim.is_surface() {
-                if renderer.is_none() {
-                    renderer = Some(Renderer::new(&gl).map_err(RunError::algorithm)?);
-                }
-                let r = renderer.as_mut().expect("made above");
-                let img =
-                    render::view_image(r, sim.as_ref(), 800, 600).map_err(RunError::algorithm)?;
-                Some(crop_white(&img))
-            } else {
-                None
-            };
-            panels.push(frames::Panel {
-                label: format!("step {at}"),
-                n: sim.n() as usize,
-                field: sim.read().map_err(RunError::algorithm)?,
-                view,
-            });
-        }
+        let mut sim = (spec.make)(&s.gl, n, &cfg.solver).map_err(RunError::algorithm)?;
+        let panels = snapshots(s, sim.as_mut(), steps)?;
         let file = format!("{id}.png");
         let surface = sim.is_surface();
         // A surface's height is shown against its rest level in a diverging map (blue below,
@@ -81,39 +64,54 @@ pub(super) fn frame_figures(s: &Session, cfg: &Frames) -> Result<(), RunError> {
         } else {
             (frames::viridis, sim.quantity().to_string())
         };
-        frames::snapshot_grid(
-            title,
-            &panels,
-            sim.range(),
-            &quantity,
-            cmap,
-            &s.dir().join(&file),
-        )
-        .map_err(RunError::algorithm)?;
-        let how = if surface {
-            " Each step: the lit 3D surface (colour: water depth, lighter = shallower, over a \
-             sloping bottom with a hill) above the surface height seen from above, red above \
-             the rest level and blue below it. The push is a moving Gaussian depression \
-             imposed as a displacement (its second difference in time, see the notes), so the \
-             surface at its centre stands raised (red) between troughs (blue) ahead of and \
-             behind it: the bump in the 3D view is in the data, not an effect of the shading."
-        } else {
-            ""
-        };
+        let path = s.dir().join(&file);
+        frames::snapshot_grid(title, &panels, sim.range(), &quantity, cmap, &path)
+            .map_err(RunError::algorithm)?;
+        let how = if surface { SURFACE_HOW } else { "" };
+        let at: Vec<String> = steps.iter().map(|x| x.to_string()).collect();
         s.add_plot(
             &file,
             &format!(
                 "{title}.{how} {n}×{n}, solver {}, steps {}; one colour scale for all panels.",
                 cfg.solver,
-                steps
-                    .iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                at.join(", ")
             ),
         );
     }
     Ok(())
+}
+
+/// The panels of `sim` at each of `steps` (ascending): its field, and for a surface the lit
+/// 3D view cropped to the surface.
+fn snapshots(
+    s: &Session,
+    sim: &mut dyn Simulation,
+    steps: &[u64],
+) -> Result<Vec<frames::Panel>, RunError> {
+    let mut renderer = None;
+    let mut panels = Vec::new();
+    for &at in steps {
+        while sim.steps() < at {
+            sim.step().map_err(RunError::algorithm)?;
+        }
+        let view = if sim.is_surface() {
+            if renderer.is_none() {
+                renderer = Some(Renderer::new(&s.gl).map_err(RunError::algorithm)?);
+            }
+            let r = renderer.as_mut().expect("made above");
+            let img = render::view_image(r, sim, 800, 600).map_err(RunError::algorithm)?;
+            Some(crop_white(&img))
+        } else {
+            None
+        };
+        panels.push(frames::Panel {
+            label: format!("step {at}"),
+            n: sim.n() as usize,
+            field: sim.read().map_err(RunError::algorithm)?,
+            view,
+        });
+    }
+    Ok(panels)
 }
 
 /// `img` without its white border (the 3D view's empty sky and sides), keeping 8 px.
