@@ -38,7 +38,7 @@ fn run_adi(spec: &'static AdiSpec, a: &SimArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating the frame folder {}", dir.display()))?;
     }
-    let stats = sim::run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
+    let stats = sim::headless::run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
     println!(
         "{} N′ = {size} ({n}×{n} unknowns), solver {}: {} steps in {:.3} s = {:.1} FPS (steps \
          per second; frame output excluded){}",
