@@ -4,6 +4,7 @@
 
 use anyhow::Context;
 use gpgpu_repro::gl;
+use gpgpu_repro::papers::tridiagonal::sim::{self as adi, AdiSpec, solver};
 use gpgpu_repro::registry::{SimEntry, SimKind};
 use gpgpu_repro::sim::{self, SimArgs};
 
@@ -15,20 +16,19 @@ pub fn run_sim(entry: &SimEntry, a: &SimArgs) -> anyhow::Result<()> {
     }
 }
 
-fn run_adi(entry: &'static sim::SimEntry, a: &SimArgs) -> anyhow::Result<()> {
-    let spec = entry.adi.as_ref().context("not an ADI simulation")?;
-    let size = a.size.unwrap_or(sim::DEFAULT_SIZE);
-    let n = sim::grid_of_size(size)?;
+fn run_adi(spec: &'static AdiSpec, a: &SimArgs) -> anyhow::Result<()> {
+    let size = a.size.unwrap_or(adi::DEFAULT_SIZE);
+    let n = adi::grid_of_size(size)?;
     let steps = a.steps.unwrap_or(spec.default_steps);
-    let solver = a.solver.clone().unwrap_or(sim::solver::DEFAULT.to_string());
-    sim::solver::check_name(&solver)?;
+    let solver = a.solver.clone().unwrap_or(solver::DEFAULT.to_string());
+    solver::check_name(&solver)?;
     if a.window {
-        return sim::viewer::run(entry, n, &solver);
+        return sim::viewer::run(spec.name, spec.make, &solver::SOLVERS, n, &solver);
     }
     let g = gl::headless(&a.device).context("creating a headless GL context")?;
     eprintln!("device: {}", g.info().short());
     let mut sim = (spec.make)(&g, n, &solver)?;
-    if let Some(padded) = sim::solver::padded(&solver, n) {
+    if let Some(padded) = solver::padded(&solver, n) {
         println!(
             "grid N′ = {size}: {n} unknowns per line; {solver} solves {n} systems of {padded} \
              unknowns (padded with identity rows to 2^q - 1)"
@@ -38,12 +38,12 @@ fn run_adi(entry: &'static sim::SimEntry, a: &SimArgs) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating the frame folder {}", dir.display()))?;
     }
-    let stats = sim::run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
+    let stats = sim::headless::run_headless(sim.as_mut(), steps, a.frames.as_deref(), a.every)?;
     println!(
         "{} N′ = {size} ({n}×{n} unknowns), solver {}: {} steps in {:.3} s = {:.1} FPS (steps \
          per second; frame output excluded){}",
-        entry.name,
-        sim.adi().solver_name(),
+        spec.name,
+        sim.solver_name(),
         stats.steps,
         stats.sim_time.as_secs_f64(),
         stats.fps(),

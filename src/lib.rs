@@ -7,13 +7,15 @@
 //!   switch ping-pong methods, quads that map indices through the rasterizer, SSBOs, timing);
 //!   the only module that calls `glow`.
 //! - [`registry`]: every paper and simulation, the table the CLI and the runner share; the
-//!   only module that imports the papers and the simulations together.
+//!   one list of simulations (the papers' own: the tridiagonal paper's ADI simulations and
+//!   bicg's BioFET).
 //! - [`papers`]: one folder per paper (GPU implementations, CPU references, experiments).
-//! - [`sim`]: the ADI simulations on the tridiagonal solvers.
+//! - [`sim`]: the simulations' generic layer (the `Simulation` trait, headless frames, the
+//!   live viewer); the simulations themselves live in their papers, which use it.
 //! - [`runner`]: checks every experiment file before any work, runs a paper's experiments,
 //!   saves rows as they finish, resumes.
 //!
-//! Imports go one way: `main` → [`registry`] → [`papers`], [`sim`] → [`runner`] →
+//! Imports go one way: `main` → [`registry`] → [`papers`] → [`sim`], [`runner`] →
 //! [`bench`](mod@bench) → [`report`] → [`work`], [`gl`] (`tests/layering.rs` checks that no two folders
 //! import each other).
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);

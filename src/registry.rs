@@ -1,9 +1,9 @@
 //! The registry: every paper and every simulation, the one table that the command line and
 //! the runner share (wgpu's examples table; ripgrep's flags table).
 //!
-//! It sits on top of the library: it imports the papers and the simulations and says what
-//! each paper's run composes (tridiagonal's tables, then its simulation figures). Nothing
-//! below imports it: the runner is handed [`PAPERS`], the papers and simulations never see
+//! It sits on top of the library: it imports the papers, and through them their
+//! simulations (the tridiagonal paper's ADI simulations, bicg's BioFET), listed once in
+//! [`SIMS`]. Nothing below imports it: the runner is handed [`PAPERS`], the papers never see
 //! it.
 //!
 //! Adding a paper = a folder under `src/papers/<paper>/` whose `experiments` module has a
@@ -11,13 +11,10 @@
 //! [`crate::runner::Experiments`]), `experiments/<paper>.toml`, and one entry here: its file
 //! as `ExperimentFile::of::<<P as Paper>::Config>` and its run as `run_paper::<P>`.
 
+use crate::papers::tridiagonal::experiments::sims;
+use crate::papers::tridiagonal::sim::{self as adi, AdiSpec, solver};
 use crate::papers::{bicg, fem_storage, lu, matmul, tridiagonal};
 use crate::runner::{ExperimentFile, Paper, PaperEntry, run_paper};
-use crate::sim;
-
-/// `experiments/sims.toml`: the simulation figures of `reproduce tridiagonal` (Fig. 13–19).
-pub const SIMS_FILE: ExperimentFile =
-    ExperimentFile::of::<sim::config::Config>("sims", include_str!("../experiments/sims.toml"));
 
 pub static TRIDIAGONAL: PaperEntry = PaperEntry {
     key: "tridiagonal",
@@ -27,13 +24,15 @@ pub static TRIDIAGONAL: PaperEntry = PaperEntry {
             "tridiagonal",
             include_str!("../experiments/tridiagonal.toml"),
         ),
-        SIMS_FILE,
+        // The simulations' figures (Fig. 13–19), a second file of the paper.
+        ExperimentFile::of::<sims::config::Config>(
+            "sims",
+            include_str!("../experiments/sims.toml"),
+        ),
     ],
-    // The paper's tables, then its simulations (Fig. 13–19) from `sims.toml`.
-    tables: &[tridiagonal::experiments::TABLES, sim::figures::TABLES],
-    run: |s| {
-        run_paper::<tridiagonal::experiments::Tridiagonal>(s).and_then(|()| sim::figures::run(s))
-    },
+    // The paper's tables, then its simulations' (Fig. 13–19, run at the end of its run).
+    tables: &[tridiagonal::experiments::TABLES, sims::TABLES],
+    run: run_paper::<tridiagonal::experiments::Tridiagonal>,
     original: &tridiagonal::ORIGINAL,
 };
 
@@ -105,10 +104,10 @@ pub fn plan(caps: &crate::gl::Caps) -> String {
             s.push_str(&format!("    {:<12} {}\n", t.id, t.plan(caps)));
         }
     }
-    let (unavailable, why): (Vec<&str>, Vec<String>) = sim::solver::SOLVER_NAMES
+    let (unavailable, why): (Vec<&str>, Vec<String>) = solver::SOLVER_NAMES
         .iter()
-        .chain(&[sim::solver::FUSED])
-        .filter_map(|n| caps.lacks(sim::solver::needs(n)).map(|why| (*n, why)))
+        .chain(&[solver::FUSED])
+        .filter_map(|n| caps.lacks(solver::needs(n)).map(|why| (*n, why)))
         .unzip();
     s.push_str("  sim: every ADI simulation runs with the paper's fragment CR (--solver cr)");
     match why.first() {
@@ -128,9 +127,10 @@ pub fn plan(caps: &crate::gl::Caps) -> String {
 /// What runs behind a simulation's name.
 #[derive(Clone, Copy)]
 pub enum SimKind {
-    /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver.
-    Adi(&'static sim::SimEntry),
-    /// The BioFET ion transport of the `bicg` paper (Poisson by the GL fp64 Bi-CG).
+    /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver (`papers::tridiagonal::sim`).
+    Adi(&'static AdiSpec),
+    /// The BioFET ion transport of the `bicg` paper (Poisson by the GL fp64 Bi-CG;
+    /// `papers::bicg::biofet`).
     Biofet,
 }
 
@@ -145,7 +145,7 @@ impl SimEntry {
     /// `--size` when not given.
     pub fn default_size(&self) -> u32 {
         match self.kind {
-            SimKind::Adi(_) => sim::DEFAULT_SIZE,
+            SimKind::Adi(_) => adi::DEFAULT_SIZE,
             SimKind::Biofet => bicg::biofet::BiofetParams::default().n as u32,
         }
     }
@@ -153,7 +153,7 @@ impl SimEntry {
     /// `--steps` when not given (BioFET: at most this many; it stops at steady state).
     pub fn default_steps(&self) -> u32 {
         match self.kind {
-            SimKind::Adi(k) => k.adi.as_ref().map_or(0, |a| a.default_steps),
+            SimKind::Adi(a) => a.default_steps,
             SimKind::Biofet => bicg::biofet::BiofetParams::default().max_steps as u32,
         }
     }
@@ -169,28 +169,27 @@ impl SimEntry {
     /// The solvers `--solver` accepts, the default first.
     pub fn solvers(&self) -> &'static [&'static str] {
         match self.kind {
-            SimKind::Adi(_) => sim::solver::SOLVER_NAMES,
+            SimKind::Adi(_) => solver::SOLVER_NAMES,
             SimKind::Biofet => &["bicg"],
         }
     }
 }
 
-/// The entry of an ADI simulation: its name and line are the simulation's own
-/// ([`sim::SimEntry`]).
-const fn adi(e: &'static sim::SimEntry) -> SimEntry {
+/// The entry of an ADI simulation: its name and line are the simulation's own.
+const fn adi_entry(a: &'static AdiSpec) -> SimEntry {
     SimEntry {
-        name: e.name,
-        about: e.about,
-        kind: SimKind::Adi(e),
+        name: a.name,
+        about: a.about,
+        kind: SimKind::Adi(a),
     }
 }
 
-/// Every simulation, in the order `sim --help` lists them.
+/// Every simulation, in the order `sim --help` lists them: the one list.
 pub static SIMS: &[SimEntry] = &[
-    adi(&sim::HEAT),
-    adi(&sim::POLLUTANT_STREAM),
-    adi(&sim::POLLUTANT_VORTEX),
-    adi(&sim::SHALLOW_WATER),
+    adi_entry(&adi::HEAT),
+    adi_entry(&adi::POLLUTANT_STREAM),
+    adi_entry(&adi::POLLUTANT_VORTEX),
+    adi_entry(&adi::SHALLOW_WATER),
     SimEntry {
         name: "biofet",
         about: "ions + Poisson (GL fp64 Bi-CG) after a step voltage, to the double-layer steady state",

@@ -4,11 +4,23 @@
 use std::sync::{Mutex, MutexGuard};
 
 use gpgpu_repro::gl::{self, DeviceSelector, Gl};
-use gpgpu_repro::sim::heat::HeatParams;
-use gpgpu_repro::sim::pollutant::{Flow, PollutantParams};
-use gpgpu_repro::sim::scheme::{AdiCpu, AdiSim};
-use gpgpu_repro::sim::shallow_water::{Bottom, WaterParams};
-use gpgpu_repro::sim::{SimError, Simulation, find_adi};
+use gpgpu_repro::papers::tridiagonal::sim::heat::HeatParams;
+use gpgpu_repro::papers::tridiagonal::sim::pollutant::{Flow, PollutantParams};
+use gpgpu_repro::papers::tridiagonal::sim::scheme::{AdiCpu, AdiSim};
+use gpgpu_repro::papers::tridiagonal::sim::shallow_water::{Bottom, WaterParams};
+use gpgpu_repro::papers::tridiagonal::sim::{self as adi, AdiSpec};
+use gpgpu_repro::registry::{SIMS, SimKind};
+use gpgpu_repro::sim::{SimError, Simulation};
+
+/// The ADI simulations of the registry's one list, in its order.
+fn adi_sims() -> Vec<&'static AdiSpec> {
+    SIMS.iter()
+        .filter_map(|e| match e.kind {
+            SimKind::Adi(a) => Some(a),
+            SimKind::Biofet => None,
+        })
+        .collect()
+}
 
 /// One test at a time on the GL device: with these tests' mix of fragment and compute work on
 /// several llvmpipe contexts at once (Mesa 22.3.6), the test process intermittently crashed
@@ -47,17 +59,15 @@ fn solvers(g: &Gl) -> Vec<&'static str> {
     ALL_SOLVERS
         .iter()
         .copied()
-        .filter(
-            |&name| match g.caps().lacks(gpgpu_repro::sim::solver::needs(name)) {
-                None => true,
-                Some(why) => {
-                    let p = HeatParams::ours(31);
-                    let err = AdiSim::new(g, p, name).err().expect("refused");
-                    assert!(err.to_string().contains(&why), "{name}: {err}");
-                    false
-                }
-            },
-        )
+        .filter(|&name| match g.caps().lacks(adi::solver::needs(name)) {
+            None => true,
+            Some(why) => {
+                let p = HeatParams::ours(31);
+                let err = AdiSim::new(g, p, name).err().expect("refused");
+                assert!(err.to_string().contains(&why), "{name}: {err}");
+                false
+            }
+        })
         .collect()
 }
 
@@ -415,7 +425,7 @@ fn water_waves_travel_at_sqrt_g_d() {
 fn frame_png_has_a_colour_bar() {
     let (_serial, g) = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let mut sim = (find_adi("heat").unwrap().make)(&g, 31, physics_solver(&g)).unwrap();
+    let mut sim = (adi::HEAT.make)(&g, 31, physics_solver(&g)).unwrap();
     sim.step().unwrap();
     let path = dir.path().join("f.png");
     gpgpu_repro::sim::frames::write_frame(sim.as_ref(), &path).unwrap();
@@ -468,7 +478,7 @@ fn sim_size_8193_and_0_are_refused_with_the_range_at_once() {
 #[test]
 fn sim_size_is_the_papers_grid_and_padding_is_printed() {
     // --size 64 is N' = 64: 63 unknowns per line, no padding for CR; --size 40 pads to 63.
-    assert_eq!(gpgpu_repro::sim::grid_of_size(1024).unwrap(), 1023);
+    assert_eq!(adi::grid_of_size(1024).unwrap(), 1023);
     let (ok, text, _) = run_sim(&["heat", "--size", "64", "--steps", "2"]);
     assert!(ok, "{text}");
     assert!(text.contains("63×63"), "{text}");
@@ -480,7 +490,7 @@ fn sim_size_is_the_papers_grid_and_padding_is_printed() {
 
 #[test]
 fn sim_that_does_not_fit_the_device_is_refused_before_allocating() {
-    use gpgpu_repro::sim::solver::{footprint, padded};
+    use gpgpu_repro::papers::tridiagonal::sim::solver::{footprint, padded};
     // N' = 8192 with fragment CR: the P1/P2 and X ping-pongs dominate, about 6 GiB in all.
     let fp = footprint("cr", 8191);
     let gib = fp.bytes as f64 / (1u64 << 30) as f64;
@@ -500,7 +510,7 @@ fn sim_that_does_not_fit_the_device_is_refused_before_allocating() {
 
 #[test]
 fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
-    use gpgpu_repro::sim::figures::{EXPERIMENTS, check_config};
+    use gpgpu_repro::papers::tridiagonal::experiments::sims::{EXPERIMENTS, check_config};
     check_config(EXPERIMENTS).unwrap();
     for (from, to, key) in [
         (
@@ -560,7 +570,7 @@ fn cpu_thomas_is_one_generic_function_in_f32_and_f64() {
 #[test]
 fn every_adi_simulation_is_registered_once_and_matches_its_cpu_twin() {
     let (_serial, g) = ctx();
-    let names: Vec<&str> = gpgpu_repro::sim::adi_sims().map(|(e, _)| e.name).collect();
+    let names: Vec<&str> = adi_sims().iter().map(|a| a.name).collect();
     assert_eq!(
         names,
         [
@@ -570,7 +580,13 @@ fn every_adi_simulation_is_registered_once_and_matches_its_cpu_twin() {
             "shallow-water"
         ]
     );
-    for (e, spec) in gpgpu_repro::sim::adi_sims() {
+    let paper: Vec<&str> = gpgpu_repro::papers::tridiagonal::experiments::sims::SIMULATIONS
+        .iter()
+        .map(|a| a.name)
+        .collect();
+    assert_eq!(names, paper, "the registry lists the paper's simulations");
+    for spec in adi_sims() {
+        let e = spec;
         let mut sim = (spec.make)(&g, 15, "cr").unwrap();
         assert_eq!(sim.name(), e.name);
         for _ in 0..3 {
@@ -639,7 +655,7 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
 
 #[test]
 fn fig14_chart_draws_one_series_per_grid_and_the_papers_where_it_gives_a_value() {
-    use gpgpu_repro::sim::figures::{Fig14Bar, fig14_chart};
+    use gpgpu_repro::papers::tridiagonal::experiments::sims::{Fig14Bar, fig14_chart};
     let bar = |c: &str, n: u32, fps: f64, paper: Option<f64>| Fig14Bar {
         category: c.into(),
         n,

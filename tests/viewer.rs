@@ -5,7 +5,10 @@
 
 mod common;
 
-use gpgpu_repro::sim::find_adi;
+use gpgpu_repro::papers::tridiagonal::sim::solver::SOLVERS;
+use gpgpu_repro::papers::tridiagonal::sim::{
+    AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER,
+};
 use gpgpu_repro::sim::render::Renderer;
 use gpgpu_repro::sim::split::{Split, max_abs_diff};
 
@@ -13,7 +16,7 @@ use gpgpu_repro::sim::split::{Split, max_abs_diff};
 fn min_max_reduction_equals_the_fields_range() {
     let g = common::ctx();
     // 100 unknowns per line: blocks of 4 × 4 for the 32 × 32 target, the last ones short.
-    let spec = find_adi("pollutant-vortex").unwrap();
+    let spec = &POLLUTANT_VORTEX;
     let mut sim = (spec.make)(&g, 100, "cr").unwrap();
     for _ in 0..30 {
         sim.step().unwrap();
@@ -36,8 +39,8 @@ fn restored_snapshot_goes_on_as_the_original() {
     let g = common::ctx();
     // Shallow water keeps the previous state, and its step count matters to the source of
     // the pollutant: both travel in the snapshot.
-    for name in ["shallow-water", "pollutant-stream"] {
-        let spec = find_adi(name).unwrap();
+    for spec in [&SHALLOW_WATER, &POLLUTANT_STREAM] {
+        let name = spec.name;
         let mut a = (spec.make)(&g, 31, "cr").unwrap();
         for _ in 0..7 {
             a.step().unwrap();
@@ -59,13 +62,13 @@ fn restored_snapshot_goes_on_as_the_original() {
 #[test]
 fn split_view_cr_and_thomas_agree_to_rounding() {
     let g = common::ctx();
-    let spec = find_adi("heat").unwrap();
+    let spec: &AdiSpec = &HEAT;
     let mut first = (spec.make)(&g, 63, "cr").unwrap();
     for _ in 0..5 {
         first.step().unwrap();
     }
-    let mut split = Split::new(first.as_ref(), spec.make).unwrap();
-    assert_eq!(split.other.adi().solver_name(), "thomas");
+    let mut split = Split::new(first.as_ref(), spec.make, &SOLVERS).unwrap();
+    assert_eq!(split.other.solver_name(), "thomas");
     for _ in 0..20 {
         split.step(first.as_mut()).unwrap();
     }

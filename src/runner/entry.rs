@@ -75,14 +75,14 @@ pub struct PaperEntry {
     /// Authors, year and title, as the report's section heading.
     pub title: &'static str,
     /// The files it reads: its own `<key>.toml` first (handed to its run; [`Session::config`]),
-    /// then any others ([`Session::config_of`]), e.g. tridiagonal's `sims.toml`.
+    /// then any others ([`Session::config_ref`]), e.g. tridiagonal's `sims.toml`.
     pub files: &'static [ExperimentFile],
     /// Its tables and what each needs from the device, in the order they run (in groups: a
     /// paper's own tables, then e.g. its simulations'): `info` lists them, and
     /// [`Session::runs`] skips a table whose needs the device lacks.
     pub tables: &'static [&'static [TableSpec]],
     /// Runs the paper's experiments (tables, plots, notes) in a session: [`run_paper::<P>`]
-    /// for the paper `P` (the registry composes more, e.g. tridiagonal's simulation figures).
+    /// for the paper `P`.
     pub run: fn(&Session) -> Result<(), RunError>,
     /// Its citation, original setup and what of it is not reproduced (the report's
     /// method, omissions and references), declared in the paper's folder.

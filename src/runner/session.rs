@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 
 use super::entry::{LoadedFile, PaperEntry};
 use super::{Mode, RunError};
@@ -198,20 +197,6 @@ impl Session {
     /// and validated at load.
     pub fn config_ref<T: 'static>(&self, name: &str) -> Result<&T, RunError> {
         self.typed(self.file_named(name)?)
-    }
-
-    /// [`Session::config_ref`] as an owned value: a copy of the value parsed at load made
-    /// through its serde form (the type need not be `Clone`); the text is not parsed again.
-    pub fn config_of<T: DeserializeOwned + Serialize + 'static>(
-        &self,
-        name: &str,
-    ) -> Result<T, RunError> {
-        let file = self.file_named(name)?;
-        let value = serde_json::to_value(self.typed::<T>(file)?).and_then(serde_json::from_value);
-        value.map_err(|e| RunError::Config {
-            file: file.source.clone(),
-            message: e.to_string(),
-        })
     }
 
     fn file_named(&self, name: &str) -> Result<&LoadedFile, RunError> {

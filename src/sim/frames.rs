@@ -50,7 +50,7 @@ pub(crate) fn register_font() {
 /// Writes the simulation's current field as a PNG with a colour bar and a caption.
 pub fn write_frame(sim: &dyn Simulation, path: &Path) -> Result<(), SimError> {
     let field = sim.read()?;
-    let n = sim.adi().n() as usize;
+    let n = sim.n() as usize;
     let (lo, hi) = sim.range();
     let caption = format!(
         "{}  {}×{}  step {}  solver {}",
@@ -58,7 +58,7 @@ pub fn write_frame(sim: &dyn Simulation, path: &Path) -> Result<(), SimError> {
         n,
         n,
         sim.steps(),
-        sim.adi().solver_name()
+        sim.solver_name()
     );
     save_field(&field, n, lo, hi, sim.quantity(), &caption, path)
 }

@@ -84,11 +84,11 @@ impl Live {
         format!(
             "{} {n}×{n} — solver {} — {:.1} FPS — step {}{}",
             self.sim.name(),
-            self.sim.adi().solver_name(),
+            self.sim.solver_name(),
             self.fps,
             self.sim.steps(),
             if self.paused { " (paused)" } else { "" },
-            n = self.sim.adi().n()
+            n = self.sim.n()
         )
     }
 
@@ -136,9 +136,9 @@ impl Live {
     }
 
     fn texts(&self) -> Texts {
-        let (sim, n) = (self.sim.as_ref(), self.sim.adi().n());
+        let (sim, n) = (self.sim.as_ref(), self.sim.n());
         let sims = on_screen(sim, self.split.as_ref());
-        let solvers: Vec<&str> = sims.iter().map(|s| s.adi().solver_name()).collect();
+        let solvers: Vec<&str> = sims.iter().map(|s| s.solver_name()).collect();
         let captions = match &self.split {
             Some(s) => std::iter::zip(&solvers, s.rates)
                 .map(|(x, r)| format!("{x}: {r:.1} steps/s"))

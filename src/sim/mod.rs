@@ -1,36 +1,27 @@
-//! Simulations built on the papers' solvers (`gpgpu-repro sim NAME`), and their registry.
+//! The simulations' generic layer: what any simulation on a 2D grid offers ([`Simulation`]),
+//! a headless run ([`headless`]: steps per second, PNG frames), and the live viewer.
 //!
-//! The ADI simulations of Kim & Lee 2005 (§2 and §4): [`heat`] (simulation 1), [`pollutant`]
-//! (simulation 2, two scenarios) and [`shallow_water`] (simulation 3), each a short
-//! description of its equations (a [`scheme::Scheme`]) run by one generic base
-//! ([`scheme::AdiSim`] on the GPU, [`scheme::AdiCpu`] its f64 twin). Every half-step is a
-//! batch of tridiagonal systems built by a fragment pass from state that lives in GL textures
-//! ([`adi`]) and solved on the GPU by a `papers::tridiagonal` [`BatchSolver`](crate::papers::tridiagonal::BatchSolver)
-//! ([`solver`]); the state is read back only to write a PNG frame ([`frames`]) or to check
-//! it. [`viewer`] shows a simulation live ([`live`] its frame, [`overlay`] the colour bar and
-//! text drawn in the window, [`split`] two solvers side by side on the same state). [`SIMS`] is the one list of simulations.
+//! Nothing here knows a paper: the simulations themselves live with the paper they come from
+//! (the ADI simulations of Kim & Lee 2005 in `papers::tridiagonal::sim`, BioFET in
+//! `papers::bicg::biofet`) and are listed once, in the registry. The papers use this layer;
+//! it uses only `gl` and `report`.
+//!
+//! [`frames`] writes a field as a PNG (viridis with its colour bar), [`render`] draws it on
+//! the GPU (the colour-mapped field, or a lit 3D surface); [`viewer`] shows a simulation live
+//! ([`live`] its frame, [`overlay`] the colour bar and text drawn in the window, [`split`] two
+//! solvers side by side on the same state).
 
-pub mod adi;
-pub mod config;
-pub mod figures;
 pub mod frames;
-pub mod heat;
+pub mod headless;
 pub mod live;
 pub mod overlay;
-pub mod pollutant;
 pub mod render;
-pub mod scheme;
-pub mod shallow_water;
-pub mod solver;
 pub mod split;
 pub mod viewer;
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
 
-use crate::gl::{DeviceSelector, Gl, GlError};
-
-use scheme::{AdiCpu, AdiSim, Scheme};
+use crate::gl::{DeviceSelector, Gl, GlError, Need, Texture};
 
 /// The command-line options every simulation takes.
 #[derive(Clone, Debug)]
@@ -52,92 +43,51 @@ pub struct SimArgs {
     pub device: DeviceSelector,
 }
 
-/// One simulation: its name, a line about it, and its entry point.
-pub struct SimEntry {
-    pub name: &'static str,
-    pub about: &'static str,
-    /// For the ADI simulations: how to make one and its CPU reference.
-    pub adi: Option<AdiSpec>,
-}
-
-/// Makes an ADI simulation on an `n × n` grid with the solver called so.
+/// Makes a simulation on an `n × n` grid with the solver called so.
 pub type MakeSim = fn(&Gl, u32, &str) -> Result<Box<dyn Simulation>, SimError>;
 
-/// What the figures, the tests and the viewer need of an ADI simulation.
-pub struct AdiSpec {
-    /// Time steps of a `sim` run without `--steps`.
-    pub default_steps: u32,
-    /// The simulation on an `n × n` grid (n unknowns per line) with the solver called so.
-    pub make: MakeSim,
-    /// Its CPU f64 twin's state after `steps` steps on an `n × n` grid.
-    pub reference: fn(u32, u32) -> Result<Vec<f64>, SimError>,
+/// The solvers a kind of simulation can switch between live (the viewer's `S` key) and the
+/// one the split view (`V`) compares with.
+pub struct Solvers {
+    /// The `--solver` names to cycle through, the default first.
+    pub names: &'static [&'static str],
+    /// What the solver called so needs from the device.
+    pub needs: fn(&str) -> &'static [Need],
+    /// The split view's reference solver (the 2005 paper's baseline, CPU Thomas).
+    pub baseline: &'static str,
 }
 
-/// The grid of a `sim` run without `--size`: N′ = 256 (255 unknowns per line).
-pub const DEFAULT_SIZE: u32 = 256;
+impl Solvers {
+    /// The solver a simulation uses unless told otherwise.
+    pub fn default_name(&self) -> &'static str {
+        self.names[0]
+    }
 
-/// Every simulation the `sim` command knows.
-pub static SIMS: &[&SimEntry] = &[&HEAT, &POLLUTANT_STREAM, &POLLUTANT_VORTEX, &SHALLOW_WATER];
-
-/// The ADI simulations of [`SIMS`], with their [`AdiSpec`].
-pub fn adi_sims() -> impl Iterator<Item = (&'static SimEntry, &'static AdiSpec)> {
-    SIMS.iter().filter_map(|e| e.adi.as_ref().map(|a| (*e, a)))
-}
-
-/// The ADI simulation with this name.
-pub fn find_adi(name: &str) -> Option<&'static AdiSpec> {
-    adi_sims().find(|(e, _)| e.name == name).map(|(_, a)| a)
-}
-
-fn boxed<S: Scheme + 'static>(
-    gl: &Gl,
-    s: S,
-    solver: &str,
-) -> Result<Box<dyn Simulation>, SimError> {
-    Ok(Box::new(AdiSim::new(gl, s, solver)?))
-}
-
-/// The [`SimEntry`] of an ADI simulation: its name, its line, the steps of a run without
-/// `--steps`, and the function giving its parameters on an `n × n` grid (the GPU simulation
-/// and its CPU reference both start from them).
-macro_rules! adi_entry {
-    ($name:literal, $about:literal, $steps:literal, $params:path) => {
-        SimEntry {
-            name: $name,
-            about: $about,
-            adi: Some(AdiSpec {
-                default_steps: $steps,
-                make: |g, n, s| boxed(g, $params(n), s),
-                reference: |n, k| AdiCpu::run($params(n), k),
-            }),
+    /// The solver the split view compares `solver` with: the baseline, or the default when
+    /// `solver` is the baseline itself.
+    pub fn partner(&self, solver: &str) -> &'static str {
+        if solver == self.baseline {
+            self.default_name()
+        } else {
+            self.baseline
         }
-    };
+    }
 }
 
-pub static HEAT: SimEntry = adi_entry!(
-    "heat",
-    "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
-    200,
-    heat::HeatParams::ours
-);
-pub static POLLUTANT_STREAM: SimEntry = adi_entry!(
-    "pollutant-stream",
-    "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
-    200,
-    pollutant::PollutantParams::stream_ours
-);
-pub static POLLUTANT_VORTEX: SimEntry = adi_entry!(
-    "pollutant-vortex",
-    "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
-    250,
-    pollutant::PollutantParams::vortex_ours
-);
-pub static SHALLOW_WATER: SimEntry = adi_entry!(
-    "shallow-water",
-    "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
-    300,
-    shallow_water::WaterParams::ours
-);
+/// A simulation's current field on the GPU and its layout: `transposed` when texel `(i, j)`
+/// holds grid point `(j, i)` (an ADI y sweep's output).
+#[derive(Clone, Copy)]
+pub struct FieldRef<'a> {
+    pub tex: &'a Texture,
+    pub transposed: bool,
+}
+
+impl FieldRef<'_> {
+    /// The value of a shader's layout flag for this field.
+    pub fn flag(&self) -> i32 {
+        self.transposed as i32
+    }
+}
 
 /// What can go wrong in a simulation.
 #[derive(Debug, thiserror::Error)]
@@ -160,8 +110,14 @@ pub enum SimError {
 pub trait Simulation {
     /// The registry name (`heat`, …).
     fn name(&self) -> &'static str;
-    fn adi(&self) -> &Adi;
-    fn adi_mut(&mut self) -> &mut Adi;
+    /// The GL context the simulation lives in.
+    fn gl(&self) -> &Gl;
+    /// Grid points per line (the field is `n × n`).
+    fn n(&self) -> u32;
+    /// The solver's `--solver` name.
+    fn solver_name(&self) -> &str;
+    /// The current field on the GPU, as the display passes read it.
+    fn state(&self) -> FieldRef<'_>;
     /// One time step (two ADI half-steps and whatever the simulation adds).
     fn step(&mut self) -> Result<(), SimError>;
     /// Steps since the start or the last reset.
@@ -186,18 +142,11 @@ pub trait Simulation {
     }
 
     /// Adds a disturbance at `at` (grid units).
-    fn disturb(&mut self, at: [f32; 2]) -> Result<(), SimError> {
-        let bump = self.disturbance(at);
-        self.adi_mut().settle(bump)
-    }
+    fn disturb(&mut self, at: [f32; 2]) -> Result<(), SimError>;
     /// The displayed field, read back in grid order.
-    fn read(&self) -> Result<Vec<f32>, SimError> {
-        self.adi().read()
-    }
-    /// Replaces the tridiagonal solver by the one called `name`, keeping the state.
-    fn set_solver(&mut self, name: &str) -> Result<(), SimError> {
-        self.adi_mut().set_solver(name)
-    }
+    fn read(&self) -> Result<Vec<f32>, SimError>;
+    /// Replaces the solver by the one called `name`, keeping the state.
+    fn set_solver(&mut self, name: &str) -> Result<(), SimError>;
     /// Everything a simulation of the same scheme and grid needs to go on from here.
     fn snapshot(&self) -> Result<Snapshot, SimError>;
     /// Goes on from `s` (a [`Simulation::snapshot`] of the same scheme and grid).
@@ -212,104 +161,4 @@ pub struct Snapshot {
     /// The state before it, for schemes that keep one.
     pub prev: Option<Vec<f32>>,
     pub steps: u64,
-}
-
-pub use adi::Adi;
-
-/// What a headless run measured.
-#[derive(Clone, Copy, Debug)]
-pub struct RunStats {
-    pub steps: u64,
-    /// Time in the steps alone (`glFinish` at both ends; frame readback and PNG excluded).
-    pub sim_time: Duration,
-    pub frames: u32,
-}
-
-impl RunStats {
-    pub fn fps(&self) -> f64 {
-        self.steps as f64 / self.sim_time.as_secs_f64().max(1e-12)
-    }
-}
-
-/// Runs `steps` steps headless, writing a frame every `every` steps (and at step 0) into
-/// `frames` when given.
-pub fn run_headless(
-    sim: &mut dyn Simulation,
-    steps: u32,
-    frames: Option<&std::path::Path>,
-    every: u32,
-) -> Result<RunStats, SimError> {
-    let gl = sim.adi().gl().clone();
-    let mut stats = RunStats {
-        steps: 0,
-        sim_time: Duration::ZERO,
-        frames: 0,
-    };
-    let mut renderer = None;
-    let mut write = |sim: &dyn Simulation, stats: &mut RunStats| -> Result<(), SimError> {
-        if let Some(dir) = frames {
-            let path = dir.join(format!("{}_{:05}.png", sim.name(), sim.steps()));
-            write_frame(sim, &path, &mut renderer)?;
-            stats.frames += 1;
-        }
-        Ok(())
-    };
-    write(sim, &mut stats)?;
-    let every = every.max(1);
-    let mut done = 0;
-    while done < steps {
-        let chunk = every.min(steps - done);
-        gl.finish();
-        let t0 = Instant::now();
-        for _ in 0..chunk {
-            sim.step()?;
-        }
-        gl.finish();
-        stats.sim_time += t0.elapsed();
-        stats.steps += chunk as u64;
-        done += chunk;
-        write(sim, &mut stats)?;
-    }
-    Ok(stats)
-}
-
-/// Writes the frame of `sim` at `path`: the colour-mapped field with its colour bar, or for a
-/// surface the lit 3D view (and the field beside it as `…_field.png`).
-pub fn write_frame(
-    sim: &dyn Simulation,
-    path: &std::path::Path,
-    renderer: &mut Option<render::Renderer>,
-) -> Result<(), SimError> {
-    if sim.is_surface() {
-        if renderer.is_none() {
-            *renderer = Some(render::Renderer::new(sim.adi().gl())?);
-        }
-        render::save_view(renderer.as_mut().unwrap(), sim, 800, 600, path)?;
-        let field = path.with_file_name(format!(
-            "{}_field.png",
-            path.file_stem().unwrap_or_default().to_string_lossy()
-        ));
-        frames::write_frame(sim, &field)
-    } else {
-        frames::write_frame(sim, path)
-    }
-}
-
-/// The `--size` range: the grid N′ as the papers count it (their "1024 × 1024" is N′ =
-/// 1024); an ADI simulation solves N′ - 1 unknowns per line (§3.1's N = N′ - 1), so this is
-/// [`scheme::GRID_RANGE`] plus one.
-pub const SIZE_RANGE: std::ops::RangeInclusive<u32> =
-    *scheme::GRID_RANGE.start() + 1..=*scheme::GRID_RANGE.end() + 1;
-
-/// The unknowns per line of `--size` N′ (see [`SIZE_RANGE`]), or the range message.
-pub fn grid_of_size(size: u32) -> Result<u32, SimError> {
-    if !SIZE_RANGE.contains(&size) {
-        return Err(SimError::Params(format!(
-            "--size {size}: must be {}..={} (the grid N′ as the paper counts it, e.g. 1024; \
-             N′ - 1 unknowns per line are solved)",
-            SIZE_RANGE.start(),
-            SIZE_RANGE.end()
-        )));
-    }
-    Ok(size - 1)
 }

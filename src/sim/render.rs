@@ -132,10 +132,10 @@ impl Renderer {
         r: Rect,
         (lo, hi): (f32, f32),
     ) -> Result<(), SimError> {
-        let n = sim.adi().n();
+        let n = sim.n();
         self.quad
             .set(&[Quad::mapped(r, [0.0, 0.0, n as f32, n as f32])])?;
-        let f = sim.adi().state();
+        let f = sim.state();
         let p = &self.colormap;
         p.bind_texture(0, "u_field", f.tex);
         p.set_i32("u_field_t", f.flag());
@@ -150,7 +150,7 @@ impl Renderer {
     /// read back and folded by [`super::overlay::auto_range`] (a flat field's range is
     /// widened around its value).
     pub fn min_max(&mut self, sim: &dyn Simulation) -> Result<Option<(f32, f32)>, SimError> {
-        let n = sim.adi().n();
+        let n = sim.n();
         let m = n.min(MINMAX_SIDE);
         if self.mm.as_ref().is_none_or(|(_, _, k)| *k != n) {
             let t = RenderTexture::new(&self.gl, TexTarget::Rect, Format::RGBA32F, m, m, None)?;
@@ -159,7 +159,7 @@ impl Renderer {
         }
         let (t, q, _) = self.mm.as_ref().expect("made above");
         t.bind();
-        let f = sim.adi().state();
+        let f = sim.state();
         let p = &self.minmax;
         p.bind_texture(0, "u_field", f.tex);
         p.set_i32("u_field_t", f.flag());
@@ -171,7 +171,7 @@ impl Renderer {
 
     /// The grid size, the top of the colour range and the height scale of a surface view.
     fn surface_scale(sim: &dyn Simulation) -> (u32, f32, f32) {
-        let n = sim.adi().n();
+        let n = sim.n();
         let (_, hi) = sim.range();
         (n, hi, 0.06 * n as f32 / hi)
     }
@@ -196,7 +196,7 @@ impl Renderer {
         }
         let (nh, nh_quad) = (self.nh.as_ref().unwrap(), self.nh_quad.as_ref().unwrap());
         nh.bind();
-        let f = sim.adi().state();
+        let f = sim.state();
         let p = &self.normals;
         p.bind_texture(0, "u_h", f.tex);
         p.set_i32("u_h_t", f.flag());
@@ -340,7 +340,7 @@ pub fn view_image(
     w: u32,
     h: u32,
 ) -> Result<image::RgbImage, SimError> {
-    let gl = sim.adi().gl().clone();
+    let gl = sim.gl().clone();
     let target = RenderTexture::new(&gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
     target.clear([1.0, 1.0, 1.0, 1.0]);
     renderer.draw(sim, Target::Texture(&target), w, h)?;

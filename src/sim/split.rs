@@ -1,7 +1,7 @@
 //! The live viewer's split view: the same simulation with a second solver, side by side.
 //!
-//! The second simulation is made with the [`partner`] solver (CPU Thomas, the paper's
-//! baseline, or CR when the first one is Thomas) and starts from the first one's state
+//! The second simulation is made with the partner solver ([`Solvers::partner`]: CPU Thomas,
+//! the 2005 paper's baseline, or the default when the first one is Thomas) and starts from the first one's state
 //! ([`Simulation::snapshot`] / [`Simulation::restore`]: state, previous state, step count);
 //! from then on both take every step, and every disturbance, together. Each step is timed on
 //! its own, between two `glFinish` calls, so that one solver's queued GPU work is not billed to
@@ -12,17 +12,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::{MakeSim, SimError, Simulation, solver};
-
-/// The solver the split view compares `solver` with: Thomas on the CPU (the 2005 paper's
-/// baseline), or the paper's CR when `solver` is Thomas itself.
-pub fn partner(solver: &str) -> &'static str {
-    if solver == "thomas" {
-        solver::DEFAULT
-    } else {
-        "thomas"
-    }
-}
+use super::{MakeSim, SimError, Simulation, Solvers};
 
 /// The largest `|a_i − b_i|`; infinite where one value is finite and the other not (or both
 /// non-finite), `None` for fields of different or zero length.
@@ -63,12 +53,16 @@ pub struct Split {
 }
 
 impl Split {
-    /// A second simulation like `first` (made by `make`) with the [`partner`] solver, at
-    /// `first`'s state.
-    pub fn new(first: &dyn Simulation, make: MakeSim) -> Result<Split, SimError> {
-        let gl = first.adi().gl().clone();
-        let name = partner(first.adi().solver_name());
-        let mut other = make(&gl, first.adi().n(), name)?;
+    /// A second simulation like `first` (made by `make`) with the partner of its solver
+    /// among `solvers`, at `first`'s state.
+    pub fn new(
+        first: &dyn Simulation,
+        make: MakeSim,
+        solvers: &Solvers,
+    ) -> Result<Split, SimError> {
+        let gl = first.gl().clone();
+        let name = solvers.partner(first.solver_name());
+        let mut other = make(&gl, first.n(), name)?;
         other.restore(&first.snapshot()?)?;
         Ok(Split {
             other,
@@ -81,7 +75,7 @@ impl Split {
 
     /// One step of each, timed apart.
     pub fn step(&mut self, first: &mut dyn Simulation) -> Result<(), SimError> {
-        let gl = first.adi().gl().clone();
+        let gl = first.gl().clone();
         for (i, sim) in [first, self.other.as_mut()].into_iter().enumerate() {
             gl.finish();
             let t0 = Instant::now();
@@ -108,7 +102,7 @@ impl Split {
 
     /// The line under the two fields: their difference and which solver is faster.
     pub fn footer(&self, first: &dyn Simulation) -> String {
-        let names = [first.adi().solver_name(), self.other.adi().solver_name()];
+        let names = [first.solver_name(), self.other.solver_name()];
         let diff = self.diff.map_or("–".to_string(), |d| format!("{d:.1e}"));
         let speed = speed_line(names, self.rates);
         let sep = if speed.is_empty() { "" } else { "   ·   " };
@@ -119,13 +113,6 @@ impl Split {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn partner_is_thomas_or_cr() {
-        assert_eq!(partner("cr"), "thomas");
-        assert_eq!(partner("gpu-thomas"), "thomas");
-        assert_eq!(partner("thomas"), "cr");
-    }
 
     #[test]
     fn max_abs_diff_known_answers() {

@@ -28,28 +28,32 @@ use crate::util::{RngExt, rng};
 
 use super::live::{self, Live};
 use super::split::Split;
-use super::{SimEntry, overlay, solver};
+use super::{MakeSim, Solvers, overlay};
 
-/// Opens the viewer and runs until the window is closed.
-pub fn run(entry: &'static SimEntry, n: u32, solver_name: &str) -> anyhow::Result<()> {
-    let Some(spec) = entry.adi.as_ref() else {
-        bail!("{}: not an ADI simulation", entry.name);
-    };
+/// Opens the viewer on the simulation called `name` (made by `make` on an `n × n` grid with
+/// the solver `solver_name`, switchable among `solvers`) and runs until the window is closed.
+pub fn run(
+    name: &'static str,
+    make: MakeSim,
+    solvers: &'static Solvers,
+    n: u32,
+    solver_name: &str,
+) -> anyhow::Result<()> {
     let no_var = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
     if no_var("DISPLAY") && no_var("WAYLAND_DISPLAY") {
         bail!(
             "--window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run \
              without --window to write PNG frames headless (--frames DIR), or under a virtual \
-             X server: xvfb-run -s '-screen 0 1024x768x24' gpgpu-repro sim {} --window",
-            entry.name
+             X server: xvfb-run -s '-screen 0 1024x768x24' gpgpu-repro sim {name} --window"
         );
     }
     let event_loop = EventLoop::new()
         .context("--window: cannot connect to the display (is the X or Wayland server running?)")?;
     event_loop.set_control_flow(ControlFlow::Poll);
     let mut app = App {
-        name: entry.name,
-        make: spec.make,
+        name,
+        make,
+        solvers,
         n,
         solver: solver_name.to_string(),
         state: None,
@@ -64,7 +68,8 @@ pub fn run(entry: &'static SimEntry, n: u32, solver_name: &str) -> anyhow::Resul
 
 struct App {
     name: &'static str,
-    make: super::MakeSim,
+    make: MakeSim,
+    solvers: &'static Solvers,
     n: u32,
     solver: String,
     state: Option<Live>,
@@ -102,16 +107,16 @@ impl App {
             }
             Key::Character("s") => {
                 // The next solver this device runs (compute ones need GL 4.3).
-                let (names, gl) = (solver::SOLVER_NAMES, live.sim.adi().gl().clone());
-                let now = live.sim.adi().solver_name().to_string();
+                let (names, gl) = (self.solvers.names, live.sim.gl().clone());
+                let now = live.sim.solver_name().to_string();
                 let at = names.iter().position(|&s| s == now).unwrap_or(0);
                 let next = (1..=names.len())
                     .map(|k| names[(at + k) % names.len()])
-                    .find(|s| gl.caps().lacks(solver::needs(s)).is_none())
-                    .unwrap_or(solver::DEFAULT);
+                    .find(|s| gl.caps().lacks((self.solvers.needs)(s)).is_none())
+                    .unwrap_or(self.solvers.default_name());
                 live.sim.set_solver(next)?;
                 if let Some(s) = live.split.as_mut() {
-                    s.other.set_solver(super::split::partner(next))?;
+                    s.other.set_solver(self.solvers.partner(next))?;
                 }
                 self.solver = next.to_string();
             }
@@ -122,7 +127,7 @@ impl App {
             Key::Character("v") => {
                 if live.split.take().is_none() {
                     // A split the device cannot hold is reported, not fatal.
-                    match Split::new(live.sim.as_ref(), self.make) {
+                    match Split::new(live.sim.as_ref(), self.make, self.solvers) {
                         Ok(s) => live.split = Some(s),
                         Err(e) => eprintln!("split view: {e}"),
                     }
@@ -130,7 +135,7 @@ impl App {
                 live.measure()?;
             }
             Key::Character("d") => {
-                let n = live.sim.adi().n() as f32;
+                let n = live.sim.n() as f32;
                 let mut r = rng(live.sim.steps());
                 let at = [
                     r.random_range(0.15 * n..0.85 * n),
@@ -153,7 +158,7 @@ impl App {
         let Some(l) = live.layout.clone() else {
             return Ok(());
         };
-        let n = live.sim.adi().n() as f64;
+        let n = live.sim.n() as f64;
         let (cx, cy) = (live.cursor.x, live.cursor.y);
         let boxes: Vec<_> = live::fields(&l, live.sim.as_ref(), live.split.as_ref())
             .into_iter()

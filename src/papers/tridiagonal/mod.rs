@@ -30,7 +30,10 @@
 //!   f32 as the paper's baseline and in f64 as every reference) and a CPU cyclic reduction.
 //! - [`tiled`]: Fig. 9's 3D batches tiled into one 2D texture.
 //! - [`programs`]: every shader program variant the solvers build, in one place.
-//! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D).
+//! - [`sim`]: the ADI simulations of §2 and §4 (heat, pollutant, shallow water) on the
+//!   batched solvers below.
+//! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D);
+//!   the simulations' Fig. 13–19 from `sims.toml` (`experiments/sims/`).
 //! - [`cr_trace`], [`cg_trace`]: what each pass of the fragment CR and CG is, for
 //!   `gpgpu-repro trace` (below).
 //!
@@ -53,7 +56,7 @@
 //! (`a` sub-diagonal, `b` diagonal, `c` super-diagonal, `k` right-hand side; `a` of the first
 //! and `c` of the last equation multiply zero boundary values), and returns an R32F rectangle
 //! texture `n × batch` holding `x`, owned by the solver (valid until the next `solve`, and
-//! readable in place through [`BatchSolver::output`]: the ADI simulations of `crate::sim`
+//! readable in place through [`BatchSolver::output`]: the ADI simulations of [`sim`]
 //! keep their state there between half-steps, with no copy).
 //!
 //! ```no_run
@@ -85,6 +88,7 @@ pub mod experiments;
 pub mod fragment_cr;
 pub mod layout;
 pub mod programs;
+pub mod sim;
 pub mod tiled;
 
 pub use cg::{CgInfo, CgParams, FragmentCg, Packing};

@@ -9,7 +9,9 @@
 //! - `fig9.rs`: Fig. 9, 3D batches tiled into one 2D texture, timed in Fig. 11's style;
 //! - `arith2005.rs`: beyond the paper, the fragment CR's and CG's errors under the 2005
 //!   arithmetic model (issue 25);
-//! - `notes.rs`: the reproduction notes (decisions, ambiguities).
+//! - `notes.rs`: the reproduction notes (decisions, ambiguities);
+//! - `sims/`: the ADI simulations' `stability` table, Fig. 14 and the frame sequences of
+//!   Figs. 13, 16, 18, 19, configured by the paper's second file, `experiments/sims.toml`.
 //!
 //! Every GPU solve is read back and compared with a CPU reference in f64 (Thomas, or CG f64
 //! for the same iteration count); the error is a column. Times are medians of
@@ -31,6 +33,7 @@ mod fig9;
 mod findings;
 mod notes;
 mod passes;
+pub mod sims;
 mod sweep;
 mod table1;
 mod tune;
@@ -106,7 +109,8 @@ impl crate::runner::Paper for Tridiagonal {
         fig9::run(s, &cfg.fig9)?;
         arith2005::run(s, &cfg.arith2005)?;
         notes::notes(s, fig11.iter().map(|t| t.grid).max());
-        Ok(())
+        // The simulations' tables and figures, from the paper's second file (`sims.toml`).
+        sims::run(s)
     }
 }
 

@@ -22,7 +22,7 @@ use crate::gl::{Format, Gl, Program, RenderTexture, TexTarget};
 use crate::papers::tridiagonal::thomas;
 
 use super::adi::{Adi, Sweep};
-use super::{SimError, Simulation};
+use crate::sim::{FieldRef, SimError, Simulation, Snapshot};
 
 /// The grid sizes a simulation accepts (unknowns per line). The upper end is the size whose
 /// RGBA32F systems texture (16 bytes per point, 1 GiB at 8191²) still fits a GL rectangle
@@ -177,6 +177,11 @@ impl<S: Scheme> AdiSim<S> {
         })
     }
 
+    /// The ADI machinery underneath (its last systems texture, for the timing of a solve).
+    pub fn adi(&self) -> &Adi {
+        &self.adi
+    }
+
     pub fn scheme(&self) -> &S {
         &self.scheme
     }
@@ -186,15 +191,28 @@ impl<S: Scheme> Simulation for AdiSim<S> {
     fn name(&self) -> &'static str {
         self.scheme.name()
     }
-    fn adi(&self) -> &Adi {
-        &self.adi
+    fn gl(&self) -> &Gl {
+        self.adi.gl()
     }
-    fn adi_mut(&mut self) -> &mut Adi {
-        &mut self.adi
+    fn n(&self) -> u32 {
+        self.adi.n()
+    }
+    fn solver_name(&self) -> &str {
+        self.adi.solver_name()
+    }
+    fn state(&self) -> FieldRef<'_> {
+        self.adi.state()
+    }
+    fn disturb(&mut self, at: [f32; 2]) -> Result<(), SimError> {
+        let bump = self.scheme.disturbance(at);
+        self.adi.settle(bump)
+    }
+    fn read(&self) -> Result<Vec<f32>, SimError> {
+        self.adi.read()
     }
     fn step(&mut self) -> Result<(), SimError> {
         let (build, scheme, step) = (self.build.clone(), &self.scheme, self.steps);
-        let bind = |p: &Program, sweep: Sweep, state: super::adi::FieldRef<'_>| {
+        let bind = |p: &Program, sweep: Sweep, state: FieldRef<'_>| {
             p.bind_texture(0, "u_state", state.tex);
             p.set_i32("u_state_t", state.flag());
             scheme.uniforms(p, step, sweep);
@@ -260,8 +278,8 @@ impl<S: Scheme> Simulation for AdiSim<S> {
         check_fused(&self.scheme, name)?;
         self.adi.set_solver(name)
     }
-    fn snapshot(&self) -> Result<super::Snapshot, SimError> {
-        Ok(super::Snapshot {
+    fn snapshot(&self) -> Result<Snapshot, SimError> {
+        Ok(Snapshot {
             state: self.adi.read()?,
             prev: match &self.prev {
                 Some(p) => Some(p.texture().read()?),
@@ -270,7 +288,7 @@ impl<S: Scheme> Simulation for AdiSim<S> {
             steps: self.steps,
         })
     }
-    fn restore(&mut self, s: &super::Snapshot) -> Result<(), SimError> {
+    fn restore(&mut self, s: &Snapshot) -> Result<(), SimError> {
         let cells = (self.scheme.n() as usize).pow(2);
         let prev_ok = match (&self.prev, &s.prev) {
             (Some(_), Some(p)) => p.len() == cells,

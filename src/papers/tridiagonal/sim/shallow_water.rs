@@ -21,9 +21,9 @@
 
 use crate::gl::Program;
 
-use super::SimError;
 use super::adi::Sweep;
 use super::scheme::{Fields, Scheme};
+use crate::sim::SimError;
 
 /// The bottom relief: `base + slope · (x + y)/n + hill · exp(-|x/n - c|² / radius²)`, with
 /// the hill centred at c = (0.62, 0.38).

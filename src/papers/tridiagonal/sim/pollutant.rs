@@ -25,9 +25,9 @@
 
 use crate::gl::Program;
 
-use super::SimError;
 use super::adi::Sweep;
 use super::scheme::{Fields, Scheme};
+use crate::sim::SimError;
 
 /// The velocity field.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -19,9 +19,9 @@
 
 use crate::gl::Program;
 
-use super::SimError;
 use super::adi::Sweep;
 use super::scheme::{Fields, Scheme};
+use crate::sim::SimError;
 
 /// A heat source: a disc of cells held at `temperature`.
 #[derive(Clone, Copy, Debug, PartialEq)]

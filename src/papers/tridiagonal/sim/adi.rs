@@ -19,8 +19,8 @@ use crate::gl::{
 
 use crate::papers::tridiagonal::BatchSolver;
 
-use super::SimError;
 use super::solver;
+use crate::sim::{FieldRef, SimError};
 
 /// Direction of a half-step's implicit sweep.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,20 +61,6 @@ enum Current {
     Grid,
     /// In the solver's output, transposed when the last sweep was along y.
     Solved { transposed: bool },
-}
-
-/// A field on the GPU: its texture and whether it is stored transposed.
-#[derive(Clone, Copy)]
-pub struct FieldRef<'a> {
-    pub tex: &'a Texture,
-    pub transposed: bool,
-}
-
-impl FieldRef<'_> {
-    /// The value of a shader's layout flag for this field.
-    pub fn flag(&self) -> i32 {
-        self.transposed as i32
-    }
 }
 
 /// How the systems of a half-step are solved.
@@ -230,12 +216,6 @@ impl Adi {
             transposed: sweep == Sweep::Y,
         };
         Ok(())
-    }
-
-    /// Whether the half-steps build and solve in one dispatch ([`solver::FUSED`]); then
-    /// [`Self::build`] and [`Self::solve`] are not available.
-    pub fn is_fused(&self) -> bool {
-        matches!(self.solver, Solve::Fused(_))
     }
 
     /// The first half of [`Self::half_step`]: renders the systems.

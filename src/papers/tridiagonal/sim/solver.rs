@@ -23,7 +23,7 @@ use crate::papers::tridiagonal::{
     TridiagonalError,
 };
 
-use super::SimError;
+use crate::sim::{SimError, Solvers};
 
 /// The solver names `--solver` accepts (`cgN` takes any N ≥ 1), first the default.
 pub const SOLVER_NAMES: &[&str] = &[
@@ -53,6 +53,14 @@ pub fn needs(name: &str) -> &'static [Need] {
 
 /// The solver a simulation uses unless told otherwise: the paper's.
 pub const DEFAULT: &str = "cr";
+
+/// The solvers as the live viewer switches between them: [`SOLVER_NAMES`], and CPU Thomas
+/// (the paper's baseline) beside any other in the split view.
+pub static SOLVERS: Solvers = Solvers {
+    names: SOLVER_NAMES,
+    needs,
+    baseline: "thomas",
+};
 
 /// Makes the solver called `name` for `n`-unknown systems, `batch` of them, with its finite
 /// check off.
@@ -261,5 +269,18 @@ impl BatchSolver for GpuThomas {
     }
     fn output(&self) -> &Texture {
         &self.x
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_first_and_partner_is_thomas_or_cr() {
+        assert_eq!(SOLVERS.default_name(), DEFAULT);
+        assert_eq!(SOLVERS.partner("cr"), "thomas");
+        assert_eq!(SOLVERS.partner("gpu-thomas"), "thomas");
+        assert_eq!(SOLVERS.partner("thomas"), "cr");
     }
 }

@@ -1,4 +1,4 @@
-//! `experiments/sims.toml`: what the simulations' tables and figures run ([`super::figures`]),
+//! `experiments/sims.toml`: what the simulations' tables and figures run ([`super`]),
 //! parsed and checked value by value before any work ([`check_config`]): every error names
 //! the file and the key.
 
@@ -8,12 +8,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::runner::{Repeat, RunError, Sizes};
 
-use super::scheme::GRID_RANGE;
-use super::{find_adi, solver};
+use super::simulation;
+use crate::papers::tridiagonal::sim::scheme::GRID_RANGE;
+use crate::papers::tridiagonal::sim::solver;
 
 /// The built-in copy of `experiments/sims.toml` (a run reads it through its registry entry,
 /// or from `--experiments DIR`).
-pub const EXPERIMENTS: &str = include_str!("../../experiments/sims.toml");
+pub const EXPERIMENTS: &str = include_str!("../../../../../experiments/sims.toml");
 const FILE: &str = "experiments/sims.toml";
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -56,6 +57,19 @@ pub struct Frames {
     pub fig16: Vec<u64>,
     pub fig18: Vec<u64>,
     pub fig19: Vec<u64>,
+}
+
+impl Frames {
+    /// The steps of the figure `id` (`fig13`, `fig16`, `fig18`, `fig19`).
+    pub fn steps(&self, id: &str) -> &[u64] {
+        match id {
+            "fig13" => &self.fig13,
+            "fig16" => &self.fig16,
+            "fig18" => &self.fig18,
+            "fig19" => &self.fig19,
+            _ => &[],
+        }
+    }
 }
 
 /// The note on eq. 8's stability in the rotating flow, measured with the CPU twin.
@@ -152,7 +166,7 @@ fn validate(c: &Config) -> Result<(), RunError> {
         ));
     }
     for (name, v) in &a.paper_fps {
-        if find_adi(name).is_none() {
+        if simulation(name).is_none() {
             return Err(bad(
                 "fig14_all.paper_fps",
                 format!("unknown simulation `{name}`"),
@@ -193,7 +207,7 @@ fn validate(c: &Config) -> Result<(), RunError> {
 }
 
 /// The run's `sims.toml` as the runner parsed and checked it at load ([`parse`]; `Repeat`
-/// checks its own ranges there): a copy of that value, neither parsed nor checked again.
-pub fn config(s: &crate::runner::Session) -> Result<Config, RunError> {
-    s.config_of("sims")
+/// checks its own ranges there): that value itself, neither parsed nor checked again.
+pub fn config(s: &crate::runner::Session) -> Result<&Config, RunError> {
+    s.config_ref("sims")
 }
