@@ -287,13 +287,7 @@ pub fn reproduce_with(
     let index = (opts.out.is_none() && opts.mode == Mode::Full).then(|| Path::new(FIGURES));
     let interrupted = interrupt_flag();
     let command_started = Instant::now();
-    let mut times = RunTimes {
-        command: crate::report::provenance::command_line(),
-        commit: crate::report::provenance::git_commit(),
-        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        mode: opts.mode.name().into(),
-        ..RunTimes::default()
-    };
+    let mut times = run_times(opts.mode);
     let profile = opts
         .bench
         .then(|| device_profile(gl, &dir, opts.mode))
@@ -352,6 +346,17 @@ pub fn reproduce_with(
         Ok(())
     } else {
         Err(RunError::Failed(failures))
+    }
+}
+
+/// The command's times as it starts: its command line, commit, date and mode, no paper yet.
+fn run_times(mode: Mode) -> RunTimes {
+    RunTimes {
+        command: crate::report::provenance::command_line(),
+        commit: crate::report::provenance::git_commit(),
+        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        mode: mode.name().into(),
+        ..RunTimes::default()
     }
 }
 
