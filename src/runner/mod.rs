@@ -316,14 +316,7 @@ pub fn reproduce_with(
         write_run_times(&dir, &times)?;
         last_prov = prov;
         write_report(&dir, &order, &last_prov)?;
-        for t in &record.tables {
-            if t.failed > 0 {
-                failures.push(format!(
-                    "{}/{}: {} of {} rows",
-                    paper.key, t.id, t.failed, t.rows
-                ));
-            }
-        }
+        failures.extend(failed_tables(paper.key, &record));
         match result {
             Ok(()) => {}
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
@@ -347,6 +340,15 @@ pub fn reproduce_with(
     } else {
         Err(RunError::Failed(failures))
     }
+}
+
+/// A line for each table of paper `key` with failed rows: "key/table: n of m rows".
+fn failed_tables<'r>(key: &'r str, record: &'r PaperRecord) -> impl Iterator<Item = String> + 'r {
+    record
+        .tables
+        .iter()
+        .filter(|t| t.failed > 0)
+        .map(move |t| format!("{key}/{}: {} of {} rows", t.id, t.failed, t.rows))
 }
 
 /// The command's times as it starts: its command line, commit, date and mode, no paper yet.
