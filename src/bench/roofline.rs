@@ -7,6 +7,7 @@
 use std::path::Path;
 use std::sync::Once;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
@@ -104,38 +105,8 @@ pub fn roofline(
         .into());
     }
     register_font();
-    // Axes: every point and every ridge (peak / bandwidth), with a decade of margin.
-    let ridges = roofs.iter().map(|r| r.3 / r.2);
-    let xs: Vec<f64> = points.iter().map(|p| p.intensity).chain(ridges).collect();
-    let x0 = xs.iter().copied().fold(f64::INFINITY, f64::min) / 10.0;
-    let x1 = xs.iter().copied().fold(0.0, f64::max) * 10.0;
-    let peak = roofs.iter().map(|r| r.3).fold(0.0, f64::max);
-    let lowest_roof = roofs.iter().map(|r| r.2 * x0).fold(f64::INFINITY, f64::min);
-    let y0 = points.iter().map(|p| p.gflops).fold(lowest_roof, f64::min) / 2.0;
-    let y1 = points.iter().map(|p| p.gflops).fold(peak, f64::max) * 2.0;
-
-    let look = |pipe: Pipeline| match pipe {
-        Pipeline::Legacy => (Shape::Circle, RGBColor(200, 80, 20)),
-        Pipeline::Compute => (Shape::Triangle, RGBColor(20, 90, 200)),
-    };
-    // The legend under the plot: the roofs (fp64 dashed, as drawn), then each kernel by its
-    // number, so that no name has to fit among the points.
-    let mut keys: Vec<Key> = roofs
-        .iter()
-        .map(|(name, color, _, _, dashed)| Key {
-            name: name.clone(),
-            color: *color,
-            swatch: Swatch::Line(if *dashed { style::DASHED } else { None }, None),
-        })
-        .collect();
-    keys.extend(points.iter().enumerate().map(|(i, p)| {
-        let (shape, color) = look(p.pipeline);
-        Key {
-            name: format!("{}  {}", i + 1, p.name),
-            color,
-            swatch: Swatch::Marker(shape, true),
-        }
-    }));
+    let ((x0, x1), (y0, y1)) = ranges(&roofs, points);
+    let keys = legend_keys(&roofs, points);
     let size = (1200, 800 + style::legend_height(&keys, 1200));
     let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
@@ -172,10 +143,64 @@ pub fn roofline(
         let (shape, color) = look(p.pipeline);
         style::marker(&top, shape, xy, 9, color, true).map_err(&perr)?;
     }
-    // Each point's number where it covers neither another number nor a marker: the nearest
-    // free box around the point, stepping outwards; a number set away from its point gets a
-    // thin leader line to it.
-    let mut placed: Vec<(i32, i32, i32, i32)> = at
+    number_points(&top, &at).map_err(&perr)?;
+    style::legend(&bottom, &keys).map_err(&perr)?;
+    root.present().map_err(|e| perr(e.to_string()))?;
+    Ok(())
+}
+
+/// The axes' ranges, ((x0, x1), (y0, y1)): every point and every ridge (peak / bandwidth),
+/// with a decade of margin in x and a factor 2 in y.
+fn ranges(roofs: &[Roof], points: &[RooflinePoint]) -> ((f64, f64), (f64, f64)) {
+    let ridges = roofs.iter().map(|r| r.3 / r.2);
+    let xs: Vec<f64> = points.iter().map(|p| p.intensity).chain(ridges).collect();
+    let x0 = xs.iter().copied().fold(f64::INFINITY, f64::min) / 10.0;
+    let x1 = xs.iter().copied().fold(0.0, f64::max) * 10.0;
+    let peak = roofs.iter().map(|r| r.3).fold(0.0, f64::max);
+    let lowest_roof = roofs.iter().map(|r| r.2 * x0).fold(f64::INFINITY, f64::min);
+    let y0 = points.iter().map(|p| p.gflops).fold(lowest_roof, f64::min) / 2.0;
+    let y1 = points.iter().map(|p| p.gflops).fold(peak, f64::max) * 2.0;
+    ((x0, x1), (y0, y1))
+}
+
+/// A kernel's marker and colour by its pipeline.
+fn look(pipe: Pipeline) -> (Shape, RGBColor) {
+    match pipe {
+        Pipeline::Legacy => (Shape::Circle, RGBColor(200, 80, 20)),
+        Pipeline::Compute => (Shape::Triangle, RGBColor(20, 90, 200)),
+    }
+}
+
+/// The legend under the plot: the roofs (fp64 dashed, as drawn), then each kernel by its
+/// number, so that no name has to fit among the points.
+fn legend_keys(roofs: &[Roof], points: &[RooflinePoint]) -> Vec<Key> {
+    let mut keys: Vec<Key> = roofs
+        .iter()
+        .map(|(name, color, _, _, dashed)| Key {
+            name: name.clone(),
+            color: *color,
+            swatch: Swatch::Line(if *dashed { style::DASHED } else { None }, None),
+        })
+        .collect();
+    keys.extend(points.iter().enumerate().map(|(i, p)| {
+        let (shape, color) = look(p.pipeline);
+        Key {
+            name: format!("{}  {}", i + 1, p.name),
+            color,
+            swatch: Swatch::Marker(shape, true),
+        }
+    }));
+    keys
+}
+
+/// A box in pixels: (left, top, right, bottom).
+type Bbox = (i32, i32, i32, i32);
+
+/// Draws each point's number (1, 2, …) where it covers neither another number nor a marker
+/// (see [`label_box`]); a number set away from its point gets a thin leader line to it.
+fn number_points(top: &DrawingArea<BitMapBackend, Shift>, at: &[(i32, i32)]) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let mut placed: Vec<Bbox> = at
         .iter()
         .map(|&(x, y)| (x - 11, y - 11, x + 11, y + 11))
         .collect();
@@ -183,34 +208,7 @@ pub fn roofline(
     for (i, &(px, py)) in at.iter().enumerate() {
         let label = format!("{}", i + 1);
         let (w, h) = (13 * label.len() as i32 + 4, 24);
-        // (box, whether it is in the first ring, next to the marker).
-        let mut boxes = vec![];
-        for r in [14, 30, 48, 66, 84] {
-            for (dx, dy) in [
-                (1, 0),
-                (1, -1),
-                (0, -1),
-                (-1, -1),
-                (-1, 0),
-                (-1, 1),
-                (0, 1),
-                (1, 1),
-            ] {
-                let cx = px + dx * (r + w / 2);
-                let cy = py + dy * (r + h / 2);
-                boxes.push(((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), r == 14));
-            }
-        }
-        let free = |b: &(i32, i32, i32, i32)| {
-            placed
-                .iter()
-                .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
-        };
-        let (b, near) = boxes
-            .iter()
-            .copied()
-            .find(|(b, _)| free(b))
-            .unwrap_or(boxes[0]);
+        let (b, near) = label_box((px, py), (w, h), &placed);
         placed.push(b);
         let (cx, cy) = ((b.0 + b.2) / 2, (b.1 + b.3) / 2);
         if !near {
@@ -218,18 +216,49 @@ pub fn roofline(
                 vec![(px, py), (cx, cy)],
                 RGBColor(120, 120, 120).stroke_width(1),
             ))
-            .map_err(|e| perr(e.to_string()))?;
+            .map_err(e)?;
             top.draw(&Rectangle::new([(b.0, b.1), (b.2, b.3)], WHITE.filled()))
-                .map_err(|e| perr(e.to_string()))?;
+                .map_err(e)?;
         }
         top.draw(&Text::new(
             label,
             (cx, cy),
             font.pos(Pos::new(HPos::Center, VPos::Center)),
         ))
-        .map_err(|e| perr(e.to_string()))?;
+        .map_err(e)?;
     }
-    style::legend(&bottom, &keys).map_err(&perr)?;
-    root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
+}
+
+/// Where a `w`×`h` number for the point at `(px, py)` goes: the nearest box clear of every
+/// `placed` one, in rings stepping outwards (the first ring if none is clear), and whether
+/// it is in the first ring, next to the marker.
+fn label_box((px, py): (i32, i32), (w, h): (i32, i32), placed: &[Bbox]) -> (Bbox, bool) {
+    let mut boxes = vec![];
+    for r in [14, 30, 48, 66, 84] {
+        for (dx, dy) in [
+            (1, 0),
+            (1, -1),
+            (0, -1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ] {
+            let cx = px + dx * (r + w / 2);
+            let cy = py + dy * (r + h / 2);
+            boxes.push(((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), r == 14));
+        }
+    }
+    let free = |b: &Bbox| {
+        placed
+            .iter()
+            .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
+    };
+    boxes
+        .iter()
+        .copied()
+        .find(|(b, _)| free(b))
+        .unwrap_or(boxes[0])
 }

@@ -14,6 +14,9 @@ use super::Table;
 use super::finding::{GLANCE_HEADER, Verdict};
 use super::record::{PaperRecord, RunTimes};
 
+mod threats;
+use threats::threats;
+
 /// What the report says of a paper beyond its run: where it was published, what it ran on,
 /// how that maps here, and what of it this project does not reproduce.
 #[derive(Debug)]
@@ -62,11 +65,6 @@ const METHOD_REFERENCES: &[&str] = &[
     "N. P. Rougier, K. Hinsen et al., \"Sustainable computational science: the ReScience \
      initiative\", PeerJ Computer Science 3:e142, 2017 — the form of this report.",
 ];
-
-/// A half-width over this fraction of the median makes an interval "wide" (threats).
-const WIDE: f64 = 0.10;
-/// A row above this fraction of its bound contradicts the bound (threats).
-const OVER_BOUND: f64 = 1.05;
 
 /// The article: summary, method, threats, legacy vs compute (`versus`, already rendered),
 /// what was not reproduced, the papers' pages, references, provenance.
@@ -273,173 +271,6 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
          this device's measured roofs (`bench`: bandwidth per access kind from a \
          working-set sweep, FMA throughput, launch cost).\n\n",
     );
-    s
-}
-
-/// What could make this run's numbers or verdicts wrong, read from the run.
-fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
-    let mut s = String::from("## Threats to validity\n\n");
-    let software = ran.iter().any(|(_, r)| {
-        let p = &r.provenance;
-        p.egl_device.contains("[software]")
-            || ["llvmpipe", "softpipe", "swrast"]
-                .iter()
-                .any(|n| p.gl_renderer.contains(n))
-    });
-    if let Some((_, r)) = ran.first() {
-        let untestable: usize = ran
-            .iter()
-            .map(|(_, r)| {
-                r.findings
-                    .iter()
-                    .filter(|f| f.verdict == Verdict::NotTestable)
-                    .count()
-            })
-            .sum();
-        s.push_str(&format!(
-            "- **Device class.** {}{}\n",
-            if software {
-                format!(
-                    "{} is a software rasterizer: the \"GPU\" passes run on the CPU cores \
-                     ({}), so GPU-against-CPU times compare two algorithms on one processor.",
-                    r.provenance.gl_renderer, r.provenance.cpu
-                )
-            } else {
-                format!(
-                    "{} against the CPU {}.",
-                    r.provenance.gl_renderer, r.provenance.cpu
-                )
-            },
-            if untestable > 0 {
-                format!(" {untestable} claims of that kind are *not testable here*.")
-            } else {
-                String::new()
-            }
-        ));
-    }
-    let mut quiet = Vec::new();
-    for (p, r) in ran {
-        match &r.provenance.machine {
-            Some(m) if m.noisy() => s.push_str(&format!(
-                "- **Load.** `{}` was measured while other work ran{}; those times may not \
-                 repeat (the machine's samples are on its page).\n",
-                p.key,
-                if m.noisy_parts.is_empty() {
-                    String::new()
-                } else {
-                    format!(" during {}", m.noisy_parts_short(6))
-                }
-            )),
-            Some(_) => quiet.push(p.key),
-            None => s.push_str(&format!(
-                "- **Load.** `{}`: the machine's load was not recorded (load average at its \
-                 start {}).\n",
-                p.key, r.provenance.load
-            )),
-        }
-    }
-    if !quiet.is_empty() {
-        s.push_str(&format!(
-            "- **Load.** Quiet while measured (other processes under a quarter of the cores \
-             before and during the run): {}.\n",
-            quiet.join(", ")
-        ));
-    }
-    let mut commits: Vec<String> = ran
-        .iter()
-        .map(|(_, r)| format!("`{}` ({})", r.provenance.commit, r.provenance.command))
-        .collect();
-    commits.sort();
-    commits.dedup();
-    if commits.len() > 1 {
-        s.push_str(&format!(
-            "- **Mixed runs.** The papers come from {} runs: {}; each paper's page names \
-             its own.\n",
-            commits.len(),
-            commits.join("; ")
-        ));
-    }
-    let (mut few, mut wide, mut over, mut cells) = (Vec::new(), Vec::new(), Vec::new(), 0);
-    for (p, r) in ran {
-        for t in tables(dir, p.key, r) {
-            let bound_col = t.columns.iter().position(|c| c.name == super::OF_BOUND);
-            for row in &t.rows {
-                for (j, v) in row.values.iter().enumerate() {
-                    let Some(e) = v.estimate() else { continue };
-                    if Some(j) == bound_col {
-                        if e.median > OVER_BOUND {
-                            over.push(format!("`{}/{}` {}", p.key, t.id, row.key));
-                        }
-                        continue;
-                    }
-                    cells += 1;
-                    if !e.has_ci() {
-                        few.push(format!("{}/{}", p.key, t.id));
-                    } else if e.rel_half_width() > WIDE {
-                        wide.push((
-                            e.rel_half_width(),
-                            format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name),
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    let group = |v: &[String]| {
-        let mut by: Vec<(String, usize)> = Vec::new();
-        for x in v {
-            match by.iter_mut().find(|b| &b.0 == x) {
-                Some(b) => b.1 += 1,
-                None => by.push((x.clone(), 1)),
-            }
-        }
-        by.iter()
-            .map(|(t, n)| format!("`{t}` {n}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
-    s.push_str(&format!(
-        "- **Few runs.** {} of {cells} measured values rest on fewer than 6 runs (no 95 % \
-         interval; a claim resting on one is inconclusive){}.\n",
-        few.len(),
-        if few.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", group(&few))
-        }
-    ));
-    wide.sort_by(|a, b| b.0.total_cmp(&a.0));
-    s.push_str(&format!(
-        "- **Wide intervals.** {} values have a 95 % interval wider than ±{:.0} % of their \
-         median{}.\n",
-        wide.len(),
-        100.0 * WIDE,
-        if wide.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; the widest: {}",
-                wide.iter()
-                    .take(5)
-                    .map(|(w, n)| format!("{n} ±{:.0} %", 100.0 * w))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
-        }
-    ));
-    s.push_str(&format!(
-        "- **Bounds.** {} rows run faster than their bound allows (over {OVER_BOUND} of it): \
-         a roof or the row's work model is wrong there{}.\n\n",
-        over.len(),
-        if over.is_empty() {
-            String::new()
-        } else {
-            format!(
-                ": {}",
-                over.iter().take(8).cloned().collect::<Vec<_>>().join(", ")
-            )
-        }
-    ));
     s
 }
 

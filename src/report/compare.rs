@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use super::index::PaperRecord;
 use super::stability::{self, Summary};
-use super::table::{Source, Status, Table, Value};
+use super::table::{Row, Source, Status, Table, Value};
 
 /// A run folder that cannot be read.
 #[derive(Debug, thiserror::Error)]
@@ -100,6 +100,31 @@ type Field = fn(&PaperRecord) -> String;
 /// The side-by-side report of the runs in `a` and `b` (Markdown).
 pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     let (ra, rb) = (load(a)?, load(b)?);
+    let top = provenance_table(&ra, &rb);
+    let mut c = Comparison::new();
+    for (key, (rec_a, tables_a)) in &ra.papers {
+        let Some((rec_b, tables_b)) = rb.papers.get(key) else {
+            c.only.push(format!("paper `{key}`: only in A"));
+            continue;
+        };
+        c.findings(key, rec_a, rec_b);
+        c.tables(key, (rec_a, tables_a), (rec_b, tables_b));
+    }
+    for key in rb.papers.keys() {
+        if !ra.papers.contains_key(key) {
+            c.only.push(format!("paper `{key}`: only in B"));
+        }
+    }
+    let roofs_note = c.roofs_and_noise(&ra, &rb);
+    let s = c.side_by_side();
+    Ok(format!(
+        "{top}\n{}{roofs_note}\n# Side by side\n{s}",
+        c.summary.to_markdown()
+    ))
+}
+
+/// The report's opening table: each run's folder, provenance and machine.
+fn provenance_table(ra: &Run, rb: &Run) -> String {
     let mut s = String::from("# gpgpu-repro — two runs side by side\n\n");
     s.push_str("| | run A | run B |\n|---|---|---|\n");
     s.push_str(&format!(
@@ -121,26 +146,21 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     for (name, f) in fields {
         s.push_str(&format!(
             "| {name} | {} | {} |\n",
-            prov(&ra, &f),
-            prov(&rb, &f)
+            prov(ra, &f),
+            prov(rb, &f)
         ));
     }
     s.push_str(&format!(
         "| machine | {} | {} |\n",
-        machine(&ra),
-        machine(&rb)
+        machine(ra),
+        machine(rb)
     ));
-    let mut summary = Summary::default();
-    let mut body = String::new();
-    let s_top = std::mem::take(&mut s);
-    s.push_str(
-        "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \
-         have: both values and B / A. Numbers copied from the runs' table files.\n",
-    );
-    let mut changes = Vec::new();
-    let mut only = Vec::new();
-    // "only in A", or "skipped in A (needs …)" where that device could not run it.
-    let missing = |rec: &PaperRecord, id: &str, side: &str| match rec
+    s
+}
+
+/// "only in A", or "skipped in A (needs …)" where that device could not run it.
+fn missing(rec: &PaperRecord, id: &str, side: &str) -> String {
+    match rec
         .tables
         .iter()
         .find(|t| t.id == id)
@@ -148,110 +168,82 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     {
         Some(why) => format!("skipped in {side} ({why})"),
         None => format!("only in {}", if side == "A" { "B" } else { "A" }),
-    };
-    for (key, (rec_a, tables_a)) in &ra.papers {
-        let Some((rec_b, tables_b)) = rb.papers.get(key) else {
-            only.push(format!("paper `{key}`: only in A"));
-            continue;
-        };
+    }
+}
+
+/// What walking two runs side by side gathers: the stability summary, the per-table
+/// sections, the verdicts that change and what only one run has.
+struct Comparison {
+    summary: Summary,
+    /// The "Side by side" part: its opening paragraph, then one section per table.
+    tables: String,
+    changes: Vec<String>,
+    only: Vec<String>,
+}
+
+impl Comparison {
+    fn new() -> Self {
+        Comparison {
+            summary: Summary::default(),
+            tables: String::from(
+                "\nEvery measured column (ours, and `+` beyond the paper) of every row both runs \
+                 have: both values and B / A. Numbers copied from the runs' table files.\n",
+            ),
+            changes: Vec::new(),
+            only: Vec::new(),
+        }
+    }
+
+    /// One paper's findings: verdict flips for the summary, changes, and findings in one run only.
+    fn findings(&mut self, key: &str, rec_a: &PaperRecord, rec_b: &PaperRecord) {
         for fa in &rec_a.findings {
             if let Some(fb) = rec_b.findings.iter().find(|f| f.same_claim(fa)) {
-                summary.finding(
+                self.summary.finding(
                     &format!("`{key}` \"{}\"", fa.claim),
                     fa.verdict.name(),
                     fb.verdict.name(),
                 );
             }
             match rec_b.findings.iter().find(|f| f.same_claim(fa)) {
-                Some(fb) if fb.verdict != fa.verdict => changes.push(format!(
+                Some(fb) if fb.verdict != fa.verdict => self.changes.push(format!(
                     "`{key}` finding \"{}\": {} → {} (A: {}; B: {})",
                     fa.claim, fa.verdict, fb.verdict, fa.ours, fb.ours
                 )),
                 Some(_) => {}
-                None => only.push(format!("`{key}` finding \"{}\": only in A", fa.claim)),
+                None => self
+                    .only
+                    .push(format!("`{key}` finding \"{}\": only in A", fa.claim)),
             }
         }
         for fb in &rec_b.findings {
             if !rec_a.findings.iter().any(|f| f.same_claim(fb)) {
-                only.push(format!("`{key}` finding \"{}\": only in B", fb.claim));
+                self.only
+                    .push(format!("`{key}` finding \"{}\": only in B", fb.claim));
             }
         }
+    }
+
+    /// One paper's tables: each table both runs have, and those only one has.
+    fn tables(
+        &mut self,
+        key: &str,
+        (rec_a, tables_a): (&PaperRecord, &[Table]),
+        (rec_b, tables_b): (&PaperRecord, &[Table]),
+    ) {
         for ta in tables_a {
             let Some(tb) = tables_b.iter().find(|t| t.id == ta.id) else {
-                only.push(format!(
+                self.only.push(format!(
                     "`{key}/{}`: {}",
                     ta.id,
                     missing(rec_b, &ta.id, "B")
                 ));
                 continue;
             };
-            summary.winners(key, ta, tb);
-            s.push_str(&format!("\n## `{key}` — {}\n\n", ta.title));
-            s.push_str("| row | column | A | B | B / A |\n|---|---|---:|---:|---:|\n");
-            for row_a in &ta.rows {
-                let Some(row_b) = tb.rows.iter().find(|r| r.key == row_a.key) else {
-                    only.push(format!("`{key}/{}` row `{}`: only in A", ta.id, row_a.key));
-                    continue;
-                };
-                let (sa, sb) = (status(&row_a.status), status(&row_b.status));
-                if sa != sb {
-                    changes.push(format!(
-                        "`{key}/{}` row `{}`: {sa} → {sb}",
-                        ta.id, row_a.key
-                    ));
-                }
-                for (i, col) in ta.columns.iter().enumerate() {
-                    let Some(j) = tb.columns.iter().position(|c| c.name == col.name) else {
-                        continue;
-                    };
-                    let (va, vb) = (&row_a.values[i], &row_b.values[j]);
-                    if let (Value::Text(x), Value::Text(y)) = (va, vb)
-                        && stability::is_limiter(&col.name)
-                    {
-                        summary.limiter(&format!("`{key}/{}` row `{}`", ta.id, row_a.key), x, y);
-                    }
-                    if let (Value::Text(x), Value::Text(y)) = (va, vb)
-                        && x != y
-                        && col.source != Source::Key
-                    {
-                        changes.push(format!(
-                            "`{key}/{}` row `{}`, {}: {x} → {y}",
-                            ta.id, row_a.key, col.name
-                        ));
-                    }
-                    if !stability::measured(col.source) {
-                        continue;
-                    }
-                    summary.value(
-                        &format!("`{key}/{}` row `{}`, {}", ta.id, row_a.key, col.header()),
-                        va,
-                        vb,
-                    );
-                    let ratio = match (va.as_f64(), vb.as_f64()) {
-                        (Some(x), Some(y)) if x != 0.0 => format!("{:.3}", y / x),
-                        _ => "—".into(),
-                    };
-                    if va.as_f64().is_none() && vb.as_f64().is_none() {
-                        continue;
-                    }
-                    s.push_str(&format!(
-                        "| {} | {} | {} | {} | {ratio} |\n",
-                        row_a.key,
-                        col.header(),
-                        cell(va),
-                        cell(vb)
-                    ));
-                }
-            }
-            for row_b in &tb.rows {
-                if !ta.rows.iter().any(|r| r.key == row_b.key) {
-                    only.push(format!("`{key}/{}` row `{}`: only in B", ta.id, row_b.key));
-                }
-            }
+            self.table(key, ta, tb);
         }
         for tb in tables_b {
             if !tables_a.iter().any(|t| t.id == tb.id) {
-                only.push(format!(
+                self.only.push(format!(
                     "`{key}/{}`: {}",
                     tb.id,
                     missing(rec_a, &tb.id, "A")
@@ -259,46 +251,129 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
             }
         }
     }
-    for key in rb.papers.keys() {
-        if !ra.papers.contains_key(key) {
-            only.push(format!("paper `{key}`: only in B"));
+
+    /// One table both runs have: its section, with every row both have.
+    fn table(&mut self, key: &str, ta: &Table, tb: &Table) {
+        self.summary.winners(key, ta, tb);
+        self.tables
+            .push_str(&format!("\n## `{key}` — {}\n\n", ta.title));
+        self.tables
+            .push_str("| row | column | A | B | B / A |\n|---|---|---:|---:|---:|\n");
+        for row_a in &ta.rows {
+            let Some(row_b) = tb.rows.iter().find(|r| r.key == row_a.key) else {
+                self.only
+                    .push(format!("`{key}/{}` row `{}`: only in A", ta.id, row_a.key));
+                continue;
+            };
+            self.row(key, (ta, row_a), (tb, row_b));
+        }
+        for row_b in &tb.rows {
+            if !ta.rows.iter().any(|r| r.key == row_b.key) {
+                self.only
+                    .push(format!("`{key}/{}` row `{}`: only in B", ta.id, row_b.key));
+            }
         }
     }
-    let (da, db) = (
-        std::fs::read_to_string(ra.dir.join(DEVICE_JSON)),
-        std::fs::read_to_string(rb.dir.join(DEVICE_JSON)),
-    );
-    if let (Ok(da), Ok(db)) = (&da, &db) {
-        summary.roofs(da, db);
-    }
-    summary.noisy = [&ra, &rb].iter().any(|r| {
-        r.papers
-            .values()
-            .any(|(rec, _)| rec.provenance.machine.as_ref().is_some_and(|m| m.noisy()))
-    });
-    s.push_str("\n## Verdicts that change between the runs\n\n");
-    if changes.is_empty() {
-        s.push_str("None: every row has the same verification status and text cells.\n");
-    }
-    for c in &changes {
-        s.push_str(&format!("- {c}\n"));
-    }
-    if !only.is_empty() {
-        s.push_str("\n## In one run only\n\n");
-        for o in &only {
-            s.push_str(&format!("- {o}\n"));
+
+    /// One row both runs have: its status change, text changes, limiter flips, and a line
+    /// per measured column.
+    fn row(&mut self, key: &str, (ta, row_a): (&Table, &Row), (tb, row_b): (&Table, &Row)) {
+        let (sa, sb) = (status(&row_a.status), status(&row_b.status));
+        if sa != sb {
+            self.changes.push(format!(
+                "`{key}/{}` row `{}`: {sa} → {sb}",
+                ta.id, row_a.key
+            ));
+        }
+        for (i, col) in ta.columns.iter().enumerate() {
+            let Some(j) = tb.columns.iter().position(|c| c.name == col.name) else {
+                continue;
+            };
+            let (va, vb) = (&row_a.values[i], &row_b.values[j]);
+            if let (Value::Text(x), Value::Text(y)) = (va, vb)
+                && stability::is_limiter(&col.name)
+            {
+                self.summary
+                    .limiter(&format!("`{key}/{}` row `{}`", ta.id, row_a.key), x, y);
+            }
+            if let (Value::Text(x), Value::Text(y)) = (va, vb)
+                && x != y
+                && col.source != Source::Key
+            {
+                self.changes.push(format!(
+                    "`{key}/{}` row `{}`, {}: {x} → {y}",
+                    ta.id, row_a.key, col.name
+                ));
+            }
+            if !stability::measured(col.source) {
+                continue;
+            }
+            self.summary.value(
+                &format!("`{key}/{}` row `{}`, {}", ta.id, row_a.key, col.header()),
+                va,
+                vb,
+            );
+            let ratio = match (va.as_f64(), vb.as_f64()) {
+                (Some(x), Some(y)) if x != 0.0 => format!("{:.3}", y / x),
+                _ => "—".into(),
+            };
+            if va.as_f64().is_none() && vb.as_f64().is_none() {
+                continue;
+            }
+            self.tables.push_str(&format!(
+                "| {} | {} | {} | {} | {ratio} |\n",
+                row_a.key,
+                col.header(),
+                cell(va),
+                cell(vb)
+            ));
         }
     }
-    if da.is_ok() != db.is_ok() {
-        body.push_str(&format!(
-            "\nRoofs: only run {} has a `{DEVICE_JSON}`; no roof compared.\n",
-            if da.is_ok() { "A" } else { "B" }
-        ));
+
+    /// The roofs of both runs' `device.json` and whether either run was noisy, into the
+    /// summary; the note when only one run has a profile.
+    fn roofs_and_noise(&mut self, ra: &Run, rb: &Run) -> String {
+        let (da, db) = (
+            std::fs::read_to_string(ra.dir.join(DEVICE_JSON)),
+            std::fs::read_to_string(rb.dir.join(DEVICE_JSON)),
+        );
+        if let (Ok(da), Ok(db)) = (&da, &db) {
+            self.summary.roofs(da, db);
+        }
+        self.summary.noisy = [ra, rb].iter().any(|r| {
+            r.papers
+                .values()
+                .any(|(rec, _)| rec.provenance.machine.as_ref().is_some_and(|m| m.noisy()))
+        });
+        if da.is_ok() != db.is_ok() {
+            format!(
+                "\nRoofs: only run {} has a `{DEVICE_JSON}`; no roof compared.\n",
+                if da.is_ok() { "A" } else { "B" }
+            )
+        } else {
+            String::new()
+        }
     }
-    Ok(format!(
-        "{s_top}\n{}{body}\n# Side by side\n{s}",
-        summary.to_markdown()
-    ))
+
+    /// The "Side by side" part: the tables' sections, the verdicts that change, what only
+    /// one run has.
+    fn side_by_side(&self) -> String {
+        let mut s = self.tables.clone();
+        s.push_str("\n## Verdicts that change between the runs\n\n");
+        if self.changes.is_empty() {
+            s.push_str("None: every row has the same verification status and text cells.\n");
+        }
+        for c in &self.changes {
+            s.push_str(&format!("- {c}\n"));
+        }
+        if !self.only.is_empty() {
+            s.push_str("\n## In one run only\n\n");
+            for o in &self.only {
+                s.push_str(&format!("- {o}\n"));
+            }
+        }
+        s
+    }
 }
 
 /// The bench's profile beside a run's `REPORT.md`.

@@ -10,6 +10,9 @@ use super::{Provenance, Table};
 
 pub use super::record::{PaperRecord, PlotRef, RUN_JSON, RunTimes, TableRef};
 
+mod page;
+use page::paper_page;
+
 /// Rewrites `dir/REPORT.md`, the article ([`super::article`]), and every paper's page
 /// `dir/<paper>/README.md` from the records found under `dir` (papers in `papers`' order).
 pub fn write_report(
@@ -54,199 +57,20 @@ pub fn write_report(
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
 }
 
-/// A paper's page: its provenance, tables (with their files), plots, findings in full,
-/// reproduction notes and the audit of its own numbers; links are relative to its folder.
-fn paper_page(dir: &Path, key: &str, title: &str, r: &PaperRecord) -> String {
-    let mut s = format!("# `{key}` — {title}\n\n[← the report](../REPORT.md)\n\n");
-    s.push_str(&format!(
-        "Run {} at commit `{}`, {} mode, on {} ({}); this paper took {:.0} s{}.\n\n",
-        r.provenance.date,
-        r.provenance.commit,
-        r.provenance.mode,
-        r.provenance.gl_renderer,
-        r.provenance.gl_version,
-        r.provenance.seconds,
-        if r.provenance.load.is_empty() {
-            String::new()
-        } else {
-            format!(
-                "; load average (1, 5, 15 min) at its start {}",
-                r.provenance.load
-            )
-        }
-    ));
-    if let Some(m) = &r.provenance.machine {
-        if m.noisy() {
-            s.push_str(&format!(
-                "> **Noisy run.** Other work used more than a quarter of the machine's cores \
-                 while this paper was measured, so its times are inflated and may not repeat. \
-                 Machine: {}.\n\n",
-                m.describe()
-            ));
-        } else {
-            s.push_str(&format!("Machine: {}.\n\n", m.describe()));
-        }
-    }
-    let contents: Vec<String> = r
-        .tables
-        .iter()
-        .map(|t| format!("[{}](#{})", t.id, t.id))
-        .chain(
-            [
-                (!r.findings.is_empty(), "findings"),
-                (!r.notes.is_empty(), "notes"),
-                (!r.audits.is_empty(), "audit"),
-            ]
-            .iter()
-            .filter(|(has, _)| *has)
-            .map(|(_, n)| format!("[{n}](#{n})")),
-        )
-        .collect();
-    s.push_str(&format!("Contents: {}.\n\n", contents.join(" · ")));
-    if !r.findings.is_empty() {
-        s.push_str("<a id=\"findings\"></a>\n## Findings\n\n");
-        for f in &r.findings {
-            s.push_str(&format!("- {}\n", f.to_markdown()));
-        }
-        s.push('\n');
-    }
-    for t in &r.tables {
-        s.push_str(&format!("<a id=\"{}\"></a>\n", t.id));
-        if let Some(why) = &t.skipped {
-            s.push_str(&format!(
-                "### Table `{}`: not run\n\n*Skipped on this device: {why}.*\n\n",
-                t.id
-            ));
-            continue;
-        }
-        let md = std::fs::read_to_string(dir.join(format!("{}.md", t.id)))
-            .unwrap_or_else(|_| format!("### {}\n\n(table file missing)\n", t.title));
-        s.push_str(&md);
-        let reused = match t.reused {
-            0 => String::new(),
-            n => format!(
-                " — {n} of {} rows reused from an earlier run (`--resume`)",
-                t.rows
-            ),
-        };
-        let noisy = match t.load.as_ref().filter(|l| l.noisy) {
-            Some(l) => format!(
-                " — **measured while the machine was noisy** ({})",
-                l.describe()
-            ),
-            None => String::new(),
-        };
-        s.push_str(&format!(
-            "\nFiles: [{id}.md]({id}.md), [{id}.csv]({id}.csv), [{id}.json]({id}.json){reused}{noisy}\n\n",
-            id = t.id
-        ));
-    }
-    for p in &r.plots {
-        s.push_str(&format!(
-            "![{}]({})\n\n*{}*\n\n",
-            p.caption, p.file, p.caption
-        ));
-    }
-    if !r.notes.is_empty() {
-        s.push_str("<a id=\"notes\"></a>\n## Reproduction notes\n\n");
-        for n in &r.notes {
-            s.push_str(&format!("- {}\n", n.replace('\n', "\n  ")));
-        }
-        s.push('\n');
-    }
-    if !r.audits.is_empty() {
-        s.push_str(&audit_section(&r.audits));
-    }
-    s.push_str("## Provenance\n\n");
-    s.push_str(&r.provenance.to_markdown(true));
-    s
-}
-
-/// The audit of a paper's own numbers: every derived value recomputed, the disagreements.
-fn audit_section(audits: &[super::Audit]) -> String {
-    let bad = audits.iter().filter(|a| !a.agrees()).count();
-    let mut s = format!(
-        "<a id=\"audit\"></a>\n## Audit of the paper's own numbers\n\n{} derived values \
-         recomputed from the paper's raw columns with its own formulas; {} disagree beyond \
-         rounding.\n\n",
-        audits.len(),
-        bad
-    );
-    s.push_str(
-        "| value | paper prints | recomputed | difference | agrees |\n|---|---:|---:|---:|---|\n",
-    );
-    for a in audits {
-        s.push_str(&format!(
-            "| {} | {} | {} | {:+.2}% | {} |\n",
-            a.what,
-            short(a.printed),
-            short(a.recomputed),
-            100.0 * (a.printed - a.recomputed) / a.recomputed.abs().max(f64::MIN_POSITIVE),
-            if a.agrees() { "yes" } else { "**no**" }
-        ));
-    }
-    s.push('\n');
-    for a in audits.iter().filter(|a| !a.agrees()) {
-        s.push_str(&format!("- {}\n", a.describe()));
-    }
-    if bad > 0 {
-        s.push('\n');
-    }
-    s
-}
-
 /// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
 /// largest input of each algorithm, legacy / compute with its interval) saved as `versus.png`.
 fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> String {
-    use super::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
     let mut s = String::from("## Legacy vs compute, across the papers\n\n");
     let mut md = String::new();
     let mut missing = Vec::new();
-    // (category, legacy ms, and the ratio with its interval) of each algorithm's largest input.
-    let mut bars: Vec<(String, f64, super::table::versus::Ratio)> = Vec::new();
+    let mut bars: Vec<Bar> = Vec::new();
     for (key, rec) in records {
         let Some(r) = rec else { continue };
-        let table = r
-            .tables
-            .iter()
-            .any(|t| t.id == TABLE && t.skipped.is_none())
-            .then(|| std::fs::read_to_string(dir.join(key).join(format!("{TABLE}.json"))).ok())
-            .flatten()
-            .and_then(|t| serde_json::from_str::<Table>(&t).ok());
-        let Some(t) = table else {
+        let Some(t) = read_versus(dir, key, r) else {
             missing.push(format!("`{key}`"));
             continue;
         };
-        let num = |row: &super::Row, c: &str| row.values[t.col(c)].as_f64();
-        let text = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Text);
-        let ms = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Sig(4));
-        for row in &t.rows {
-            let (Some(l), Some(_), Some(ratio)) =
-                (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
-            else {
-                continue;
-            };
-            md.push_str(&format!(
-                "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {:.2} |\n",
-                text(row, "algorithm"),
-                text(row, "input"),
-                text(row, "legacy kernel"),
-                ms(row, LEGACY_MS),
-                text(row, "compute kernel"),
-                ms(row, COMPUTE_MS),
-                ratio
-            ));
-            let alg = format!("{key}: {}", text(row, "algorithm"));
-            let (lo, hi) = row.values[t.col(RATIO)]
-                .interval()
-                .unwrap_or((ratio, ratio));
-            let dot = (format!("{alg} ({})", text(row, "input")), ratio, lo, hi);
-            match bars.iter_mut().find(|b| b.0 == alg) {
-                Some(b) if b.1 >= l => {}
-                Some(b) => *b = (alg, l, dot),
-                None => bars.push((alg, l, dot)),
-            }
-        }
+        versus_rows(key, &t, &mut md, &mut bars);
     }
     if md.is_empty() {
         s.push_str("No algorithm was run and verified by both pipelines in this run.\n\n");
@@ -284,12 +108,54 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
     s
 }
 
-fn short(v: f64) -> String {
-    if v != 0.0 && (v.abs() >= 1e7 || v.abs() < 1e-3) {
-        format!("{v:.4e}")
-    } else {
-        let s = format!("{v:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
+/// (category, legacy ms, and the ratio with its interval) of an algorithm's largest input:
+/// one dot of the versus figure.
+type Bar = (String, f64, super::table::versus::Ratio);
+
+/// A paper's `versus` table, read from its JSON file, when the paper has one that ran.
+fn read_versus(dir: &Path, key: &str, r: &PaperRecord) -> Option<Table> {
+    use super::table::versus::TABLE;
+    r.tables
+        .iter()
+        .any(|t| t.id == TABLE && t.skipped.is_none())
+        .then(|| std::fs::read_to_string(dir.join(key).join(format!("{TABLE}.json"))).ok())
+        .flatten()
+        .and_then(|t| serde_json::from_str::<Table>(&t).ok())
+}
+
+/// The rows of paper `key`'s `versus` table `t` that have both times and a ratio: a line
+/// each of the section's table into `md`, and each algorithm's largest input into `bars`.
+fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
+    use super::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
+    let num = |row: &super::Row, c: &str| row.values[t.col(c)].as_f64();
+    let text = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Text);
+    let ms = |row: &super::Row, c: &str| row.values[t.col(c)].render(super::Fmt::Sig(4));
+    for row in &t.rows {
+        let (Some(l), Some(_), Some(ratio)) =
+            (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
+        else {
+            continue;
+        };
+        md.push_str(&format!(
+            "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {:.2} |\n",
+            text(row, "algorithm"),
+            text(row, "input"),
+            text(row, "legacy kernel"),
+            ms(row, LEGACY_MS),
+            text(row, "compute kernel"),
+            ms(row, COMPUTE_MS),
+            ratio
+        ));
+        let alg = format!("{key}: {}", text(row, "algorithm"));
+        let (lo, hi) = row.values[t.col(RATIO)]
+            .interval()
+            .unwrap_or((ratio, ratio));
+        let dot = (format!("{alg} ({})", text(row, "input")), ratio, lo, hi);
+        match bars.iter_mut().find(|b| b.0 == alg) {
+            Some(b) if b.1 >= l => {}
+            Some(b) => *b = (alg, l, dot),
+            None => bars.push((alg, l, dot)),
+        }
     }
 }
 

@@ -41,8 +41,8 @@ use crate::gl::{DeviceInfo, Gl, GlError};
 use crate::report::Provenance;
 use crate::report::article::PaperMeta;
 use crate::report::files::{OutputError, ensure_writable};
-use crate::report::index::{RUN_JSON, RunTimes, write_device_index, write_report};
-use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot};
+use crate::report::index::{PaperRecord, RUN_JSON, RunTimes, write_device_index, write_report};
+use crate::report::load::{Gate, LoadSource, QuietPolicy, RunLoad, Snapshot};
 use crate::report::plot::PlotError;
 
 /// Errors of a reproduction run.
@@ -285,27 +285,9 @@ pub fn reproduce_with(
     ensure_writable(&dir)?;
     // A full run into the default place: figures/REPORT.md indexes the devices.
     let index = (opts.out.is_none() && opts.mode == Mode::Full).then(|| Path::new(FIGURES));
-    let interrupted = Arc::new(AtomicBool::new(false));
-    {
-        let flag = interrupted.clone();
-        // A second handler cannot be installed (e.g. in tests): then Ctrl-C just kills us, and
-        // the atomic writes still leave complete files only. With the `termination` feature
-        // the handler also catches SIGTERM (and SIGHUP).
-        let _ = ctrlc::set_handler(move || {
-            if flag.swap(true, Ordering::SeqCst) {
-                std::process::exit(130);
-            }
-            eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
-        });
-    }
+    let interrupted = interrupt_flag();
     let command_started = Instant::now();
-    let mut times = RunTimes {
-        command: crate::report::provenance::command_line(),
-        commit: crate::report::provenance::git_commit(),
-        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        mode: opts.mode.name().into(),
-        ..RunTimes::default()
-    };
+    let mut times = run_times(opts.mode);
     let profile = opts
         .bench
         .then(|| device_profile(gl, &dir, opts.mode))
@@ -315,61 +297,26 @@ pub fn reproduce_with(
         times.bench_s = Some(command_started.elapsed().as_secs_f64());
     }
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
-    let progress = indicatif::MultiProgress::new();
+    let runner = PaperRunner {
+        gl,
+        opts,
+        quiet,
+        gate: &gate,
+        dir: &dir,
+        profile,
+        progress: indicatif::MultiProgress::new(),
+        interrupted: interrupted.clone(),
+    };
     let mut failures = Vec::new();
     let mut last_prov = Provenance::now(gl.info(), opts.mode.name());
     for (paper, files) in loaded {
-        let started = Instant::now();
-        let load = crate::report::provenance::load_average();
-        let span = quiet
-            .span_threshold()
-            .and_then(|_| crate::report::load::Snapshot::now());
-        let session = Session::new(
-            gl,
-            paper,
-            opts.mode,
-            dir.join(paper.key),
-            files,
-            opts.resume,
-            progress.clone(),
-            interrupted.clone(),
-        )?;
-        if let Some(p) = &profile {
-            session.set_profile(p.clone());
-        }
-        if let Some(th) = quiet.span_threshold() {
-            session.sample_load(th);
-        }
-        let result = (paper.run)(&session)
-            .and_then(|()| session.roofline())
-            .and_then(|()| session.versus());
-        let mut prov = Provenance::now(gl.info(), opts.mode.name());
-        prov.seconds = started.elapsed().as_secs_f64();
-        prov.load = load;
-        prov.limits = profile.as_deref().map(limits_summary).unwrap_or_default();
-        if !matches!(quiet.source, LoadSource::Off) {
-            let mut machine = RunLoad::from_gate(&gate);
-            machine.during = match (span, quiet.span_threshold()) {
-                (Some(a), Some(th)) => Snapshot::now().and_then(|b| b.since(&a, th)),
-                _ => None,
-            };
-            machine.noisy_parts = session.noisy_tables();
-            prov.machine = Some(machine);
-        }
-        let record = session.finish(prov.clone())?;
+        let (record, prov, result) = runner.run(paper, files)?;
         times.papers.push((paper.key.to_string(), prov.seconds));
         times.seconds = command_started.elapsed().as_secs_f64();
         write_run_times(&dir, &times)?;
         last_prov = prov;
         write_report(&dir, &order, &last_prov)?;
-        for t in &record.tables {
-            if t.failed > 0 {
-                failures.push(format!(
-                    "{}/{}: {} of {} rows",
-                    paper.key, t.id, t.failed, t.rows
-                ));
-            }
-        }
+        failures.extend(failed_tables(paper.key, &record));
         match result {
             Ok(()) => {}
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
@@ -392,6 +339,112 @@ pub fn reproduce_with(
         Ok(())
     } else {
         Err(RunError::Failed(failures))
+    }
+}
+
+/// A line for each table of paper `key` with failed rows: "key/table: n of m rows".
+fn failed_tables<'r>(key: &'r str, record: &'r PaperRecord) -> impl Iterator<Item = String> + 'r {
+    record
+        .tables
+        .iter()
+        .filter(|t| t.failed > 0)
+        .map(move |t| format!("{key}/{}: {} of {} rows", t.id, t.failed, t.rows))
+}
+
+/// The command's times as it starts: its command line, commit, date and mode, no paper yet.
+fn run_times(mode: Mode) -> RunTimes {
+    RunTimes {
+        command: crate::report::provenance::command_line(),
+        commit: crate::report::provenance::git_commit(),
+        date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
+        mode: mode.name().into(),
+        ..RunTimes::default()
+    }
+}
+
+/// The flag a Ctrl-C sets: the run finishes its current row and stops; a second Ctrl-C
+/// exits at once.
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let interrupted = Arc::new(AtomicBool::new(false));
+    let flag = interrupted.clone();
+    // A second handler cannot be installed (e.g. in tests): then Ctrl-C just kills us, and
+    // the atomic writes still leave complete files only. With the `termination` feature
+    // the handler also catches SIGTERM (and SIGHUP).
+    let _ = ctrlc::set_handler(move || {
+        if flag.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
+        }
+        eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
+    });
+    interrupted
+}
+
+/// What running one paper after another shares: the context, the options, the load policy
+/// and its gate, the output folder, the device profile, the progress bars, the interrupt.
+struct PaperRunner<'a> {
+    gl: &'a Gl,
+    opts: &'a Options,
+    quiet: &'a QuietPolicy,
+    gate: &'a Gate,
+    dir: &'a Path,
+    profile: Option<Rc<DeviceProfile>>,
+    progress: indicatif::MultiProgress,
+    interrupted: Arc<AtomicBool>,
+}
+
+impl PaperRunner<'_> {
+    /// Runs one paper's experiments (then its roofline and versus) in a [`Session`] and
+    /// writes its record: the record, its provenance (with the machine's load when sampled)
+    /// and how the experiments ended.
+    fn run(
+        &self,
+        paper: &'static PaperEntry,
+        files: Vec<LoadedFile>,
+    ) -> Result<(PaperRecord, Provenance, Result<(), RunError>), RunError> {
+        let (gl, opts, quiet) = (self.gl, self.opts, self.quiet);
+        let started = Instant::now();
+        let load = crate::report::provenance::load_average();
+        let span = quiet
+            .span_threshold()
+            .and_then(|_| crate::report::load::Snapshot::now());
+        let session = Session::new(
+            gl,
+            paper,
+            opts.mode,
+            self.dir.join(paper.key),
+            files,
+            opts.resume,
+            self.progress.clone(),
+            self.interrupted.clone(),
+        )?;
+        if let Some(p) = &self.profile {
+            session.set_profile(p.clone());
+        }
+        if let Some(th) = quiet.span_threshold() {
+            session.sample_load(th);
+        }
+        let result = (paper.run)(&session)
+            .and_then(|()| session.roofline())
+            .and_then(|()| session.versus());
+        let mut prov = Provenance::now(gl.info(), opts.mode.name());
+        prov.seconds = started.elapsed().as_secs_f64();
+        prov.load = load;
+        prov.limits = self
+            .profile
+            .as_deref()
+            .map(limits_summary)
+            .unwrap_or_default();
+        if !matches!(quiet.source, LoadSource::Off) {
+            let mut machine = RunLoad::from_gate(self.gate);
+            machine.during = match (span, quiet.span_threshold()) {
+                (Some(a), Some(th)) => Snapshot::now().and_then(|b| b.since(&a, th)),
+                _ => None,
+            };
+            machine.noisy_parts = session.noisy_tables();
+            prov.machine = Some(machine);
+        }
+        let record = session.finish(prov.clone())?;
+        Ok((record, prov, result))
     }
 }
 

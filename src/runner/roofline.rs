@@ -9,9 +9,9 @@
 
 use serde::Serialize;
 
-use super::{RunError, Session};
+use super::{RunError, Session, TableWriter};
 use crate::bench::{Kind, Pipeline, RooflinePoint};
-use crate::report::{Attained, Column, Fmt, bound_columns};
+use crate::report::{Attained, Column, Fmt, RowBuilder, bound_columns};
 
 pub const TABLE: &str = "roofline";
 pub const FIGURE: &str = "roofline.png";
@@ -37,6 +37,54 @@ fn representatives(
         }
     }
     best
+}
+
+/// The table row of a kernel's representative row `a` (row `key` of table `table`): its
+/// time, GFLOPS, GB/s, intensity and work (the bound columns follow from the work).
+fn kernel_row(t: &TableWriter, table: &str, key: &str, a: &Attained) -> RowBuilder {
+    let flops = a.work.flops32 + a.work.flops64;
+    let secs = a.ms * 1e-3;
+    t.row(a.kernel.clone())
+        .text("kernel", a.kernel.clone())
+        .text("row", format!("{table} / {key}"))
+        .text(
+            "pipeline",
+            match a.work.kind {
+                Kind::Fragment => "legacy (fragment)",
+                Kind::Compute => "compute",
+            },
+        )
+        .num("time", a.ms)
+        .opt("GFLOPS", (flops > 0.0).then(|| flops / secs / 1e9))
+        .opt(
+            "GB/s",
+            (a.work.bytes.total() > 0.0).then(|| a.work.bytes.total() / secs / 1e9),
+        )
+        .opt(
+            "flop/byte",
+            (flops > 0.0 && a.work.bytes.total() > 0.0).then(|| flops / a.work.bytes.total()),
+        )
+        .work(a.kernel.clone(), a.work, a.ms)
+        .unchecked(format!("derived from {table} / {key}, verified there"))
+}
+
+/// The kernel's point on the roofline, when it does arithmetic, moves bytes and took time.
+fn point(a: &Attained) -> Option<RooflinePoint> {
+    let flops = a.work.flops32 + a.work.flops64;
+    let secs = a.ms * 1e-3;
+    if flops > 0.0 && a.work.bytes.total() > 0.0 && a.ms > 0.0 {
+        Some(RooflinePoint {
+            name: a.kernel.clone(),
+            intensity: flops / a.work.bytes.total(),
+            gflops: flops / secs / 1e9,
+            pipeline: match a.work.kind {
+                Kind::Fragment => Pipeline::Legacy,
+                Kind::Compute => Pipeline::Compute,
+            },
+        })
+    } else {
+        None
+    }
 }
 
 #[derive(Serialize)]
@@ -83,46 +131,11 @@ impl Session {
         for (table, key, a) in &kernels {
             // Every source row reused (same times): the same configuration, so the row too.
             let reused = t.reuse(&a.kernel)?.is_some();
-            let flops = a.work.flops32 + a.work.flops64;
-            let secs = a.ms * 1e-3;
-            let row = t
-                .row(a.kernel.clone())
-                .text("kernel", a.kernel.clone())
-                .text("row", format!("{table} / {key}"))
-                .text(
-                    "pipeline",
-                    match a.work.kind {
-                        Kind::Fragment => "legacy (fragment)",
-                        Kind::Compute => "compute",
-                    },
-                )
-                .num("time", a.ms)
-                .opt("GFLOPS", (flops > 0.0).then(|| flops / secs / 1e9))
-                .opt(
-                    "GB/s",
-                    (a.work.bytes.total() > 0.0).then(|| a.work.bytes.total() / secs / 1e9),
-                )
-                .opt(
-                    "flop/byte",
-                    (flops > 0.0 && a.work.bytes.total() > 0.0)
-                        .then(|| flops / a.work.bytes.total()),
-                )
-                .work(a.kernel.clone(), a.work, a.ms)
-                .unchecked(format!("derived from {table} / {key}, verified there"));
+            let row = kernel_row(&t, table, key, a);
             if !reused {
                 t.push(row)?;
             }
-            if flops > 0.0 && a.work.bytes.total() > 0.0 && a.ms > 0.0 {
-                points.push(RooflinePoint {
-                    name: a.kernel.clone(),
-                    intensity: flops / a.work.bytes.total(),
-                    gflops: flops / secs / 1e9,
-                    pipeline: match a.work.kind {
-                        Kind::Fragment => Pipeline::Legacy,
-                        Kind::Compute => Pipeline::Compute,
-                    },
-                });
-            }
+            points.extend(point(a));
         }
         t.finish()?;
         if let (Some(p), false) = (profile, points.is_empty()) {

@@ -16,9 +16,9 @@
 
 use serde::Serialize;
 
-use super::{RunError, Session};
+use super::{RunError, Session, TableWriter};
 use crate::bench::Kind;
-use crate::report::{Attained, Column};
+use crate::report::{Attained, Column, RowBuilder};
 
 use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
 use crate::stats::Estimate;
@@ -78,6 +78,62 @@ fn fastest(
     best
 }
 
+/// The `versus` table's columns: algorithm and input, then each side's kernel, time, error
+/// and fraction of its bound, the ratio and which side is faster.
+fn versus_columns() -> Vec<Column> {
+    vec![
+        Column::key("algorithm"),
+        Column::key("input"),
+        Column::ours("legacy kernel").text(),
+        Column::ours(LEGACY_MS),
+        Column::ours("legacy error").sci(1),
+        Column::ours("legacy of bound").fixed(2),
+        Column::ours("compute kernel").text(),
+        Column::ours(COMPUTE_MS),
+        Column::ours("compute error").sci(1),
+        Column::ours("compute of bound").fixed(2),
+        Column::ours(RATIO).fixed(2),
+        Column::ours(FASTER).text(),
+    ]
+}
+
+/// The row of one pair: both sides' cells, their ratio with its conservative interval, and
+/// the faster side (or `tie`).
+fn versus_row(
+    t: &TableWriter,
+    key: String,
+    (alg, input, l, c): (&String, &String, &Side, &Side),
+) -> RowBuilder {
+    t.row(key)
+        .text("algorithm", alg.clone())
+        .text("input", input.clone())
+        .text("legacy kernel", l.0.clone())
+        .est(LEGACY_MS, est(l.1, l.5))
+        .num("legacy error", l.2)
+        .opt("legacy of bound", l.3)
+        .text("compute kernel", c.0.clone())
+        .est(COMPUTE_MS, est(c.1, c.5))
+        .num("compute error", c.2)
+        .opt("compute of bound", c.3)
+        .est(RATIO, {
+            let mut r = est(l.1 / c.1, (l.5.0 / c.5.1, l.5.1 / c.5.0));
+            r.n = 2;
+            r
+        })
+        .text(
+            FASTER,
+            match crate::stats::separated(l.5, c.5) {
+                Some(std::cmp::Ordering::Less) => "legacy",
+                Some(std::cmp::Ordering::Greater) => "compute",
+                _ => TIE,
+            },
+        )
+        .unchecked(format!(
+            "both sides verified in their tables ({}; {})",
+            l.4, c.4
+        ))
+}
+
 impl Session {
     /// Writes the paper's `versus` table when some algorithm and input were solved by both
     /// pipelines (and verified); nothing otherwise.
@@ -94,20 +150,7 @@ impl Session {
         if pairs.is_empty() {
             return Ok(());
         }
-        let columns = vec![
-            Column::key("algorithm"),
-            Column::key("input"),
-            Column::ours("legacy kernel").text(),
-            Column::ours(LEGACY_MS),
-            Column::ours("legacy error").sci(1),
-            Column::ours("legacy of bound").fixed(2),
-            Column::ours("compute kernel").text(),
-            Column::ours(COMPUTE_MS),
-            Column::ours("compute error").sci(1),
-            Column::ours("compute of bound").fixed(2),
-            Column::ours(RATIO).fixed(2),
-            Column::ours(FASTER).text(),
-        ];
+        let columns = versus_columns();
         let mut t = self.table(
             TABLE,
             "Legacy (fragment passes) vs compute shaders: the same algorithm on the same input",
@@ -128,35 +171,7 @@ impl Session {
             if t.reuse(&key)?.is_some() {
                 continue;
             }
-            let row = t
-                .row(key)
-                .text("algorithm", alg.clone())
-                .text("input", input.clone())
-                .text("legacy kernel", l.0.clone())
-                .est(LEGACY_MS, est(l.1, l.5))
-                .num("legacy error", l.2)
-                .opt("legacy of bound", l.3)
-                .text("compute kernel", c.0.clone())
-                .est(COMPUTE_MS, est(c.1, c.5))
-                .num("compute error", c.2)
-                .opt("compute of bound", c.3)
-                .est(RATIO, {
-                    let mut r = est(l.1 / c.1, (l.5.0 / c.5.1, l.5.1 / c.5.0));
-                    r.n = 2;
-                    r
-                })
-                .text(
-                    FASTER,
-                    match crate::stats::separated(l.5, c.5) {
-                        Some(std::cmp::Ordering::Less) => "legacy",
-                        Some(std::cmp::Ordering::Greater) => "compute",
-                        _ => TIE,
-                    },
-                )
-                .unchecked(format!(
-                    "both sides verified in their tables ({}; {})",
-                    l.4, c.4
-                ));
+            let row = versus_row(&t, key, (alg, input, l, c));
             t.push(row)?;
         }
         let ratios = crate::report::table::versus::ratios(t.table(), |r| r.key.clone());

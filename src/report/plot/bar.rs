@@ -49,29 +49,11 @@ impl BarChart {
 
     fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
         let perr = start_render(path);
-        let vals: Vec<f64> = self
-            .series
-            .iter()
-            .flat_map(|(_, v)| v.iter().flatten().copied())
-            .filter(|v| v.is_finite() && (!self.log_y || *v > 0.0))
-            .collect();
-        if vals.is_empty() || self.categories.is_empty() {
+        let Some((lo, hi)) = self.value_range() else {
             return Err(perr("no finite values to plot".into()));
-        }
-        let (lo, hi) = range(vals.iter().copied(), self.log_y);
-        let lo = if self.log_y { lo } else { 0f64.min(lo) };
-        let ns = self.series.len().max(1) as f64;
+        };
         let nc = self.categories.len();
-        // Category names that do not fit side by side under the bars turn the chart on its
-        // side: bars left to right, one name per row in an axis area as wide as the longest
-        // (about 12 px per character at the tick font).
-        let longest = self
-            .categories
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0) as u32;
-        let horizontal = longest * 12 > (SIZE.0 - 150) / nc as u32;
+        let (horizontal, longest) = self.lies_on_side();
         let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
@@ -82,14 +64,6 @@ impl BarChart {
             110
         };
         let mut b = builder(&top, &self.title, 70, y_area);
-        // Category i sits at position i (bottom to top when horizontal: the first on top).
-        let at = move |i: usize| {
-            if horizontal {
-                (nc - 1 - i) as f64
-            } else {
-                i as f64
-            }
-        };
         let cats = self.categories.clone();
         let catfmt = move |v: &f64| {
             let p = v.round();
@@ -123,26 +97,12 @@ impl BarChart {
                 mesh_style(&mut mesh)
                     .draw()
                     .map_err(|e| perr(e.to_string()))?;
-                for (k, (name, v)) in self.series.iter().enumerate() {
+                for k in 0..self.series.len() {
                     let color = style::color(k);
-                    let w = 0.8 / ns;
-                    let bars = v.iter().enumerate().filter_map(|(i, y)| {
-                        let y = (*y)?;
-                        if !y.is_finite() || (self.log_y && y <= 0.0) {
-                            return None;
-                        }
-                        // Series in legend order: left to right, or top to bottom.
-                        let slot = if horizontal { ns as usize - 1 - k } else { k };
-                        let c0 = at(i) - 0.4 + slot as f64 * w;
-                        let (c1, base) = (c0 + w * 0.95, $base);
-                        let corners = if horizontal {
-                            [(base, c0), (y, c1)]
-                        } else {
-                            [(c0, base), (c1, y)]
-                        };
-                        Some(Rectangle::new(corners, color.filled()))
-                    });
-                    let _ = name;
+                    let bars = self
+                        .bar_corners(k, horizontal, $base)
+                        .into_iter()
+                        .map(|corners| Rectangle::new(corners, color.filled()));
                     chart.draw_series(bars).map_err(|e| perr(e.to_string()))?;
                 }
             }};
@@ -157,5 +117,73 @@ impl BarChart {
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
         root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
+    }
+
+    /// The value axis: every finite value (positive on a log axis), from 0 on a linear one;
+    /// `None` when there is nothing to plot.
+    fn value_range(&self) -> Option<(f64, f64)> {
+        let vals: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|(_, v)| v.iter().flatten().copied())
+            .filter(|v| v.is_finite() && (!self.log_y || *v > 0.0))
+            .collect();
+        if vals.is_empty() || self.categories.is_empty() {
+            return None;
+        }
+        let (lo, hi) = range(vals.iter().copied(), self.log_y);
+        let lo = if self.log_y { lo } else { 0f64.min(lo) };
+        Some((lo, hi))
+    }
+
+    /// Whether the chart lies on its side, and the longest category name (characters):
+    /// names that do not fit side by side under the bars turn it, bars left to right, one
+    /// name per row in an axis area as wide as the longest (about 12 px per character at
+    /// the tick font).
+    fn lies_on_side(&self) -> (bool, u32) {
+        let nc = self.categories.len();
+        let longest = self
+            .categories
+            .iter()
+            .map(|c| c.chars().count())
+            .max()
+            .unwrap_or(0) as u32;
+        (longest * 12 > (SIZE.0 - 150) / nc as u32, longest)
+    }
+
+    /// The corners (in chart coordinates) of series `k`'s bars from `base`, one per category
+    /// with a value that fits the axis.
+    fn bar_corners(&self, k: usize, horizontal: bool, base: f64) -> Vec<[(f64, f64); 2]> {
+        let nc = self.categories.len();
+        let ns = self.series.len().max(1) as f64;
+        // Category i sits at position i (bottom to top when horizontal: the first on top).
+        let at = |i: usize| {
+            if horizontal {
+                (nc - 1 - i) as f64
+            } else {
+                i as f64
+            }
+        };
+        let w = 0.8 / ns;
+        self.series[k]
+            .1
+            .iter()
+            .enumerate()
+            .filter_map(|(i, y)| {
+                let y = (*y)?;
+                if !y.is_finite() || (self.log_y && y <= 0.0) {
+                    return None;
+                }
+                // Series in legend order: left to right, or top to bottom.
+                let slot = if horizontal { ns as usize - 1 - k } else { k };
+                let c0 = at(i) - 0.4 + slot as f64 * w;
+                let c1 = c0 + w * 0.95;
+                Some(if horizontal {
+                    [(base, c0), (y, c1)]
+                } else {
+                    [(c0, base), (c1, y)]
+                })
+            })
+            .collect()
     }
 }

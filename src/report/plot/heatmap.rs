@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::tick;
@@ -108,13 +109,23 @@ impl HeatMap {
         ))
         .map_err(|e| perr(e.to_string()))?;
         let (left, right) = body.split_horizontally(size.0 - Self::BAR_AREA);
+        self.draw_field(&left).map_err(&perr)?;
+        self.draw_colour_bar(&right).map_err(&perr)?;
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The field: one cell of the colour map per node, on axes in the domain's units.
+    fn draw_field(&self, left: &Area) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let (lo, hi) = self.range;
         let (xmax, ymax) = ((self.nx - 1) as f64 * self.h, (self.ny - 1) as f64 * self.h);
-        let mut chart = ChartBuilder::on(&left)
+        let mut chart = ChartBuilder::on(left)
             .margin(Self::MARGIN)
             .x_label_area_size(Self::X_AREA)
             .y_label_area_size(Self::Y_AREA)
             .build_cartesian_2d(0.0..xmax, 0.0..ymax)
-            .map_err(|e| perr(e.to_string()))?;
+            .map_err(e)?;
         chart
             .configure_mesh()
             .disable_mesh()
@@ -125,7 +136,7 @@ impl HeatMap {
             .x_label_formatter(&|v| tick(*v))
             .y_label_formatter(&|v| tick(*v))
             .draw()
-            .map_err(|e| perr(e.to_string()))?;
+            .map_err(e)?;
         let half = 0.5 * self.h;
         let cells = (0..self.ny).flat_map(|j| {
             (0..self.nx).map(move |i| {
@@ -140,16 +151,22 @@ impl HeatMap {
                 )
             })
         });
-        chart.draw_series(cells).map_err(|e| perr(e.to_string()))?;
-        // The colour bar: a strip as tall as the plot, labelled on its right.
-        let mut bar = ChartBuilder::on(&right)
+        chart.draw_series(cells).map_err(e)?;
+        Ok(())
+    }
+
+    /// The colour bar: a strip as tall as the plot, labelled on its right.
+    fn draw_colour_bar(&self, right: &Area) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let (lo, hi) = self.range;
+        let mut bar = ChartBuilder::on(right)
             .margin_top(Self::MARGIN)
             .margin_bottom(Self::MARGIN + Self::X_AREA)
             .margin_left(10)
             .margin_right(Self::MARGIN)
             .right_y_label_area_size(Self::BAR_AREA - 70)
             .build_cartesian_2d(0.0..1.0, lo..hi)
-            .map_err(|e| perr(e.to_string()))?;
+            .map_err(e)?;
         bar.configure_mesh()
             .disable_mesh()
             .disable_x_axis()
@@ -160,7 +177,7 @@ impl HeatMap {
             // A tick at zero computed as ±1e-17 reads as 0.
             .y_label_formatter(&|v| tick(if v.abs() < 1e-9 * (hi - lo) { 0.0 } else { *v }))
             .draw()
-            .map_err(|e| perr(e.to_string()))?;
+            .map_err(e)?;
         let steps = 256;
         bar.draw_series((0..steps).map(|k| {
             let (a, b) = (k as f64 / steps as f64, (k + 1) as f64 / steps as f64);
@@ -170,11 +187,13 @@ impl HeatMap {
                 RGBColor(r, g, bl).filled(),
             )
         }))
-        .map_err(|e| perr(e.to_string()))?;
-        root.present().map_err(|e| perr(e.to_string()))?;
+        .map_err(e)?;
         Ok(())
     }
 }
+
+/// The drawing area a heat map renders on.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, tick};
@@ -142,33 +143,10 @@ impl LineChart {
 
     fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
         let perr = start_render(path);
-        let Some((xr, mut yr)) = self.data_range(self.log_y) else {
+        let Some((xr, yr)) = self.ranges() else {
             return Err(perr("no finite points to plot".into()));
         };
-        if let Some((lo, hi)) = self.y_range {
-            yr = (yr.0.min(lo), yr.1.max(hi));
-            if !self.log_y && lo == 0.0 {
-                yr.0 = yr.0.max(0.0);
-            }
-        }
-        // Ticks on a log axis: the x values themselves when there are few (sizes N), else
-        // 1-2-5 steps over a few decades, so that small values are labelled too.
-        let xs: Vec<f64> = {
-            let mut v: Vec<f64> = self
-                .series
-                .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.0))
-                .filter(|x| x.is_finite() && *x > 0.0)
-                .collect();
-            v.sort_by(f64::total_cmp);
-            v.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
-            v
-        };
-        let x_ticks = if xs.len() <= 12 && xs.len() >= 2 {
-            Some(xs)
-        } else {
-            log_ticks(xr)
-        };
+        let x_ticks = self.x_ticks(xr);
         let y_ticks = log_ticks(yr);
         let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
@@ -188,27 +166,9 @@ impl LineChart {
                 .y_label_formatter(&|v| tick(*v))
                 .draw()
                 .map_err(|e| perr(e.to_string()))?;
-                for (i, s) in self.series.iter().enumerate() {
-                    let (color, shape, dash) = self.look(i);
-                    let px: Vec<(i32, i32)> = s
-                        .points
-                        .iter()
-                        .copied()
-                        .filter(|&p| self.plottable(p))
-                        .map(|p| chart.backend_coord(&p))
-                        .collect();
-                    style::line(&top, &px, color.stroke_width(3), dash).map_err(&perr)?;
-                    // A dense curve (a profile, an analytic line) gets about 20 markers.
-                    let every = px.len().div_ceil(20).max(1);
-                    // Series start their markers at different points, so that curves that
-                    // coincide still show each one's markers.
-                    for &p in px
-                        .iter()
-                        .skip((i * every.div_ceil(3)) % every)
-                        .step_by(every)
-                    {
-                        style::marker(&top, shape, p, 7, color, !s.paper).map_err(&perr)?;
-                    }
+                for i in 0..self.series.len() {
+                    self.draw_curve(&top, i, &|p| chart.backend_coord(&p))
+                        .map_err(&perr)?;
                 }
             }};
         }
@@ -231,6 +191,69 @@ impl LineChart {
         }
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
         root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+
+    /// The axes' ranges: the data's, with y widened to [`LineChart::y_range`] (kept from
+    /// zero on a linear axis that asks for it); `None` when no point can be drawn.
+    fn ranges(&self) -> Option<((f64, f64), (f64, f64))> {
+        let (xr, mut yr) = self.data_range(self.log_y)?;
+        if let Some((lo, hi)) = self.y_range {
+            yr = (yr.0.min(lo), yr.1.max(hi));
+            if !self.log_y && lo == 0.0 {
+                yr.0 = yr.0.max(0.0);
+            }
+        }
+        Some((xr, yr))
+    }
+
+    /// Ticks on a log x axis: the x values themselves when there are few (sizes N), else
+    /// 1-2-5 steps over a few decades, so that small values are labelled too.
+    fn x_ticks(&self, xr: (f64, f64)) -> Option<Vec<f64>> {
+        let mut xs: Vec<f64> = self
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().map(|p| p.0))
+            .filter(|x| x.is_finite() && *x > 0.0)
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+        if xs.len() <= 12 && xs.len() >= 2 {
+            Some(xs)
+        } else {
+            log_ticks(xr)
+        }
+    }
+
+    /// Draws series `i`: its line through the plottable points and its markers; `at` maps a
+    /// point to pixels.
+    fn draw_curve(
+        &self,
+        top: &DrawingArea<BitMapBackend, Shift>,
+        i: usize,
+        at: &dyn Fn((f64, f64)) -> (i32, i32),
+    ) -> Result<(), String> {
+        let s = &self.series[i];
+        let (color, shape, dash) = self.look(i);
+        let px: Vec<(i32, i32)> = s
+            .points
+            .iter()
+            .copied()
+            .filter(|&p| self.plottable(p))
+            .map(at)
+            .collect();
+        style::line(top, &px, color.stroke_width(3), dash)?;
+        // A dense curve (a profile, an analytic line) gets about 20 markers.
+        let every = px.len().div_ceil(20).max(1);
+        // Series start their markers at different points, so that curves that
+        // coincide still show each one's markers.
+        for &p in px
+            .iter()
+            .skip((i * every.div_ceil(3)) % every)
+            .step_by(every)
+        {
+            style::marker(top, shape, p, 7, color, !s.paper)?;
+        }
         Ok(())
     }
 }

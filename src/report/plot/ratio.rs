@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, tick};
@@ -38,27 +39,11 @@ impl RatioChart {
 
     fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
         let perr = start_render(path);
-        let ok = |v: f64| v.is_finite() && v > 0.0;
         let rows: Vec<&(String, f64, f64, f64)> = self.rows.iter().filter(|r| ok(r.1)).collect();
         if rows.is_empty() {
             return Err(perr("no finite positive ratio to plot".into()));
         }
-        let vals = rows
-            .iter()
-            .flat_map(|r| [r.1, r.2, r.3])
-            .filter(|&v| ok(v))
-            .chain([1.0]);
-        let (mut lo, mut hi) = range(vals, true);
-        // Symmetric about 1, so that "twice as fast" either way is as far from the line.
-        let m = (1.0 / lo).max(hi);
-        (lo, hi) = (1.0 / m, m);
-        let ticks = log_ticks((lo, hi)).map(|t| {
-            let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
-            let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
-            t.extend(inv);
-            t.sort_by(f64::total_cmp);
-            t
-        });
+        let (lo, hi, ticks) = symmetric_axis(&rows);
         let n = rows.len();
         let longest = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0) as u32;
         let size = self.size();
@@ -74,7 +59,6 @@ impl RatioChart {
                 String::new()
             }
         };
-        let color = style::color(0);
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
@@ -97,46 +81,12 @@ impl RatioChart {
                         BLACK.stroke_width(2),
                     ))
                     .map_err(|e| perr(e.to_string()))?;
-                for (i, r) in rows.iter().enumerate() {
-                    let y = (n - 1 - i) as f64;
-                    let (wl, wh) = (r.2.min(r.1), r.3.max(r.1));
-                    if ok(wl) && ok(wh) && wh > wl {
-                        let (a, b) = (chart.backend_coord(&(wl, y)), chart.backend_coord(&(wh, y)));
-                        root.draw(&PathElement::new(vec![a, b], color.stroke_width(3)))
-                            .map_err(|e| perr(e.to_string()))?;
-                        for p in [a, b] {
-                            root.draw(&PathElement::new(
-                                vec![(p.0, p.1 - 10), (p.0, p.1 + 10)],
-                                color.stroke_width(3),
-                            ))
-                            .map_err(|e| perr(e.to_string()))?;
-                        }
-                    }
-                    let p = chart.backend_coord(&(r.1, y));
-                    style::marker(&root, style::Shape::Circle, p, 9, color, true).map_err(&perr)?;
-                    root.draw(&Text::new(
-                        format!("{:.2}×", r.1),
-                        (p.0 + 6, p.1 - 34),
-                        (FONT, style::LEGEND).into_font(),
-                    ))
-                    .map_err(|e| perr(e.to_string()))?;
-                }
+                let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
+                draw_rows(&root, &rows, &at).map_err(&perr)?;
                 // What each side of the line means, under the axis at either end.
-                let (l, _) = chart.backend_coord(&(lo, y0));
-                let (r, yb) = chart.backend_coord(&(hi, y0));
-                let font = (FONT, style::LEGEND)
-                    .into_font()
-                    .color(&RGBColor(80, 80, 80));
-                root.draw(&Text::new(
-                    format!("<  {}", self.below),
-                    (l, yb + 48),
-                    font.clone(),
-                ))
-                .map_err(|e| perr(e.to_string()))?;
-                let text = format!("{}  >", self.above);
-                let w = font.font.box_size(&text).map(|s| s.0 as i32).unwrap_or(200);
-                root.draw(&Text::new(text, (r - w, yb + 48), font))
-                    .map_err(|e| perr(e.to_string()))?;
+                let (l, _) = at(lo, y0);
+                let (r, yb) = at(hi, y0);
+                self.draw_sides(&root, (l, r), yb).map_err(&perr)?;
             }};
         }
         let cr = -0.5..(n as f64 - 0.5);
@@ -147,4 +97,89 @@ impl RatioChart {
         root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
+
+    /// What each side of the line means, under the axis at either end: `below` left from
+    /// `x.0`, `above` ending at `x.1`, at the height `yb + 48`.
+    fn draw_sides(&self, root: &Area, (l, r): (i32, i32), yb: i32) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let font = (FONT, style::LEGEND)
+            .into_font()
+            .color(&RGBColor(80, 80, 80));
+        root.draw(&Text::new(
+            format!("<  {}", self.below),
+            (l, yb + 48),
+            font.clone(),
+        ))
+        .map_err(e)?;
+        let text = format!("{}  >", self.above);
+        let w = font.font.box_size(&text).map(|s| s.0 as i32).unwrap_or(200);
+        root.draw(&Text::new(text, (r - w, yb + 48), font))
+            .map_err(e)
+    }
+}
+
+/// The drawing area a ratio chart renders on.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// Whether a ratio or an interval end can stand on the log axis.
+fn ok(v: f64) -> bool {
+    v.is_finite() && v > 0.0
+}
+
+/// The ratio axis: every ratio, interval end and 1, made symmetric about 1 (so that "twice
+/// as fast" either way is as far from the line), and its ticks mirrored as `1 / t`.
+fn symmetric_axis(rows: &[&(String, f64, f64, f64)]) -> (f64, f64, Option<Vec<f64>>) {
+    let vals = rows
+        .iter()
+        .flat_map(|r| [r.1, r.2, r.3])
+        .filter(|&v| ok(v))
+        .chain([1.0]);
+    let (lo, hi) = range(vals, true);
+    let m = (1.0 / lo).max(hi);
+    let (lo, hi) = (1.0 / m, m);
+    let ticks = log_ticks((lo, hi)).map(|t| {
+        let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
+        let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
+        t.extend(inv);
+        t.sort_by(f64::total_cmp);
+        t
+    });
+    (lo, hi, ticks)
+}
+
+/// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
+/// maps (ratio, row position) to pixels.
+fn draw_rows(
+    root: &Area,
+    rows: &[&(String, f64, f64, f64)],
+    at: &dyn Fn(f64, f64) -> (i32, i32),
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let color = style::color(0);
+    let n = rows.len();
+    for (i, r) in rows.iter().enumerate() {
+        let y = (n - 1 - i) as f64;
+        let (wl, wh) = (r.2.min(r.1), r.3.max(r.1));
+        if ok(wl) && ok(wh) && wh > wl {
+            let (a, b) = (at(wl, y), at(wh, y));
+            root.draw(&PathElement::new(vec![a, b], color.stroke_width(3)))
+                .map_err(e)?;
+            for p in [a, b] {
+                root.draw(&PathElement::new(
+                    vec![(p.0, p.1 - 10), (p.0, p.1 + 10)],
+                    color.stroke_width(3),
+                ))
+                .map_err(e)?;
+            }
+        }
+        let p = at(r.1, y);
+        style::marker(root, style::Shape::Circle, p, 9, color, true)?;
+        root.draw(&Text::new(
+            format!("{:.2}×", r.1),
+            (p.0 + 6, p.1 - 34),
+            (FONT, style::LEGEND).into_font(),
+        ))
+        .map_err(e)?;
+    }
+    Ok(())
 }

@@ -1,0 +1,237 @@
+//! The article's "Threats to validity": what could make this run's numbers or verdicts
+//! wrong — the device class, the machine's load, mixed runs, few runs, wide intervals, rows
+//! above their bound — each read from the run.
+
+use std::path::Path;
+
+use super::{PaperMeta, tables};
+use crate::report::OF_BOUND;
+use crate::report::finding::Verdict;
+use crate::report::record::PaperRecord;
+
+/// A half-width over this fraction of the median makes an interval "wide" (threats).
+const WIDE: f64 = 0.10;
+/// A row above this fraction of its bound contradicts the bound (threats).
+const OVER_BOUND: f64 = 1.05;
+
+/// What could make this run's numbers or verdicts wrong, read from the run.
+pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let mut s = String::from("## Threats to validity\n\n");
+    s.push_str(&device_class(ran));
+    s.push_str(&load(ran));
+    s.push_str(&mixed_runs(ran));
+    s.push_str(&Intervals::read(dir, ran).to_markdown());
+    s
+}
+
+/// The "Device class" item: the GL renderer against the CPU (a software rasterizer said
+/// so), and how many claims are not testable on it; empty when nothing ran.
+fn device_class(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let Some((_, r)) = ran.first() else {
+        return String::new();
+    };
+    let software = ran.iter().any(|(_, r)| {
+        let p = &r.provenance;
+        p.egl_device.contains("[software]")
+            || ["llvmpipe", "softpipe", "swrast"]
+                .iter()
+                .any(|n| p.gl_renderer.contains(n))
+    });
+    let untestable: usize = ran
+        .iter()
+        .map(|(_, r)| {
+            r.findings
+                .iter()
+                .filter(|f| f.verdict == Verdict::NotTestable)
+                .count()
+        })
+        .sum();
+    format!(
+        "- **Device class.** {}{}\n",
+        if software {
+            format!(
+                "{} is a software rasterizer: the \"GPU\" passes run on the CPU cores \
+                 ({}), so GPU-against-CPU times compare two algorithms on one processor.",
+                r.provenance.gl_renderer, r.provenance.cpu
+            )
+        } else {
+            format!(
+                "{} against the CPU {}.",
+                r.provenance.gl_renderer, r.provenance.cpu
+            )
+        },
+        if untestable > 0 {
+            format!(" {untestable} claims of that kind are *not testable here*.")
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The "Load" items: each paper measured noisy or with no load recorded, then the quiet ones.
+fn load(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let mut s = String::new();
+    let mut quiet = Vec::new();
+    for (p, r) in ran {
+        match &r.provenance.machine {
+            Some(m) if m.noisy() => s.push_str(&format!(
+                "- **Load.** `{}` was measured while other work ran{}; those times may not \
+                 repeat (the machine's samples are on its page).\n",
+                p.key,
+                if m.noisy_parts.is_empty() {
+                    String::new()
+                } else {
+                    format!(" during {}", m.noisy_parts_short(6))
+                }
+            )),
+            Some(_) => quiet.push(p.key),
+            None => s.push_str(&format!(
+                "- **Load.** `{}`: the machine's load was not recorded (load average at its \
+                 start {}).\n",
+                p.key, r.provenance.load
+            )),
+        }
+    }
+    if !quiet.is_empty() {
+        s.push_str(&format!(
+            "- **Load.** Quiet while measured (other processes under a quarter of the cores \
+             before and during the run): {}.\n",
+            quiet.join(", ")
+        ));
+    }
+    s
+}
+
+/// The "Mixed runs" item, when the papers come from more than one run (commit and command).
+fn mixed_runs(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+    let mut commits: Vec<String> = ran
+        .iter()
+        .map(|(_, r)| format!("`{}` ({})", r.provenance.commit, r.provenance.command))
+        .collect();
+    commits.sort();
+    commits.dedup();
+    if commits.len() <= 1 {
+        return String::new();
+    }
+    format!(
+        "- **Mixed runs.** The papers come from {} runs: {}; each paper's page names \
+         its own.\n",
+        commits.len(),
+        commits.join("; ")
+    )
+}
+
+/// The measured values of every table that ran, as the interval items count them.
+#[derive(Default)]
+struct Intervals {
+    /// `paper/table` of each value resting on fewer than 6 runs.
+    few: Vec<String>,
+    /// Each wide interval: its relative half-width and where it is.
+    wide: Vec<(f64, String)>,
+    /// Each row over its bound.
+    over: Vec<String>,
+    /// How many measured values there are (the `of bound` column not counted).
+    cells: usize,
+}
+
+impl Intervals {
+    /// Every estimate of every table that ran, sorted into few runs, wide and over bound.
+    fn read(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> Self {
+        let mut i = Intervals::default();
+        for (p, r) in ran {
+            for t in tables(dir, p.key, r) {
+                let bound_col = t.columns.iter().position(|c| c.name == OF_BOUND);
+                for row in &t.rows {
+                    for (j, v) in row.values.iter().enumerate() {
+                        let Some(e) = v.estimate() else { continue };
+                        if Some(j) == bound_col {
+                            if e.median > OVER_BOUND {
+                                i.over.push(format!("`{}/{}` {}", p.key, t.id, row.key));
+                            }
+                            continue;
+                        }
+                        i.cells += 1;
+                        if !e.has_ci() {
+                            i.few.push(format!("{}/{}", p.key, t.id));
+                        } else if e.rel_half_width() > WIDE {
+                            i.wide.push((
+                                e.rel_half_width(),
+                                format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        i.wide.sort_by(|a, b| b.0.total_cmp(&a.0));
+        i
+    }
+
+    /// The "Few runs", "Wide intervals" and "Bounds" items.
+    fn to_markdown(&self) -> String {
+        let mut s = format!(
+            "- **Few runs.** {} of {} measured values rest on fewer than 6 runs (no 95 % \
+             interval; a claim resting on one is inconclusive){}.\n",
+            self.few.len(),
+            self.cells,
+            if self.few.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", count_each(&self.few))
+            }
+        );
+        s.push_str(&format!(
+            "- **Wide intervals.** {} values have a 95 % interval wider than ±{:.0} % of their \
+             median{}.\n",
+            self.wide.len(),
+            100.0 * WIDE,
+            if self.wide.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; the widest: {}",
+                    self.wide
+                        .iter()
+                        .take(5)
+                        .map(|(w, n)| format!("{n} ±{:.0} %", 100.0 * w))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ));
+        s.push_str(&format!(
+            "- **Bounds.** {} rows run faster than their bound allows (over {OVER_BOUND} of it): \
+             a roof or the row's work model is wrong there{}.\n\n",
+            self.over.len(),
+            if self.over.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ": {}",
+                    self.over
+                        .iter()
+                        .take(8)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }
+        ));
+        s
+    }
+}
+
+/// Each distinct name with how often it occurs, in first-seen order: "`a` 3, `b` 1".
+fn count_each(v: &[String]) -> String {
+    let mut by: Vec<(String, usize)> = Vec::new();
+    for x in v {
+        match by.iter_mut().find(|b| &b.0 == x) {
+            Some(b) => b.1 += 1,
+            None => by.push((x.clone(), 1)),
+        }
+    }
+    by.iter()
+        .map(|(t, n)| format!("`{t}` {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

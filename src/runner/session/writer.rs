@@ -1,0 +1,343 @@
+//! [`TableWriter`]: one table of a [`Session`](super::Session), built row by row, each row
+//! written to disk as it is pushed (and taken over from the earlier run on `--resume`).
+
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+use indicatif::ProgressBar;
+
+use super::{Session, Shared};
+use crate::bench::OVER_BOUND;
+use crate::report::files::write_atomic;
+use crate::report::index::TableRef;
+use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
+use crate::runner::RunError;
+
+/// Builds one table row by row; every pushed row is written to disk at once.
+pub struct TableWriter {
+    pub(super) shared: Rc<Shared>,
+    pub(super) table: Table,
+    pub(super) config_json: String,
+    pub(super) previous: HashMap<String, Row>,
+    /// Keys of the rows taken over from the earlier run.
+    pub(super) reused: HashSet<String>,
+    pub(super) bar: ProgressBar,
+    /// The machine's counters when the table started (when the load is sampled).
+    pub(super) load_start: Option<crate::report::load::Snapshot>,
+}
+
+impl TableWriter {
+    /// Declares how many rows the table will have (for the progress bar's estimate).
+    pub fn expect_rows(&self, n: usize) {
+        self.bar.set_length(n as u64);
+    }
+
+    /// Adds a line of caption under the table.
+    pub fn caption(&mut self, text: impl Into<String>) {
+        self.table.caption.push(text.into());
+    }
+
+    /// Shows which row is being measured.
+    pub fn start(&self, key: &str) {
+        self.bar.set_message(key.to_string());
+    }
+
+    /// The one per-row protocol every measuring table follows: stop if Ctrl-C was pressed;
+    /// with `--resume`, take over the row `key` measured before with the same configuration
+    /// (and return it, `reused = true`); else show the row as started, build it with
+    /// `measure` (handed `row`, the row with its key cells — and the paper's numbers — set),
+    /// and add it. An error of the measurement other than an interrupt or a malformed
+    /// experiment file becomes a FAILED row (`row` as handed in) that says why, and the
+    /// table goes on.
+    pub fn measure_row(
+        &mut self,
+        s: &Session,
+        row: RowBuilder,
+        measure: impl FnOnce(RowBuilder) -> Result<RowBuilder, RunError>,
+    ) -> Result<(Row, bool), RunError> {
+        s.check_interrupt()?;
+        let key = row.row().key.clone();
+        if let Some(row) = self.reuse(&key)? {
+            return Ok((row, true));
+        }
+        self.start(&key);
+        let row = match measure(row.clone()) {
+            Ok(r) => r.build(),
+            Err(RunError::Interrupted) => return Err(RunError::Interrupted),
+            Err(e @ RunError::Config { .. }) => return Err(e),
+            Err(e) => row.fail(e.to_string()).build(),
+        };
+        self.push(row.clone())?;
+        let pushed = self
+            .table
+            .rows
+            .iter()
+            .find(|r| r.key == key)
+            .cloned()
+            .unwrap_or(row);
+        Ok((pushed, false))
+    }
+
+    fn fingerprint(&self, key: &str) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325; // FNV-1a, stable across builds
+        for b in self
+            .table
+            .id
+            .bytes()
+            .chain([0])
+            .chain(key.bytes())
+            .chain([0])
+        {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        for b in self.config_json.bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+        format!("{h:016x}")
+    }
+
+    /// With `--resume`: the row `key` saved before with the same configuration on the same
+    /// device, if it did not fail (and was not skipped: a skipped row costs nothing to write
+    /// again) — the row [`reuse`](Self::reuse) would add, not added yet.
+    pub fn reusable(&self, key: &str) -> Option<&Row> {
+        let fp = self.fingerprint(key);
+        self.previous.get(key).filter(|r| {
+            r.fingerprint == fp
+                && r.device == self.shared.device
+                && !r.status.failed()
+                && !matches!(r.status, Status::Skipped { .. })
+        })
+    }
+
+    /// With `--resume`: if a row `key` was saved before with the same configuration on the same
+    /// device (and it did not fail), adds it again and returns it; else `None` (measure it).
+    pub fn reuse(&mut self, key: &str) -> Result<Option<Row>, RunError> {
+        let hit = self.reusable(key).is_some();
+        match self.previous.remove(key).filter(|_| hit) {
+            Some(row) => {
+                self.push_row(row.clone(), true)?;
+                Ok(Some(row))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// [`reuse`](Self::reuse) for rows that one measurement fills together: all of `keys`
+    /// are added again (and returned, in order) when every one of them can be reused; else
+    /// none is, and `None` says to measure them all.
+    pub fn reuse_all(&mut self, keys: &[String]) -> Result<Option<Vec<Row>>, RunError> {
+        if keys.is_empty() || !keys.iter().all(|k| self.reusable(k).is_some()) {
+            return Ok(None);
+        }
+        let mut rows = Vec::with_capacity(keys.len());
+        for row in keys
+            .iter()
+            .filter_map(|k| self.previous.remove(k))
+            .collect::<Vec<_>>()
+        {
+            self.push_row(row.clone(), true)?;
+            rows.push(row);
+        }
+        Ok(Some(rows))
+    }
+
+    /// The index of the column called `column`: its printed header (e.g. `"paper: Share"`)
+    /// or else its name, looked up as [`RowBuilder`] does; panics on a typo (a programming
+    /// error).
+    fn column(&self, column: &str) -> usize {
+        let cols = &self.table.columns;
+        cols.iter()
+            .position(|c| c.header() == column)
+            .or_else(|| cols.iter().position(|c| c.name == column))
+            .unwrap_or_else(|| panic!("table {}: no column `{column}`", self.table.id))
+    }
+
+    /// The number in `row`'s cell of `column` (a reused row's measurement, for what later
+    /// code computes from it); `None` for a text or missing cell.
+    pub fn value(&self, row: &Row, column: &str) -> Option<f64> {
+        row.values.get(self.column(column)).and_then(Value::as_f64)
+    }
+
+    /// The text in `row`'s cell of `column`; `None` for a number or a missing cell.
+    pub fn text<'r>(&self, row: &'r Row, column: &str) -> Option<&'r str> {
+        match row.values.get(self.column(column)) {
+            Some(Value::Text(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// A new row of this table, filled by column name ([`RowBuilder`]).
+    pub fn row(&self, key: impl Into<String>) -> RowBuilder {
+        self.table.row(key)
+    }
+
+    /// Adds a measured row (a [`Row`] or a [`RowBuilder`]) and rewrites the table's files
+    /// (atomically).
+    pub fn push(&mut self, row: impl Into<Row>) -> Result<(), RunError> {
+        self.push_row(row.into(), false)
+    }
+
+    fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {
+        assert_eq!(
+            row.values.len(),
+            self.table.columns.len(),
+            "table {}: row `{}` has {} cells for {} columns",
+            self.table.id,
+            row.key,
+            row.values.len(),
+            self.table.columns.len()
+        );
+        row.fingerprint = self.fingerprint(&row.key);
+        row.device = self.shared.device.clone();
+        self.fill_bound(&mut row);
+        if self.shared.verbose_lines {
+            let status = match row.status {
+                Status::Failed { .. } => "FAILED",
+                Status::Skipped { .. } => "skipped",
+                _ => "done",
+            };
+            let how = if reused { " (reused)" } else { "" };
+            eprintln!(
+                "{}/{} {}: {status}{how}",
+                self.shared.paper, self.table.id, row.key
+            );
+        }
+        if reused {
+            self.reused.insert(row.key.clone());
+        } else {
+            self.reused.remove(&row.key);
+        }
+        self.table.rows.retain(|r| r.key != row.key);
+        self.table.rows.push(row);
+        self.bar.inc(1);
+        self.write()
+    }
+
+    /// Computes a timed row's bound from the device's limits (a reused row's too, so every
+    /// row of a run is read against the same profile), fills the bound columns the table has,
+    /// and keeps the row's work for the roofline.
+    fn fill_bound(&self, row: &mut Row) {
+        let Some(a) = row.attained.as_mut() else {
+            return;
+        };
+        let profile = self.shared.profile.borrow().clone();
+        a.bound = profile.and_then(|p| p.bound(&a.work).ok());
+        let a = a.clone();
+        let cols = &self.table.columns;
+        let cell = |name: &str| cols.iter().position(|c| c.name == name);
+        let fraction = a.fraction();
+        for (name, v) in [
+            (
+                BOUND,
+                a.bound
+                    .filter(|_| fraction.is_some())
+                    .map(|b| Value::Num(b.ms)),
+            ),
+            (LIMITER, a.bound.map(|b| Value::Text(b.label()))),
+            (OF_BOUND, a.fraction_est().map(Value::Est)),
+        ] {
+            if let (Some(i), Some(v)) = (cell(name), v) {
+                row.values[i] = v;
+            }
+        }
+        let mut st = self.shared.state.borrow_mut();
+        let id = &self.table.id;
+        // The invariant: no row above its roof. A fraction beyond OVER_BOUND means the bench
+        // or the row's work model is wrong: said on stderr and in the paper's notes.
+        let tag = format!("Bound exceeded: table {id}, row `{}`", row.key);
+        st.notes.retain(|n| !n.starts_with(&tag));
+        if let (Some(f), Some(b)) = (fraction, a.bound)
+            && f > OVER_BOUND
+        {
+            let text = format!(
+                "{tag}: {f:.2} of bound ({} limit; the row's `bound` and time columns) — \
+                 above {OVER_BOUND}, so a roof of the bench or the row's work model is wrong",
+                b.label()
+            );
+            eprintln!("warning: {}/{text}", self.shared.paper);
+            st.notes.push(text);
+        }
+        st.attained
+            .retain(|(t, k, _, _)| !(t == id && k == &row.key));
+        let error = match row.status {
+            Status::Verified { error, .. } => Some(error),
+            _ => None,
+        };
+        st.attained.push((id.clone(), row.key.clone(), a, error));
+    }
+
+    /// The rows so far.
+    pub fn rows(&self) -> &[Row] {
+        &self.table.rows
+    }
+
+    /// The table so far.
+    pub fn table(&self) -> &Table {
+        &self.table
+    }
+
+    fn write(&self) -> Result<(), RunError> {
+        let dir = &self.shared.dir;
+        let id = &self.table.id;
+        let csv = self.table.to_csv().map_err(|e| RunError::Config {
+            file: format!("{id}.csv"),
+            message: e.to_string(),
+        })?;
+        write_atomic(&dir.join(format!("{id}.csv")), csv.as_bytes())?;
+        let json = serde_json::to_string_pretty(&self.table).expect("tables serialize");
+        write_atomic(&dir.join(format!("{id}.json")), json.as_bytes())?;
+        write_atomic(
+            &dir.join(format!("{id}.md")),
+            self.table.to_markdown().as_bytes(),
+        )?;
+        Ok(())
+    }
+
+    /// Writes the final files and lists the table in the report; returns the table.
+    pub fn finish(self) -> Result<Table, RunError> {
+        self.write()?;
+        self.bar.finish_and_clear();
+        self.shared.progress.remove(&self.bar);
+        let failed = self.table.failed_rows().count();
+        let load = match (self.load_start, self.shared.load_threshold.get()) {
+            (Some(a), Some(th)) => {
+                crate::report::load::Snapshot::now().and_then(|b| b.since(&a, th))
+            }
+            _ => None,
+        };
+        if let Some(l) = load.as_ref().filter(|l| l.noisy) {
+            self.shared.progress.suspend(|| {
+                eprintln!(
+                    "warning: {}/{} was measured while the machine was noisy ({})",
+                    self.shared.paper,
+                    self.table.id,
+                    l.describe()
+                )
+            });
+        }
+        let mut st = self.shared.state.borrow_mut();
+        st.tables.retain(|t| t.id != self.table.id);
+        st.tables.push(TableRef {
+            id: self.table.id.clone(),
+            title: self.table.title.clone(),
+            rows: self.table.rows.len(),
+            failed,
+            skipped_rows: self
+                .table
+                .rows
+                .iter()
+                .filter(|r| matches!(r.status, Status::Skipped { .. }))
+                .count(),
+            skipped: None,
+            reused: self.reused.len(),
+            unchecked: self
+                .table
+                .rows
+                .iter()
+                .filter(|r| matches!(r.status, Status::Unchecked { .. }))
+                .count(),
+            load,
+        });
+        Ok(self.table)
+    }
+}

@@ -1,0 +1,158 @@
+//! The median, its interval, the decisions and the round order, on known samples.
+
+use super::*;
+
+#[test]
+fn binomial_cdf_known_values() {
+    // P(X ≤ 0) for n = 5 is 1/32; P(X ≤ 2) for n = 5 is 1/2.
+    assert!((binom_half_cdf(5, 0) - 1.0 / 32.0).abs() < 1e-15);
+    assert!((binom_half_cdf(5, 2) - 0.5).abs() < 1e-15);
+    // n = 10: P(X ≤ 1) = 11/1024.
+    assert!((binom_half_cdf(10, 1) - 11.0 / 1024.0).abs() < 1e-15);
+    assert_eq!(binom_half_cdf(3, 3), 1.0);
+}
+
+#[test]
+fn ci_indices_match_the_tables() {
+    // Le Boudec, Table A.1 (95 %): n = 6 → [x(1), x(6)], n = 10 → [x(2), x(9)],
+    // n = 20 → [x(6), x(15)], n = 50 → [x(18), x(33)], n = 100 → [x(40), x(61)].
+    for (n, lo1, hi1) in [
+        (6, 1, 6),
+        (10, 2, 9),
+        (20, 6, 15),
+        (50, 18, 33),
+        (100, 40, 61),
+    ] {
+        let (l, h, c) = median_ci_indices(n, 0.95);
+        assert_eq!((l + 1, h + 1), (lo1, hi1), "n = {n}");
+        assert!(c >= 0.95, "n = {n}: coverage {c}");
+    }
+    // n = 6 covers 1 − 2/64.
+    assert!((median_ci_indices(6, 0.95).2 - (1.0 - 2.0 / 64.0)).abs() < 1e-12);
+    // n = 5: no 95 % interval, [min, max] covers 93.75 %.
+    let (l, h, c) = median_ci_indices(5, 0.95);
+    assert_eq!((l, h), (0, 4));
+    assert!((c - 0.9375).abs() < 1e-12);
+    assert_eq!(median_ci_indices(1, 0.95), (0, 0, 0.0));
+}
+
+#[test]
+fn estimate_of_known_samples() {
+    let e = Estimate::of(&[5.0, 1.0, 4.0, 2.0, 3.0, 6.0]).unwrap();
+    assert_eq!(e.median, 3.0); // lower median of 1..6
+    assert_eq!((e.lo, e.hi), (1.0, 6.0));
+    assert!(e.has_ci());
+    assert_eq!(e.n, 6);
+    assert_eq!(e.samples, vec![5.0, 1.0, 4.0, 2.0, 3.0, 6.0]);
+    // mean 3.5, sample sd sqrt(3.5)
+    assert!((e.cv - 3.5f64.sqrt() / 3.5).abs() < 1e-12);
+    let few = Estimate::of(&[2.0, 1.0]).unwrap();
+    assert!(!few.has_ci());
+    assert_eq!((few.lo, few.hi), (1.0, 2.0));
+    assert!(Estimate::of(&[f64::NAN]).is_none());
+    assert!(Estimate::of(&[]).is_none());
+}
+
+#[test]
+fn map_reorders_a_decreasing_function() {
+    let e = Estimate::of(&[1.0, 2.0, 4.0, 2.0, 2.0, 2.0]).unwrap();
+    let rate = e.map(|ms| 8.0 / ms);
+    assert_eq!(rate.median, 4.0);
+    assert_eq!((rate.lo, rate.hi), (2.0, 8.0));
+    assert!(rate.samples.is_empty());
+}
+
+#[test]
+fn derived_intervals() {
+    let f = Estimate::with_interval(0.5, 0.4, 0.6, LEVEL);
+    assert_eq!(
+        (f.median, f.lo, f.hi, f.min, f.max, f.n),
+        (0.5, 0.4, 0.6, 0.4, 0.6, 2)
+    );
+    assert!(f.has_ci() && f.samples.is_empty());
+    let a = Estimate::of(&[4.0, 4.0, 5.0, 6.0, 6.0, 6.0]).unwrap(); // 5 [4, 6]
+    let b = Estimate::of(&[1.0, 2.0, 2.0, 2.0, 2.0, 2.0]).unwrap(); // 2 [1, 2]
+    let r = Estimate::ratio_unpaired(&a, &b);
+    assert_eq!((r.median, r.lo, r.hi), (2.5, 2.0, 6.0));
+    assert_eq!(r.coverage, a.coverage.min(b.coverage));
+    // a point interval, or a denominator without a positive interval: the bare ratio
+    let p = Estimate::ratio_unpaired(&Estimate::exact(3.0), &Estimate::exact(2.0));
+    assert_eq!((p.median, p.lo, p.hi, p.n), (1.5, 1.5, 1.5, 1));
+    let z = Estimate::ratio_unpaired(&a, &Estimate::with_interval(1.0, 0.0, 2.0, LEVEL));
+    assert_eq!((z.median, z.lo, z.hi), (5.0, 5.0, 5.0));
+}
+
+#[test]
+fn decide_and_separate() {
+    assert_eq!(decide((2.1, 3.0), 2.0, true), Decision::Holds);
+    assert_eq!(decide((1.0, 1.9), 2.0, true), Decision::Fails);
+    assert_eq!(decide((1.5, 2.5), 2.0, true), Decision::Undecided);
+    assert_eq!(decide((1.0, 1.9), 2.0, false), Decision::Holds);
+    assert_eq!(decide((2.1, 3.0), 2.0, false), Decision::Fails);
+    assert_eq!(
+        separated((1.0, 2.0), (2.5, 3.0)),
+        Some(std::cmp::Ordering::Less)
+    );
+    assert_eq!(separated((1.0, 2.5), (2.5, 3.0)), None);
+    assert_eq!(
+        separated((4.0, 5.0), (2.5, 3.0)),
+        Some(std::cmp::Ordering::Greater)
+    );
+}
+
+#[test]
+fn winner_declares_only_separated_choices() {
+    // clear: 0 is fastest and apart from 1.
+    let p = winner(&[(0, (1.0, 1.2), 1.1), (1, (1.5, 1.7), 1.6)]).unwrap();
+    assert_eq!(
+        p,
+        Pick {
+            chosen: 0,
+            tied: vec![0]
+        }
+    );
+    assert!(p.clear());
+    // tie: 2 is fastest by median but overlaps 0; 0 comes first in the caller's order.
+    let p = winner(&[
+        (0, (1.0, 1.3), 1.2),
+        (1, (2.0, 2.2), 2.1),
+        (2, (0.9, 1.2), 1.1),
+    ])
+    .unwrap();
+    assert_eq!(p.chosen, 0);
+    assert_eq!(p.tied, vec![0, 2]);
+    assert!(!p.clear());
+    assert!(winner(&[]).is_none());
+}
+
+#[test]
+fn paired_ratio_of_known_pairs() {
+    let a = [2.0, 4.0, 6.0, 8.0, 10.0, 12.0];
+    let b = [1.0, 2.0, 3.0, 4.0, 5.0, 0.0];
+    let r = paired_ratio(&a, &b).unwrap();
+    assert_eq!(r.n, 5); // the pair with a zero denominator is dropped
+    assert_eq!(r.median, 2.0);
+    assert!(paired_ratio(&[1.0], &[0.0]).is_none());
+}
+
+#[test]
+fn round_order_is_a_repeatable_permutation() {
+    for round in 0..50 {
+        let o = round_order(5, round);
+        let mut s = o.clone();
+        s.sort();
+        assert_eq!(s, vec![0, 1, 2, 3, 4]);
+        assert_eq!(o, round_order(5, round));
+    }
+    // not always the same order, and every variant goes first sometime
+    let firsts: std::collections::HashSet<usize> = (0..50).map(|r| round_order(5, r)[0]).collect();
+    assert_eq!(firsts.len(), 5);
+    assert!(round_order(0, 3).is_empty());
+}
+
+#[test]
+fn within_relative() {
+    assert!(within(1.0, 1.15, 0.2));
+    assert!(!within(1.0, 1.3, 0.2));
+    assert!(within(0.0, 0.0, 0.2));
+}
