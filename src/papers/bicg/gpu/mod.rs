@@ -146,7 +146,7 @@ impl<T: Real> GpuBicg<T> {
             vecs,
             // Three runs of partials (the fused variant's max-norms); one otherwise.
             partial: Buffer::zeroed(gl, 3 * red_groups as usize)?,
-            results: Buffer::zeroed(gl, 8)?,
+            results: Buffer::zeroed(gl, linbcg::RESULTS)?,
             coef: Buffer::zeroed(gl, 4)?,
             groups,
             red_groups,
