@@ -243,6 +243,33 @@ pub fn tolerance(cpu_f32_error: f64) -> f64 {
     4.0 * cpu_f32_error.max(f32::EPSILON as f64)
 }
 
+/// What a matrix's factors are checked against: its `f64` factors (the reference), the CPU
+/// `f32` loop's factors (what a correctly rounding device must equal bit for bit) and the
+/// [`tolerance`] the loop's error sets.
+pub struct Reference {
+    /// The matrix (row-major, `n × n`).
+    pub a: Vec<f32>,
+    pub f64: Vec<f64>,
+    pub cpu_f32: Vec<f32>,
+    pub tol: f64,
+}
+
+impl Reference {
+    /// The references of the order-`n` matrix `a`.
+    pub fn of(a: Vec<f32>, n: usize) -> Result<Reference, LuError> {
+        let f64 = lu_f64_of(&a, n)?;
+        let mut cpu_f32 = a.clone();
+        lu_f32(&mut cpu_f32, n)?;
+        let tol = tolerance(crate::util::max_rel_error(&cpu_f32, &f64));
+        Ok(Reference {
+            a,
+            f64,
+            cpu_f32,
+            tol,
+        })
+    }
+}
+
 /// The first step whose pivot `U_ii` of packed factors is zero or not finite: where a
 /// factorization without pivoting broke down (a zero pivot leaves `U_ii = 0` and turns
 /// column `i` of `L` and everything after it into ±∞ or NaN).
