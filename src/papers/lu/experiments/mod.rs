@@ -1,7 +1,7 @@
 //! The paper's tables and figures, regenerated, one file each: Tables 1 and 2
 //! (`tables_1_2.rs`), Table 4 (`table4.rs`), Table 5 (`table5.rs`), Fig. 6 (`fig6.rs`), §4.3
 //! (`sec4_3.rs`), §5.1 (`sec5_1.rs`), the audit of the paper's own numbers (`audits.rs`), the
-//! four findings re-tested (`findings.rs`), the CPU baselines (`cpu.rs`) and the compute-shader
+//! four findings re-tested (`findings/`), the CPU baselines (`cpu.rs`) and the compute-shader
 //! LU beyond the paper (`compute.rs`).
 //!
 //! # Verification
