@@ -2,6 +2,12 @@
 //! `src/` (`gl`, `report`, `bench`, `runner`, `papers`, `sim`, `trace`). An edge A → B is any
 //! `crate::B` path in code (comments and doc links aside) of a file under `src/A/`; a circle
 //! of any length fails with the files that make it.
+//!
+//! Nor between the modules of one folder: within `papers/bicg/`, `fragment.rs` naming
+//! `super::reduce_trace::x` (or `crate::papers::bicg::reduce_trace::x`) is an edge
+//! `fragment → reduce_trace`; a sub-folder is one module with all its files. A folder's
+//! `mod.rs` is the parent, not a sibling: naming its own items is no edge (nor, so, is a
+//! sibling's item reached through a re-export there).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
