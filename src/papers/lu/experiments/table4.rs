@@ -202,12 +202,12 @@ pub(super) fn run(
             cfgs,
             keys,
         };
-        if let Some(rows) = t.reuse_all(&o.keys)? {
-            if reuse_order(s, &t, fmt, &o, &rows, &mut out) {
-                continue;
-            }
-            // Where a reused row cannot give its counts, the order is measured again (and
-            // fails there, row by row).
+        // Where a reused row cannot give its counts, the order is measured again (and fails
+        // there, row by row).
+        if let Some(rows) = t.reuse_all(&o.keys)?
+            && reuse_order(s, &t, fmt, &o, &rows, &mut out)
+        {
+            continue;
         }
         measure_order(s, &mut t, cfg, fmt, &o, exact, &mut out)?;
     }
