@@ -25,6 +25,7 @@
 //!   plain data below the bench and the report that both use.
 
 pub mod bench;
+pub mod float;
 pub mod gl;
 pub mod papers;
 pub mod registry;

@@ -6,19 +6,16 @@ use common::{ctx, ctx_with};
 use gpgpu_repro::gl::Rect;
 use gpgpu_repro::gl::{self, Format, Need, PingPongMethod};
 use gpgpu_repro::papers::lu::cpu::{
-    Threads, diag_dominant, faer_lu_f32, lu_f32, lu_f64_of, lu_in_place_skipping_update, tolerance,
+    Reference, Threads, diag_dominant, faer_lu_f32, lu_f32, lu_f64_of, lu_in_place_skipping_update,
 };
 use gpgpu_repro::papers::lu::fragment::rect_minus;
 use gpgpu_repro::papers::lu::{FragmentLu, LuError, Params, Variant};
 use gpgpu_repro::util::max_rel_error as factor_error;
 
-/// The verification tolerance the experiments use at order `n` (for the test matrix of seed
-/// `seed`): four times the CPU f32 loop's own error (see `cpu::tolerance`).
+/// The verification tolerance the experiments use for the order-`n` matrix `a` (see
+/// `cpu::tolerance`).
 fn tol_of(a: &[f32], n: usize) -> f64 {
-    let want = lu_f64_of(a, n).unwrap();
-    let mut c = a.to_vec();
-    lu_f32(&mut c, n).unwrap();
-    tolerance(factor_error(&c, &want))
+    Reference::of(a.to_vec(), n).unwrap().tol
 }
 
 /// Whether this device's fragment shader rounds `+ − × ÷` correctly (Table 5's measurement on

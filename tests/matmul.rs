@@ -6,9 +6,8 @@ use common::ctx;
 use gpgpu_repro::gl;
 use gpgpu_repro::papers::matmul::experiments::{Config, Footprint, Printed, Published, audit};
 use gpgpu_repro::papers::matmul::gpu::programs;
-use gpgpu_repro::papers::matmul::gpu::{
-    Blocked, BlockedParams, Multipass, Park2019, Park2019Params, Reads,
-};
+use gpgpu_repro::papers::matmul::gpu::{Blocked, BlockedParams, Park2019, Park2019Params, Reads};
+use gpgpu_repro::papers::matmul::multipass::Multipass;
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
 use gpgpu_repro::runner::{self, Mode, Options, RunError};
 use gpgpu_repro::util::max_rel_error;

@@ -229,7 +229,7 @@ fn traced_cg_equals_a_plain_solve_for_both_packings() {
 fn traced_matmul_multipass_equals_a_plain_multiply() {
     use gpgpu_repro::gl::{Rect, Role};
     use gpgpu_repro::papers::matmul::Matrix;
-    use gpgpu_repro::papers::matmul::gpu::Multipass;
+    use gpgpu_repro::papers::matmul::multipass::Multipass;
     use gpgpu_repro::trace::matmul::K_CHUNK;
     let gl = ctx();
     let n = 10;

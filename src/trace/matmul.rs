@@ -5,7 +5,8 @@
 
 use super::{Input, Recorder, Technique, Trace, TraceError};
 use crate::gl::{Gl, Role};
-use crate::papers::matmul::gpu::{Multipass, unpack4};
+use crate::papers::matmul::multipass::Multipass;
+use crate::papers::matmul::pack::unpack4;
 use crate::papers::matmul::{MatmulError, Matrix, cpu};
 use crate::util::max_rel_error;
 
@@ -88,8 +89,8 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
          `experiments/matmul.toml`): fewer, longer passes.\n\n\
          In the pictures: blue texels were fetched by the pass, orange ones were drawn (the \
          quad outlined in red); values the pass changed are dark red. The pass descriptions \
-         come from `src/papers/matmul/multipass_trace.rs`.",
-        shader = crate::papers::matmul::gpu::MULTIPASS,
+         come from `src/papers/matmul/multipass/trace.rs`.",
+        shader = crate::papers::matmul::multipass::MULTIPASS,
         s0 = input.seed,
         s1 = input.seed + 1,
         passes = (4 * n4).div_ceil(K_CHUNK as usize),

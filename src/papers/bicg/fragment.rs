@@ -37,6 +37,8 @@ use super::cpu::{BicgInfo, BicgParams};
 use super::ellpack::EllpackR;
 use super::gpu::GpuBicgError;
 use super::linbcg::{self, AKDEN, BNRM, PNRM, RHO, Slot, V, VECTORS, XNRM, ZNRM};
+pub use super::reduce_trace::REDUCE;
+use super::reduce_trace::reduce_defines;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
     Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
@@ -50,18 +52,6 @@ pub const MAX_EXACT: usize = 1 << 24;
 pub const SPMV: &str = "bicg/frag_spmv.frag";
 pub const AXPY: &str = "bicg/frag_axpy.frag";
 pub const ASOLVE: &str = "bicg/frag_asolve.frag";
-pub const REDUCE: &str = "bicg/frag_reduce.frag";
-
-/// The `#define`s of the reduction's first pass and of its later passes, for a sum (dot
-/// product) or a max (max-norm).
-fn reduce_defines(max: bool, first: bool) -> Vec<Define> {
-    match (max, first) {
-        (false, true) => vec![Define::flag("PRODUCT")],
-        (false, false) => vec![],
-        (true, true) => vec![Define::flag("ABS"), Define::flag("MAX")],
-        (true, false) => vec![Define::flag("MAX")],
-    }
-}
 
 /// The SpMV's `#define`s for a layout `w` (a power of two) texels wide.
 fn spmv_defines(w: u32) -> Vec<Define> {
@@ -116,7 +106,7 @@ struct MatrixTextures {
     rl: Texture,
 }
 
-const RESULTS: u32 = 8;
+const RESULTS: u32 = linbcg::RESULTS as u32;
 
 /// The programs of one build.
 struct Programs {
@@ -437,7 +427,6 @@ impl FragmentBicg {
             max,
             level,
             levels,
-            reduce_defines(max, level == 0),
             sources,
             size,
             (&label, target),

@@ -47,6 +47,9 @@ pub enum Slot {
     Bnrm,
 }
 
+/// The length of the results buffer or texture: the six [`Slot`]s, padded to 8.
+pub const RESULTS: usize = 8;
+
 impl Slot {
     /// The slot's index in the results buffer or texture.
     pub const fn index(self) -> usize {

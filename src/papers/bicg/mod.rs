@@ -43,7 +43,7 @@ pub mod reduce_trace;
 
 pub use cpu::{BicgError, BicgInfo, BicgParams, Stop};
 pub use ellpack::{EllpackError, EllpackR};
-pub use gpu::{GpuBicg, GpuBicgError, GpuOptions, Kernel, Profile, Real};
+pub use gpu::{GpuBicg, GpuBicgError, GpuOptions, Kernel, Profile};
 pub use poisson::{Mesh, PoissonSystem};
 
 /// The paper as the report cites it, its setup, how it runs here, and what is not

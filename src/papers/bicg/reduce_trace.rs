@@ -7,8 +7,21 @@
 //! counting as 0. The first pass multiplies the two vectors (`PRODUCT`) or takes `|a|`
 //! (`ABS`); the last renders one texel, the slot of the results texture the host reads.
 
-use super::fragment::REDUCE;
 use crate::gl::{Define, Panel, PassInfo, Quad, Rect, Role, Texture};
+
+/// The reduction's shader: one 2×2 → 1 pass.
+pub const REDUCE: &str = "bicg/frag_reduce.frag";
+
+/// The `#define`s of the reduction's first pass and of its later passes, for a sum (dot
+/// product) or a max (max-norm).
+pub(super) fn reduce_defines(max: bool, first: bool) -> Vec<Define> {
+    match (max, first) {
+        (false, true) => vec![Define::flag("PRODUCT")],
+        (false, false) => vec![],
+        (true, true) => vec![Define::flag("ABS"), Define::flag("MAX")],
+        (true, false) => vec![Define::flag("MAX")],
+    }
+}
 
 /// The one channel of a vector texel.
 pub const V: &[&str] = &["v"];
@@ -20,7 +33,6 @@ pub(super) fn level_info<'a>(
     max: bool,
     level: usize,
     levels: usize,
-    defines: Vec<Define>,
     sources: Vec<(String, &'a Texture)>,
     size: (u32, u32),
     target: (&str, &'a Texture),
@@ -70,7 +82,7 @@ pub(super) fn level_info<'a>(
             size.1
         ),
         shader: REDUCE,
-        defines,
+        defines: reduce_defines(max, level == 0),
         uniforms,
         paper: format!(
             "the dot products and norms of Bi-CG (Park, Woo & Kim 2011 ran them in CUDA) as \

@@ -6,6 +6,7 @@
 //! A factorization is returned in place, as the GPU returns it: the strictly lower part holds
 //! `L` (unit diagonal not stored), the upper part holds `U`.
 
+use crate::float::Real;
 use crate::util::{RngExt, rng};
 
 use super::LuError;
@@ -26,40 +27,12 @@ pub fn diag_dominant(n: usize, seed: u64) -> Vec<f32> {
     a
 }
 
-/// The element types the CPU loop runs in: `f32` (the GPU's precision) and `f64` (the
-/// reference).
-pub trait LuFloat:
-    Copy
-    + PartialEq
-    + Into<f64>
-    + std::ops::Mul<Output = Self>
-    + std::ops::SubAssign
-    + std::ops::DivAssign
-{
-    const ZERO: Self;
-    fn is_finite(self) -> bool;
-}
-
-impl LuFloat for f32 {
-    const ZERO: f32 = 0.0;
-    fn is_finite(self) -> bool {
-        f32::is_finite(self)
-    }
-}
-
-impl LuFloat for f64 {
-    const ZERO: f64 = 0.0;
-    fn is_finite(self) -> bool {
-        f64::is_finite(self)
-    }
-}
-
 /// The paper's Fig. 2 loop: for each step `i`, `A_ji /= A_ii` then `A_jk -= A_ik · A_ji` for
 /// `j, k > i`. The product is rounded before the subtraction (no fused multiply-add), as the
 /// 2005 fragment processors did: Rust never contracts `x - u * l` into an FMA. In `f32` it is
 /// the GPU's arithmetic on the CPU (§5.1); in `f64` the reference every factorization is
 /// checked against. Fails on the first zero or non-finite pivot.
-pub fn lu_in_place<T: LuFloat>(a: &mut [T], n: usize) -> Result<(), LuError> {
+pub fn lu_in_place<T: Real>(a: &mut [T], n: usize) -> Result<(), LuError> {
     lu_steps(a, n, None, &Ieee)
 }
 
@@ -73,7 +46,7 @@ trait LoopArith<T> {
 /// The element type's own operators.
 struct Ieee;
 
-impl<T: LuFloat> LoopArith<T> for Ieee {
+impl<T: Real> LoopArith<T> for Ieee {
     fn div(&self, mut a: T, b: T) -> T {
         a /= b;
         a
@@ -108,7 +81,7 @@ pub fn lu_f32_under(a: &mut [f32], n: usize, model: Arith2005) -> Result<(), LuE
 
 /// [`lu_in_place`] with step `skip_u`'s trailing update left out: a deliberately corrupted
 /// factorization, for tests that show verification catches one missing step.
-pub fn lu_in_place_skipping_update<T: LuFloat>(
+pub fn lu_in_place_skipping_update<T: Real>(
     a: &mut [T],
     n: usize,
     skip_u: usize,
@@ -116,7 +89,7 @@ pub fn lu_in_place_skipping_update<T: LuFloat>(
     lu_steps(a, n, Some(skip_u), &Ieee)
 }
 
-fn lu_steps<T: LuFloat>(
+fn lu_steps<T: Real>(
     a: &mut [T],
     n: usize,
     skip_u: Option<usize>,
@@ -268,6 +241,33 @@ pub fn faer_lu_f32(a: &[f32], n: usize, threads: Threads) -> (Vec<f32>, bool) {
 /// bit-identical to the loop's (§5.1).
 pub fn tolerance(cpu_f32_error: f64) -> f64 {
     4.0 * cpu_f32_error.max(f32::EPSILON as f64)
+}
+
+/// What a matrix's factors are checked against: its `f64` factors (the reference), the CPU
+/// `f32` loop's factors (what a correctly rounding device must equal bit for bit) and the
+/// [`tolerance`] the loop's error sets.
+pub struct Reference {
+    /// The matrix (row-major, `n × n`).
+    pub a: Vec<f32>,
+    pub f64: Vec<f64>,
+    pub cpu_f32: Vec<f32>,
+    pub tol: f64,
+}
+
+impl Reference {
+    /// The references of the order-`n` matrix `a`.
+    pub fn of(a: Vec<f32>, n: usize) -> Result<Reference, LuError> {
+        let f64 = lu_f64_of(&a, n)?;
+        let mut cpu_f32 = a.clone();
+        lu_f32(&mut cpu_f32, n)?;
+        let tol = tolerance(crate::util::max_rel_error(&cpu_f32, &f64));
+        Ok(Reference {
+            a,
+            f64,
+            cpu_f32,
+            tol,
+        })
+    }
 }
 
 /// The first step whose pivot `U_ii` of packed factors is zero or not finite: where a

@@ -20,17 +20,18 @@
 //! Beyond the paper, in the same table (experiments in [`experiments`], one file per table
 //! or figure; every program variant listed in [`gpu::programs`]): a register-blocked compute kernel
 //! ([`gpu::Blocked`]), a multipass fragment-shader matmul on RGBA32F textures in the style
-//! of 2001–2004 ([`gpu::Multipass`]), and a tuned single-threaded CPU SGEMM
+//! of 2001–2004 ([`multipass::Multipass`]), and a tuned single-threaded CPU SGEMM
 //! (`matrixmultiply`) as today's CPU anchor.
 //!
 //! `gpgpu-repro trace matmul-multipass` (`--size 12` by default) runs the multipass fragment
 //! kernel pass by pass on small N×N matrices, 4 k per pass, and draws A, B and the R1/R2
-//! ping-pong pair after each pass ([`multipass_trace`] says what each pass is).
+//! ping-pong pair after each pass ([`multipass::trace`] says what each pass is).
 
 pub mod cpu;
 pub mod experiments;
 pub mod gpu;
-pub mod multipass_trace;
+pub mod multipass;
+pub mod pack;
 
 use crate::gl::GlError;
 

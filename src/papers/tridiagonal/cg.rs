@@ -20,7 +20,7 @@
 use std::rc::Rc;
 
 pub use super::cg_model::{
-    ITERATION_FLOPS, SETUP_FLOPS, cg_fixed_f64, cg_work, reduction_texels, static_fetches,
+    ITERATION_FLOPS, Packing, SETUP_FLOPS, cg_fixed_f64, cg_work, reduction_texels, static_fetches,
 };
 use super::cg_trace::{Step, pass_info};
 use super::cr_trace::ABCK;
@@ -31,29 +31,6 @@ use crate::gl::{
     Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
 use crate::papers::lu::arith2005::Arith2005;
-
-/// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Packing {
-    Scalar,
-    Rgba,
-}
-
-impl Packing {
-    pub fn lanes(self) -> u32 {
-        match self {
-            Packing::Scalar => 1,
-            Packing::Rgba => 4,
-        }
-    }
-    fn format(self) -> Format {
-        match self {
-            Packing::Scalar => Format::R32F,
-            Packing::Rgba => Format::RGBA32F,
-        }
-    }
-}
 
 /// Options of [`FragmentCg`].
 #[derive(Clone, Copy, Debug, PartialEq)]

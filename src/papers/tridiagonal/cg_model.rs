@@ -3,8 +3,31 @@
 //! counted), and its CPU reference in f64 — apart from the solver so that each file says
 //! one thing.
 
-use super::cg::Packing;
 use crate::bench::{Access, Bytes, Kind, Work};
+use crate::gl::Format;
+
+/// How CG's vectors are stored (Table 1's "scalar" and "vector" textures).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Packing {
+    Scalar,
+    Rgba,
+}
+
+impl Packing {
+    pub fn lanes(self) -> u32 {
+        match self {
+            Packing::Scalar => 1,
+            Packing::Rgba => 4,
+        }
+    }
+    pub(super) fn format(self) -> Format {
+        match self {
+            Packing::Scalar => Format::R32F,
+            Packing::Rgba => Format::RGBA32F,
+        }
+    }
+}
 
 /// Texels the reduction chain's passes fetch for one dot product of a `w × batch` texture:
 /// every texel of each source once (`w × batch`, then each ⌈/2⌉ × ⌈/2⌉ step down to 1×1).

@@ -6,6 +6,7 @@
 //! (`a_1` and `c_n` multiply the zero boundary values `x_0 = x_{n+1} = 0`).
 
 use super::TridiagonalError;
+use crate::float::Real;
 use crate::util::{RngExt, rng};
 
 /// `batch` tridiagonal systems of `n` unknowns, stored as the GPU stores them: texel
@@ -95,45 +96,6 @@ impl Systems {
             }
         }
         num / den
-    }
-}
-
-/// The float types the CPU solvers run in: `f32` (what the paper's CPU baseline computed)
-/// and `f64` (the references every GPU result is checked against).
-pub trait Real:
-    Copy
-    + PartialEq
-    + std::ops::Add<Output = Self>
-    + std::ops::Sub<Output = Self>
-    + std::ops::Mul<Output = Self>
-    + std::ops::Div<Output = Self>
-{
-    const ZERO: Self;
-    const ONE: Self;
-    fn is_finite(self) -> bool;
-    /// From the `f32` a systems texture holds.
-    fn of(v: f32) -> Self;
-}
-
-impl Real for f32 {
-    const ZERO: f32 = 0.0;
-    const ONE: f32 = 1.0;
-    fn is_finite(self) -> bool {
-        f32::is_finite(self)
-    }
-    fn of(v: f32) -> f32 {
-        v
-    }
-}
-
-impl Real for f64 {
-    const ZERO: f64 = 0.0;
-    const ONE: f64 = 1.0;
-    fn is_finite(self) -> bool {
-        f64::is_finite(self)
-    }
-    fn of(v: f32) -> f64 {
-        v as f64
     }
 }
 

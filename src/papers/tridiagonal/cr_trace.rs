@@ -15,8 +15,7 @@
 //! the odd positions' equations of reduction level `s − 1`.
 
 use super::CrParams;
-use super::fragment_cr::tiles;
-use super::layout::{CrLayout, Level};
+use super::layout::{CrLayout, Level, tiles};
 use super::programs::cr_programs;
 use crate::gl::observe::{pair_label, pair_panels};
 use crate::gl::{Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};

@@ -26,7 +26,7 @@
 use std::time::{Duration, Instant};
 
 use super::cr_trace;
-use super::layout::CrLayout;
+use super::layout::{CrLayout, tiles};
 use super::{BatchSolver, TridiagonalError, check_systems, find_non_finite};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{
@@ -216,23 +216,6 @@ pub struct FragmentCr {
     counter: Option<Buffer<u32>>,
     fetches: FetchCounts,
     profile: CrProfile,
-}
-
-/// `quad` repeated for tile columns `0 … cols-1`: the target shifted by `dst` texels per
-/// column, the `.xy` and `.zw` coordinates by `xy` and `zw` texels.
-pub(super) fn tiles(quad: Quad, cols: u32, dst: u32, xy: u32, zw: u32) -> Vec<Quad> {
-    (0..cols)
-        .map(|c| {
-            let mut q = quad;
-            q.dst[0] += (c * dst) as f32;
-            q.dst[2] += (c * dst) as f32;
-            for t in &mut q.tex {
-                t[0] += (c * xy) as f32;
-                t[2] += (c * zw) as f32;
-            }
-            q
-        })
-        .collect()
 }
 
 impl FragmentCr {

@@ -146,6 +146,23 @@ impl CrLayout {
     }
 }
 
+/// `quad` repeated for tile columns `0 … cols-1`: the target shifted by `dst` texels per
+/// column, the `.xy` and `.zw` coordinates by `xy` and `zw` texels.
+pub(super) fn tiles(quad: Quad, cols: u32, dst: u32, xy: u32, zw: u32) -> Vec<Quad> {
+    (0..cols)
+        .map(|c| {
+            let mut q = quad;
+            q.dst[0] += (c * dst) as f32;
+            q.dst[2] += (c * dst) as f32;
+            for t in &mut q.tex {
+                t[0] += (c * xy) as f32;
+                t[2] += (c * zw) as f32;
+            }
+            q
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -93,7 +93,7 @@ pub mod tiled;
 
 pub use cg::{CgInfo, CgParams, FragmentCg, Packing};
 pub use compute::{ComputeCr, ComputeCrPasses, ComputePcr, Memory};
-pub use cpu::{Real, Systems, thomas, thomas_batch, thomas_batch_f32, thomas_batch_f64};
+pub use cpu::{Systems, thomas, thomas_batch, thomas_batch_f32, thomas_batch_f64};
 pub use fragment_cr::{CrParams, FragmentCr};
 pub use layout::CrLayout;
 

@@ -6,7 +6,8 @@
 
 use std::rc::Rc;
 
-use super::{GpuBicgError, Real};
+use super::GpuBicgError;
+use crate::float::Real;
 use crate::gl::timing::Stopwatch;
 use crate::gl::{Define, Gl, GlError, Program};
 

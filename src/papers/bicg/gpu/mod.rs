@@ -30,6 +30,7 @@ use super::cpu::{BicgInfo, BicgParams};
 use super::ellpack::EllpackR;
 pub use super::error::GpuBicgError;
 use super::linbcg::{self, AKDEN, BNRM, PNRM, RHO, Slot, V, XNRM, ZNRM};
+use crate::float::Real;
 use crate::gl::{Buffer, Gl, GlError};
 
 use kernels::Programs;
@@ -37,25 +38,6 @@ pub use kernels::{
     Kernel, LOCAL_SIZES, Profile, build_variants, check_fits, check_fits_on, device_bytes,
     program_variants,
 };
-
-/// A floating-point type the shaders can be built for.
-pub trait Real: Pod + Copy + Default + Into<f64> + PartialEq + std::fmt::Debug + 'static {
-    /// The GLSL type name (`REAL`).
-    const GLSL: &'static str;
-    fn from_f64(v: f64) -> Self;
-}
-impl Real for f64 {
-    const GLSL: &'static str = "double";
-    fn from_f64(v: f64) -> Self {
-        v
-    }
-}
-impl Real for f32 {
-    const GLSL: &'static str = "float";
-    fn from_f64(v: f64) -> Self {
-        v as f32
-    }
-}
 
 /// Build options of the GPU solver.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -164,7 +146,7 @@ impl<T: Real> GpuBicg<T> {
             vecs,
             // Three runs of partials (the fused variant's max-norms); one otherwise.
             partial: Buffer::zeroed(gl, 3 * red_groups as usize)?,
-            results: Buffer::zeroed(gl, 8)?,
+            results: Buffer::zeroed(gl, linbcg::RESULTS)?,
             coef: Buffer::zeroed(gl, 4)?,
             groups,
             red_groups,

@@ -6,7 +6,8 @@
 //! [`Kernel`] when profiling is on.
 
 use super::kernels::{Kernel, Prog};
-use super::{AKDEN, GpuBicg, PNRM, RHO, Real, Slot, V, XNRM, ZNRM};
+use super::{AKDEN, GpuBicg, PNRM, RHO, Slot, V, XNRM, ZNRM};
+use crate::float::Real;
 use crate::gl::{Buffer, GlError, bind_all};
 
 impl<T: Real> GpuBicg<T> {

@@ -17,7 +17,7 @@ use crate::util::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
 use super::super::{LuError, theory};
-use super::{ComputeTimes, Config, Reference};
+use super::{ComputeTimes, Config, Reference, reference};
 
 /// The key of a compute row.
 pub(super) fn key(n: u32, pivoting: bool) -> String {
@@ -172,7 +172,7 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
     let r = match refs.get(&n) {
         Some(r) => r,
         None => {
-            built = Reference::of(cfg, n)?;
+            built = reference(cfg, n)?;
             &built
         }
     };

@@ -1,7 +1,7 @@
 //! The paper's tables and figures, regenerated, one file each: Tables 1 and 2
 //! (`tables_1_2.rs`), Table 4 (`table4.rs`), Table 5 (`table5.rs`), Fig. 6 (`fig6.rs`), §4.3
 //! (`sec4_3.rs`), §5.1 (`sec5_1.rs`), the audit of the paper's own numbers (`audits.rs`), the
-//! four findings re-tested (`findings.rs`), the CPU baselines (`cpu.rs`) and the compute-shader
+//! four findings re-tested (`findings/`), the CPU baselines (`cpu.rs`) and the compute-shader
 //! LU beyond the paper (`compute.rs`).
 //!
 //! # Verification
@@ -43,7 +43,7 @@ use crate::util::max_rel_error;
 
 use super::LuInfo;
 use super::Variant;
-use super::cpu::{diag_dominant, lu_f32, lu_f64_of, tolerance};
+use super::cpu::{Reference, diag_dominant};
 
 pub use config::{Config, host_bytes};
 
@@ -58,31 +58,10 @@ struct Measured {
     factors: Vec<f32>,
 }
 
-/// Per order: the matrix, its `f64` factors, the CPU `f32` loop's factors and the tolerance
-/// they set.
-struct Reference {
-    a: Vec<f32>,
-    f64: Vec<f64>,
-    cpu_f32: Vec<f32>,
-    tol: f64,
-}
-
-impl Reference {
-    /// The order-`n` test matrix of the tables, its f64 factors, the CPU f32 loop's factors
-    /// and the tolerance they set.
-    fn of(cfg: &Config, n: u32) -> Result<Reference, RunError> {
-        let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
-        let f64 = lu_f64_of(&a, n as usize).map_err(RunError::algorithm)?;
-        let mut c = a.clone();
-        lu_f32(&mut c, n as usize).map_err(RunError::algorithm)?;
-        let tol = tolerance(max_rel_error(&c, &f64));
-        Ok(Reference {
-            a,
-            f64,
-            cpu_f32: c,
-            tol,
-        })
-    }
+/// The order-`n` test matrix of the tables and its references.
+fn reference(cfg: &Config, n: u32) -> Result<Reference, RunError> {
+    let a = diag_dominant(n as usize, cfg.table4.seed + n as u64);
+    Reference::of(a, n as usize).map_err(RunError::algorithm)
 }
 
 /// The configuration (with the copy method) that §5.1's ablation under the 2005 arithmetic
@@ -157,7 +136,7 @@ impl crate::runner::Paper for Lu {
         let exact = table5::rounds_correctly(&ulps.fragment);
         let mut refs: BTreeMap<u32, Reference> = BTreeMap::new();
         for &n in &sizes {
-            refs.insert(n, Reference::of(cfg, n)?);
+            refs.insert(n, reference(cfg, n)?);
         }
         let measured = table4::run(s, cfg, fmt, &sizes, &refs, exact)?;
         let compute = if s.runs("compute") && s.runs("tuning") {

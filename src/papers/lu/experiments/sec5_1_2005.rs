@@ -13,7 +13,7 @@ use super::super::arith2005::Arith2005;
 use super::super::cpu::{diag_dominant, lu_f32, lu_f32_under};
 use super::super::fragment::{FragmentLu, Params};
 use super::super::{LuError, Variant};
-use super::{ABLATION_VARIANT, Config, Reference, bit_identical, configs};
+use super::{ABLATION_VARIANT, Config, bit_identical, configs, reference};
 
 /// How far one factorization is from another: the normwise difference (max |x − y| / max |y|
 /// over the packed factors, as §5.1's table) and the mean distance in ULP per entry (each
@@ -149,7 +149,7 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             }
             continue;
         }
-        let r = Reference::of(cfg, n)?;
+        let r = reference(cfg, n)?;
         let nn = n as usize;
         let measured = (|| -> Result<_, LuError> {
             let mut all = vec![];

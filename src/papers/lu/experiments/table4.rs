@@ -5,10 +5,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use crate::bench::{Access, Bytes, Kind, Work};
-use crate::gl::timing::{TimingPlan, repeat, rounds};
+use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl, PingPongMethod};
-use crate::report::{Column, bound_columns};
-use crate::runner::{Mode, RunError, Session};
+use crate::report::{Column, Row, bound_columns};
+use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
@@ -112,14 +112,8 @@ struct InRounds {
     infos: Vec<LuInfo>,
 }
 
-pub(super) fn run(
-    s: &Session,
-    cfg: &Config,
-    fmt: Format,
-    sizes: &[u32],
-    refs: &BTreeMap<u32, Reference>,
-    exact: bool,
-) -> Result<HashMap<String, Measured>, RunError> {
+/// The table, with its captions for `sizes`.
+fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableWriter, RunError> {
     let c = &cfg.table4;
     let mut t = s.table(
         "table4",
@@ -168,158 +162,230 @@ pub(super) fn run(
     if sizes.iter().any(|&n| n > c.scalar_max_n) {
         t.caption(format!("I1 and I2 (scalar layout, 4× the fragments of I3/I4) run up to N = {} only, to keep the full run within its time budget.", c.scalar_max_n));
     }
-    let params = |v: Variant, m: PingPongMethod| {
-        let mut p = Params::new(v, m);
-        p.scalar_format = fmt;
-        p.profile = true;
-        p
-    };
+    Ok(t)
+}
+
+/// The parameters of configuration `(v, m)`: profiled, with the scalar layout's format.
+fn params(fmt: Format, v: Variant, m: PingPongMethod) -> Params {
+    let mut p = Params::new(v, m);
+    p.scalar_format = fmt;
+    p.profile = true;
+    p
+}
+
+/// One order of the table: its references and the configurations that run at it, with their
+/// row keys.
+struct Order<'a> {
+    n: u32,
+    r: &'a Reference,
+    cfgs: Vec<(Variant, PingPongMethod)>,
+    keys: Vec<String>,
+}
+
+pub(super) fn run(
+    s: &Session,
+    cfg: &Config,
+    fmt: Format,
+    sizes: &[u32],
+    refs: &BTreeMap<u32, Reference>,
+    exact: bool,
+) -> Result<HashMap<String, Measured>, RunError> {
+    let mut t = table(s, cfg, sizes, exact)?;
     let mut out = HashMap::new();
     for &n in sizes {
         s.check_interrupt()?;
-        let r = &refs[&n];
         let cfgs = configs_at(cfg, n);
         let keys: Vec<String> = cfgs.iter().map(|&(v, m)| key(n, v, m)).collect();
-        if let Some(rows) = t.reuse_all(&keys)? {
-            // Tables 1, 2, Fig. 6, §4.3 and §5.1 need the run's counts and factors, which a
-            // row does not hold: one untimed factorization (no warm-up) each gives them; the
-            // times (A with its rounds, G, C, T, G carry) and GFLOPS are the reused rows'.
-            let mut all = true;
-            for ((&(v, m), k), row) in cfgs.iter().zip(&keys).zip(&rows) {
-                let times = ["G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(row, c));
-                let a = row.values[t.table().col("A")].estimate().cloned();
-                let once = TimingPlan::once();
-                let res = measure(&s.gl, &r.a, n as usize, params(v, m), once, |i| i.a_ms)
-                    .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
-                match (a, times, res) {
-                    (
-                        Some(a),
-                        [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)],
-                        Ok((mut info, factors)),
-                    ) => {
-                        (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a.median, g, cpu, copy);
-                        info.g_carry_ms = carry;
-                        out.insert(
-                            k.clone(),
-                            Measured {
-                                info,
-                                a,
-                                gflops: gf,
-                                factors,
-                            },
-                        );
-                    }
-                    _ => all = false,
-                }
-            }
-            if all {
-                continue;
-            }
-            // Where a reused row cannot give its counts, the order is measured again (and
-            // fails there, row by row).
+        let o = Order {
+            n,
+            r: &refs[&n],
+            cfgs,
+            keys,
+        };
+        // Where a reused row cannot give its counts, the order is measured again (and fails
+        // there, row by row).
+        if let Some(rows) = t.reuse_all(&o.keys)?
+            && reuse_order(s, &t, fmt, &o, &rows, &mut out)
+        {
+            continue;
         }
-        for k in &keys {
-            t.start(k);
-        }
-        let mut runs: Vec<InRounds> = cfgs
-            .iter()
-            .map(|&(v, m)| InRounds {
-                lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(v, m))
-                    .map_err(|e| e.to_string()),
-                infos: vec![],
-            })
-            .collect();
-        let plan = plan_for(cfg, n, s.mode);
-        let warmup = plan.warmup;
-        let mut calls = vec![0usize; runs.len()];
-        // A configuration that fails is dropped from the rounds (its row fails); the others
-        // go on. Its later "runs" take no time.
-        let timed = rounds(plan, runs.len(), |i| -> Result<f64, RunError> {
-            s.check_interrupt()?;
-            calls[i] += 1;
-            let timed_run = calls[i] > warmup;
-            let x = &mut runs[i];
-            let Ok(lu) = x.lu.as_mut() else {
-                return Ok(0.0);
-            };
-            match lu.upload(&r.a).and_then(|()| lu.run()) {
-                Ok(info) => {
-                    if timed_run {
-                        x.infos.push(info);
-                    }
-                    Ok(info.a_ms)
-                }
-                Err(e) => {
-                    x.lu = Err(e.to_string());
-                    Ok(0.0)
-                }
-            }
-        })?;
-        for (i, (&(v, m), k)) in cfgs.iter().zip(&keys).enumerate() {
-            let flops = theory::table2(v, n as f64).0;
-            let mut row = t
-                .row(k)
-                .num("N", n as f64)
-                .text("impl", v.name())
-                .text("method", m.name());
-            if let Some([pa, pg, pc, pt]) = c.paper.get(v, m, n) {
-                row = row
-                    .num("Quadro A", pa)
-                    .num("Quadro G", pg)
-                    .num("Quadro C", pc)
-                    .num("Quadro T", pt)
-                    .num("Quadro GFLOPS", gflops(flops, pa));
-            }
-            let paper_a = c.paper.get(v, m, n).map(|p| p[0]);
-            let x = &runs[i];
-            let lu = match &x.lu {
-                Ok(lu) => lu,
-                Err(why) => {
-                    t.push(row.fail(why.clone()))?;
-                    continue;
-                }
-            };
-            let timing = &timed.timings[i];
-            let factors = match lu.factors() {
-                Ok(f) => f,
-                Err(e) => {
-                    t.push(row.fail(e.to_string()))?;
-                    continue;
-                }
-            };
-            // The parts G, C, T of the run whose A is the median.
-            let info = x
-                .infos
-                .iter()
-                .find(|info| info.a_ms == timing.median_ms)
-                .copied()
-                .unwrap_or_else(|| *x.infos.last().expect("at least one round"));
-            let a = timing.est();
-            let gf = timing.rate(flops / 1e9);
-            let row = row
-                .timed("A", timing)
-                .num("G", info.g_ms)
-                .num("C", info.c_ms)
-                .num("T", info.t_ms)
-                .num("G carry", info.g_carry_ms)
-                .est("GFLOPS", gf.clone())
-                .opt_est("A / paper A", paper_a.map(|p| a.map(|ms| ms / p)))
-                .num("error vs f64", max_rel_error(&factors, &r.f64))
-                .work_timed(kernel(v, m), fragment_work(&info, false), timing)
-                .versus(VERSUS, format!("N = {n}"))
-                .runs(timing.runs);
-            t.push(verify_fragment(row, &factors, r, exact))?;
-            out.insert(
-                k.clone(),
-                Measured {
-                    info,
-                    a,
-                    gflops: gf.median,
-                    factors,
-                },
-            );
-        }
+        measure_order(s, &mut t, cfg, fmt, &o, exact, &mut out)?;
     }
     t.finish()?;
     Ok(out)
+}
+
+/// An order whose rows are all reused: whether each gave its counts and factors (into
+/// `out`).
+fn reuse_order(
+    s: &Session,
+    t: &TableWriter,
+    fmt: Format,
+    o: &Order,
+    rows: &[Row],
+    out: &mut HashMap<String, Measured>,
+) -> bool {
+    // Tables 1, 2, Fig. 6, §4.3 and §5.1 need the run's counts and factors, which a
+    // row does not hold: one untimed factorization (no warm-up) each gives them; the
+    // times (A with its rounds, G, C, T, G carry) and GFLOPS are the reused rows'.
+    let mut all = true;
+    for ((&(v, m), k), row) in o.cfgs.iter().zip(&o.keys).zip(rows) {
+        let times = ["G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(row, c));
+        let a = row.values[t.table().col("A")].estimate().cloned();
+        let once = TimingPlan::once();
+        let res = measure(&s.gl, &o.r.a, o.n as usize, params(fmt, v, m), once, |i| {
+            i.a_ms
+        })
+        .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
+        match (a, times, res) {
+            (
+                Some(a),
+                [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)],
+                Ok((mut info, factors)),
+            ) => {
+                (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a.median, g, cpu, copy);
+                info.g_carry_ms = carry;
+                out.insert(
+                    k.clone(),
+                    Measured {
+                        info,
+                        a,
+                        gflops: gf,
+                        factors,
+                    },
+                );
+            }
+            _ => all = false,
+        }
+    }
+    all
+}
+
+/// An order measured: the configurations timed in rounds, a row each (into `t` and `out`).
+fn measure_order(
+    s: &Session,
+    t: &mut TableWriter,
+    cfg: &Config,
+    fmt: Format,
+    o: &Order,
+    exact: bool,
+    out: &mut HashMap<String, Measured>,
+) -> Result<(), RunError> {
+    let (c, n, r) = (&cfg.table4, o.n, o.r);
+    for k in &o.keys {
+        t.start(k);
+    }
+    let (runs, timed) = time_in_rounds(s, cfg, fmt, o)?;
+    for (i, (&(v, m), k)) in o.cfgs.iter().zip(&o.keys).enumerate() {
+        let flops = theory::table2(v, n as f64).0;
+        let mut row = t
+            .row(k)
+            .num("N", n as f64)
+            .text("impl", v.name())
+            .text("method", m.name());
+        if let Some([pa, pg, pc, pt]) = c.paper.get(v, m, n) {
+            row = row
+                .num("Quadro A", pa)
+                .num("Quadro G", pg)
+                .num("Quadro C", pc)
+                .num("Quadro T", pt)
+                .num("Quadro GFLOPS", gflops(flops, pa));
+        }
+        let paper_a = c.paper.get(v, m, n).map(|p| p[0]);
+        let x = &runs[i];
+        let lu = match &x.lu {
+            Ok(lu) => lu,
+            Err(why) => {
+                t.push(row.fail(why.clone()))?;
+                continue;
+            }
+        };
+        let timing = &timed.timings[i];
+        let factors = match lu.factors() {
+            Ok(f) => f,
+            Err(e) => {
+                t.push(row.fail(e.to_string()))?;
+                continue;
+            }
+        };
+        // The parts G, C, T of the run whose A is the median.
+        let info = x
+            .infos
+            .iter()
+            .find(|info| info.a_ms == timing.median_ms)
+            .copied()
+            .unwrap_or_else(|| *x.infos.last().expect("at least one round"));
+        let a = timing.est();
+        let gf = timing.rate(flops / 1e9);
+        let row = row
+            .timed("A", timing)
+            .num("G", info.g_ms)
+            .num("C", info.c_ms)
+            .num("T", info.t_ms)
+            .num("G carry", info.g_carry_ms)
+            .est("GFLOPS", gf.clone())
+            .opt_est("A / paper A", paper_a.map(|p| a.map(|ms| ms / p)))
+            .num("error vs f64", max_rel_error(&factors, &r.f64))
+            .work_timed(kernel(v, m), fragment_work(&info, false), timing)
+            .versus(VERSUS, format!("N = {n}"))
+            .runs(timing.runs);
+        t.push(verify_fragment(row, &factors, r, exact))?;
+        out.insert(
+            k.clone(),
+            Measured {
+                info,
+                a,
+                gflops: gf.median,
+                factors,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// The order's configurations timed in interleaved rounds (each with its decomposition, or
+/// why it failed, and the info of its timed runs).
+fn time_in_rounds(
+    s: &Session,
+    cfg: &Config,
+    fmt: Format,
+    o: &Order,
+) -> Result<(Vec<InRounds>, Rounds), RunError> {
+    let (n, r) = (o.n, o.r);
+    let mut runs: Vec<InRounds> = o
+        .cfgs
+        .iter()
+        .map(|&(v, m)| InRounds {
+            lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(fmt, v, m))
+                .map_err(|e| e.to_string()),
+            infos: vec![],
+        })
+        .collect();
+    let plan = plan_for(cfg, n, s.mode);
+    let warmup = plan.warmup;
+    let mut calls = vec![0usize; runs.len()];
+    // A configuration that fails is dropped from the rounds (its row fails); the others
+    // go on. Its later "runs" take no time.
+    let timed = rounds(plan, runs.len(), |i| -> Result<f64, RunError> {
+        s.check_interrupt()?;
+        calls[i] += 1;
+        let timed_run = calls[i] > warmup;
+        let x = &mut runs[i];
+        let Ok(lu) = x.lu.as_mut() else {
+            return Ok(0.0);
+        };
+        match lu.upload(&r.a).and_then(|()| lu.run()) {
+            Ok(info) => {
+                if timed_run {
+                    x.infos.push(info);
+                }
+                Ok(info.a_ms)
+            }
+            Err(e) => {
+                x.lu = Err(e.to_string());
+                Ok(0.0)
+            }
+        }
+    })?;
+    Ok((runs, timed))
 }

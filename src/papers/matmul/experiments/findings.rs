@@ -59,6 +59,7 @@ fn bound_note(t: &Table, n: u32) -> String {
 }
 
 pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
+    // The sizes with a verified row of the paper's kernel and its speed-up.
     let measured: Vec<u32> = t
         .rows
         .iter()
@@ -66,6 +67,15 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
         .filter_map(|r| r.key.parse().ok())
         .filter(|&n| at(t, n, "speed-up").is_some())
         .collect();
+    if speedup_grows(s, t, cfg, &measured) {
+        levels_off(s, t, cfg, &measured);
+    }
+}
+
+/// Claim 1, "far faster, more so as N grows", on the speed-up's intervals at the smallest
+/// and the largest measured N; false where there is nothing to judge it on (then claim 2 is
+/// not judged either).
+fn speedup_grows(s: &Session, t: &Table, cfg: &Table1Config, measured: &[u32]) -> bool {
     // The largest N whose speed-up has a 95 % interval (enough paired rounds): a verdict
     // rests on an interval, never on one run.
     let with_ci: Vec<u32> = measured
@@ -84,9 +94,8 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
                  interval of its speed-up in this run",
             ),
         );
-        return;
+        return false;
     };
-    let printed = |n: u32| cfg.published.iter().find(|p| p.n == n);
     let (p_lo, p_hi) = (
         cfg.published.iter().min_by_key(|p| p.n),
         cfg.published.iter().max_by_key(|p| p.n),
@@ -109,7 +118,7 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
     let far = p_lo.map_or(f64::INFINITY, |p| p.speedup.value);
     let claim1 = "the GPU is far faster than the CPU, more so as N grows (Table 1)";
     let (Some(s_lo), Some(s_hi)) = (at_est(t, lo, "speed-up"), at_est(t, hi, "speed-up")) else {
-        return;
+        return false;
     };
     let f =
         Finding::new("table1", claim1).judge(&format!("speed-up at N = {hi}"), &s_hi, far, true);
@@ -150,6 +159,13 @@ pub fn judge(s: &Session, t: &Table, cfg: &Table1Config) {
             ))
             .gpu_vs_cpu(s.gl.info().software),
     );
+    true
+}
+
+/// Claim 2, "the throughput levels off at large N": the GFLOPS change between the two largest
+/// sizes both measured and printed, against the paper's own change there.
+fn levels_off(s: &Session, t: &Table, cfg: &Table1Config, measured: &[u32]) {
+    let printed = |n: u32| cfg.published.iter().find(|p| p.n == n);
     // Claim 2 needs three sizes the paper printed and we measured.
     let both: Vec<u32> = measured
         .iter()

@@ -94,7 +94,12 @@ impl TuneConfig {
     pub fn k_chunk_candidates(&self) -> Vec<(String, u32)> {
         self.k_chunk
             .iter()
-            .map(|&k| (format!("k={} per pass", super::gpu::Multipass::chunk(k)), k))
+            .map(|&k| {
+                (
+                    format!("k={} per pass", super::multipass::Multipass::chunk(k)),
+                    k,
+                )
+            })
             .collect()
     }
 

@@ -13,7 +13,8 @@ use super::{KERNELS, Table1Config};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use crate::papers::matmul::gpu::{Blocked, BlockedParams, Multipass};
+use crate::papers::matmul::gpu::{Blocked, BlockedParams};
+use crate::papers::matmul::multipass::Multipass;
 use crate::papers::matmul::{Matrix, cpu};
 use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session};

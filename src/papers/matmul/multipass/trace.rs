@@ -1,4 +1,4 @@
-//! What each pass of [`super::gpu::Multipass`] is, for a
+//! What each pass of [`super::Multipass`] is, for a
 //! [`PassObserver`](crate::gl::PassObserver) (the `trace` command).
 //!
 //! Every matrix is an RGBA32F rectangle texture, four consecutive columns per texel: texel
@@ -15,7 +15,7 @@
 //!
 //! into the other buffer of the switch-method ping-pong pair R1/R2.
 
-use super::gpu::{MULTIPASS, Multipass};
+use super::{MULTIPASS, Multipass};
 use crate::gl::observe::{LANES, pair_label, pair_panels};
 use crate::gl::{Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};
 
