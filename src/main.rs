@@ -1,7 +1,7 @@
 //! `gpgpu-repro`: the command line. Thin: parse arguments, call the library, print errors
 //! with their chain and exit non-zero.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
@@ -37,39 +37,7 @@ enum Command {
     /// The GL device in use, its driver and limits, every EGL device, and the CPU.
     Info,
     /// Run papers' experiments, verify every GPU result, write tables, plots and REPORT.md.
-    Reproduce {
-        /// Paper keys (tridiagonal, matmul, lu, bicg, fem-storage) or `all`.
-        #[arg(default_value = "all")]
-        papers: Vec<String>,
-        /// Capped sizes (minutes on a 2-core machine); writes to figures/quick/.
-        #[arg(long)]
-        quick: bool,
-        /// Output folder (default: figures/, or figures/quick/ with --quick).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Keep rows already measured with the same configuration on the same device.
-        #[arg(long)]
-        resume: bool,
-        /// Read every experiment file (<paper>.toml, sims.toml) from this folder instead of the
-        /// built-in experiments/.
-        #[arg(long)]
-        experiments: Option<PathBuf>,
-        /// Only read and check the experiment files (types, ranges, device limits); run
-        /// nothing and write nothing.
-        #[arg(long)]
-        check: bool,
-        /// Do not read the rows against the device's limits (no `bench` first, no bound
-        /// columns, no roofline).
-        #[arg(long)]
-        no_bench: bool,
-        /// A full run on a busy machine (other processes using more than a quarter of the
-        /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
-        #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
-        wait_quiet: u64,
-        /// Run anyway on a busy machine after the wait (the report marks the run noisy).
-        #[arg(long)]
-        allow_noisy: bool,
-    },
+    Reproduce(ReproduceArgs),
     /// Two runs side by side (e.g. two devices): every measured value of both, the ratio B / A,
     /// and the verdicts that change.
     Compare {
@@ -101,49 +69,96 @@ enum Command {
     /// Run a legacy fragment technique on a small input pass by pass: a PNG per pass of every
     /// texture it reads and writes, an animated GIF, and trace.md narrating each pass.
     #[command(after_help = gpgpu_repro::trace::help())]
-    Trace {
-        /// The technique (listed below with its default input).
-        technique: String,
-        /// Problem size (unknowns per system, matrix order; see below). Default: the
-        /// technique's.
-        #[arg(long)]
-        size: Option<usize>,
-        /// Systems side by side (one texture row each). Default: the technique's.
-        #[arg(long)]
-        batch: Option<usize>,
-        /// Seed of the random input.
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Output folder (default: figures/quick/trace/<technique>/).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Show the passes in a window instead (→ / ← step, Space plays, Q quits).
-        #[arg(long)]
-        window: bool,
-        /// With --window: show every pass once and close (for tests under xvfb-run).
-        #[arg(long, hide = true, requires = "window")]
-        autoplay_exit: bool,
-    },
+    Trace(TraceArgs),
     /// Measure the device's limits (bandwidths, FMA rates, fixed costs); write device.json.
-    Bench {
-        /// Smaller sizes (under 40 s on a 2-core machine).
-        #[arg(long)]
-        quick: bool,
-        /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// A full run on a busy machine (other processes using more than a quarter of the
-        /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
-        #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
-        wait_quiet: u64,
-        /// Run anyway on a busy machine after the wait (the report marks the run noisy).
-        #[arg(long)]
-        allow_noisy: bool,
-        /// Measure only the rows whose key contains this (a diagnostic; needs --out, so
-        /// that an incomplete profile never replaces the one `reproduce` reads).
-        #[arg(long, value_name = "KEY", requires = "out")]
-        only: Option<String>,
-    },
+    Bench(BenchArgs),
+}
+
+// The options of `reproduce` (no doc comment: clap would take it for the
+// command's about text).
+#[derive(clap::Args)]
+struct ReproduceArgs {
+    /// Paper keys (tridiagonal, matmul, lu, bicg, fem-storage) or `all`.
+    #[arg(default_value = "all")]
+    papers: Vec<String>,
+    /// Capped sizes (minutes on a 2-core machine); writes to figures/quick/.
+    #[arg(long)]
+    quick: bool,
+    /// Output folder (default: figures/, or figures/quick/ with --quick).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Keep rows already measured with the same configuration on the same device.
+    #[arg(long)]
+    resume: bool,
+    /// Read every experiment file (<paper>.toml, sims.toml) from this folder instead of the
+    /// built-in experiments/.
+    #[arg(long)]
+    experiments: Option<PathBuf>,
+    /// Only read and check the experiment files (types, ranges, device limits); run
+    /// nothing and write nothing.
+    #[arg(long)]
+    check: bool,
+    /// Do not read the rows against the device's limits (no `bench` first, no bound
+    /// columns, no roofline).
+    #[arg(long)]
+    no_bench: bool,
+    /// A full run on a busy machine (other processes using more than a quarter of the
+    /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
+    #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
+    wait_quiet: u64,
+    /// Run anyway on a busy machine after the wait (the report marks the run noisy).
+    #[arg(long)]
+    allow_noisy: bool,
+}
+
+// The options of `trace` (no doc comment: clap would take it for the
+// command's about text).
+#[derive(clap::Args)]
+struct TraceArgs {
+    /// The technique (listed below with its default input).
+    technique: String,
+    /// Problem size (unknowns per system, matrix order; see below). Default: the
+    /// technique's.
+    #[arg(long)]
+    size: Option<usize>,
+    /// Systems side by side (one texture row each). Default: the technique's.
+    #[arg(long)]
+    batch: Option<usize>,
+    /// Seed of the random input.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Output folder (default: figures/quick/trace/<technique>/).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Show the passes in a window instead (→ / ← step, Space plays, Q quits).
+    #[arg(long)]
+    window: bool,
+    /// With --window: show every pass once and close (for tests under xvfb-run).
+    #[arg(long, hide = true, requires = "window")]
+    autoplay_exit: bool,
+}
+
+// The options of `bench` (no doc comment: clap would take it for the
+// command's about text).
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Smaller sizes (under 40 s on a 2-core machine).
+    #[arg(long)]
+    quick: bool,
+    /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// A full run on a busy machine (other processes using more than a quarter of the
+    /// cores) waits up to this many seconds for quiet, then refuses (quick runs only warn).
+    #[arg(long, value_name = "SECONDS", default_value_t = gpgpu_repro::report::load::DEFAULT_WAIT_S)]
+    wait_quiet: u64,
+    /// Run anyway on a busy machine after the wait (the report marks the run noisy).
+    #[arg(long)]
+    allow_noisy: bool,
+    /// Measure only the rows whose key contains this (a diagnostic; needs --out, so
+    /// that an incomplete profile never replaces the one `reproduce` reads).
+    #[arg(long, value_name = "KEY", requires = "out")]
+    only: Option<String>,
 }
 
 // The options of `sim` besides its name (no doc comment: clap would take it for the
@@ -206,137 +221,137 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
+    let device = cli.device;
     match cli.command {
-        Command::Info => {
-            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
-            print!("{}", g.info());
-            println!("\nEGL devices:");
-            for d in gl::context::list_devices()? {
-                let used = g.info().egl_device.as_deref() == Some(&d.to_string());
-                println!("  {d}{}", if used { "  <- in use" } else { "" });
-            }
-            print!("\n{}", registry::plan(g.caps()));
-            Ok(())
-        }
-        Command::Reproduce {
-            papers,
-            quick,
-            out,
-            resume,
-            experiments,
-            check,
-            no_bench,
-            wait_quiet,
-            allow_noisy,
-        } => {
-            let opts = Options {
-                papers,
-                mode: if quick { Mode::Quick } else { Mode::Full },
-                out,
-                resume,
-                experiments,
-                check_only: check,
-                bench: !no_bench,
-            };
-            runner::select(registry::PAPERS, &opts.papers)?;
-            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
-            eprintln!("device: {}", g.info().short());
-            let quiet = quiet_policy(!quick, wait_quiet, allow_noisy);
-            runner::reproduce_with(&g, registry::PAPERS, &opts, &quiet)?;
-            if check {
-                eprintln!("experiment files: ok");
-            } else {
-                eprintln!(
-                    "report: {}",
-                    opts.out_dir(g.info()).join("REPORT.md").display()
-                );
-            }
-            Ok(())
-        }
-        Command::Index { root } => {
-            let order: Vec<_> = registry::PAPERS.iter().map(|p| p.meta()).collect();
-            for dir in std::fs::read_dir(&root)
-                .with_context(|| format!("reading {}", root.display()))?
-                .flatten()
-                .map(|e| e.path())
-                .filter(|d| d.join("REPORT.md").is_file())
-            {
-                gpgpu_repro::report::index::rewrite_report(&dir, &order)?;
-            }
-            gpgpu_repro::report::index::write_device_index(&root, &order)?;
-            eprintln!("index: {}", root.join("REPORT.md").display());
-            Ok(())
-        }
-        Command::Compare { a, b, out } => {
-            let report = gpgpu_repro::report::compare::compare(&a, &b)?;
-            match out {
-                Some(path) => {
-                    gpgpu_repro::report::files::write_atomic(&path, report.as_bytes())?;
-                    eprintln!("comparison: {}", path.display());
-                }
-                None => print!("{report}"),
-            }
-            Ok(())
-        }
-        Command::Sim { name, options } => {
-            let Some(entry) = registry::simulation(&name) else {
-                let known: Vec<&str> = registry::SIMS.iter().map(|s| s.name).collect();
-                bail!("unknown simulation `{name}`; known: {}", known.join(", "));
-            };
-            if options.every == 0 {
-                bail!("--every must be at least 1");
-            }
-            cli::run_sim(entry, &options.into_args(cli.device))
-        }
-        Command::Trace {
-            technique,
-            size,
-            batch,
-            seed,
-            out,
-            window,
-            autoplay_exit,
-        } => {
-            use gpgpu_repro::trace;
-            // Everything about the input is checked before any GL work or output.
-            let (t, input) = trace::resolve(&technique, size, batch, seed)?;
-            if window {
-                let shown = trace::window::run(t, input, autoplay_exit)?;
-                println!("{}: {shown} passes shown", t.name);
-                return Ok(());
-            }
-            let out = out.unwrap_or_else(|| trace::default_out(t.name));
-            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
-            eprintln!("device: {}", g.info().short());
-            let traced = (t.run)(&g, &input)?;
-            if !traced.bit_identical() {
-                bail!("the traced result differs from the untraced solver's output");
-            }
-            let paths = trace::write(&traced, &out)?;
-            println!(
-                "{}: {} passes traced; {} files in {} (start with trace.md); {}",
-                t.name,
-                traced.passes.len(),
-                paths.len(),
-                out.display(),
-                traced.check
-            );
-            Ok(())
-        }
-        Command::Bench {
-            quick,
-            out,
-            wait_quiet,
-            allow_noisy,
-            only,
-        } => {
-            let g = gl::headless(&cli.device).context("creating a headless GL context")?;
-            let out = out.unwrap_or_else(|| gpgpu_repro::bench::default_path(quick));
-            let quiet = quiet_policy(!quick, wait_quiet, allow_noisy);
-            let profile = gpgpu_repro::bench::run(&g, quick, &out, &quiet, only.as_deref())?;
-            print!("{profile}");
-            eprintln!("profile: {}", out.display());
-            Ok(())
-        }
+        Command::Info => info(&device),
+        Command::Reproduce(a) => reproduce(&device, a),
+        Command::Index { root } => index(&root),
+        Command::Compare { a, b, out } => compare(&a, &b, out.as_deref()),
+        Command::Sim { name, options } => sim(device, &name, options),
+        Command::Trace(a) => trace(&device, a),
+        Command::Bench(a) => bench(&device, a),
     }
+}
+
+/// `info`: the device in use, every EGL device, and the plan of what runs here.
+fn info(device: &DeviceSelector) -> anyhow::Result<()> {
+    let g = gl::headless(device).context("creating a headless GL context")?;
+    print!("{}", g.info());
+    println!("\nEGL devices:");
+    for d in gl::context::list_devices()? {
+        let used = g.info().egl_device.as_deref() == Some(&d.to_string());
+        println!("  {d}{}", if used { "  <- in use" } else { "" });
+    }
+    print!("\n{}", registry::plan(g.caps()));
+    Ok(())
+}
+
+/// `reproduce`: the papers' experiments, then where the report is.
+fn reproduce(device: &DeviceSelector, a: ReproduceArgs) -> anyhow::Result<()> {
+    let opts = Options {
+        papers: a.papers,
+        mode: if a.quick { Mode::Quick } else { Mode::Full },
+        out: a.out,
+        resume: a.resume,
+        experiments: a.experiments,
+        check_only: a.check,
+        bench: !a.no_bench,
+    };
+    runner::select(registry::PAPERS, &opts.papers)?;
+    let g = gl::headless(device).context("creating a headless GL context")?;
+    eprintln!("device: {}", g.info().short());
+    let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
+    runner::reproduce_with(&g, registry::PAPERS, &opts, &quiet)?;
+    if a.check {
+        eprintln!("experiment files: ok");
+    } else {
+        eprintln!(
+            "report: {}",
+            opts.out_dir(g.info()).join("REPORT.md").display()
+        );
+    }
+    Ok(())
+}
+
+/// `index`: every device's REPORT.md and the index of devices under `root`, rewritten.
+fn index(root: &Path) -> anyhow::Result<()> {
+    let order: Vec<_> = registry::PAPERS.iter().map(|p| p.meta()).collect();
+    for dir in std::fs::read_dir(root)
+        .with_context(|| format!("reading {}", root.display()))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|d| d.join("REPORT.md").is_file())
+    {
+        gpgpu_repro::report::index::rewrite_report(&dir, &order)?;
+    }
+    gpgpu_repro::report::index::write_device_index(root, &order)?;
+    eprintln!("index: {}", root.join("REPORT.md").display());
+    Ok(())
+}
+
+/// `compare`: two runs side by side, printed or written to `out`.
+fn compare(a: &Path, b: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+    let report = gpgpu_repro::report::compare::compare(a, b)?;
+    match out {
+        Some(path) => {
+            gpgpu_repro::report::files::write_atomic(path, report.as_bytes())?;
+            eprintln!("comparison: {}", path.display());
+        }
+        None => print!("{report}"),
+    }
+    Ok(())
+}
+
+/// `sim`: one simulation, headless or in a window.
+fn sim(device: DeviceSelector, name: &str, options: SimOptions) -> anyhow::Result<()> {
+    let Some(entry) = registry::simulation(name) else {
+        let known: Vec<&str> = registry::SIMS.iter().map(|s| s.name).collect();
+        bail!("unknown simulation `{name}`; known: {}", known.join(", "));
+    };
+    if options.every == 0 {
+        bail!("--every must be at least 1");
+    }
+    cli::run_sim(entry, &options.into_args(device))
+}
+
+/// `trace`: a legacy technique pass by pass, in files or in a window.
+fn trace(device: &DeviceSelector, a: TraceArgs) -> anyhow::Result<()> {
+    use gpgpu_repro::trace;
+    // Everything about the input is checked before any GL work or output.
+    let (t, input) = trace::resolve(&a.technique, a.size, a.batch, a.seed)?;
+    if a.window {
+        let shown = trace::window::run(t, input, a.autoplay_exit)?;
+        println!("{}: {shown} passes shown", t.name);
+        return Ok(());
+    }
+    let out = a.out.unwrap_or_else(|| trace::default_out(t.name));
+    let g = gl::headless(device).context("creating a headless GL context")?;
+    eprintln!("device: {}", g.info().short());
+    let traced = (t.run)(&g, &input)?;
+    if !traced.bit_identical() {
+        bail!("the traced result differs from the untraced solver's output");
+    }
+    let paths = trace::write(&traced, &out)?;
+    println!(
+        "{}: {} passes traced; {} files in {} (start with trace.md); {}",
+        t.name,
+        traced.passes.len(),
+        paths.len(),
+        out.display(),
+        traced.check
+    );
+    Ok(())
+}
+
+/// `bench`: the device's limits, written to a profile.
+fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
+    let g = gl::headless(device).context("creating a headless GL context")?;
+    let out = a
+        .out
+        .unwrap_or_else(|| gpgpu_repro::bench::default_path(a.quick));
+    let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
+    let profile = gpgpu_repro::bench::run(&g, a.quick, &out, &quiet, a.only.as_deref())?;
+    print!("{profile}");
+    eprintln!("profile: {}", out.display());
+    Ok(())
 }

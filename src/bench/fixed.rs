@@ -8,6 +8,16 @@
 //!
 //! A timed run makes `fixed_ops` operations between two `glFinish` calls; the value written
 //! by the last one is read back and checked.
+//!
+//! # The probe
+//! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw
+//! costs what handing work to the driver's other threads costs, and that depends on where the
+//! process's threads run (20–70 µs between runs of one commit on a 2-core machine, about
+//! 2.5 µs on one core). A bound read against the bench's value, measured in another process,
+//! can then lie above a row's own time. [`probe`] measures `fixed.draw` and `fixed.dispatch`
+//! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs), in the process
+//! that times the rows; the runner probes at each table's start and bounds that table's rows
+//! with the probed costs (`runner::session`).
 
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step};
@@ -16,6 +26,42 @@ use crate::gl::{
     Buffer, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
 use crate::util::max_rel_error;
+
+/// Operations per timed run of the probe.
+pub const PROBE_OPS: u32 = 100;
+/// Timed runs of the probe (after one warm-up); the probe keeps the best.
+pub const PROBE_RUNS: usize = 7;
+
+/// The most one probed cost's runs may take together (it stops after this even with fewer runs).
+const PROBE_BUDGET: std::time::Duration = std::time::Duration::from_millis(250);
+
+/// The fixed costs probed in this process (see the module docs), ms per operation; `None`
+/// where the device cannot run it (no compute shaders) or its check failed.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FixedProbe {
+    pub draw_ms: Option<f64>,
+    pub dispatch_ms: Option<f64>,
+}
+
+/// [`FixedProbe`]: an empty draw and an empty dispatch, measured as the bench measures them
+/// with [`PROBE_OPS`] operations per run and the best of [`PROBE_RUNS`] runs (about 50 ms on
+/// llvmpipe).
+pub fn probe(gl: &Gl) -> Result<FixedProbe, GlError> {
+    let s = Settings {
+        fixed_ops: PROBE_OPS,
+        timing: crate::gl::timing::TimingPlan::fixed(1, PROBE_RUNS, PROBE_BUDGET),
+        ..Settings::quick()
+    };
+    let ms = |m: Measurement| m.value.map(|us| us * 1e-3);
+    Ok(FixedProbe {
+        draw_ms: ms(draw(gl, &s)?),
+        dispatch_ms: if gl.caps().compute {
+            ms(dispatch(gl, &s)?)
+        } else {
+            None
+        },
+    })
+}
 
 fn draw(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     let ops = s.fixed_ops.max(2) & !1;
