@@ -332,6 +332,8 @@ impl Session {
             previous,
             reused: HashSet::new(),
             bar,
+            gl: self.gl.clone(),
+            probe: None,
         })
     }
 
