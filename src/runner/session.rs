@@ -317,6 +317,8 @@ impl Session {
             previous,
             reused: HashSet::new(),
             bar,
+            gl: self.gl.clone(),
+            probe: None,
         })
     }
 

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use indicatif::ProgressBar;
 
 use super::{Session, Shared};
-use crate::bench::OVER_BOUND;
+use crate::bench::fixed::FixedProbe;
+use crate::bench::{Limits, OVER_BOUND};
 use crate::report::files::write_atomic;
 use crate::report::index::TableRef;
 use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
@@ -24,6 +25,11 @@ pub struct TableWriter {
     pub(super) bar: ProgressBar,
     /// The machine's counters when the table started (when the load is sampled).
     pub(super) load_start: Option<crate::report::load::Snapshot>,
+    /// The context the rows are timed on (for the fixed-cost probe).
+    pub(super) gl: crate::gl::Gl,
+    /// The fixed costs probed in this process at the table's first bounded row
+    /// ([`crate::bench::fixed::probe`]): its rows' fixed-cost terms use them.
+    pub(super) probe: Option<FixedProbe>,
 }
 
 impl TableWriter {
@@ -213,15 +219,48 @@ impl TableWriter {
         self.write()
     }
 
+    /// The limits this table's rows are bounded by: the device's profile, with the fixed
+    /// costs probed in this process at the table's first bounded row (see
+    /// [`crate::bench::fixed`]'s module docs: the bench's fixed costs, measured in another
+    /// process, can lie above a row's own passes). The probe is said in the caption.
+    fn limits(&mut self) -> Option<Limits> {
+        let profile = self.shared.profile.borrow().clone()?;
+        let mut limits = profile.limits.clone();
+        if self.probe.is_none() {
+            let probe = crate::bench::fixed::probe(&self.gl).unwrap_or_default();
+            let us =
+                |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("{:.1} µs", ms * 1e3));
+            self.table.caption.push(format!(
+                "Fixed costs probed in this process at the table's first bounded row, and used \
+                 in its rows' bounds: an empty draw {}, an empty dispatch {} (the bench's \
+                 `device.json`: {}, {}).",
+                us(probe.draw_ms),
+                us(probe.dispatch_ms),
+                us(limits.draw_ms),
+                us(limits.dispatch_ms)
+            ));
+            self.probe = Some(probe);
+        }
+        if let Some(p) = self.probe {
+            limits.draw_ms = p.draw_ms.or(limits.draw_ms);
+            limits.dispatch_ms = p.dispatch_ms.or(limits.dispatch_ms);
+        }
+        Some(limits)
+    }
+
     /// Computes a timed row's bound from the device's limits (a reused row's too, so every
-    /// row of a run is read against the same profile), fills the bound columns the table has,
-    /// and keeps the row's work for the roofline.
-    fn fill_bound(&self, row: &mut Row) {
+    /// row of a run is read against the same profile; the fixed costs are the table's probe,
+    /// [`TableWriter::limits`]), fills the bound columns the table has, and keeps the row's
+    /// work for the roofline.
+    fn fill_bound(&mut self, row: &mut Row) {
+        if row.attained.is_none() {
+            return;
+        }
+        let limits = self.limits();
         let Some(a) = row.attained.as_mut() else {
             return;
         };
-        let profile = self.shared.profile.borrow().clone();
-        a.bound = profile.and_then(|p| p.bound(&a.work).ok());
+        a.bound = limits.and_then(|l| l.bound(&a.work).ok());
         let a = a.clone();
         let cols = &self.table.columns;
         let cell = |name: &str| cols.iter().position(|c| c.name == name);
