@@ -29,7 +29,17 @@ impl RatioChart {
 
     /// The picture's size: 1200 px wide, a fixed-height row per category.
     pub fn size(&self) -> (u32, u32) {
-        (SIZE.0, 280 + Self::ROW * self.rows.len().max(1) as u32)
+        (
+            SIZE.0.max(self.label_width() + SIZE.0 / 2),
+            280 + Self::ROW * self.rows.len().max(1) as u32,
+        )
+    }
+
+    /// Pixels for the row labels: the longest label whole (the chart widens beyond [`SIZE`]
+    /// rather than cut a label).
+    fn label_width(&self) -> u32 {
+        let longest = self.rows.iter().map(|r| r.0.chars().count()).max();
+        longest.unwrap_or(0) as u32 * 12 + 30
     }
 
     /// Renders to a PNG at `path` (atomically).
@@ -45,11 +55,10 @@ impl RatioChart {
         }
         let (lo, hi, ticks) = symmetric_axis(&rows);
         let n = rows.len();
-        let longest = rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0) as u32;
         let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-        let mut b = builder(&root, &self.title, 140, (longest * 12 + 30).min(SIZE.0 / 2));
+        let mut b = builder(&root, &self.title, 140, self.label_width());
         let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
         let catfmt = move |v: &f64| {
             let p = v.round();
