@@ -1,6 +1,6 @@
 //! The article's "Threats to validity": what could make this run's numbers or verdicts
 //! wrong — the device class, the machine's load, mixed runs, few runs, wide intervals, rows
-//! above their bound — each read from the run.
+//! above their bound — each read from the run; and what one run's intervals do not cover.
 
 use std::path::Path;
 
@@ -13,6 +13,15 @@ use crate::report::record::PaperRecord;
 const WIDE: f64 = 0.10;
 /// A row above this fraction of its bound contradicts the bound (threats).
 const OVER_BOUND: f64 = 1.05;
+
+/// The "Between runs" item: what an interval of one run does not cover.
+const BETWEEN_RUNS: &str = "- **Between runs.** Each interval is the spread of one run's \
+    repetitions, taken within seconds of each other. Between runs minutes apart a shared \
+    machine's speed can move by more than that while its load counters show nothing (other \
+    processes' CPU time near zero), so a second run of the same commit agrees with this one \
+    within the intervals less often than the intervals suggest. `gpgpu-repro compare` of two \
+    runs measures by how much (README, *Checking a machine's stability*); every verdict here \
+    rests on this one run.\n\n";
 
 /// What could make this run's numbers or verdicts wrong, read from the run.
 pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
@@ -130,6 +139,8 @@ struct Intervals {
     wide: Vec<(f64, String)>,
     /// Each row over its bound.
     over: Vec<String>,
+    /// How many rows have a bound (an `of bound` value).
+    bounded: usize,
     /// How many measured values there are (the `of bound` column not counted).
     cells: usize,
 }
@@ -145,6 +156,7 @@ impl Intervals {
                     for (j, v) in row.values.iter().enumerate() {
                         let Some(e) = v.estimate() else { continue };
                         if Some(j) == bound_col {
+                            i.bounded += 1;
                             if e.median > OVER_BOUND {
                                 i.over.push(format!("`{}/{}` {}", p.key, t.id, row.key));
                             }
@@ -167,7 +179,7 @@ impl Intervals {
         i
     }
 
-    /// The "Few runs", "Wide intervals" and "Bounds" items.
+    /// The "Few runs", "Wide intervals", "Bounds" and "Between runs" items.
     fn to_markdown(&self) -> String {
         let mut s = format!(
             "- **Few runs.** {} of {} measured values rest on fewer than 6 runs (no 95 % \
@@ -199,24 +211,30 @@ impl Intervals {
                 )
             }
         ));
-        s.push_str(&format!(
-            "- **Bounds.** {} rows run faster than their bound allows (over {OVER_BOUND} of it): \
-             a roof or the row's work model is wrong there{}.\n\n",
-            self.over.len(),
-            if self.over.is_empty() {
-                String::new()
-            } else {
-                format!(
-                    ": {}",
-                    self.over
-                        .iter()
-                        .take(8)
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }
-        ));
+        s.push_str(&if self.bounded == 0 {
+            "- **Bounds.** No row has a bound (the run did not read its rows against the \
+             device's limits).\n"
+                .to_string()
+        } else if self.over.is_empty() {
+            format!(
+                "- **Bounds.** No row runs faster than its bound allows (none of the {} rows \
+                 with a bound above {OVER_BOUND} of it).\n",
+                self.bounded
+            )
+        } else {
+            format!(
+                "- **Bounds.** {} rows run faster than their bound allows (over {OVER_BOUND} of \
+                 it): a roof or the row's work model is wrong there: {}.\n",
+                self.over.len(),
+                self.over
+                    .iter()
+                    .take(8)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        });
+        s.push_str(if self.cells > 0 { BETWEEN_RUNS } else { "\n" });
         s
     }
 }
