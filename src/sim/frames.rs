@@ -168,7 +168,6 @@ pub fn snapshot_grid(
     cmap: fn(f32) -> [u8; 3],
     path: &Path,
 ) -> Result<(), SimError> {
-    use plotters::style::text_anchor::{HPos, Pos, VPos};
     let err = |m: String| SimError::Frame {
         path: path.to_path_buf(),
         message: m,
@@ -176,101 +175,170 @@ pub fn snapshot_grid(
     if panels.is_empty() || panels.iter().any(|p| p.field.len() != p.n * p.n || p.n < 1) {
         return Err(err("no panels, or a field of the wrong size".into()));
     }
-    let (s, gap, top, label_h, bar_area, margin) = (PANEL, 24u32, 70u32, 50u32, 230u32, 20u32);
-    let cols = panels.len().min(3) as u32;
-    let rows = panels.len().div_ceil(3) as u32;
-    let view_h = panels
-        .iter()
-        .filter_map(|p| p.view.as_ref())
-        .map(|v| (v.height() as u64 * s as u64 / v.width() as u64) as u32)
-        .max()
-        .unwrap_or(0);
-    let cell_h = label_h + view_h + s;
-    let w = margin + cols * (s + gap) + bar_area;
-    // One row: room under it for the colour bar's label.
-    let lines = quantity.len().div_ceil(16) as u32;
-    let h = top + rows * (cell_h + gap) + margin + if rows == 1 { 32 * lines } else { 0 };
-    let mut buf = vec![255u8; (w * h * 3) as usize];
-    let put = |buf: &mut [u8], x: u32, y: u32, c: [u8; 3]| {
-        let o = ((y * w + x) * 3) as usize;
-        buf[o..o + 3].copy_from_slice(&c);
-    };
+    let g = Grid::of(panels, quantity);
+    let mut buf = vec![255u8; (g.w * g.h * 3) as usize];
     let span = if hi > lo { hi - lo } else { 1.0 };
-    let origin = |i: usize| {
-        let (c, r) = (i as u32 % 3, i as u32 / 3);
-        (margin + c * (s + gap), top + r * (cell_h + gap))
-    };
     for (i, p) in panels.iter().enumerate() {
-        let (x0, y0) = origin(i);
+        g.paint_panel(&mut buf, i, p, |v| {
+            if v.is_finite() {
+                cmap((v - lo) / span)
+            } else {
+                [255, 0, 255]
+            }
+        });
+    }
+    g.paint_bar(&mut buf, cmap);
+    register_font();
+    g.write_text(&mut buf, title, panels, (lo, span), quantity)
+        .map_err(err)?;
+    crate::report::plot::write_png(path, &buf, g.w, g.h, image::ExtendedColorType::Rgb8)
+        .map_err(|e| err(format!("{e}: {}", e.source)))
+}
+
+/// Where everything of a [`snapshot_grid`] goes, in pixels (y down).
+struct Grid {
+    /// The figure's width and height.
+    w: u32,
+    h: u32,
+    /// The height of the panels' 3D views (0: none has one).
+    view_h: u32,
+    /// One panel's height: label, view, field.
+    cell_h: u32,
+    /// Panels in the first row (at most three).
+    cols: u32,
+}
+
+impl Grid {
+    /// Space between panels, the title's band, a label's band, the colour bar's area and the
+    /// outer margin.
+    const GAP: u32 = 24;
+    const TOP: u32 = 70;
+    const LABEL_H: u32 = 50;
+    const BAR_AREA: u32 = 230;
+    const MARGIN: u32 = 20;
+    const BAR_W: u32 = 36;
+
+    fn of(panels: &[Panel], quantity: &str) -> Grid {
+        let s = PANEL;
+        let cols = panels.len().min(3) as u32;
+        let rows = panels.len().div_ceil(3) as u32;
+        let view_h = panels
+            .iter()
+            .filter_map(|p| p.view.as_ref())
+            .map(|v| (v.height() as u64 * s as u64 / v.width() as u64) as u32)
+            .max()
+            .unwrap_or(0);
+        let cell_h = Self::LABEL_H + view_h + s;
+        let w = Self::MARGIN + cols * (s + Self::GAP) + Self::BAR_AREA;
+        // One row: room under it for the colour bar's label.
+        let lines = quantity.len().div_ceil(16) as u32;
+        let h = Self::TOP
+            + rows * (cell_h + Self::GAP)
+            + Self::MARGIN
+            + if rows == 1 { 32 * lines } else { 0 };
+        Grid {
+            w,
+            h,
+            view_h,
+            cell_h,
+            cols,
+        }
+    }
+
+    /// The top-left corner of panel `i`.
+    fn origin(&self, i: usize) -> (u32, u32) {
+        let (c, r) = (i as u32 % 3, i as u32 / 3);
+        (
+            Self::MARGIN + c * (PANEL + Self::GAP),
+            Self::TOP + r * (self.cell_h + Self::GAP),
+        )
+    }
+
+    /// The colour bar's top-left corner: as tall as one row of fields, level with the first.
+    fn bar(&self) -> (u32, u32) {
+        (
+            Self::MARGIN + self.cols * (PANEL + Self::GAP) + 10,
+            Self::TOP + Self::LABEL_H + self.view_h,
+        )
+    }
+
+    fn put(&self, buf: &mut [u8], x: u32, y: u32, c: [u8; 3]) {
+        let o = ((y * self.w + x) * 3) as usize;
+        buf[o..o + 3].copy_from_slice(&c);
+    }
+
+    /// Panel `i`: its 3D view (if any) under the label band, then its field coloured by
+    /// `colour`, row 0 of the grid at the bottom (y up, as in the paper's figures).
+    fn paint_panel(&self, buf: &mut [u8], i: usize, p: &Panel, colour: impl Fn(f32) -> [u8; 3]) {
+        let s = PANEL;
+        let (x0, y0) = self.origin(i);
         if let Some(v) = &p.view {
             let vh = (v.height() as u64 * s as u64 / v.width() as u64) as u32;
             let v = image::imageops::resize(v, s, vh, image::imageops::FilterType::Triangle);
             for (x, y, px) in v.enumerate_pixels() {
-                put(&mut buf, x0 + x, y0 + label_h + y, px.0);
+                self.put(buf, x0 + x, y0 + Self::LABEL_H + y, px.0);
             }
         }
-        let fy = y0 + label_h + view_h;
+        let fy = y0 + Self::LABEL_H + self.view_h;
         for py in 0..s {
-            // Row 0 of the grid at the bottom (y up, as in the paper's figures).
             let j = p.n - 1 - (py as usize * p.n / s as usize);
             for px in 0..s {
-                let v = p.field[j * p.n + px as usize * p.n / s as usize];
-                let c = if v.is_finite() {
-                    cmap((v - lo) / span)
-                } else {
-                    [255, 0, 255]
-                };
-                put(&mut buf, x0 + px, fy + py, c);
+                let c = colour(p.field[j * p.n + px as usize * p.n / s as usize]);
+                self.put(buf, x0 + px, fy + py, c);
             }
         }
     }
-    // The colour bar: as tall as one row of fields, level with the first.
-    let (bx, by) = (margin + cols * (s + gap) + 10, top + label_h + view_h);
-    let bar_w = 36;
-    for py in 0..s {
-        let c = cmap(1.0 - py as f32 / (s - 1) as f32);
-        for px in 0..bar_w {
-            put(&mut buf, bx + px, by + py, c);
+
+    /// The colour bar's colours, top = `cmap(1)`.
+    fn paint_bar(&self, buf: &mut [u8], cmap: fn(f32) -> [u8; 3]) {
+        let (bx, by) = self.bar();
+        for py in 0..PANEL {
+            let c = cmap(1.0 - py as f32 / (PANEL - 1) as f32);
+            for px in 0..Self::BAR_W {
+                self.put(buf, bx + px, by + py, c);
+            }
         }
     }
-    register_font();
-    {
-        let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
+
+    /// The title, each panel's label, the bar's five ticks with their values over
+    /// `lo … lo + span`, and `quantity` under the bar, wrapped at spaces to its area's width.
+    fn write_text(
+        &self,
+        buf: &mut [u8],
+        title: &str,
+        panels: &[Panel],
+        (lo, span): (f32, f32),
+        quantity: &str,
+    ) -> Result<(), String> {
+        use plotters::style::text_anchor::{HPos, Pos, VPos};
+        let s = PANEL;
+        let (bx, by) = self.bar();
+        let root = BitMapBackend::with_buffer(buf, (self.w, self.h)).into_drawing_area();
         let text = |t: &str, (x, y): (u32, u32), size: u32, pos: Pos| {
             let f = ("sans-serif", size).into_font().color(&BLACK).pos(pos);
             root.draw(&Text::new(t.to_string(), (x as i32, y as i32), f))
-                .map_err(|e| err(e.to_string()))
+                .map_err(|e| e.to_string())
         };
         let left_top = Pos::new(HPos::Left, VPos::Top);
-        text(title, (margin, 16), 36, left_top)?;
+        text(title, (Self::MARGIN, 16), 36, left_top)?;
         for (i, p) in panels.iter().enumerate() {
-            let (x0, y0) = origin(i);
-            text(
-                &p.label,
-                (x0 + s / 2, y0 + 6),
-                34,
-                Pos::new(HPos::Center, VPos::Top),
-            )?;
+            let (x0, y0) = self.origin(i);
+            let centre_top = Pos::new(HPos::Center, VPos::Top);
+            text(&p.label, (x0 + s / 2, y0 + 6), 34, centre_top)?;
         }
         for k in 0..=4 {
             let f = k as f32 / 4.0;
             let y = by + ((1.0 - f) * (s - 1) as f32) as u32;
+            let end = (bx + Self::BAR_W) as i32;
             root.draw(&PathElement::new(
-                vec![
-                    ((bx + bar_w) as i32, y as i32),
-                    ((bx + bar_w + 8) as i32, y as i32),
-                ],
+                vec![(end, y as i32), (end + 8, y as i32)],
                 BLACK.stroke_width(2),
             ))
-            .map_err(|e| err(e.to_string()))?;
-            text(
-                &crate::report::plot::tick((lo + f * span) as f64),
-                (bx + bar_w + 12, y),
-                28,
-                Pos::new(HPos::Left, VPos::Center),
-            )?;
+            .map_err(|e| e.to_string())?;
+            let value = crate::report::plot::tick((lo + f * span) as f64);
+            let left_centre = Pos::new(HPos::Left, VPos::Center);
+            text(&value, (bx + Self::BAR_W + 12, y), 28, left_centre)?;
         }
-        // The quantity under the bar, wrapped at spaces to the bar area's width.
         let mut line = String::new();
         let mut y = by + s + 14;
         for word in quantity.split(' ') {
@@ -285,10 +353,8 @@ pub fn snapshot_grid(
             line.push_str(word);
         }
         text(&line, (bx, y), 26, left_top)?;
-        root.present().map_err(|e| err(e.to_string()))?;
+        root.present().map_err(|e| e.to_string())
     }
-    crate::report::plot::write_png(path, &buf, w, h, image::ExtendedColorType::Rgb8)
-        .map_err(|e| err(format!("{e}: {}", e.source)))
 }
 
 /// A snapshot panel's side in pixels.
