@@ -253,14 +253,10 @@ impl TableWriter {
     /// [`TableWriter::limits`]), fills the bound columns the table has, and keeps the row's
     /// work for the roofline.
     fn fill_bound(&mut self, row: &mut Row) {
-        if row.attained.is_none() {
-            return;
-        }
-        let limits = self.limits();
         let Some(a) = row.attained.as_mut() else {
             return;
         };
-        a.bound = limits.and_then(|l| l.bound(&a.work).ok());
+        a.bound = self.limits().and_then(|l| l.bound(&a.work).ok());
         let a = a.clone();
         let cols = &self.table.columns;
         let cell = |name: &str| cols.iter().position(|c| c.name == name);
