@@ -29,6 +29,12 @@
 //! alike; the ratio of two variants is the median of the per-round ratios `aᵢ / bᵢ`, with the
 //! same order-statistic interval ([`paired_ratio`]).
 //!
+//! # Between runs
+//! One run's repetitions are taken within seconds; a second run minutes later may see the
+//! device in another spell. Every interval of a timed quantity therefore includes the
+//! device's between-run term, measured by the bench's passes and added in quadrature on the
+//! log scale ([`between`]: ISO 5725's reproducibility beside the repetitions' repeatability).
+//!
 //! # Decisions
 //! - A claim "statistic ≥ threshold" is *held* when the whole interval is at or above it,
 //!   *not held* when the whole interval is below it, otherwise *undecided* ([`decide`]).
@@ -109,6 +115,14 @@ pub struct Estimate {
     pub samples: Vec<f64>,
     /// How many samples the estimate rests on.
     pub n: usize,
+    /// The between-run half-width (log units) the interval includes ([`between`]); 0 when
+    /// the interval is the repetitions' alone.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub between: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 impl Estimate {
@@ -142,6 +156,7 @@ impl Estimate {
             mean,
             samples: samples.to_vec(),
             n,
+            between: 0.0,
         })
     }
 
@@ -158,6 +173,7 @@ impl Estimate {
             mean: v,
             samples: vec![],
             n: 1,
+            between: 0.0,
         }
     }
 
@@ -177,15 +193,18 @@ impl Estimate {
     }
 
     /// `a / b` of two estimates measured independently (not in the same rounds): the
-    /// conservative interval `[a.lo / b.hi, a.hi / b.lo]`, as sure as the less sure of the two;
-    /// the bare ratio of the medians where `b`'s interval is not positive or the interval is a
-    /// point.
+    /// conservative interval `[a.lo / b.hi, a.hi / b.lo]` of their repetitions' intervals, as
+    /// sure as the less sure of the two, then widened by their between-run terms in quadrature
+    /// (two runs' spells, independent); the bare ratio of the medians where `b`'s interval is
+    /// not positive or the interval is a point.
     pub fn ratio_unpaired(a: &Estimate, b: &Estimate) -> Estimate {
         let v = a.median / b.median;
-        if b.lo > 0.0 && b.hi > 0.0 {
-            let (lo, hi) = (a.lo / b.hi, a.hi / b.lo);
+        let (aw, bw) = (a.within(), b.within());
+        if bw.lo > 0.0 && bw.hi > 0.0 {
+            let (lo, hi) = (aw.lo / bw.hi, aw.hi / bw.lo);
             if hi > lo {
-                return Estimate::with_interval(v, lo, hi, a.coverage.min(b.coverage));
+                return Estimate::with_interval(v, lo, hi, a.coverage.min(b.coverage))
+                    .widen(a.between.hypot(b.between));
             }
         }
         Estimate::exact(v)
@@ -201,6 +220,48 @@ impl Estimate {
             };
         }
         (self.hi - self.median).max(self.median - self.lo) / self.median.abs()
+    }
+
+    /// The interval with the between-run half-width `h` (log units) added in quadrature to
+    /// both ends ([`between`]); unchanged where `h` is 0, where the estimate already includes
+    /// a term, or where median or ends are not positive (a log scale needs them positive).
+    pub fn widen(&self, h: f64) -> Estimate {
+        if h.is_nan()
+            || h <= 0.0
+            || self.between > 0.0
+            || !(self.median > 0.0 && self.lo > 0.0 && self.hi > 0.0)
+        {
+            return self.clone();
+        }
+        let down = (self.median / self.lo).ln().max(0.0);
+        let up = (self.hi / self.median).ln().max(0.0);
+        Estimate {
+            lo: self.median * (-down.hypot(h)).exp(),
+            hi: self.median * up.hypot(h).exp(),
+            between: h,
+            ..self.clone()
+        }
+    }
+
+    /// The repetitions' interval alone: the between-run term taken out of both ends (the
+    /// same estimate where there is none).
+    pub fn within(&self) -> Estimate {
+        if self.between == 0.0 || !(self.median > 0.0 && self.lo > 0.0 && self.hi > 0.0) {
+            return self.clone();
+        }
+        let down = between::remove_term((self.median / self.lo).ln(), self.between);
+        let up = between::remove_term((self.hi / self.median).ln(), self.between);
+        Estimate {
+            lo: self.median * (-down).exp(),
+            hi: self.median * up.exp(),
+            between: 0.0,
+            ..self.clone()
+        }
+    }
+
+    /// [`Estimate::rel_half_width`] of the repetitions' interval alone ([`Estimate::within`]).
+    pub fn within_rel_half_width(&self) -> f64 {
+        self.within().rel_half_width()
     }
 
     /// Whether the interval reaches [`LEVEL`] (enough samples).
@@ -225,6 +286,7 @@ impl Estimate {
             mean: f(self.mean),
             samples: vec![],
             n: self.n,
+            between: self.between,
         }
     }
 
@@ -308,7 +370,8 @@ pub fn winner(cands: &[(usize, (f64, f64), f64)]) -> Option<Pick> {
     })
 }
 
-/// The median ratio `aᵢ / bᵢ` of paired samples (round `i` of both) with its interval.
+/// The median ratio `aᵢ / bᵢ` of paired samples (round `i` of both) with its interval, the
+/// between-run term included ([`between`]).
 /// Pairs with a non-finite or zero denominator are dropped; `None` when none is left.
 pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
     let r: Vec<f64> = a
@@ -318,7 +381,7 @@ pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
         .map(|(x, y)| x / y)
         .filter(|v| v.is_finite())
         .collect();
-    Estimate::of(&r)
+    Estimate::of(&r).map(|e| e.widen(between_run()))
 }
 
 /// The order in which round `round` runs `k` variants: a permutation of `0..k`, shuffled by a
@@ -347,6 +410,9 @@ pub fn within(a: f64, b: f64, tol: f64) -> bool {
     let m = a.abs().max(b.abs());
     m == 0.0 || (a - b).abs() <= tol * m
 }
+
+pub mod between;
+pub use between::{BetweenRun, between_run, set_between_run};
 
 #[cfg(test)]
 mod tests;

@@ -293,6 +293,18 @@ impl DeviceProfile {
         }
     }
 
+    /// The device's between-run term from its measurements' passes
+    /// ([`crate::stats::between`]; failed measurements left out); `None` when the bench made
+    /// one pass or too few pairs.
+    pub fn between_run(&self) -> Option<crate::stats::BetweenRun> {
+        crate::stats::BetweenRun::from_passes(
+            self.measurements
+                .iter()
+                .filter(|m| m.value.is_some())
+                .map(|m| m.passes.as_slice()),
+        )
+    }
+
     /// The measurement with `key`.
     pub fn get(&self, key: &str) -> Option<&Measurement> {
         self.measurements.iter().find(|m| m.key == key)
@@ -377,6 +389,10 @@ impl fmt::Display for DeviceProfile {
                 err,
                 text.trim()
             )?;
+        }
+        match self.between_run() {
+            Some(b) => writeln!(f, "{}", b.describe())?,
+            None => writeln!(f, "between-run term: none (fewer than two passes)")?,
         }
         writeln!(
             f,

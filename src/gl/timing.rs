@@ -7,7 +7,8 @@
 //! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
 //! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
 //! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
-//! ratios come from paired samples.
+//! ratios come from paired samples. Every interval also includes the device's between-run
+//! term ([`crate::stats::between`]), set by the runner from the run's bench.
 
 use std::time::{Duration, Instant};
 
@@ -117,13 +118,20 @@ pub struct Timing {
     /// Every timed run, in the order measured.
     #[serde(default)]
     pub samples_ms: Vec<f64>,
+    /// The between-run half-width (log units) that `lo_ms`/`hi_ms` include
+    /// ([`crate::stats::between`]); 0 in older records and where none was set.
+    #[serde(default)]
+    pub between: f64,
 }
 
 impl Timing {
     /// Statistics of `samples` (milliseconds); empty gives all zeros. The median is the
     /// lower median, `sorted[(n − 1) / 2]`: always one of the measured times (see [`median_index`]).
+    /// The interval includes the between-run term set for this thread
+    /// ([`crate::stats::set_between_run`]).
     pub fn from_samples(samples: &[f64]) -> Timing {
-        match Estimate::of(samples) {
+        let h = crate::stats::between_run();
+        match Estimate::of(samples).map(|e| e.widen(h)) {
             None => Timing::default(),
             Some(e) => Timing {
                 runs: e.n,
@@ -136,6 +144,7 @@ impl Timing {
                 coverage: e.coverage,
                 cv: e.cv,
                 samples_ms: e.samples,
+                between: e.between,
             },
         }
     }
@@ -153,6 +162,7 @@ impl Timing {
             mean: self.mean_ms,
             samples: self.samples_ms.clone(),
             n: self.runs,
+            between: self.between,
         }
     }
 

@@ -261,7 +261,9 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
          distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
          6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
          adaptive: at least the paper's count, then more until the interval's half-width is \
-         within the experiment file's `ci_target` or its budget ends. Variants compared \
+         within the experiment file's `ci_target` or its budget ends; the interval then \
+         includes the device's between-run term, measured by the bench's passes (*Threats*, \
+         *Between runs*). Variants compared \
          with each other are timed interleaved (every round runs each once, in a shuffled \
          order), and a ratio is the median of the per-round ratios. Times are a monotonic \
          clock between two `glFinish()` calls around the paper's timed region, as the papers \

@@ -137,11 +137,16 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
         v.dedup();
         v.join("; ")
     };
-    let fields: [(&str, Field); 4] = [
+    let fields: [(&str, Field); 5] = [
         ("GL renderer", |p| p.provenance.gl_renderer.clone()),
         ("GL version", |p| p.provenance.gl_version.clone()),
         ("mode", |p| p.provenance.mode.clone()),
         ("commit", |p| p.provenance.commit.clone()),
+        ("between-run term", |p| {
+            p.provenance
+                .between_run
+                .map_or("none".into(), |b| b.describe())
+        }),
     ];
     for (name, f) in fields {
         s.push_str(&format!(

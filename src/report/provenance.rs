@@ -34,6 +34,10 @@ pub struct Provenance {
     /// it was noisy ([`super::load`]); `None` in older records and where it was not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<RunLoad>,
+    /// The between-run term every timed interval includes ([`crate::stats::between`]);
+    /// `None` in older records and where the bench gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_run: Option<crate::stats::BetweenRun>,
 }
 
 impl Provenance {
@@ -55,6 +59,7 @@ impl Provenance {
             limits: String::new(),
             load: String::new(),
             machine: None,
+            between_run: None,
         }
     }
 
@@ -63,7 +68,7 @@ impl Provenance {
     pub fn to_markdown(&self, seconds: bool) -> String {
         format!(
             "- date: {}\n- commit: `{}`\n- build: {}\n- command: `{}`\n- mode: {}\n- GL: {} / {} / {}\n\
-             - EGL device: {}\n- CPU: {}\n- OS: {}\n{}{}{}",
+             - EGL device: {}\n- CPU: {}\n- OS: {}\n{}{}{}{}",
             self.date,
             self.commit,
             self.build,
@@ -90,6 +95,13 @@ impl Provenance {
             },
             match &self.machine {
                 Some(m) => format!("- machine: {}\n", m.describe()),
+                None => String::new(),
+            },
+            match &self.between_run {
+                Some(b) => format!(
+                    "- intervals: every timed interval includes the {}\n",
+                    b.describe()
+                ),
                 None => String::new(),
             }
         )

@@ -180,6 +180,20 @@ fn limits_summary(p: &DeviceProfile) -> String {
     )
 }
 
+/// Sets the between-run term every timed interval of this run includes, from the profile's
+/// passes ([`crate::stats::between`]), and says which; none without a profile of several passes.
+fn set_between_run(profile: Option<&DeviceProfile>) {
+    let term = profile.and_then(DeviceProfile::between_run);
+    crate::stats::set_between_run(term.map_or(0.0, |t| t.half_width));
+    match term {
+        Some(t) => eprintln!("intervals include the {}", t.describe()),
+        None => eprintln!(
+            "intervals: no between-run term (no bench profile with two passes or more); each \
+             interval is one run's repetitions only"
+        ),
+    }
+}
+
 /// The folder of full runs' results, one subfolder per device, indexed by its `REPORT.md`.
 pub const FIGURES: &str = "figures";
 
@@ -296,6 +310,7 @@ pub fn reproduce_with(
     if opts.bench {
         times.bench_s = Some(command_started.elapsed().as_secs_f64());
     }
+    set_between_run(profile.as_deref());
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
     let runner = PaperRunner {
         gl,
@@ -434,6 +449,7 @@ impl PaperRunner<'_> {
             .as_deref()
             .map(limits_summary)
             .unwrap_or_default();
+        prov.between_run = self.profile.as_deref().and_then(DeviceProfile::between_run);
         if !matches!(quiet.source, LoadSource::Off) {
             let mut machine = RunLoad::from_gate(self.gate);
             machine.during = match (span, quiet.span_threshold()) {

@@ -14,7 +14,7 @@ const WIDE: f64 = 0.10;
 /// A row above this fraction of its bound contradicts the bound (threats).
 const OVER_BOUND: f64 = 1.05;
 
-/// The "Between runs" item: what an interval of one run does not cover.
+/// The "Between runs" item where the intervals are one run's repetitions alone.
 const BETWEEN_RUNS: &str = "- **Between runs.** Each interval is the spread of one run's \
     repetitions, taken within seconds of each other. Between runs minutes apart a shared \
     machine's speed can move by more than that while its load counters show nothing (other \
@@ -22,6 +22,25 @@ const BETWEEN_RUNS: &str = "- **Between runs.** Each interval is the spread of o
     within the intervals less often than the intervals suggest. `gpgpu-repro compare` of two \
     runs measures by how much (README, *Checking a machine's stability*); every verdict here \
     rests on this one run.\n\n";
+
+/// The "Between runs" item where the intervals include a between-run term.
+fn between_runs(terms: &[crate::stats::BetweenRun]) -> String {
+    format!(
+        "- **Between runs.** One run's repetitions are taken within seconds of each other; \
+         between runs minutes apart this device's speed moved by more, while its load counters \
+         showed nothing. The bench measures that movement (each roof once per pass, the passes \
+         minutes apart), and every timed interval here includes it: the {}, added in \
+         quadrature on the log scale to the repetitions' interval (ISO 5725's reproducibility \
+         beside their repeatability; `stats::between`). Ratios of variants timed in the same \
+         rounds include it too. `gpgpu-repro compare` of two runs checks whether it covers \
+         what a second run shows (README, *Checking a machine's stability*).\n\n",
+        terms
+            .iter()
+            .map(|t| t.describe())
+            .collect::<Vec<_>>()
+            .join("; in other papers' runs the ")
+    )
+}
 
 /// What could make this run's numbers or verdicts wrong, read from the run.
 pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
@@ -143,6 +162,8 @@ struct Intervals {
     bounded: usize,
     /// How many measured values there are (the `of bound` column not counted).
     cells: usize,
+    /// The distinct between-run terms the papers' intervals include.
+    between: Vec<crate::stats::BetweenRun>,
 }
 
 impl Intervals {
@@ -150,6 +171,11 @@ impl Intervals {
     fn read(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> Self {
         let mut i = Intervals::default();
         for (p, r) in ran {
+            if let Some(b) = r.provenance.between_run
+                && !i.between.contains(&b)
+            {
+                i.between.push(b);
+            }
             for t in tables(dir, p.key, r) {
                 let bound_col = t.columns.iter().position(|c| c.name == OF_BOUND);
                 for row in &t.rows {
@@ -165,9 +191,9 @@ impl Intervals {
                         i.cells += 1;
                         if !e.has_ci() {
                             i.few.push(format!("{}/{}", p.key, t.id));
-                        } else if e.rel_half_width() > WIDE {
+                        } else if e.within_rel_half_width() > WIDE {
                             i.wide.push((
-                                e.rel_half_width(),
+                                e.within_rel_half_width(),
                                 format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name),
                             ));
                         }
@@ -193,8 +219,8 @@ impl Intervals {
             }
         );
         s.push_str(&format!(
-            "- **Wide intervals.** {} values have a 95 % interval wider than ±{:.0} % of their \
-             median{}.\n",
+            "- **Wide intervals.** {} values have a 95 % interval of their repetitions (the \
+             between-run term aside) wider than ±{:.0} % of their median{}.\n",
             self.wide.len(),
             100.0 * WIDE,
             if self.wide.is_empty() {
@@ -234,7 +260,11 @@ impl Intervals {
                     .join(", ")
             )
         });
-        s.push_str(if self.cells > 0 { BETWEEN_RUNS } else { "\n" });
+        s.push_str(&match (self.cells > 0, self.between.is_empty()) {
+            (false, _) => "\n".to_string(),
+            (true, true) => BETWEEN_RUNS.to_string(),
+            (true, false) => between_runs(&self.between),
+        });
         s
     }
 }
