@@ -12,6 +12,10 @@
 //!   an interval, those **more than 10 % apart**: `max(|a|, |b|) / min(|a|, |b|) > 1.1` (one of
 //!   them zero and the other not counts as apart) — the measure of the older compares, for
 //!   continuity. Cells without an interval (older runs, counts, errors) count only there.
+//!   Where the runs' intervals include a between-run term ([`crate::stats::between`]), the
+//!   overlap of the repetitions' intervals alone is counted too, and the quantiles of
+//!   `|ln(B / A)|` over the values say how far the runs moved (against `2h`: two intervals of
+//!   half-width `h` overlap when their medians are less than `2h` apart).
 //! - **Verdict flips** of the findings both runs judge (matched by claim): *held ↔ not held*
 //!   (a decisive flip), flips **to or from inconclusive**, and other changes (e.g. *not
 //!   tested*).
@@ -67,6 +71,12 @@ pub struct Summary {
     /// Values with an interval in both runs.
     pub with_ci: usize,
     pub overlap: usize,
+    /// Of `with_ci`, those whose repetitions' intervals alone overlap (the between-run term
+    /// taken out: [`crate::stats::Estimate::within`]); equal to `overlap` without a term.
+    pub overlap_within: usize,
+    /// `|ln(b / a)|` of every value with an interval in both runs and positive medians: how
+    /// far the runs moved, against the between-run terms their intervals include.
+    pub moved: Vec<f64>,
     /// Both medians inside the other run's interval.
     pub inside: usize,
     /// Values more than 10 % apart (of `values`).
@@ -163,6 +173,15 @@ impl Summary {
         }
         if let (Some(ia), Some(ib)) = (interval(a), interval(b)) {
             self.with_ci += 1;
+            if x > 0.0 && y > 0.0 {
+                self.moved.push((y / x).ln().abs());
+            }
+            let within = |v: &Value| v.estimate().map(|e| e.within().interval());
+            if let (Some(wa), Some(wb)) = (within(a), within(b))
+                && crate::stats::separated(wa, wb).is_none()
+            {
+                self.overlap_within += 1;
+            }
             if crate::stats::separated(ia, ib).is_none() {
                 self.overlap += 1;
             } else {

@@ -76,17 +76,44 @@ impl Summary {
                  only the 10 % count compares the values.\n",
             );
         }
+        s.push_str(&self.moved_line());
         s.push_str(&self.item_lists());
         s.push_str(&self.roofs_table());
         s
     }
 
+    /// How far the values moved between the runs: quantiles of `|ln(B / A)|`; empty when no
+    /// value has an interval in both.
+    fn moved_line(&self) -> String {
+        let mut m = self.moved.clone();
+        if m.is_empty() {
+            return String::new();
+        }
+        m.sort_by(f64::total_cmp);
+        let q = |p: f64| m[((p * m.len() as f64).ceil() as usize).clamp(1, m.len()) - 1];
+        format!(
+            "\nHow far the {} values with intervals moved between the runs, `|ln(B / A)|`: median \
+             {:.3}, 90th percentile {:.3}, 95th {:.3} (two intervals that include a between-run \
+             term `h` overlap where this is below about `2h`; each run's term is in the table \
+             above).\n",
+            m.len(),
+            q(0.5),
+            q(0.9),
+            q(0.95)
+        )
+    }
+
     /// The table of counts: what, how many, of how many, the share.
     fn counts_table(&self) -> String {
-        let rows: [(&str, usize, usize); 13] = [
+        let rows: [(&str, usize, usize); 14] = [
             (
                 "measured values whose 95 % intervals overlap (of those with an interval in both runs)",
                 self.overlap,
+                self.with_ci,
+            ),
+            (
+                "… whose repetitions' intervals alone overlap (the between-run term taken out)",
+                self.overlap_within,
                 self.with_ci,
             ),
             (

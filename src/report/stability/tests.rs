@@ -36,6 +36,24 @@ fn values_overlap_apart_and_ten_percent() {
 }
 
 #[test]
+fn the_between_run_term_is_counted_apart_and_the_movement_measured() {
+    // Within-run intervals ±1 %, medians 20 % apart: apart alone; with h = 0.15 on both
+    // sides (2h = 0.3 > ln 1.2 = 0.18) they overlap.
+    let e = |m: f64| Estimate::with_interval(m, 0.99 * m, 1.01 * m, 0.96);
+    let (a, b) = (e(1.0), e(1.2));
+    let mut s = Summary::default();
+    s.value("x", &Value::Est(a.widen(0.15)), &Value::Est(b.widen(0.15)));
+    assert_eq!((s.with_ci, s.overlap, s.overlap_within), (1, 1, 0));
+    s.value("y", &Value::Est(a.clone()), &Value::Est(b.clone()));
+    assert_eq!((s.with_ci, s.overlap, s.overlap_within), (2, 1, 0));
+    assert_eq!(s.moved.len(), 2);
+    assert!((s.moved[0] - 1.2f64.ln()).abs() < 1e-12);
+    let md = s.to_markdown();
+    assert!(md.contains("| … whose repetitions' intervals alone overlap (the between-run term taken out) | 0 | 2 | 0.0 % |"), "{md}");
+    assert!(md.contains("How far the 2 values with intervals moved between the runs, `|ln(B / A)|`: median 0.182"), "{md}");
+}
+
+#[test]
 fn the_reading_names_each_criterion_missed() {
     let mut s = Summary::default();
     for i in 0..9 {
