@@ -72,7 +72,7 @@ enum Solve {
     Fused(Fused),
 }
 
-/// The fused build-and-solve path: the scheme's build shader with `glsl/sim/fused_thomas.comp`
+/// The fused build-and-solve path: the scheme's build shader with `glsl/tridiagonal/sim/fused_thomas.comp`
 /// appended, and two R32F outputs used in turn (a dispatch reads the state its equations need
 /// from one and writes the other).
 struct Fused {
@@ -84,7 +84,7 @@ struct Fused {
 
 impl Fused {
     fn new(gl: &Gl, n: u32, build_shader: &str) -> Result<Fused, SimError> {
-        let driver = "sim/fused_thomas.comp";
+        let driver = "tridiagonal/sim/fused_thomas.comp";
         let text = format!(
             "{}\n{}",
             program::source(build_shader)?,
@@ -135,7 +135,7 @@ impl Adi {
             systems: RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, n, n, None)?,
             grid: RenderTexture::new(gl, TexTarget::Rect, Format::R32F, n, n, Some(init))?,
             quad: QuadBatch::new(gl, &[Quad::identity(Rect::full(n, n))])?,
-            resolve: Program::fragment(gl, "sim/resolve.frag", &[])?,
+            resolve: Program::fragment(gl, "tridiagonal/sim/resolve.frag", &[])?,
             solver: Self::make_solver(gl, solver, n, build_shader)?,
             solver_name: solver.to_string(),
             build_shader,

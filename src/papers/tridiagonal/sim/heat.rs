@@ -107,7 +107,7 @@ impl Scheme for HeatParams {
         self.initial.as_deref()
     }
     fn shader(&self) -> &'static str {
-        "sim/heat_build.frag"
+        "tridiagonal/sim/heat_build.frag"
     }
     fn uniforms(&self, p: &Program, _step: u64, _sweep: Sweep) {
         let mut src = [[0f32; 4]; 2];

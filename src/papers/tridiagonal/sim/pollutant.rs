@@ -209,7 +209,7 @@ impl Scheme for PollutantParams {
         self.initial.as_deref()
     }
     fn shader(&self) -> &'static str {
-        "sim/pollutant_build.frag"
+        "tridiagonal/sim/pollutant_build.frag"
     }
     fn uniforms(&self, p: &Program, step: u64, _sweep: Sweep) {
         let lambda = self.dt / 2.0;

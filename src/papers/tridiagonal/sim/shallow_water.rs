@@ -179,7 +179,7 @@ impl Scheme for WaterParams {
         self.initial.as_deref()
     }
     fn shader(&self) -> &'static str {
-        "sim/water_build.frag"
+        "tridiagonal/sim/water_build.frag"
     }
     fn uniforms(&self, p: &Program, step: u64, _sweep: Sweep) {
         p.set_f32("u_kappa", self.kappa() as f32);

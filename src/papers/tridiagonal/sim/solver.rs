@@ -37,7 +37,7 @@ pub const SOLVER_NAMES: &[&str] = &[
 ];
 
 /// Beyond the paper: the build pass and a Thomas solve fused into one compute dispatch per
-/// half-step (one invocation per line; `glsl/sim/fused_thomas.comp`), so the systems texture
+/// half-step (one invocation per line; `glsl/tridiagonal/sim/fused_thomas.comp`), so the systems texture
 /// is never written. Not a [`BatchSolver`] (it takes no systems texture): [`super::adi`]
 /// runs it; not for shallow water.
 pub const FUSED: &str = "fused-thomas";
@@ -224,7 +224,7 @@ pub fn solver_error(name: &str, e: TridiagonalError) -> SimError {
     }
 }
 
-/// Thomas algorithm in a compute shader (`glsl/sim/thomas.comp`): one invocation walks one
+/// Thomas algorithm in a compute shader (`glsl/tridiagonal/sim/thomas.comp`): one invocation walks one
 /// system (forward elimination, back substitution), so a batch of `batch` systems runs `batch`
 /// invocations. Beyond the paper (which ran Thomas on the CPU); no pivoting, so the systems
 /// must be diagonally dominant (the ADI matrices are).
@@ -239,7 +239,7 @@ impl GpuThomas {
     pub fn new(gl: &Gl, n: u32, batch: u32) -> Result<Self, TridiagonalError> {
         Ok(GpuThomas {
             gl: gl.clone(),
-            program: Program::compute(gl, "sim/thomas.comp", &[])?,
+            program: Program::compute(gl, "tridiagonal/sim/thomas.comp", &[])?,
             x: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
             cp: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
         })
