@@ -144,11 +144,7 @@ pub fn solve(
             z[i] = r[i] / diag[i];
         }
     };
-    let mut r = vec![0.0; n];
-    a.spmv(x, &mut r);
-    for i in 0..n {
-        r[i] = b[i] - r[i];
-    }
+    let mut r = residual(a, b, x);
     let mut rr = r.clone();
     let mut z = vec![0.0; n];
     let mut zz = vec![0.0; n];
@@ -181,16 +177,8 @@ pub fn solve(
         if bknum == 0.0 {
             return Ok(info(iter, err, history, Stop::BreakdownRho));
         }
-        if iter == 1 {
-            p.copy_from_slice(&z);
-            pp.copy_from_slice(&zz);
-        } else {
-            let bk = bknum / bkden;
-            for j in 0..n {
-                p[j] = z[j] + bk * p[j];
-                pp[j] = zz[j] + bk * pp[j];
-            }
-        }
+        let beta = (iter > 1).then(|| bknum / bkden);
+        directions(beta, (&z, &zz), (&mut p, &mut pp));
         bkden = bknum;
         a.spmv(&p, &mut z);
         let akden = dot(&z, &pp);
@@ -218,6 +206,32 @@ pub fn solve(
         }
     }
     Ok(info(params.max_iter, err, history, Stop::IterationCap))
+}
+
+/// r = b − A x.
+fn residual(a: &EllpackR<f64>, b: &[f64], x: &[f64]) -> Vec<f64> {
+    let mut r = vec![0.0; a.n];
+    a.spmv(x, &mut r);
+    for i in 0..a.n {
+        r[i] = b[i] - r[i];
+    }
+    r
+}
+
+/// p = z, p̄ = z̄ (`beta = None`, the first iteration) or p = z + β p, p̄ = z̄ + β p̄.
+fn directions(beta: Option<f64>, (z, zz): (&[f64], &[f64]), (p, pp): (&mut [f64], &mut [f64])) {
+    match beta {
+        None => {
+            p.copy_from_slice(z);
+            pp.copy_from_slice(zz);
+        }
+        Some(bk) => {
+            for j in 0..p.len() {
+                p[j] = z[j] + bk * p[j];
+                pp[j] = zz[j] + bk * pp[j];
+            }
+        }
+    }
 }
 
 /// ‖b − A x‖∞ / ‖b‖∞ in f64: the true residual every solve is reported with.

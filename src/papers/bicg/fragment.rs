@@ -29,20 +29,27 @@
 //! flops; an axpy `12n` bytes, `2n` flops; asolve `12n` bytes, `n` flops; a reduction pass
 //! over `s` source texels into `o` `4(s·k + o)` bytes (k = 2 for the product pass) and
 //! `s·k` flops.
+//!
+//! The parts, in `fragment/`: `build.rs` (the textures, chain and programs), `passes.rs` (the
+//! vector passes), `reduce.rs` (the reduction chains), `steps.rs` (the passes as the steps of
+//! [`linbcg`]).
+
+mod build;
+mod passes;
+mod reduce;
+mod steps;
 
 use std::cell::Cell;
 use std::rc::Rc;
 
 use super::cpu::{BicgInfo, BicgParams};
-use super::ellpack::EllpackR;
 use super::gpu::GpuBicgError;
-use super::linbcg::{self, AKDEN, BNRM, PNRM, RHO, Slot, V, VECTORS, XNRM, ZNRM};
+use super::linbcg::{self, PNRM, RHO, Slot, V};
 pub use super::reduce_trace::REDUCE;
 use super::reduce_trace::reduce_defines;
-use crate::bench::{Access, Bytes, Kind, Work};
+use crate::bench::{Kind, Work};
 use crate::gl::{
-    Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
-    Rect, RenderTexture, TexTarget, Texture,
+    Define, Gl, GlError, PassObserver, PingPong, Program, QuadBatch, Rect, RenderTexture, Texture,
 };
 
 /// Column indices and row lengths are stored as f32: exact up to 2²⁴.
@@ -147,95 +154,6 @@ fn wrap(data: impl Iterator<Item = f32>, w: u32, h: u32, pad: f32) -> Vec<f32> {
 }
 
 impl FragmentBicg {
-    /// Uploads A (and Aᵀ unless `symmetric`) and builds the passes; refuses a matrix the
-    /// layout cannot hold before allocating anything.
-    pub fn new(gl: &Gl, a: &EllpackR<f32>, symmetric: bool) -> Result<FragmentBicg, GpuBicgError> {
-        let n = a.n;
-        let (w, h) = layout(n, a.m, gl.info().max_texture_size)?;
-        let diag = a.diagonal()?;
-        let tex = |data: Vec<f32>, rows: u32| {
-            Texture::new(gl, TexTarget::Tex2D, Format::R32F, w, rows, Some(&data))
-        };
-        let matrix = |m: &EllpackR<f32>| -> Result<MatrixTextures, GlError> {
-            let slots = m.m.max(1) as u32;
-            let (mut val, mut col) = (Vec::new(), Vec::new());
-            for k in 0..m.m {
-                let range = k * n..(k + 1) * n;
-                val.extend(wrap(m.val[range.clone()].iter().copied(), w, h, 0.0));
-                col.extend(wrap(m.col[range].iter().map(|&c| c as f32), w, h, 0.0));
-            }
-            val.resize((w * h * slots) as usize, 0.0);
-            col.resize((w * h * slots) as usize, 0.0);
-            Ok(MatrixTextures {
-                val: tex(val, h * slots)?,
-                col: tex(col, h * slots)?,
-                rl: tex(wrap(m.rl.iter().map(|&r| r as f32), w, h, 0.0), h)?,
-            })
-        };
-        let zeros = vec![0.0f32; (w * h) as usize];
-        let vecs = (0..VECTORS)
-            .map(|_| {
-                PingPong::new(
-                    gl,
-                    PingPongMethod::Switch,
-                    TexTarget::Tex2D,
-                    Format::R32F,
-                    w,
-                    h,
-                    &zeros,
-                )
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut chain = Vec::new();
-        let (mut cw, mut ch) = (w, h);
-        while cw > 2 || ch > 2 {
-            (cw, ch) = (cw.div_ceil(2), ch.div_ceil(2));
-            chain.push((
-                RenderTexture::new(gl, TexTarget::Tex2D, Format::R32F, cw, ch, None)?,
-                QuadBatch::new(gl, &[Quad::identity(Rect::full(cw, ch))])?,
-            ));
-        }
-        let frag = |file: &str, d: &[Define]| Program::fragment(gl, file, d);
-        let r = |max, first| frag(REDUCE, &reduce_defines(max, first));
-        let prog = Programs {
-            spmv: frag(SPMV, &spmv_defines(w))?,
-            axpy: frag(AXPY, &[])?,
-            asolve: frag(ASOLVE, &[])?,
-            reduce: [
-                r(false, true)?,
-                r(false, false)?,
-                r(true, true)?,
-                r(true, false)?,
-            ],
-        };
-        Ok(FragmentBicg {
-            gl: gl.clone(),
-            n,
-            nnz: a.nnz(),
-            w,
-            h,
-            a: matrix(a)?,
-            at: if symmetric {
-                None
-            } else {
-                Some(matrix(&a.transpose())?)
-            },
-            diag: tex(wrap(diag.iter().map(|&d| d as f32), w, h, 1.0), h)?,
-            vecs,
-            chain,
-            results: RenderTexture::new(gl, TexTarget::Tex2D, Format::R32F, RESULTS, 1, None)?,
-            slots: (0..RESULTS)
-                .map(|s| QuadBatch::new(gl, &[Quad::identity(Rect::new(s, 0, 1, 1))]))
-                .collect::<Result<_, _>>()?,
-            full: QuadBatch::new(gl, &[Quad::identity(Rect::full(w, h))])?,
-            prog,
-            work: Cell::new(Work {
-                kind: Kind::Fragment,
-                ..Default::default()
-            }),
-        })
-    }
-
     /// The vector layout (W, H) in texels.
     pub fn layout(&self) -> (u32, u32) {
         (self.w, self.h)
@@ -251,188 +169,6 @@ impl FragmentBicg {
             kind: Kind::Fragment,
             ..Default::default()
         });
-    }
-
-    /// A full-size pass's work: `fetched` bytes of R32F fetches, `written` bytes of target.
-    fn tally(&self, fetched: f64, written: f64, flops: f64) {
-        let mut w = self.work.get();
-        w.bytes += Bytes::of(&[(Access::TexScalar, fetched), (Access::Target, written)]);
-        w.flops32 += flops;
-        w.passes += 1;
-        self.work.set(w);
-    }
-
-    fn tex(&self, v: V) -> &Texture {
-        self.vecs[v as usize].input()
-    }
-
-    /// One full-size pass of `prog` into `dst` with `textures` bound in order.
-    fn pass(&mut self, prog: &Program, dst: V, textures: &[(&str, V)]) -> Result<(), GlError> {
-        self.vecs[dst as usize].bind_output();
-        prog.bind();
-        for (unit, &(name, v)) in textures.iter().enumerate() {
-            prog.bind_texture(unit as u32, name, self.tex(v));
-        }
-        self.full.draw(prog, self.w, self.h)?;
-        self.vecs[dst as usize].end_pass(Rect::full(self.w, self.h))
-    }
-
-    /// `dst = a + s·b`.
-    fn axpy(&mut self, a: V, s: f64, b: V, dst: V) -> Result<(), GlError> {
-        let p = self.prog.axpy.clone();
-        p.bind();
-        p.set_f32("u_s", s as f32);
-        self.pass(&p, dst, &[("u_a", a), ("u_b", b)])?;
-        let n = self.n as f64;
-        self.tally(8.0 * n, 4.0 * n, 2.0 * n);
-        Ok(())
-    }
-
-    /// `dst = r / diag A`.
-    fn asolve(&mut self, r: V, dst: V) -> Result<(), GlError> {
-        let p = self.prog.asolve.clone();
-        p.bind();
-        p.bind_texture(1, "u_diag", &self.diag);
-        self.pass(&p, dst, &[("u_r", r)])?;
-        let n = self.n as f64;
-        self.tally(8.0 * n, 4.0 * n, n);
-        Ok(())
-    }
-
-    /// `dst = A x` (or `Aᵀ x`).
-    fn spmv(&mut self, transpose: bool, x: V, dst: V) -> Result<(), GlError> {
-        let p = self.prog.spmv.clone();
-        let m = match (&self.at, transpose) {
-            (Some(at), true) => at,
-            _ => &self.a,
-        };
-        p.bind();
-        p.bind_texture(0, "u_val", &m.val);
-        p.bind_texture(1, "u_col", &m.col);
-        p.bind_texture(2, "u_rl", &m.rl);
-        p.set_i32("u_n", self.n as i32);
-        p.set_i32("u_rows", self.h as i32);
-        self.vecs[dst as usize].bind_output();
-        p.bind_texture(3, "u_x", self.tex(x));
-        self.full.draw(&p, self.w, self.h)?;
-        self.vecs[dst as usize].end_pass(Rect::full(self.w, self.h))?;
-        let (n, nnz) = (self.n as f64, self.nnz as f64);
-        self.tally(4.0 * (n + 3.0 * nnz), 4.0 * n, 2.0 * nnz);
-        Ok(())
-    }
-
-    /// Σ aᵢbᵢ (`b = Some`) or max |aᵢ| (`b = None`) into texel `slot` of the results texture.
-    fn reduce(&self, a: V, b: Option<V>, slot: Slot) -> Result<(), GlError> {
-        self.reduce_observed(a, b, slot, None)
-    }
-
-    /// [`Self::reduce`] with an observer called before and after every pass (the `trace`
-    /// command; `reduce_trace.rs` says what each pass is). The GL work is the same.
-    fn reduce_observed<'o>(
-        &self,
-        a: V,
-        b: Option<V>,
-        slot: Slot,
-        mut obs: Option<&mut (dyn PassObserver + 'o)>,
-    ) -> Result<(), GlError> {
-        let slot = slot.index() as u32;
-        let max = b.is_none();
-        let progs = &self.prog.reduce;
-        let (first, rest) = if max {
-            (&progs[2], &progs[3])
-        } else {
-            (&progs[0], &progs[1])
-        };
-        let mut src: &Texture = self.tex(a);
-        let (mut sw, mut sh) = (self.w, self.h);
-        let levels = self.chain.len();
-        for level in 0..=levels {
-            let prog = if level == 0 { first } else { rest };
-            if let Some(o) = obs.as_deref_mut() {
-                o.before(&self.level_pass(max, level, (a, b), src, (sw, sh), slot))?;
-            }
-            prog.bind();
-            prog.bind_texture(0, "u_a", src);
-            if level == 0 {
-                prog.bind_texture(1, "u_b", self.tex(b.unwrap_or(a)));
-            }
-            prog.set_vec2("u_size", [sw as f32, sh as f32]);
-            let (ow, oh);
-            if level == levels {
-                // The last pass: one texel of the results texture.
-                self.results.bind();
-                prog.set_vec2("u_origin", [slot as f32, 0.0]);
-                self.slots[slot as usize].draw(prog, RESULTS, 1)?;
-                (ow, oh) = (1, 1);
-            } else {
-                let (target, quad) = &self.chain[level];
-                target.bind();
-                prog.set_vec2("u_origin", [0.0, 0.0]);
-                (ow, oh) = (target.texture().width(), target.texture().height());
-                quad.draw(prog, ow, oh)?;
-                src = target.texture();
-            }
-            let reads = (sw * sh) as f64 * if level == 0 && !max { 2.0 } else { 1.0 };
-            let mut w = self.work.get();
-            w.bytes += Bytes::of(&[
-                (Access::TexScalar, 4.0 * reads),
-                (Access::Target, 4.0 * (ow * oh) as f64),
-            ]);
-            w.flops32 += reads;
-            w.passes += 1;
-            self.work.set(w);
-            if let Some(o) = obs.as_deref_mut() {
-                // `src` is now this pass's target: describe it with the source it read.
-                let read = if level == 0 {
-                    self.tex(a)
-                } else {
-                    self.chain[level - 1].0.texture()
-                };
-                o.after(&self.level_pass(max, level, (a, b), read, (sw, sh), slot))?;
-            }
-            (sw, sh) = (ow, oh);
-        }
-        self.gl.check("fragment reduction")
-    }
-
-    /// What pass `level` of a reduction of `(a, b)` reading `src` (`size` texels) is.
-    fn level_pass<'s>(
-        &'s self,
-        max: bool,
-        level: usize,
-        (a, b): (V, Option<V>),
-        src: &'s Texture,
-        size: (u32, u32),
-        slot: u32,
-    ) -> crate::gl::PassInfo<'s> {
-        let levels = self.chain.len();
-        let sources = if level == 0 {
-            let mut v = vec![("a".to_string(), self.tex(a))];
-            if let Some(b) = b {
-                v.push(("b".to_string(), self.tex(b)));
-            }
-            v
-        } else {
-            vec![(format!("level {level}"), src)]
-        };
-        let (label, target, quad) = if level == levels {
-            let q = Quad::identity(Rect::new(slot, 0, 1, 1));
-            ("results".to_string(), self.results.texture(), q)
-        } else {
-            let t = self.chain[level].0.texture();
-            let q = Quad::identity(Rect::full(t.width(), t.height()));
-            (format!("level {}", level + 1), t, q)
-        };
-        super::reduce_trace::level_info(
-            max,
-            level,
-            levels,
-            sources,
-            size,
-            (&label, target),
-            quad,
-            slot,
-        )
     }
 
     /// Reads `count` results from texel `first` on, in f64.
@@ -510,67 +246,5 @@ impl FragmentBicg {
         self.reduce_observed(V::P, None, PNRM, obs)?;
         let s = self.read_results(RHO, 4)?;
         Ok((s[0], s[3]))
-    }
-}
-
-/// The passes of one `linbcg` iteration (see [`linbcg`]): scalars come back through the
-/// results texture.
-impl linbcg::Steps for FragmentBicg {
-    fn n(&self) -> usize {
-        self.n
-    }
-
-    fn start(&mut self, b: &[f64], x0: &[f64]) -> Result<(f64, f64), GpuBicgError> {
-        self.upload(V::B, b)?;
-        self.upload(V::X, x0)?;
-        self.spmv(false, V::X, V::Tmp)?;
-        self.axpy(V::B, -1.0, V::Tmp, V::R)?;
-        self.axpy(V::R, 0.0, V::R, V::Rr)?;
-        self.asolve(V::B, V::Z)?;
-        self.reduce(V::Z, None, BNRM)?;
-        self.asolve(V::R, V::Z)?;
-        self.reduce(V::Z, None, ZNRM)?;
-        let s = self.read_results(ZNRM, 4)?;
-        Ok((s[0], s[3]))
-    }
-
-    fn rho(&mut self) -> Result<f64, GpuBicgError> {
-        self.asolve(V::Rr, V::Zz)?;
-        self.reduce(V::Z, Some(V::Rr), RHO)?;
-        Ok(self.read_results(RHO, 1)?[0])
-    }
-
-    fn directions(&mut self, beta: Option<f64>) -> Result<(), GpuBicgError> {
-        // The first p = z, p̄ = z̄ is a copy: s = 0 with b = a.
-        let (bk, p, pp) = match beta {
-            None => (0.0, V::Z, V::Zz),
-            Some(bk) => (bk, V::P, V::Pp),
-        };
-        self.axpy(V::Z, bk, p, V::P)?;
-        self.axpy(V::Zz, bk, pp, V::Pp)?;
-        Ok(())
-    }
-
-    fn akden(&mut self) -> Result<f64, GpuBicgError> {
-        self.spmv(false, V::P, V::Z)?;
-        self.reduce(V::Z, Some(V::Pp), AKDEN)?;
-        Ok(self.read_results(AKDEN, 1)?[0])
-    }
-
-    fn update(&mut self, ak: f64) -> Result<[f64; 3], GpuBicgError> {
-        self.spmv(true, V::Pp, V::Zz)?;
-        self.axpy(V::X, ak, V::P, V::X)?;
-        self.axpy(V::R, -ak, V::Z, V::R)?;
-        self.axpy(V::Rr, -ak, V::Zz, V::Rr)?;
-        self.asolve(V::R, V::Z)?;
-        self.reduce(V::Z, None, ZNRM)?;
-        self.reduce(V::P, None, PNRM)?;
-        self.reduce(V::X, None, XNRM)?;
-        let s = self.read_results(ZNRM, 3)?;
-        Ok([s[0], s[1], s[2]])
-    }
-
-    fn iterate(&mut self) -> Result<Vec<f64>, GpuBicgError> {
-        Ok(self.read(V::X)?)
     }
 }

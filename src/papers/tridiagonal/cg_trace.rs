@@ -69,21 +69,17 @@ impl Step {
 
     /// Title, the paper's line, what a fragment fetches (`texel`: "RGBA texel" or "texel").
     fn words(self, lanes: u32) -> (String, String, String) {
-        let t1 = "Table 1 (the CG baseline, Krüger & Westermann 2003 / Bolz et al. 2003 style)";
-        let one = if lanes == 4 {
-            "RGBA texel (4 unknowns)"
-        } else {
-            "texel"
-        };
-        let stencil = if lanes == 4 {
-            "v_(i−1), v_i, v_(i+1): the texel and its left and right neighbours (offsets ∓1), \
-             whose last and first lanes complete the stencil of the texel's first and last lane"
-        } else {
-            "v_(i−1), v_i, v_(i+1) (offsets ∓1)"
-        };
-        let s = |a: &str, b: String, c: String| (a.to_string(), b, c);
         match self {
-            Step::Pack(c) => s(
+            Step::Pack(_) | Step::Residual | Step::Unpack => self.setup_words(lanes),
+            _ => self.iteration_words(lanes),
+        }
+    }
+
+    /// [`Self::words`] of the passes around the iterations: the set-up and the result.
+    fn setup_words(self, lanes: u32) -> (String, String, String) {
+        let (t1, (one, stencil)) = (T1, texel_words(lanes));
+        match self {
+            Step::Pack(c) => words3(
                 &format!("set-up: coefficient {} into its own texture", ABCK[c]),
                 "set-up, not counted in Table 1: the vectors are scalar textures, or four \
                  consecutive unknowns per RGBA texel (Table 1's \"vector texture\")"
@@ -97,19 +93,34 @@ impl Step {
                     if lanes == 4 { "4t … 4t+3" } else { "t" }
                 ),
             ),
-            Step::Residual => s(
+            Step::Residual => words3(
                 "set-up: r = k − M x (x = 0)",
                 format!("{t1}: r⁰ = k − M x⁰, 7 fetches per element"),
                 format!(
                     "each fragment fetches {stencil} of x, and a, b, c, k: 7 fetches, 1 {one} written"
                 ),
             ),
-            Step::Square => s(
+            Step::Unpack => words3(
+                "x into the R32F result (n × batch)",
+                "not in Table 1: the result in the layout every solver of the paper returns".into(),
+                format!(
+                    "fragment i fetches the {one} holding x_i (texelFetch) and writes that lane"
+                ),
+            ),
+            _ => unreachable!("an iteration's pass"),
+        }
+    }
+
+    /// [`Self::words`] of the passes of one iteration.
+    fn iteration_words(self, lanes: u32) -> (String, String, String) {
+        let (t1, (one, stencil)) = (T1, texel_words(lanes));
+        match self {
+            Step::Square => words3(
                 "ρ = r·r: the squares r_i²",
                 format!("{t1}: ρ = rᵀr, N fragments with 1 fetch"),
                 format!("each fragment fetches 1 {one} of r and writes its square"),
             ),
-            Step::Reduce { of, level, levels } => s(
+            Step::Reduce { of, level, levels } => words3(
                 &format!("{of}: reduction {}/{levels} (2×2 → 1)", level + 1),
                 format!(
                     "{t1}: the sum of the products, N/3 fragments (N/4 + N/16 + …) with 4 \
@@ -131,7 +142,7 @@ impl Step {
                     }
                 ),
             ),
-            Step::Direction => s(
+            Step::Direction => words3(
                 "p = r + β p, β = ρ/ρ_old",
                 format!(
                     "{t1}: β = ρ^(it−1)/ρ^(it−2), p^it = r^(it−1) + β p^(it−1), 2 fetches (ρ and \
@@ -140,35 +151,53 @@ impl Step {
                 ),
                 format!("each fragment fetches 1 {one} of r and of p, and the 2 scalars"),
             ),
-            Step::Matvec => s(
+            Step::Matvec => words3(
                 "q = M p: the 3-point stencil",
                 format!("{t1}: q^it = M p^it, 6 fetches"),
                 format!("each fragment fetches {stencil} of p, and a, b, c: 6 fetches"),
             ),
-            Step::Mul => s(
+            Step::Mul => words3(
                 "α = ρ/(p·q): the products p_i q_i",
                 format!("{t1}: pᵀq, N fragments with 1 fetch per vector"),
                 format!("each fragment fetches 1 {one} of p and of q and writes their product"),
             ),
-            Step::Add => s(
+            Step::Add => words3(
                 "x = x + α p, α = ρ/(p·q)",
                 format!("eq. (17) and Fig. 10 (its Cg code); {t1}: 2 fetches"),
                 format!("each fragment fetches 1 {one} of x and of p, and the 2 scalars"),
             ),
-            Step::Sub => s(
+            Step::Sub => words3(
                 "r = r − α q",
                 format!("{t1}: r^it = r^(it−1) − α q^it, 2 fetches"),
                 format!("each fragment fetches 1 {one} of r and of q, and the 2 scalars"),
             ),
-            Step::Unpack => s(
-                "x into the R32F result (n × batch)",
-                "not in Table 1: the result in the layout every solver of the paper returns".into(),
-                format!(
-                    "fragment i fetches the {one} holding x_i (texelFetch) and writes that lane"
-                ),
-            ),
+            _ => unreachable!("a set-up pass"),
         }
     }
+}
+
+/// Where the passes' lines come from.
+const T1: &str = "Table 1 (the CG baseline, Krüger & Westermann 2003 / Bolz et al. 2003 style)";
+
+/// What a fragment of a `lanes`-lane vector fetches: one texel, and the 3-point stencil.
+fn texel_words(lanes: u32) -> (&'static str, &'static str) {
+    let one = if lanes == 4 {
+        "RGBA texel (4 unknowns)"
+    } else {
+        "texel"
+    };
+    let stencil = if lanes == 4 {
+        "v_(i−1), v_i, v_(i+1): the texel and its left and right neighbours (offsets ∓1), \
+         whose last and first lanes complete the stencil of the texel's first and last lane"
+    } else {
+        "v_(i−1), v_i, v_(i+1) (offsets ∓1)"
+    };
+    (one, stencil)
+}
+
+/// A pass's title, line and fetches as owned strings.
+fn words3(a: &str, b: String, c: String) -> (String, String, String) {
+    (a.to_string(), b, c)
 }
 
 /// Names of the one channel of a scalar texture, by the label's first letter.

@@ -295,7 +295,14 @@ fn figures(
         "biofet_ions.png",
     ]
     .map(|f| dir.join(f));
-    let (mesh, length) = (sim.mesh, sim.params.length);
+    slice_figures(sim, [&files[0], &files[1]])?;
+    axis_figures(sim, snapshots, [&files[2], &files[3]])?;
+    Ok(files.to_vec())
+}
+
+/// The potential and the space charge on the y–z plane at mid-x, at the end of the run.
+fn slice_figures(sim: &Biofet, [potential, charge]: [&Path; 2]) -> Result<(), BiofetError> {
+    let mesh = sim.mesh;
     let mv = THERMAL_VOLTAGE * 1e3;
     sim.slice_figure(
         &sim.psi,
@@ -306,7 +313,7 @@ fn figures(
             sim.time
         ),
         "potential ψ (mV)",
-        &files[0],
+        potential,
     )?;
     let rho: Vec<f64> = sim.np.iter().zip(&sim.nm).map(|(p, m)| p - m).collect();
     let rmax = rho.iter().fold(1e-12f64, |a, v| a.max(v.abs()));
@@ -319,8 +326,19 @@ fn figures(
             mesh.nx, mesh.ny, mesh.nz
         ),
         "charge density ρ (q·c₀)",
-        &files[1],
+        charge,
     )?;
+    Ok(())
+}
+
+/// The potential along the axis at every snapshot beside the analytic steady state, and the
+/// ion densities along the axis at the end beside Boltzmann's.
+fn axis_figures(
+    sim: &Biofet,
+    snapshots: &[(f64, Vec<AxisPoint>)],
+    [double_layer, ions]: [&Path; 2],
+) -> Result<(), BiofetError> {
+    let length = sim.params.length;
     let mut chart = LineChart::new(
         &format!(
             "BioFET double layer: potential along the axis after a {} mV step",
@@ -344,7 +362,7 @@ fn figures(
             })
             .collect(),
     ));
-    chart.save(&files[2])?;
+    chart.save(double_layer)?;
     let prof = sim.axis_profile();
     LineChart::new(
         "BioFET double layer: ion densities along the axis at the end",
@@ -365,8 +383,8 @@ fn figures(
             .map(|q| (q.0, (-(q.1 - 0.5 * sim.v_hat)).exp()))
             .collect(),
     ))
-    .save(&files[3])?;
-    Ok(files.to_vec())
+    .save(ions)?;
+    Ok(())
 }
 
 fn write_frames(sim: &Biofet, dir: &Path, step: usize) -> Result<Vec<PathBuf>, BiofetError> {

@@ -6,9 +6,11 @@
 //! double layer forming but prints no number for it.
 
 use super::config::Config;
-use crate::papers::bicg::biofet::{BiofetOutput, FIT_SPAN, Tolerances, simulate};
+use crate::papers::bicg::biofet::{
+    BiofetOutput, BiofetParams, BiofetReport, FIT_SPAN, Tolerances, simulate,
+};
 use crate::report::Column;
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 
 const PLOTS: [(&str, &str); 4] = [
     (
@@ -49,24 +51,7 @@ const RUN_FACTS: [&str; 5] = [
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let params = cfg.biofet_params(*cfg.biofet.nodes.pick(s.mode));
     let tol = Tolerances::default();
-    let mut t = s.table(
-        "biofet",
-        "BioFET double layer — steady state against Debye–Hückel (GL fp64 Bi-CG per step)",
-        vec![
-            Column::key("Check").text(),
-            Column::ours("Measured").sci(3),
-            Column::ours("Expected").sci(1),
-        ],
-        &(&cfg.biofet, format!("{tol:?}")),
-    )?;
-    t.expect_rows(3 + RUN_FACTS.len());
-    t.caption(format!(
-        "{}. Debye–Hückel agreement: max |ψ̂ − ψ̂_DH| / V̂ along the axis; screening length: \
-         −1 / slope of ln(ψ̂ − ψ̂_mid) within {FIT_SPAN} λ_D of the driven electrode, in λ_D; ion \
-         conservation: relative change of Σ n̂±. Verified: the deviation from the expected \
-         value against the tolerance.",
-        params.describe()
-    ));
+    let mut t = table(s, cfg, &params, &tol)?;
     // One simulation fills the three rows: with `--resume` they are reused together (its
     // figures stay those of the run that measured them) or measured together.
     let keys: Vec<String> = [
@@ -86,52 +71,87 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
             frames: None,
         };
         let report = simulate(&s.gl, &params, &out).map_err(RunError::algorithm)?;
-        for c in report.checks(&tol) {
-            let row = t
-                .row(c.name)
-                .text("Check", c.name)
-                .num("Measured", c.measured)
-                .num("Expected", c.expected)
-                .runs(1);
-            t.push(if report.steady {
-                row.verify(c.deviation, c.tolerance)
-            } else {
-                row.fail(format!(
-                    "no steady state within {} steps (max |dn/dt| = {:.2e})",
-                    report.steps, report.rate
-                ))
-            })?;
-        }
-        // What the run took, as rows (so that a resumed run keeps them too).
-        let state = if report.steady {
-            "the run reached the steady state"
-        } else {
-            "the run stopped at the step cap"
-        };
-        for (name, v) in [
-            (RUN_FACTS[0], report.steps as f64),
-            (RUN_FACTS[1], report.time),
-            (RUN_FACTS[2], report.poisson_iterations as f64),
-            (
-                RUN_FACTS[3],
-                report.poisson_iterations as f64 / (report.steps + 1) as f64,
-            ),
-            (RUN_FACTS[4], report.seconds),
-        ] {
-            t.push(
-                t.row(name)
-                    .text("Check", name)
-                    .num("Measured", v)
-                    .runs(1)
-                    .unchecked(format!("what the simulation took; {state}")),
-            )?;
-        }
+        rows(&mut t, &report, &tol)?;
     }
     t.finish()?;
     for (file, caption) in PLOTS {
         if s.dir().join(file).exists() {
             s.add_plot(file, caption);
         }
+    }
+    Ok(())
+}
+
+/// The table and its caption.
+fn table(
+    s: &Session,
+    cfg: &Config,
+    params: &BiofetParams,
+    tol: &Tolerances,
+) -> Result<TableWriter, RunError> {
+    let mut t = s.table(
+        "biofet",
+        "BioFET double layer — steady state against Debye–Hückel (GL fp64 Bi-CG per step)",
+        vec![
+            Column::key("Check").text(),
+            Column::ours("Measured").sci(3),
+            Column::ours("Expected").sci(1),
+        ],
+        &(&cfg.biofet, format!("{tol:?}")),
+    )?;
+    t.expect_rows(3 + RUN_FACTS.len());
+    t.caption(format!(
+        "{}. Debye–Hückel agreement: max |ψ̂ − ψ̂_DH| / V̂ along the axis; screening length: \
+         −1 / slope of ln(ψ̂ − ψ̂_mid) within {FIT_SPAN} λ_D of the driven electrode, in λ_D; ion \
+         conservation: relative change of Σ n̂±. Verified: the deviation from the expected \
+         value against the tolerance.",
+        params.describe()
+    ));
+    Ok(t)
+}
+
+/// The rows of one simulation: its checks (verified where it reached the steady state) and
+/// what it took (unchecked).
+fn rows(t: &mut TableWriter, report: &BiofetReport, tol: &Tolerances) -> Result<(), RunError> {
+    for c in report.checks(tol) {
+        let row = t
+            .row(c.name)
+            .text("Check", c.name)
+            .num("Measured", c.measured)
+            .num("Expected", c.expected)
+            .runs(1);
+        t.push(if report.steady {
+            row.verify(c.deviation, c.tolerance)
+        } else {
+            row.fail(format!(
+                "no steady state within {} steps (max |dn/dt| = {:.2e})",
+                report.steps, report.rate
+            ))
+        })?;
+    }
+    // What the run took, as rows (so that a resumed run keeps them too).
+    let state = if report.steady {
+        "the run reached the steady state"
+    } else {
+        "the run stopped at the step cap"
+    };
+    for (name, v) in [
+        (RUN_FACTS[0], report.steps as f64),
+        (RUN_FACTS[1], report.time),
+        (RUN_FACTS[2], report.poisson_iterations as f64),
+        (
+            RUN_FACTS[3],
+            report.poisson_iterations as f64 / (report.steps + 1) as f64,
+        ),
+        (RUN_FACTS[4], report.seconds),
+    ] {
+        t.push(
+            t.row(name)
+                .text("Check", name)
+                .num("Measured", v)
+                .runs(1)
+                .unchecked(format!("what the simulation took; {state}")),
+        )?;
     }
     Ok(())
 }

@@ -15,7 +15,7 @@ use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Audit, BarChart, Column, Finding, Table, Verdict, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 pub fn run(
@@ -25,6 +25,31 @@ pub fn run(
     opts: GpuOptions,
 ) -> Result<(), RunError> {
     let meshes = cfg.fig4.meshes.pick(s.mode);
+    let mut t = table(s, cfg, opts, meshes.len())?;
+    for spec in meshes {
+        s.check_interrupt()?;
+        let mesh = spec.0;
+        let key = mesh.label();
+        if t.reuse(&key)?.is_some() {
+            continue;
+        }
+        mesh_row(s, &mut t, cfg, (params, opts), &mesh, &key)?;
+    }
+    let table = t.finish()?;
+    let out = measured(&table);
+    chart(s, cfg, &out)?;
+    audits(s, cfg);
+    orientation_notes(s, &out, cfg.fig4.about_as_long);
+    Ok(())
+}
+
+/// The figure's table and its captions (`meshes`: how many rows it expects).
+fn table(
+    s: &Session,
+    cfg: &Config,
+    opts: GpuOptions,
+    meshes: usize,
+) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "fig4",
         "Fig. 4 — Poisson solve time, GL fp64 Bi-CG vs single-thread CPU Bi-CG",
@@ -46,7 +71,7 @@ pub fn run(
         .collect(),
         &(&cfg.solver, &cfg.fig4),
     )?;
-    t.expect_rows(meshes.len());
+    t.expect_rows(meshes);
     t.caption(format!(
         "GPU time: matrix upload + solve + solution readback (glFinish-bracketed), {} threads \
          per work group; CPU time: the same iteration, f64, one thread (timed once above {} \
@@ -60,55 +85,62 @@ pub fn run(
         super::rule(&cfg.fig4.gpu),
         super::rule(&cfg.fig4.cpu)
     ));
-    for spec in meshes {
-        s.check_interrupt()?;
-        let mesh = spec.0;
-        let key = mesh.label();
-        if t.reuse(&key)?.is_some() {
-            continue;
-        }
-        t.start(&key);
-        let sys = fig4_problem(&mesh);
-        let n = mesh.nodes();
-        let cpu_plan = if n > cfg.fig4.cpu_once_above {
-            TimingPlan::once()
-        } else {
-            cfg.fig4.cpu.plan()
-        };
-        let cpu_runs = time_cpu(cpu_plan, || cpu_solve(&sys, params))?;
-        let gpu_runs = time_gpu(&s.gl, cfg.fig4.gpu.plan(), || {
-            gpu_solve(&s.gl, &sys, params, opts)
-        })?;
-        let (cpu_x, cpu_info) = cpu_runs.last();
-        let (gx, ginfo, gw) = gpu_runs.median();
-        let (tg, tc) = (gpu_runs.timing(), cpu_runs.timing());
-        let paper = paper_at(cfg, &mesh);
-        let row = t
-            .row(&key)
-            .text("Mesh", &key)
-            .num("Nodes", n as f64)
-            .num("Iter GPU", ginfo.iterations as f64)
-            .num("Iter CPU", cpu_info.iterations as f64)
-            .timed("GPU time", &tg)
-            .timed("CPU time", &tc)
-            .est(
-                "GPU/CPU",
-                crate::stats::Estimate::ratio_unpaired(&tg.est(), &tc.est()),
-            )
-            .num("True residual", cpu::true_residual(&sys.a, &sys.b, gx))
-            .opt("Paper CPU", paper.map(|p| p.cpu_ms))
-            .opt("Paper GPU", paper.map(|p| p.gpu_ms))
-            .opt("Paper GPU/CPU", paper.map(|p| p.gpu_ms / p.cpu_ms))
-            .runs(tg.runs)
-            .work_timed(SOLVE_KERNEL, *gw, &tg);
-        t.push(match not_converged(ginfo, cpu_info) {
-            Some(why) => row.fail(why),
-            None => row.verify(max_rel_error(gx, cpu_x), solution_tolerance(params.tol)),
-        })?;
-    }
-    let table = t.finish()?;
-    let out = measured(&table);
-    chart(s, cfg, &out)?;
+    Ok(t)
+}
+
+/// The row `key` of `mesh`: the CPU and the GL solve timed, the GL solution verified
+/// against the CPU's.
+fn mesh_row(
+    s: &Session,
+    t: &mut TableWriter,
+    cfg: &Config,
+    (params, opts): (&BicgParams, GpuOptions),
+    mesh: &Mesh,
+    key: &str,
+) -> Result<(), RunError> {
+    t.start(key);
+    let sys = fig4_problem(mesh);
+    let n = mesh.nodes();
+    let cpu_plan = if n > cfg.fig4.cpu_once_above {
+        TimingPlan::once()
+    } else {
+        cfg.fig4.cpu.plan()
+    };
+    let cpu_runs = time_cpu(cpu_plan, || cpu_solve(&sys, params))?;
+    let gpu_runs = time_gpu(&s.gl, cfg.fig4.gpu.plan(), || {
+        gpu_solve(&s.gl, &sys, params, opts)
+    })?;
+    let (cpu_x, cpu_info) = cpu_runs.last();
+    let (gx, ginfo, gw) = gpu_runs.median();
+    let (tg, tc) = (gpu_runs.timing(), cpu_runs.timing());
+    let paper = paper_at(cfg, mesh);
+    let row = t
+        .row(key)
+        .text("Mesh", key)
+        .num("Nodes", n as f64)
+        .num("Iter GPU", ginfo.iterations as f64)
+        .num("Iter CPU", cpu_info.iterations as f64)
+        .timed("GPU time", &tg)
+        .timed("CPU time", &tc)
+        .est(
+            "GPU/CPU",
+            crate::stats::Estimate::ratio_unpaired(&tg.est(), &tc.est()),
+        )
+        .num("True residual", cpu::true_residual(&sys.a, &sys.b, gx))
+        .opt("Paper CPU", paper.map(|p| p.cpu_ms))
+        .opt("Paper GPU", paper.map(|p| p.gpu_ms))
+        .opt("Paper GPU/CPU", paper.map(|p| p.gpu_ms / p.cpu_ms))
+        .runs(tg.runs)
+        .work_timed(SOLVE_KERNEL, *gw, &tg);
+    t.push(match not_converged(ginfo, cpu_info) {
+        Some(why) => row.fail(why),
+        None => row.verify(max_rel_error(gx, cpu_x), solution_tolerance(params.tol)),
+    })?;
+    Ok(())
+}
+
+/// The paper's own speed-ups, recomputed from its printed times.
+fn audits(s: &Session, cfg: &Config) {
     for p in &cfg.fig4.paper {
         if let Some(sp) = p.speedup {
             s.audit(Audit::new(
@@ -124,8 +156,6 @@ pub fn run(
             ));
         }
     }
-    orientation_notes(s, &out, cfg.fig4.about_as_long);
-    Ok(())
 }
 
 fn paper_at<'a>(cfg: &'a Config, mesh: &Mesh) -> Option<&'a PaperTime> {
@@ -203,6 +233,12 @@ fn chart(s: &Session, cfg: &Config, out: &[Measured]) -> Result<(), RunError> {
 /// The orientation notes: spread at equal node counts, and the paper's claim that the
 /// ny = 2·nx = 2·nz orientation takes about as long as meshes with twice its nodes.
 fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
+    spread_notes(s, out);
+    twice_findings(s, out, about);
+}
+
+/// The spread of the times at equal node counts (the same mesh in different orientations).
+fn spread_notes(s: &Session, out: &[Measured]) {
     let mut groups: BTreeMap<usize, Vec<&Measured>> = BTreeMap::new();
     for r in out {
         groups.entry(r.0.nodes()).or_default().push(r);
@@ -234,6 +270,11 @@ fn orientation_notes(s: &Session, out: &[Measured], about: f64) {
             spread(|r| r.1 / r.3)
         ));
     }
+}
+
+/// The paper's claim, per ny = 2·nx = 2·nz mesh: about as long as the meshes with twice its
+/// nodes, judged on the ratio's interval.
+fn twice_findings(s: &Session, out: &[Measured], about: f64) {
     for slow in out
         .iter()
         .filter(|r| r.0.ny == 2 * r.0.nx && r.0.nx == r.0.nz)

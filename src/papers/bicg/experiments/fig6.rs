@@ -9,7 +9,7 @@ use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, LineChart, Series, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunError> {
@@ -24,32 +24,7 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         .copied()
         .filter(|&l| limit == 0 || l <= limit)
         .collect();
-    let mut t = s.table(
-        "fig6",
-        &format!(
-            "Fig. 6 — GPU solve time vs threads per work group ({})",
-            mesh.label()
-        ),
-        vec![
-            Column::key("Local size").int(),
-            Column::ours("Iterations").int(),
-            Column::ours("GPU time").unit("ms").fixed(1),
-            Column::ours("Per iteration").unit("ms").fixed(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
-        &(&cfg.fig6, params),
-    )?;
-    t.expect_rows(sizes.len());
-    t.caption(
-        "Same solve as Fig. 4 with every kernel built for the given local size. Verified: \
-         solution vs the CPU reference.",
-    );
-    t.caption(format!(
-        "GPU time: {}, one local size after the other; per iteration carries its interval.",
-        super::rule(&cfg.fig6.repeat)
-    ));
+    let mut t = table(s, cfg, params, &mesh.label(), sizes.len())?;
     for &l in &sizes {
         s.check_interrupt()?;
         let key = l.to_string();
@@ -103,4 +78,38 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
         .y_from_zero(),
         "Fig. 6: solve time against threads per work group (the paper's threads per block).",
     )
+}
+
+/// The figure's table and its captions (`sizes`: how many rows it expects).
+fn table(
+    s: &Session,
+    cfg: &Config,
+    params: &BicgParams,
+    mesh: &str,
+    sizes: usize,
+) -> Result<TableWriter, RunError> {
+    let mut t = s.table(
+        "fig6",
+        &format!("Fig. 6 — GPU solve time vs threads per work group ({mesh})"),
+        vec![
+            Column::key("Local size").int(),
+            Column::ours("Iterations").int(),
+            Column::ours("GPU time").unit("ms").fixed(1),
+            Column::ours("Per iteration").unit("ms").fixed(2),
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
+        &(&cfg.fig6, params),
+    )?;
+    t.expect_rows(sizes);
+    t.caption(
+        "Same solve as Fig. 4 with every kernel built for the given local size. Verified: \
+         solution vs the CPU reference.",
+    );
+    t.caption(format!(
+        "GPU time: {}, one local size after the other; per iteration carries its interval.",
+        super::rule(&cfg.fig6.repeat)
+    ));
+    Ok(t)
 }

@@ -14,8 +14,9 @@
 use super::config::Config;
 use super::cpu_solve;
 use crate::gl::Need;
-use crate::gl::timing::rounds_gpu;
+use crate::gl::timing::{Rounds, rounds_gpu};
 use crate::papers::bicg::cpu::{BicgInfo, BicgParams};
+use crate::papers::bicg::ellpack::EllpackR;
 use crate::papers::bicg::fragment::FragmentBicg;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
@@ -125,6 +126,15 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
     Ok(())
 }
 
+/// A solver of the rounds.
+enum Solver {
+    Fragment(FragmentBicg),
+    Compute(GpuBicg<f32>),
+}
+
+/// A solver's index in [`SOLVERS`] and the solver, or why it could not be built.
+type Built = (usize, Result<Solver, String>);
+
 /// The three rows of one mesh.
 fn measure(
     s: &Session,
@@ -145,31 +155,7 @@ fn measure(
     };
     let x0 = vec![0.0; n];
     let (want, _) = cpu_solve(&sys, &p)?;
-    /// A solver of the rounds.
-    enum Solver {
-        Fragment(FragmentBicg),
-        Compute(GpuBicg<f32>),
-    }
-    // Build every solver this device runs; the rows of those that cannot be built fail.
-    let mut built: Vec<(usize, Result<Solver, String>)> = Vec::new();
-    for (i, (suffix, label, _, fused)) in SOLVERS.into_iter().enumerate() {
-        s.check_interrupt()?;
-        let key = format!("{} {suffix}", mesh.label());
-        if let (Some(_), Some(why)) = (fused, lacks) {
-            t.push(skipped(t, mesh, suffix, label, why))?;
-            continue;
-        }
-        t.start(&key);
-        built.push((
-            i,
-            match fused {
-                None => FragmentBicg::new(&s.gl, &a32, true).map(Solver::Fragment),
-                Some(fused) => GpuBicg::<f32>::new(&s.gl, &a32, true, GpuOptions { fused, ..opts })
-                    .map(Solver::Compute),
-            }
-            .map_err(|e| e.to_string()),
-        ));
-    }
+    let mut built = build(s, t, mesh, &a32, opts, lacks)?;
     // Time them interleaved: each round every solver once, in a shuffled order.
     let mut last: Vec<Option<Solved>> = vec![None; built.len()];
     let timed = rounds_gpu(&s.gl, plan, built.len(), |j| -> Result<(), RunError> {
@@ -191,6 +177,20 @@ fn measure(
         last[j] = Some(out);
         Ok(())
     })?;
+    rows(t, mesh, k, &built, &last, &timed, &want)
+}
+
+/// The rows of the `built` solvers after `k` iterations: `last` their solutions, `timed`
+/// their rounds; the error against the CPU iterate `want`, × fragment as a paired ratio.
+fn rows(
+    t: &mut TableWriter,
+    mesh: &Mesh,
+    k: usize,
+    built: &[Built],
+    last: &[Option<Solved>],
+    timed: &Rounds,
+    want: &[f64],
+) -> Result<(), RunError> {
     let fragment = built.iter().position(|(i, _)| *i == 0);
     for (j, (i, solver)) in built.iter().enumerate() {
         let (suffix, label, kernel, _) = SOLVERS[*i];
@@ -222,7 +222,7 @@ fn measure(
             Solver::Compute(g) => (g.work(), String::new()),
         };
         let timing = &timed.timings[j];
-        let err = max_rel_error(x, &want);
+        let err = max_rel_error(x, want);
         let iters = info.iterations.max(1) as f64;
         let ratio = match fragment {
             Some(f) if f == j => Some(crate::stats::Estimate::exact(1.0)),
@@ -244,6 +244,37 @@ fn measure(
     Ok(())
 }
 
+/// Builds every solver this device runs (their index in [`SOLVERS`]); the rows of those
+/// that cannot be built fail, those the device cannot run are skipped.
+fn build(
+    s: &Session,
+    t: &mut TableWriter,
+    mesh: &Mesh,
+    a32: &EllpackR<f32>,
+    opts: GpuOptions,
+    lacks: Option<&str>,
+) -> Result<Vec<Built>, RunError> {
+    let mut built: Vec<Built> = Vec::new();
+    for (i, (suffix, label, _, fused)) in SOLVERS.into_iter().enumerate() {
+        s.check_interrupt()?;
+        let key = format!("{} {suffix}", mesh.label());
+        if let (Some(_), Some(why)) = (fused, lacks) {
+            t.push(skipped(t, mesh, suffix, label, why))?;
+            continue;
+        }
+        t.start(&key);
+        built.push((
+            i,
+            match fused {
+                None => FragmentBicg::new(&s.gl, a32, true).map(Solver::Fragment),
+                Some(fused) => GpuBicg::<f32>::new(&s.gl, a32, true, GpuOptions { fused, ..opts })
+                    .map(Solver::Compute),
+            }
+            .map_err(|e| e.to_string()),
+        ));
+    }
+    Ok(built)
+}
 fn skipped(t: &TableWriter, mesh: &Mesh, suffix: &str, label: &str, why: &str) -> RowBuilder {
     t.row(format!("{} {suffix}", mesh.label()))
         .text("Mesh", mesh.label())

@@ -8,9 +8,9 @@ use super::{FUSED_KERNEL, SOLVE_KERNEL, cpu_solve, time_cpu, time_gpu};
 use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
-use crate::papers::bicg::poisson::fig4_problem;
+use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Column, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
@@ -18,12 +18,52 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
     let k = cfg.periter.iterations;
     // The paper's ratio at its largest mesh.
     let paper = cfg.fig4.paper.iter().max_by_key(|p| p.mesh.0.nodes());
+    let mut t = table(s, cfg, opts, &mesh.label(), paper)?;
+    let fused = GpuOptions {
+        fused: true,
+        ..opts
+    };
+    let label = mesh.label();
+    for (key, text, opts) in [
+        (label.clone(), label.clone(), opts),
+        (
+            format!("{label} fused"),
+            format!("{label} fused (beyond the paper)"),
+            fused,
+        ),
+    ] {
+        s.check_interrupt()?;
+        if let Some(row) = t.reuse(&key)? {
+            // The note of the run that measured the row, from its cells.
+            if let Some(p) = paper {
+                let [g, c] = ["GPU per iteration", "CPU per iteration"]
+                    .map(|col| t.value(&row, col).unwrap_or(f64::NAN));
+                note(s, &text, g, c, p);
+            }
+            continue;
+        }
+        let (tg, tc) = measure(s, &mut t, &mesh, k, (&key, &text), opts, paper)?;
+        if let Some(p) = paper {
+            note(s, &text, tg / k as f64, tc / k as f64, p);
+        }
+    }
+    let table = t.finish()?;
+    fused_note(s, &table);
+    Ok(())
+}
+
+/// The table and its caption (`paper`: the paper's largest mesh's times).
+fn table(
+    s: &Session,
+    cfg: &Config,
+    opts: GpuOptions,
+    mesh: &str,
+    paper: Option<&PaperTime>,
+) -> Result<TableWriter, RunError> {
+    let k = cfg.periter.iterations;
     let mut t = s.table(
         "periter",
-        &format!(
-            "Time for {k} Bi-CG iterations at {} — GL fp64 vs single-thread CPU",
-            mesh.label()
-        ),
+        &format!("Time for {k} Bi-CG iterations at {mesh} — GL fp64 vs single-thread CPU"),
         vec![
             Column::key("Mesh").text(),
             Column::ours("Iterations").int(),
@@ -49,80 +89,65 @@ pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> 
          CPU iterate after the last iteration.",
         paper.map_or("—".into(), |p| p.mesh.0.label())
     ));
-    let fused = GpuOptions {
-        fused: true,
-        ..opts
+    Ok(t)
+}
+
+/// The row `key` (labelled `text`): `k` iterations of the GL build with `opts` and of the
+/// CPU from x₀ = 0, one run each; returns their times (ms).
+fn measure(
+    s: &Session,
+    t: &mut TableWriter,
+    mesh: &Mesh,
+    k: usize,
+    (key, text): (&str, &str),
+    opts: GpuOptions,
+    paper: Option<&PaperTime>,
+) -> Result<(f64, f64), RunError> {
+    t.start(key);
+    let sys = fig4_problem(mesh);
+    let p = BicgParams {
+        tol: 0.0,
+        max_iter: k,
     };
-    let label = mesh.label();
-    for (key, text, opts) in [
-        (label.clone(), label.clone(), opts),
-        (
-            format!("{label} fused"),
-            format!("{label} fused (beyond the paper)"),
-            fused,
-        ),
-    ] {
-        s.check_interrupt()?;
-        if let Some(row) = t.reuse(&key)? {
-            // The note of the run that measured the row, from its cells.
-            if let Some(p) = paper {
-                let [g, c] = ["GPU per iteration", "CPU per iteration"]
-                    .map(|col| t.value(&row, col).unwrap_or(f64::NAN));
-                note(s, &text, g, c, p);
-            }
-            continue;
-        }
-        t.start(&key);
-        let sys = fig4_problem(&mesh);
-        let p = BicgParams {
-            tol: 0.0,
-            max_iter: k,
-        };
-        let x0 = vec![0.0; mesh.nodes()];
-        let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
-        let gpu = time_gpu(&s.gl, TimingPlan::once(), || {
-            g.reset_work();
-            g.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
-        })?;
-        let work = g.work();
-        drop(g);
-        let cpu = time_cpu(TimingPlan::once(), || cpu_solve(&sys, &p))?;
-        let ((gx, ginfo), (cx, _)) = (gpu.last(), cpu.last());
-        let (tg, tc) = (gpu.timing().median_ms, cpu.timing().median_ms);
-        let ratio = tg / tc;
-        t.push(
-            t.row(&key)
-                .text("Mesh", &text)
-                .num("Iterations", ginfo.iterations as f64)
-                .num("GPU time", tg)
-                .num("CPU time", tc)
-                .num("GPU/CPU", ratio)
-                .num("GPU per iteration", tg / k as f64)
-                .num("CPU per iteration", tc / k as f64)
-                .opt(
-                    "Paper GPU/CPU (whole solve)",
-                    paper.map(|p| p.gpu_ms / p.cpu_ms),
-                )
-                .runs(1)
-                .work(
-                    if opts.fused {
-                        FUSED_KERNEL
-                    } else {
-                        SOLVE_KERNEL
-                    },
-                    work,
-                    tg,
-                )
-                // The same iteration with a different summation order in the dot products.
-                .verify(max_rel_error(gx, cx), 1e-10),
-        )?;
-        if let Some(p) = paper {
-            note(s, &text, tg / k as f64, tc / k as f64, p);
-        }
-    }
-    let table = t.finish()?;
-    fused_note(s, &table);
-    Ok(())
+    let x0 = vec![0.0; mesh.nodes()];
+    let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+    let gpu = time_gpu(&s.gl, TimingPlan::once(), || {
+        g.reset_work();
+        g.solve(&sys.b, &x0, &p).map_err(RunError::algorithm)
+    })?;
+    let work = g.work();
+    drop(g);
+    let cpu = time_cpu(TimingPlan::once(), || cpu_solve(&sys, &p))?;
+    let ((gx, ginfo), (cx, _)) = (gpu.last(), cpu.last());
+    let (tg, tc) = (gpu.timing().median_ms, cpu.timing().median_ms);
+    let ratio = tg / tc;
+    t.push(
+        t.row(key)
+            .text("Mesh", text)
+            .num("Iterations", ginfo.iterations as f64)
+            .num("GPU time", tg)
+            .num("CPU time", tc)
+            .num("GPU/CPU", ratio)
+            .num("GPU per iteration", tg / k as f64)
+            .num("CPU per iteration", tc / k as f64)
+            .opt(
+                "Paper GPU/CPU (whole solve)",
+                paper.map(|p| p.gpu_ms / p.cpu_ms),
+            )
+            .runs(1)
+            .work(
+                if opts.fused {
+                    FUSED_KERNEL
+                } else {
+                    SOLVE_KERNEL
+                },
+                work,
+                tg,
+            )
+            // The same iteration with a different summation order in the dot products.
+            .verify(max_rel_error(gx, cx), 1e-10),
+    )?;
+    Ok((tg, tc))
 }
 
 /// The paper's solve against the fused variant, each read against its bound (issue 13).

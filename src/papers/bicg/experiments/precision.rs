@@ -8,9 +8,9 @@ use crate::gl::Need;
 use crate::papers::bicg::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
-use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Column, LineChart, Series};
-use crate::runner::{RunError, Session};
+use crate::papers::bicg::poisson::{PoissonSystem, fig4_problem};
+use crate::report::{Column, LineChart, Row, Series};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 /// Verification tolerance of the fp32 solution: what fp32 storage of x holds on this
@@ -27,24 +27,7 @@ pub fn run(
     let sys = fig4_problem(&mesh);
     let x0 = vec![0.0; mesh.nodes()];
     let (cx, cinfo) = cpu_solve(&sys, params)?;
-    let mut t = s.table(
-        "precision",
-        &format!(
-            "Precision — the same GL Bi-CG in fp64 and fp32 ({})",
-            mesh.label()
-        ),
-        vec![
-            Column::key("Build").text(),
-            Column::ours("Iterations").int(),
-            Column::ours("Stop").text(),
-            Column::ours("Final estimate").sci(2),
-            Column::ours("Best estimate").sci(2),
-            Column::ours("True residual").sci(2),
-            Column::ours("Error vs f64 CPU").sci(2),
-        ],
-        &(&cfg.precision, params, opts),
-    )?;
-    t.expect_rows(2);
+    let mut t = table(s, cfg, params, opts, &mesh.label())?;
     let cap = cfg.precision.cap_factor * cinfo.iterations.max(1);
     t.caption(format!(
         "Same tolerance {:.0e}; the fp32 build is capped at {}× the fp64 iteration count ({cap}). \
@@ -75,72 +58,143 @@ pub fn run(
     if s.dir().join(CHART).exists()
         && let Some(rows) = t.reuse_all(&builds)?
     {
-        for (build, row) in builds.iter().zip(&rows) {
-            let num = |c: &str| t.value(row, c).unwrap_or(f64::NAN);
-            note(
-                s,
-                &mesh.label(),
-                build,
-                t.text(row, "Stop").unwrap_or("—"),
-                num("Iterations"),
-                [num("Final estimate"), num("Best estimate")],
-                [num("True residual"), num("Error vs f64 CPU")],
-            );
-        }
+        reused_notes(s, &t, &mesh.label(), &builds, &rows);
         t.finish()?;
         s.add_plot(CHART, CAPTION);
         return Ok(());
     }
+    let problem = Problem {
+        sys: &sys,
+        x0: &x0,
+        cx: &cx,
+        mesh: mesh.label(),
+    };
     let mut hist = Vec::new();
     for build in ["fp64", "fp32"] {
         s.check_interrupt()?;
         if build == "fp64" && lacks_fp64.is_some() {
             continue; // its row says why, above
         }
-        t.start(build);
-        let (x, info) = if build == "fp64" {
-            GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts)
-                .and_then(|mut g| g.solve(&sys.b, &x0, &p))
-        } else {
-            let a32 = sys.a.map(|v| v as f32);
-            GpuBicg::<f32>::new(&s.gl, &a32, true, opts).and_then(|mut g| g.solve(&sys.b, &x0, &p))
-        }
-        .map_err(RunError::algorithm)?;
-        let err = max_rel_error(&x, &cx);
-        let best = info.history.iter().cloned().fold(f64::INFINITY, f64::min);
-        let residual = cpu::true_residual(&sys.a, &sys.b, &x);
-        let row = t
-            .row(build)
-            .text("Build", build)
-            .num("Iterations", info.iterations as f64)
-            .text("Stop", info.stop.describe())
-            .num("Final estimate", info.err)
-            .num("Best estimate", best)
-            .num("True residual", residual)
-            .num("Error vs f64 CPU", err);
-        let row = match (build, info.stop) {
-            ("fp64", Stop::Converged) => row.verify(err, solution_tolerance(params.tol)),
-            ("fp64", stop) => row.fail(stop.describe()),
-            _ => row.verify(err, FP32_TOLERANCE),
-        };
-        t.push(row)?;
-        note(
-            s,
-            &mesh.label(),
-            build,
-            info.stop.describe(),
-            info.iterations as f64,
-            [info.err, best],
-            [residual, err],
-        );
-        hist.push((build, info.history));
+        let history = build_row(s, &mut t, build, &problem, &p, params.tol, opts)?;
+        hist.push((build, history));
     }
     t.finish()?;
+    chart(s, &problem.mesh, hist, cap, params.tol)
+}
+
+/// The table (its row count set; the caption, which needs the CPU solve, is the caller's).
+fn table(
+    s: &Session,
+    cfg: &Config,
+    params: &BicgParams,
+    opts: GpuOptions,
+    mesh: &str,
+) -> Result<TableWriter, RunError> {
+    let t = s.table(
+        "precision",
+        &format!("Precision — the same GL Bi-CG in fp64 and fp32 ({mesh})"),
+        vec![
+            Column::key("Build").text(),
+            Column::ours("Iterations").int(),
+            Column::ours("Stop").text(),
+            Column::ours("Final estimate").sci(2),
+            Column::ours("Best estimate").sci(2),
+            Column::ours("True residual").sci(2),
+            Column::ours("Error vs f64 CPU").sci(2),
+        ],
+        &(&cfg.precision, params, opts),
+    )?;
+    t.expect_rows(2);
+    Ok(t)
+}
+
+/// The notes of reused rows, as the run that measured them wrote them.
+fn reused_notes(s: &Session, t: &TableWriter, mesh: &str, builds: &[String], rows: &[Row]) {
+    for (build, row) in builds.iter().zip(rows) {
+        let num = |c: &str| t.value(row, c).unwrap_or(f64::NAN);
+        note(
+            s,
+            mesh,
+            build,
+            t.text(row, "Stop").unwrap_or("—"),
+            num("Iterations"),
+            [num("Final estimate"), num("Best estimate")],
+            [num("True residual"), num("Error vs f64 CPU")],
+        );
+    }
+}
+
+/// The problem both builds solve: the system, the start, the CPU solution in f64 and the
+/// mesh's label.
+struct Problem<'a> {
+    sys: &'a PoissonSystem,
+    x0: &'a [f64],
+    cx: &'a [f64],
+    mesh: String,
+}
+
+/// The row of `build` ("fp64" or "fp32"): the GL solve with `p`, verified against the CPU
+/// solution (fp64 within the solution tolerance of `tol`), and its note; returns the error
+/// estimate's history.
+fn build_row(
+    s: &Session,
+    t: &mut TableWriter,
+    build: &str,
+    pr: &Problem,
+    p: &BicgParams,
+    tol: f64,
+    opts: GpuOptions,
+) -> Result<Vec<f64>, RunError> {
+    let (sys, x0) = (pr.sys, pr.x0);
+    t.start(build);
+    let (x, info) = if build == "fp64" {
+        GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).and_then(|mut g| g.solve(&sys.b, x0, p))
+    } else {
+        let a32 = sys.a.map(|v| v as f32);
+        GpuBicg::<f32>::new(&s.gl, &a32, true, opts).and_then(|mut g| g.solve(&sys.b, x0, p))
+    }
+    .map_err(RunError::algorithm)?;
+    let err = max_rel_error(&x, pr.cx);
+    let best = info.history.iter().cloned().fold(f64::INFINITY, f64::min);
+    let residual = cpu::true_residual(&sys.a, &sys.b, &x);
+    let row = t
+        .row(build)
+        .text("Build", build)
+        .num("Iterations", info.iterations as f64)
+        .text("Stop", info.stop.describe())
+        .num("Final estimate", info.err)
+        .num("Best estimate", best)
+        .num("True residual", residual)
+        .num("Error vs f64 CPU", err);
+    let row = match (build, info.stop) {
+        ("fp64", Stop::Converged) => row.verify(err, solution_tolerance(tol)),
+        ("fp64", stop) => row.fail(stop.describe()),
+        _ => row.verify(err, FP32_TOLERANCE),
+    };
+    t.push(row)?;
+    note(
+        s,
+        &pr.mesh,
+        build,
+        info.stop.describe(),
+        info.iterations as f64,
+        [info.err, best],
+        [residual, err],
+    );
+    Ok(info.history)
+}
+
+/// The error estimate per iteration of each build, with the tolerance `tol`; the x axis
+/// ends at the longest history (`cap` where there is none).
+fn chart(
+    s: &Session,
+    mesh: &str,
+    mut hist: Vec<(&str, Vec<f64>)>,
+    cap: usize,
+    tol: f64,
+) -> Result<(), RunError> {
     let mut chart = LineChart::new(
-        &format!(
-            "Bi-CG error estimate per iteration, fp64 vs fp32 ({})",
-            mesh.label()
-        ),
+        &format!("Bi-CG error estimate per iteration, fp64 vs fp32 ({mesh})"),
         "iteration",
         "estimated relative error of x (max norm)",
     )
@@ -163,8 +217,8 @@ pub fn run(
         ));
     }
     chart = chart.series(Series::paper(
-        format!("tolerance {:.0e}", params.tol),
-        vec![(1.0, params.tol), (last as f64, params.tol)],
+        format!("tolerance {tol:.0e}"),
+        vec![(1.0, tol), (last as f64, tol)],
     ));
     s.line_chart(CHART, &chart, CAPTION)
 }

@@ -7,44 +7,13 @@ use super::time_gpu;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::{RngExt, max_rel_error, rng};
 
 pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
     let mesh = cfg.spmv.mesh.pick(s.mode).0;
     let plan = cfg.spmv.repeat.plan();
-    let mut t = s.table(
-        "spmv",
-        "SpMV achieved bandwidth (ELLPACK-R, fp64) vs a streaming copy on the same device",
-        vec![
-            Column::key("Mesh").text(),
-            Column::ours("Nonzeros").int(),
-            Column::ours("SpMV time").unit("ms").fixed(2),
-            Column::ours("SpMV bytes").unit("MB").fixed(1),
-            Column::ours("SpMV bandwidth").unit("GB/s").fixed(2),
-            Column::ours("fp64 copy").unit("GB/s").fixed(2),
-            Column::ours("Device stream").unit("GB/s").fixed(2),
-            Column::ours("Fraction").fixed(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
-        &(&cfg.spmv, opts),
-    )?;
-    t.expect_rows(1);
-    t.caption(
-        "SpMV bytes: values + column indices (12 B per stored non-zero) + row lengths + one \
-         gathered x entry per non-zero + y written. fp64 copy: this paper's copy.comp on two \
-         resident fp64 vectors of the same length (16 B per element). Device stream: \
-         `bench::ssbo_stream_bandwidth` (vec4 copy over 64 MiB buffers), the denominator of \
-         Fraction. Verified: the GPU SpMV against the CPU SpMV in f64 (same summation order, \
-         no FMA contraction: expected exact).",
-    );
-    t.caption(format!(
-        "SpMV time and the fp64 copy: each {}; the bandwidths and Fraction carry their time's \
-         interval (Device stream: one measurement).",
-        super::rule(&cfg.spmv.repeat)
-    ));
+    let mut t = table(s, cfg, opts)?;
     let key = mesh.label();
     if let Some(row) = t.reuse(&key)? {
         // The note of the run that measured the row, from its cells.
@@ -100,4 +69,41 @@ fn note(s: &Session, key: &str, bw: f64, copy64: f64, stream: f64) {
          own fp64 copy kernel reaches {copy64:.2} GB/s.",
         bw / stream
     ));
+}
+
+/// The table and its captions.
+fn table(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<TableWriter, RunError> {
+    let mut t = s.table(
+        "spmv",
+        "SpMV achieved bandwidth (ELLPACK-R, fp64) vs a streaming copy on the same device",
+        vec![
+            Column::key("Mesh").text(),
+            Column::ours("Nonzeros").int(),
+            Column::ours("SpMV time").unit("ms").fixed(2),
+            Column::ours("SpMV bytes").unit("MB").fixed(1),
+            Column::ours("SpMV bandwidth").unit("GB/s").fixed(2),
+            Column::ours("fp64 copy").unit("GB/s").fixed(2),
+            Column::ours("Device stream").unit("GB/s").fixed(2),
+            Column::ours("Fraction").fixed(2),
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
+        &(&cfg.spmv, opts),
+    )?;
+    t.expect_rows(1);
+    t.caption(
+        "SpMV bytes: values + column indices (12 B per stored non-zero) + row lengths + one \
+         gathered x entry per non-zero + y written. fp64 copy: this paper's copy.comp on two \
+         resident fp64 vectors of the same length (16 B per element). Device stream: \
+         `bench::ssbo_stream_bandwidth` (vec4 copy over 64 MiB buffers), the denominator of \
+         Fraction. Verified: the GPU SpMV against the CPU SpMV in f64 (same summation order, \
+         no FMA contraction: expected exact).",
+    );
+    t.caption(format!(
+        "SpMV time and the fp64 copy: each {}; the bandwidths and Fraction carry their time's \
+         interval (Device stream: one measurement).",
+        super::rule(&cfg.spmv.repeat)
+    ));
+    Ok(t)
 }

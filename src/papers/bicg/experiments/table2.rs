@@ -10,7 +10,7 @@ use super::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Audit, BarChart, Column, Source, Table, Value, bound_columns};
+use crate::report::{Audit, BarChart, Column, Row, Source, Table, Value, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
@@ -23,12 +23,63 @@ pub fn run(
     let mesh = cfg.table2.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
     let n = mesh.nodes();
+    let mut t = table(s, cfg, params, opts, &mesh.label())?;
+    s.check_interrupt()?;
+    let keys = Kernel::ALL.map(|k| k.name().to_string());
+    if let Some(rows) = t.reuse_all(&keys)? {
+        // With `--resume` the notes read the calls and times from the reused rows (memcpyHtoD
+        // less the matrix upload's call; its time includes the upload), and the iteration
+        // count, which no row holds, from one unprofiled solve.
+        let x0 = vec![0.0; n];
+        let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+        let (_, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+        return from_rows(s, cfg, t, &rows, ginfo.iterations, &mesh.label());
+    }
+    let (cx, cinfo) = cpu_solve(&sys, params)?;
+    // The kernels are compiled (warm_up); the profiled solve includes the upload.
+    let x0 = vec![0.0; n];
+    let upload_t0 = Instant::now();
+    s.gl.finish();
+    let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+    s.gl.finish();
+    let upload = upload_t0.elapsed().as_secs_f64();
+    g.set_profiling(true);
+    let (gx, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+    let profile = g.profile().cloned().unwrap_or_default();
+    let err = max_rel_error(&gx, &cx);
+    let total = profile.total_seconds() + upload;
+    for k in Kernel::ALL {
+        let (mut secs, mut calls) = (profile.seconds(k), profile.calls(k));
+        if k == Kernel::HtoD {
+            secs += upload;
+            calls += 1;
+        }
+        let row = kernel_row(&t, cfg, k, &g, (secs, calls), total);
+        let row = match not_converged(&ginfo, &cinfo) {
+            Some(why) => row.fail(why),
+            None => row.verify(err, solution_tolerance(params.tol)),
+        };
+        t.push(row)?;
+    }
+    let table = t.finish()?;
+    chart(s, cfg, &table, &mesh.label())?;
+    audits(s, cfg);
+    let top = top_kernel(|k| profile.seconds(k));
+    notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
+    Ok(())
+}
+
+/// The table and its caption.
+fn table(
+    s: &Session,
+    cfg: &Config,
+    params: &BicgParams,
+    opts: GpuOptions,
+    mesh: &str,
+) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "table2",
-        &format!(
-            "Table 2 — share of GPU solve time per kernel ({})",
-            mesh.label()
-        ),
+        &format!("Table 2 — share of GPU solve time per kernel ({mesh})"),
         vec![
             Column::key("Kernel").text(),
             Column::ours("Calls").int(),
@@ -52,80 +103,64 @@ pub fn run(
          reduction results and the solution. Shares are of the sum over kernels. Verified: the \
          profiled solve's solution against the CPU reference.",
     );
-    s.check_interrupt()?;
-    let keys = Kernel::ALL.map(|k| k.name().to_string());
-    if let Some(rows) = t.reuse_all(&keys)? {
-        // With `--resume` the notes read the calls and times from the reused rows (memcpyHtoD
-        // less the matrix upload's call; its time includes the upload), and the iteration
-        // count, which no row holds, from one unprofiled solve.
-        let x0 = vec![0.0; n];
-        let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
-        let (_, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
-        let index = |k: Kernel| Kernel::ALL.iter().position(|&x| x == k).expect("a kernel");
-        let of = |col: &str| -> Vec<f64> {
-            rows.iter()
-                .map(|r| t.value(r, col).unwrap_or(0.0))
-                .collect()
-        };
-        let (calls, times) = (of("Calls"), of("Time"));
-        let calls =
-            |k: Kernel| (calls[index(k)] as u64).saturating_sub(u64::from(k == Kernel::HtoD));
-        let top = top_kernel(|k| times[index(k)]);
-        let table = t.finish()?;
-        chart(s, cfg, &table, &mesh.label())?;
-        audits(s, cfg);
-        notes(s, cfg, calls, top, ginfo.iterations);
-        return Ok(());
-    }
-    let (cx, cinfo) = cpu_solve(&sys, params)?;
-    // The kernels are compiled (warm_up); the profiled solve includes the upload.
-    let x0 = vec![0.0; n];
-    let upload_t0 = Instant::now();
-    s.gl.finish();
-    let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
-    s.gl.finish();
-    let upload = upload_t0.elapsed().as_secs_f64();
-    g.set_profiling(true);
-    let (gx, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
-    let profile = g.profile().cloned().unwrap_or_default();
-    let err = max_rel_error(&gx, &cx);
-    let total = profile.total_seconds() + upload;
-    for k in Kernel::ALL {
-        let (mut secs, mut calls) = (profile.seconds(k), profile.calls(k));
-        if k == Kernel::HtoD {
-            secs += upload;
-            calls += 1;
-        }
-        let paper = cfg.table2.paper.iter().find(|p| p.kernel == k.name());
-        let mut row = t
-            .row(k.name())
-            .text("Kernel", k.name())
-            .num("Calls", calls as f64)
-            .num("Time", secs * 1e3)
-            .num("Share", 100.0 * secs / total);
-        // The kernels' dispatches, all calls of the solve (the transfers dispatch nothing).
-        let work = g.kernel_work(k);
-        if work.dispatches > 0 {
-            row = row.work(k.name(), work, secs * 1e3);
-        }
-        let mut row = row.build();
-        // "Share" and "Calls" name two columns each (ours, then the paper's).
-        row.values[paper_col(&t, "Share")] = paper.map_or(Value::Missing, |p| Value::Num(p.share));
-        row.values[paper_col(&t, "Calls")] = paper
-            .and_then(|p| p.calls)
-            .map_or(Value::Missing, |c| Value::Num(c as f64));
-        let row = match not_converged(&ginfo, &cinfo) {
-            Some(why) => row.fail(why),
-            None => row.verify(err, solution_tolerance(params.tol)),
-        };
-        t.push(row)?;
-    }
+    Ok(t)
+}
+
+/// With `--resume`: the chart, audits and notes from the reused `rows` (the calls and times)
+/// and the `iterations` of an unprofiled solve.
+fn from_rows(
+    s: &Session,
+    cfg: &Config,
+    t: TableWriter,
+    rows: &[Row],
+    iterations: usize,
+    mesh: &str,
+) -> Result<(), RunError> {
+    let index = |k: Kernel| Kernel::ALL.iter().position(|&x| x == k).expect("a kernel");
+    let of = |col: &str| -> Vec<f64> {
+        rows.iter()
+            .map(|r| t.value(r, col).unwrap_or(0.0))
+            .collect()
+    };
+    let (calls, times) = (of("Calls"), of("Time"));
+    let calls = |k: Kernel| (calls[index(k)] as u64).saturating_sub(u64::from(k == Kernel::HtoD));
+    let top = top_kernel(|k| times[index(k)]);
     let table = t.finish()?;
-    chart(s, cfg, &table, &mesh.label())?;
+    chart(s, cfg, &table, mesh)?;
     audits(s, cfg);
-    let top = top_kernel(|k| profile.seconds(k));
-    notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
+    notes(s, cfg, calls, top, iterations);
     Ok(())
+}
+
+/// Kernel `k`'s row (not yet verified): its `calls` and `secs` in the profiled solve, its
+/// share of `total`, the work of its dispatches, and the paper's share and calls.
+fn kernel_row(
+    t: &TableWriter,
+    cfg: &Config,
+    k: Kernel,
+    g: &GpuBicg<f64>,
+    (secs, calls): (f64, u64),
+    total: f64,
+) -> Row {
+    let paper = cfg.table2.paper.iter().find(|p| p.kernel == k.name());
+    let mut row = t
+        .row(k.name())
+        .text("Kernel", k.name())
+        .num("Calls", calls as f64)
+        .num("Time", secs * 1e3)
+        .num("Share", 100.0 * secs / total);
+    // The kernels' dispatches, all calls of the solve (the transfers dispatch nothing).
+    let work = g.kernel_work(k);
+    if work.dispatches > 0 {
+        row = row.work(k.name(), work, secs * 1e3);
+    }
+    let mut row = row.build();
+    // "Share" and "Calls" name two columns each (ours, then the paper's).
+    row.values[paper_col(t, "Share")] = paper.map_or(Value::Missing, |p| Value::Num(p.share));
+    row.values[paper_col(t, "Calls")] = paper
+        .and_then(|p| p.calls)
+        .map_or(Value::Missing, |c| Value::Num(c as f64));
+    row
 }
 
 fn chart(s: &Session, cfg: &Config, table: &Table, mesh: &str) -> Result<(), RunError> {
@@ -204,7 +239,6 @@ fn top_kernel(time: impl Fn(Kernel) -> f64) -> &'static str {
 /// The paper's shares read as `linbcg` call counts: what fits and what does not (`calls`:
 /// ours per kernel, `top`: our largest share, `iterations`: of our solve).
 fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, iterations: usize) {
-    let ours_per_iter = |k: Kernel| calls(k) as f64 / iterations.max(1) as f64;
     let Some(vpb_calls) = cfg
         .table2
         .paper
@@ -240,73 +274,7 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
     // Each element-wise kernel's share as calls, a call costing in proportion to the vectors
     // it streams, with V_plus_bU's printed calls as the yardstick.
     let unit = share(Kernel::VPlusBU) / (vpb_calls as f64 * 3.0);
-    let within = cfg.table2.fit_within;
-    let res = (|| -> Result<(), RunError> {
-        let mut t = s.table(
-            "table2_calls",
-            "Table 2's shares read as linbcg call counts",
-            vec![
-                Column::key("kernel").text(),
-                Column::paper("share").unit("%").fixed(2),
-                Column::ours("vectors streamed").int(),
-                Column::audit("implied calls").fixed(1),
-                Column::audit("implied per iteration").fixed(2),
-                Column::ours("our calls").int(),
-                Column::ours("our calls per iteration").fixed(3),
-                Column::audit("implied / ours, low").fixed(2),
-                Column::audit("implied / ours, high").fixed(2),
-                Column::ours("fits").text(),
-                Column::ours("linbcg calls it").text(),
-            ],
-            &(&cfg.table2, iterations, Kernel::ALL.map(&calls)),
-        )?;
-        t.caption(format!(
-            "A call's cost taken as proportional to the vectors it streams, V_plus_bU's \
-             {vpb_calls} printed calls of 3 vectors as the yardstick, k = {k_paper} iterations; \
-             implied / ours over the printed share's rounding interval; a kernel fits when that \
-             interval meets [1/{within}, {within}] (`table2.fit_within`). A misfit says the \
-             paper's solver (or its kernels' costs) differs from linbcg there."
-        ));
-        for k in [Kernel::VMulU, Kernel::Asolve, Kernel::Copy, Kernel::Sub] {
-            let Some(v) = k.vectors_streamed() else {
-                continue;
-            };
-            if t.reuse(k.name())?.is_some() {
-                continue;
-            }
-            let implied = share(k) / (unit * v as f64);
-            let per_iter = implied / k_paper;
-            let ours = ours_per_iter(k);
-            // The printed share is rounded: it may lie anywhere within half its last digit.
-            let half = printed_half_unit(share(k));
-            let r_lo = (share(k) - half) / share(k) * per_iter / ours;
-            let r_hi = (share(k) + half) / share(k) * per_iter / ours;
-            let linbcg = match k {
-                Kernel::VMulU => "one per dot product, two per iteration",
-                Kernel::Asolve => "twice per iteration, z̄ = Ã⁻ᵀr̄ and z = Ã⁻¹r, plus two before",
-                Kernel::Copy => "only before and in the first iteration: r̄ = r, p = z, p̄ = z̄",
-                _ => "once per solve, r = b − Ax₀",
-            };
-            let fits = r_hi >= 1.0 / within && r_lo <= within;
-            t.push(
-                t.row(k.name())
-                    .text("kernel", k.name())
-                    .num("share", share(k))
-                    .num("vectors streamed", v as f64)
-                    .num("implied calls", implied)
-                    .num("implied per iteration", per_iter)
-                    .num("our calls", calls(k) as f64)
-                    .num("our calls per iteration", ours)
-                    .num("implied / ours, low", r_lo)
-                    .num("implied / ours, high", r_hi)
-                    .text("fits", if fits { "yes" } else { "no" })
-                    .text("linbcg calls it", linbcg)
-                    .unchecked("a reading of the paper's shares against our call counts"),
-            )?;
-        }
-        t.finish()?;
-        Ok(())
-    })();
+    let res = calls_table(s, cfg, &calls, iterations, (vpb_calls, k_paper, unit));
     if let Err(e) = res {
         s.note(format!(
             "Table 2's call-count reading could not be written: {e}"
@@ -317,4 +285,84 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
          kernel (llvmpipe's thread pool wakes up per dispatch), which weighs on the many short \
          kernels (reductions' stage 2, the scalar transfers) more than a profiler's counters did."
     ));
+}
+
+/// Table 2's shares read as `linbcg` call counts: each element-wise kernel's share as calls,
+/// a call costing `unit` per vector it streams (V_plus_bU's `vpb_calls` printed calls of 3
+/// vectors as the yardstick), `k_paper` the paper's iterations read from them; beside
+/// `calls`, ours in `iterations` iterations.
+fn calls_table(
+    s: &Session,
+    cfg: &Config,
+    calls: &impl Fn(Kernel) -> u64,
+    iterations: usize,
+    (vpb_calls, k_paper, unit): (u64, f64, f64),
+) -> Result<(), RunError> {
+    let ours_per_iter = |k: Kernel| calls(k) as f64 / iterations.max(1) as f64;
+    let share = |k: Kernel| paper_share(cfg, k).unwrap_or(f64::NAN);
+    let within = cfg.table2.fit_within;
+    let mut t = s.table(
+        "table2_calls",
+        "Table 2's shares read as linbcg call counts",
+        vec![
+            Column::key("kernel").text(),
+            Column::paper("share").unit("%").fixed(2),
+            Column::ours("vectors streamed").int(),
+            Column::audit("implied calls").fixed(1),
+            Column::audit("implied per iteration").fixed(2),
+            Column::ours("our calls").int(),
+            Column::ours("our calls per iteration").fixed(3),
+            Column::audit("implied / ours, low").fixed(2),
+            Column::audit("implied / ours, high").fixed(2),
+            Column::ours("fits").text(),
+            Column::ours("linbcg calls it").text(),
+        ],
+        &(&cfg.table2, iterations, Kernel::ALL.map(&calls)),
+    )?;
+    t.caption(format!(
+        "A call's cost taken as proportional to the vectors it streams, V_plus_bU's \
+         {vpb_calls} printed calls of 3 vectors as the yardstick, k = {k_paper} iterations; \
+         implied / ours over the printed share's rounding interval; a kernel fits when that \
+         interval meets [1/{within}, {within}] (`table2.fit_within`). A misfit says the \
+         paper's solver (or its kernels' costs) differs from linbcg there."
+    ));
+    for k in [Kernel::VMulU, Kernel::Asolve, Kernel::Copy, Kernel::Sub] {
+        let Some(v) = k.vectors_streamed() else {
+            continue;
+        };
+        if t.reuse(k.name())?.is_some() {
+            continue;
+        }
+        let implied = share(k) / (unit * v as f64);
+        let per_iter = implied / k_paper;
+        let ours = ours_per_iter(k);
+        // The printed share is rounded: it may lie anywhere within half its last digit.
+        let half = printed_half_unit(share(k));
+        let r_lo = (share(k) - half) / share(k) * per_iter / ours;
+        let r_hi = (share(k) + half) / share(k) * per_iter / ours;
+        let linbcg = match k {
+            Kernel::VMulU => "one per dot product, two per iteration",
+            Kernel::Asolve => "twice per iteration, z̄ = Ã⁻ᵀr̄ and z = Ã⁻¹r, plus two before",
+            Kernel::Copy => "only before and in the first iteration: r̄ = r, p = z, p̄ = z̄",
+            _ => "once per solve, r = b − Ax₀",
+        };
+        let fits = r_hi >= 1.0 / within && r_lo <= within;
+        t.push(
+            t.row(k.name())
+                .text("kernel", k.name())
+                .num("share", share(k))
+                .num("vectors streamed", v as f64)
+                .num("implied calls", implied)
+                .num("implied per iteration", per_iter)
+                .num("our calls", calls(k) as f64)
+                .num("our calls per iteration", ours)
+                .num("implied / ours, low", r_lo)
+                .num("implied / ours, high", r_hi)
+                .text("fits", if fits { "yes" } else { "no" })
+                .text("linbcg calls it", linbcg)
+                .unchecked("a reading of the paper's shares against our call counts"),
+        )?;
+    }
+    t.finish()?;
+    Ok(())
 }

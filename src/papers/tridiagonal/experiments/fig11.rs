@@ -18,7 +18,7 @@ use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
 use crate::report::bound_columns;
 use crate::report::{BarChart, Column};
-use crate::runner::{Repeat, RunError, Session, Sizes};
+use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -130,20 +130,43 @@ pub(super) fn solvers<'a>(
     v
 }
 
+/// The error column of a CG row with a fixed iteration count.
+const ERR_CG: &str = "max rel error vs CPU CG f64 (same n)";
+
 pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig11Times>, RunError> {
-    let gl = &s.gl;
-    let (time, ratio, err, err_cg) = (TIME, RATIO, ERR, "max rel error vs CPU CG f64 (same n)");
+    let mut t = table(s, c, local)?;
+    let mut all = vec![];
+    for &g in c.grids.pick(s.mode) {
+        let mut grid = Grid::new(g);
+        let th = thomas_row(s, &mut t, c, &mut grid)?;
+        let mut times = Fig11Times::new(g, th.0);
+        for e in solvers(&s.gl, grid.n, grid.batch, Some(c), local) {
+            solver_row(s, &mut t, c, &mut grid, &e, th, &mut times)?;
+        }
+        findings::claims(s, &times);
+        all.push(times);
+    }
+    t.finish()?;
+    for times in &all {
+        chart(s, times)?;
+    }
+    findings::cr_vs_thomas(s, &all);
+    Ok(all)
+}
+
+/// The figure's table and its caption.
+fn table(s: &Session, c: &Fig11Config, local: Tuned) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "fig11",
         "Fig. 11 — solve time of a batch of tridiagonal systems (N×N grid: N systems of N − 1 unknowns)",
         vec![
             Column::key("grid"),
             Column::key("solver"),
-            Column::ours(time).unit("ms").fixed(2),
-            Column::ours(ratio).fixed(2),
-            Column::ours(err).sci(2),
+            Column::ours(TIME).unit("ms").fixed(2),
+            Column::ours(RATIO).fixed(2),
+            Column::ours(ERR).sci(2),
             Column::beyond("beyond the paper").text(),
-            Column::ours(err_cg).sci(2),
+            Column::ours(ERR_CG).sci(2),
         ]
         .into_iter()
         .chain(bound_columns())
@@ -160,127 +183,173 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
          against the same k iterations of CG in f64 from the same start (its distance to the \
          exact solution is in the Thomas column, not a failure).",
     );
-    let mut all = vec![];
-    for &g in c.grids.pick(s.mode) {
-        let (n, batch) = (g as usize - 1, g as usize);
-        let (mut data, seed) = (None, 1000 + g as u64);
-        let grid = format!("{g}×{g}");
-        // Pure CPU Thomas f32: the denominator of every ratio. With `--resume` the grid's other
-        // rows are reused only together with it, so that every ratio has the same denominator.
-        let key = format!("{grid} Thomas CPU f32");
-        let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, time));
-        let th_ms = match reused_th {
-            Some(ms) => ms,
-            None => {
-                let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
-                t.start(&key);
-                let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
-                let row = t.row(&key).text("grid", &grid);
-                t.push(timed_row(
-                    row.text("solver", "Thomas CPU f32"),
-                    &th,
-                    th.ms,
-                    None,
-                ))?;
-                th.ms
-            }
-        };
-        let mut times = Fig11Times::new(g, th_ms);
-        for e in solvers(gl, n, batch, Some(c), local) {
-            s.check_interrupt()?;
-            if let Some(why) = s.lacks(e.needs()) {
-                let key = format!("{grid} {}", e.label);
-                let row = t.row(&key).text("grid", &grid).text("solver", e.label);
-                t.push(row.skip(why))?;
-                continue;
-            }
-            // Built before its row is looked up: the row's key is the solver's name.
-            let mut solver = (e.make)().map_err(alg)?;
-            let name = match solver.name() {
-                "Thomas CPU f32" => "Thomas via texture (read back, solve, upload)".to_string(),
-                other => other.to_string(),
-            };
-            let key = format!("{grid} {name}");
-            let keep = |ms: f64| ms.is_finite() && !name.starts_with("Thomas via");
-            if reused_th.is_some()
-                && let Some(row) = t.reuse(&key)?
-            {
-                // A reused row is one that did not fail: its time joins the findings as a
-                // measured one would.
-                if let Some(ms) = t.value(&row, time).filter(|&ms| keep(ms)) {
-                    times.push(&name, ms, e.beyond);
-                    let est = |c: &str| row.values[t.table().col(c)].estimate().cloned();
-                    times.push_est(&name, est(time), est(ratio));
-                }
-                continue;
-            }
-            t.start(&key);
-            let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
-            let (reference, tol) = match e.reference {
-                Reference::Thomas(tol) => (None, tol),
-                Reference::CgF64(it) => (Some(cg_fixed_f64(&d.sys, it)), CG_FIXED_TOL),
-            };
-            let m = time_solver(
-                gl,
-                solver.as_mut(),
-                &d.tex,
-                reference.as_ref().unwrap_or(&d.want),
-                &c.repeat,
-                Some(&d.sys),
-            )?;
-            let thomas_err = match (&m.err, &reference) {
-                (Ok(_), Some(_)) => Some(max_rel_error(
-                    &solver.solve(&d.tex).map_err(alg)?.read()?,
-                    &d.want,
-                )),
-                (Ok(e), None) => Some(*e),
-                (Err(_), _) => None,
-            };
-            let row = time_cells(t.row(&key), &m, th_ms)
-                .text("grid", &grid)
-                .text("solver", &name)
-                .opt(err, thomas_err)
-                .text(
-                    "beyond the paper",
-                    if e.beyond { "compute shader" } else { "" },
-                )
-                .opt(err_cg, reference.as_ref().and(m.err.as_ref().ok().copied()))
-                .runs(m.runs);
-            let row = verified_row(with_work(row, &m, Some(&grid)), &m.err, tol);
-            let ok = !row.row().status.failed();
-            t.push(row)?;
-            if ok && keep(m.ms) {
-                times.push(&name, m.ms, e.beyond);
-                times.push_est(&name, Some(m.timing.est()), m.ratio.clone());
-            }
+    Ok(t)
+}
+
+/// One grid of the figure: `N` systems of `N − 1` unknowns, their data made at the first
+/// row that is measured (not where `--resume` reuses every row).
+struct Grid {
+    n: usize,
+    batch: usize,
+    seed: u64,
+    /// `N×N`, the first cell of the grid's rows.
+    name: String,
+    data: Option<GridData>,
+}
+
+impl Grid {
+    fn new(g: u32) -> Grid {
+        Grid {
+            n: g as usize - 1,
+            batch: g as usize,
+            seed: 1000 + g as u64,
+            name: format!("{g}×{g}"),
+            data: None,
         }
-        findings::claims(s, &times);
-        all.push(times);
     }
-    t.finish()?;
-    for times in &all {
-        let g = times.grid;
-        let mut bars = vec![("Thomas CPU".to_string(), times.thomas_ms)];
-        bars.extend(
-            times
-                .solvers
-                .iter()
-                .map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)),
-        );
-        let chart = BarChart {
-            title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
-            x_label: "solver".into(),
-            y_label: "time (ms, log)".into(),
-            log_y: true,
-            categories: bars.iter().map(|b| b.0.clone()).collect(),
-            series: vec![("ours".into(), bars.iter().map(|b| Some(b.1)).collect())],
-        };
-        s.bar_chart(
-            &format!("fig11_{g}.png"),
-            &chart,
-            &format!("Fig. 11 at {g}×{g}: Thomas (CPU), CG with n iterations, CR (switch and copy), and the compute variants"),
-        )?;
+
+    fn data(&mut self, gl: &Gl, c: &Fig11Config) -> Result<&GridData, RunError> {
+        GridData::get(
+            &mut self.data,
+            gl,
+            (self.n, self.batch),
+            c.heat_r,
+            self.seed,
+        )
     }
-    findings::cr_vs_thomas(s, &all);
-    Ok(all)
+}
+
+/// Pure CPU Thomas f32: the denominator of every ratio, and whether its row was reused. With
+/// `--resume` the grid's other rows are reused only together with it, so that every ratio has
+/// the same denominator.
+fn thomas_row(
+    s: &Session,
+    t: &mut TableWriter,
+    c: &Fig11Config,
+    grid: &mut Grid,
+) -> Result<(f64, bool), RunError> {
+    let key = format!("{} Thomas CPU f32", grid.name);
+    let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, TIME));
+    let th_ms = match reused_th {
+        Some(ms) => ms,
+        None => {
+            let d = grid.data(&s.gl, c)?;
+            t.start(&key);
+            let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
+            let row = t.row(&key).text("grid", &grid.name);
+            t.push(timed_row(
+                row.text("solver", "Thomas CPU f32"),
+                &th,
+                th.ms,
+                None,
+            ))?;
+            th.ms
+        }
+    };
+    Ok((th_ms, reused_th.is_some()))
+}
+
+/// The row of solver `e` on `grid` (`th`: CPU Thomas's time and whether its row was
+/// reused): skipped where the device lacks what it needs, reused, or measured; its verified
+/// time joins `times`.
+fn solver_row(
+    s: &Session,
+    t: &mut TableWriter,
+    c: &Fig11Config,
+    grid: &mut Grid,
+    e: &Entry,
+    (th_ms, reused_th): (f64, bool),
+    times: &mut Fig11Times,
+) -> Result<(), RunError> {
+    s.check_interrupt()?;
+    if let Some(why) = s.lacks(e.needs()) {
+        let key = format!("{} {}", grid.name, e.label);
+        let row = t.row(&key).text("grid", &grid.name).text("solver", e.label);
+        t.push(row.skip(why))?;
+        return Ok(());
+    }
+    // Built before its row is looked up: the row's key is the solver's name.
+    let mut solver = (e.make)().map_err(alg)?;
+    let name = match solver.name() {
+        "Thomas CPU f32" => "Thomas via texture (read back, solve, upload)".to_string(),
+        other => other.to_string(),
+    };
+    let key = format!("{} {name}", grid.name);
+    let keep = |ms: f64| ms.is_finite() && !name.starts_with("Thomas via");
+    if reused_th && let Some(row) = t.reuse(&key)? {
+        // A reused row is one that did not fail: its time joins the findings as a
+        // measured one would.
+        if let Some(ms) = t.value(&row, TIME).filter(|&ms| keep(ms)) {
+            times.push(&name, ms, e.beyond);
+            let est = |c: &str| row.values[t.table().col(c)].estimate().cloned();
+            times.push_est(&name, est(TIME), est(RATIO));
+        }
+        return Ok(());
+    }
+    t.start(&key);
+    let d = grid.data(&s.gl, c)?;
+    let (reference, tol) = match e.reference {
+        Reference::Thomas(tol) => (None, tol),
+        Reference::CgF64(it) => (Some(cg_fixed_f64(&d.sys, it)), CG_FIXED_TOL),
+    };
+    let m = time_solver(
+        &s.gl,
+        solver.as_mut(),
+        &d.tex,
+        reference.as_ref().unwrap_or(&d.want),
+        &c.repeat,
+        Some(&d.sys),
+    )?;
+    let thomas_err = match (&m.err, &reference) {
+        (Ok(_), Some(_)) => Some(max_rel_error(
+            &solver.solve(&d.tex).map_err(alg)?.read()?,
+            &d.want,
+        )),
+        (Ok(e), None) => Some(*e),
+        (Err(_), _) => None,
+    };
+    let row = time_cells(t.row(&key), &m, th_ms)
+        .text("grid", &grid.name)
+        .text("solver", &name)
+        .opt(ERR, thomas_err)
+        .text(
+            "beyond the paper",
+            if e.beyond { "compute shader" } else { "" },
+        )
+        .opt(ERR_CG, reference.as_ref().and(m.err.as_ref().ok().copied()))
+        .runs(m.runs);
+    let row = verified_row(with_work(row, &m, Some(&grid.name)), &m.err, tol);
+    let ok = !row.row().status.failed();
+    t.push(row)?;
+    if ok && keep(m.ms) {
+        times.push(&name, m.ms, e.beyond);
+        times.push_est(&name, Some(m.timing.est()), m.ratio.clone());
+    }
+    Ok(())
+}
+
+/// The bar chart of one grid: Thomas (CPU) and every verified GL solver.
+fn chart(s: &Session, times: &Fig11Times) -> Result<(), RunError> {
+    let g = times.grid;
+    let mut bars = vec![("Thomas CPU".to_string(), times.thomas_ms)];
+    bars.extend(
+        times
+            .solvers
+            .iter()
+            .map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)),
+    );
+    let chart = BarChart {
+        title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
+        x_label: "solver".into(),
+        y_label: "time (ms, log)".into(),
+        log_y: true,
+        categories: bars.iter().map(|b| b.0.clone()).collect(),
+        series: vec![("ours".into(), bars.iter().map(|b| Some(b.1)).collect())],
+    };
+    s.bar_chart(
+        &format!("fig11_{g}.png"),
+        &chart,
+        &format!("Fig. 11 at {g}×{g}: Thomas (CPU), CG with n iterations, CR (switch and copy), and the compute variants"),
+    )?;
+    Ok(())
 }

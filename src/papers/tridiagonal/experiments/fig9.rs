@@ -17,7 +17,7 @@ use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::papers::tridiagonal::{BatchSolver, upload};
 use crate::report::Column;
 use crate::report::bound_columns;
-use crate::runner::{Mode, Repeat, RunError, Session, Sizes};
+use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableWriter};
 use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -73,53 +73,16 @@ fn grid_data(
 }
 
 pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
-    let gl = &s.gl;
-    let (time, ratio, err) = (TIME, RATIO, ERR);
-    let mut t = s.table(
-        "fig9",
-        "Fig. 9 — 3D batches tiled into one 2D texture (N×N×N grid: N² systems of N − 1 unknowns)",
-        vec![
-            Column::key("grid"),
-            Column::key("solver"),
-            Column::ours("texture").text(),
-            Column::ours(time).unit("ms").fixed(2),
-            Column::ours(ratio).fixed(2),
-            Column::ours(err).sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
-        c,
-    )?;
-    t.caption(
-        "The N slices (N×N each) are tiles on a ⌈√N⌉-column grid of one texture; every \
-         reduction and fill level is one draw call over the whole texture (one quad per tile \
-         column). Untiled: the N² systems as one column of N² rows (only where the device's \
-         texture height allows). Times: median of glFinish-bracketed solves on systems \
-         already in a texture; Thomas: single-threaded f32 on host data.",
-    );
+    let mut t = table(s, c)?;
     for &g in c.grids.pick(s.mode) {
         let tl = Tiling3d::new(g as usize);
-        let (n, systems) = (tl.n, tl.systems());
-        let grid = format!("{g}×{g}×{g}");
-        let mut data = None;
-        let seed = 7000 + g as u64;
-        // CPU Thomas f32, the ratios' denominator: with `--resume` the grid's CR rows are
-        // reused only together with it, so that their ratios share one denominator.
-        let key = format!("{grid} Thomas CPU f32");
-        let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, time));
-        let th_ms = match reused_th {
-            Some(ms) => ms,
-            None => {
-                t.start(&key);
-                let (sys, want) = grid_data(&mut data, n, systems, c.heat_r, seed)?;
-                let th = time_thomas_cpu(sys, want, &c.repeat)?;
-                let row = t.row(&key).text("grid", &grid);
-                let row = row.text("solver", "Thomas CPU f32").text("texture", "—");
-                t.push(timed_row(row, &th, th.ms, None))?;
-                th.ms
-            }
+        let systems = tl.systems();
+        let mut grid = Grid {
+            name: format!("{g}×{g}×{g}"),
+            data: None,
+            seed: 7000 + g as u64,
         };
+        let th = thomas_row(&mut t, c, &tl, &mut grid)?;
         let max_h = s.gl.info().max_rectangle_texture_size.max(0) as usize;
         let layouts = [
             (
@@ -134,68 +97,146 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
                 continue; // one column of N² rows does not fit this device
             }
             s.check_interrupt()?;
-            let key = format!("{grid} {name}");
-            if reused_th.is_some() && t.reuse(&key)?.is_some() {
+            let key = format!("{} {name}", grid.name);
+            if th.1 && t.reuse(&key)?.is_some() {
                 continue;
             }
             t.start(&key);
-            let (sys, want) = grid_data(&mut data, n, systems, c.heat_r, seed)?;
-            let tex = if cols == 1 {
-                upload(gl, sys)?
-            } else {
-                tl.upload(gl, sys)?
-            };
-            let (w, h) = (tex.width(), tex.height());
-            let params = CrParams::new(PingPongMethod::Switch);
-            let mut cr = FragmentCr::tiled(gl, n, rows, cols, params).map_err(alg)?;
-            let got = match cr.solve_tiled(&tex) {
-                Ok(out) => {
-                    let x = out.read()?;
-                    Ok(max_rel_error(
-                        &if cols == 1 { x } else { tl.untile(&x) },
-                        want,
-                    ))
-                }
-                Err(e) => Err(e.to_string()),
-            };
-            cr.set_check_finite(false);
-            // The tiled CR and CPU Thomas f32 in rounds: × Thomas is a paired ratio.
-            let timed = match &got {
-                Ok(_) => {
-                    let mut x = vec![0f32; sys.n * sys.batch];
-                    Some(rounds(c.repeat.plan(), 2, |i| -> Result<f64, RunError> {
-                        gl.finish();
-                        let t0 = std::time::Instant::now();
-                        if i == 0 {
-                            cr.solve_tiled(&tex).map_err(alg)?;
-                            gl.finish();
-                        } else {
-                            thomas_batch_f32(sys, &mut x).map_err(alg)?;
-                        }
-                        Ok(t0.elapsed().as_secs_f64() * 1e3)
-                    })?)
-                }
-                Err(_) => None,
-            };
-            let ratio = timed.as_ref().and_then(|r| r.ratio(0, 1));
-            let timing = timed.map(|r| r.timings[0].clone());
-            let m = Measured {
-                ms: timing.as_ref().map_or(f64::NAN, |t| t.median_ms),
-                runs: timing.as_ref().map_or(0, |t| t.runs),
-                timing: timing.unwrap_or_default(),
-                err: got,
-                work: cr.work().map(|w| (kernel_name(&name), w)),
-                ratio,
-            };
-            let row = t.row(&key).text("grid", &grid).text("solver", &name);
+            let (m, (w, h)) = measure(s, c, &tl, &mut grid, (&name, cols, rows))?;
+            let row = t.row(&key).text("grid", &grid.name).text("solver", &name);
             t.push(timed_row(
                 row.text("texture", format!("{w}×{h}")),
                 &m,
-                th_ms,
+                th.0,
                 None,
             ))?;
         }
     }
     t.finish()?;
     Ok(())
+}
+
+/// The figure's table and its caption.
+fn table(s: &Session, c: &Fig9Config) -> Result<TableWriter, RunError> {
+    let mut t = s.table(
+        "fig9",
+        "Fig. 9 — 3D batches tiled into one 2D texture (N×N×N grid: N² systems of N − 1 unknowns)",
+        vec![
+            Column::key("grid"),
+            Column::key("solver"),
+            Column::ours("texture").text(),
+            Column::ours(TIME).unit("ms").fixed(2),
+            Column::ours(RATIO).fixed(2),
+            Column::ours(ERR).sci(2),
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
+        c,
+    )?;
+    t.caption(
+        "The N slices (N×N each) are tiles on a ⌈√N⌉-column grid of one texture; every \
+         reduction and fill level is one draw call over the whole texture (one quad per tile \
+         column). Untiled: the N² systems as one column of N² rows (only where the device's \
+         texture height allows). Times: median of glFinish-bracketed solves on systems \
+         already in a texture; Thomas: single-threaded f32 on host data.",
+    );
+    Ok(t)
+}
+
+/// One `N×N×N` grid: its name (the first cell of its rows) and its systems, made at the
+/// first row that is measured.
+struct Grid {
+    name: String,
+    data: Option<(Systems, Vec<f64>)>,
+    seed: u64,
+}
+
+/// CPU Thomas f32, the ratios' denominator, and whether its row was reused: with `--resume`
+/// the grid's CR rows are reused only together with it, so that their ratios share one
+/// denominator.
+fn thomas_row(
+    t: &mut TableWriter,
+    c: &Fig9Config,
+    tl: &Tiling3d,
+    grid: &mut Grid,
+) -> Result<(f64, bool), RunError> {
+    let key = format!("{} Thomas CPU f32", grid.name);
+    let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, TIME));
+    let th_ms = match reused_th {
+        Some(ms) => ms,
+        None => {
+            t.start(&key);
+            let (sys, want) = grid_data(&mut grid.data, tl.n, tl.systems(), c.heat_r, grid.seed)?;
+            let th = time_thomas_cpu(sys, want, &c.repeat)?;
+            let row = t.row(&key).text("grid", &grid.name);
+            let row = row.text("solver", "Thomas CPU f32").text("texture", "—");
+            t.push(timed_row(row, &th, th.ms, None))?;
+            th.ms
+        }
+    };
+    Ok((th_ms, reused_th.is_some()))
+}
+
+/// The fragment CR `name` on `cols` tile columns of `rows` systems (one column: untiled),
+/// verified against Thomas in f64 and timed in rounds with CPU Thomas f32 (× Thomas is a
+/// paired ratio); with the size of its texture.
+fn measure(
+    s: &Session,
+    c: &Fig9Config,
+    tl: &Tiling3d,
+    grid: &mut Grid,
+    (name, cols, rows): (&str, usize, usize),
+) -> Result<(Measured, (u32, u32)), RunError> {
+    let gl = &s.gl;
+    let n = tl.n;
+    let (sys, want) = grid_data(&mut grid.data, n, tl.systems(), c.heat_r, grid.seed)?;
+    let tex = if cols == 1 {
+        upload(gl, sys)?
+    } else {
+        tl.upload(gl, sys)?
+    };
+    let (w, h) = (tex.width(), tex.height());
+    let params = CrParams::new(PingPongMethod::Switch);
+    let mut cr = FragmentCr::tiled(gl, n, rows, cols, params).map_err(alg)?;
+    let got = match cr.solve_tiled(&tex) {
+        Ok(out) => {
+            let x = out.read()?;
+            Ok(max_rel_error(
+                &if cols == 1 { x } else { tl.untile(&x) },
+                want,
+            ))
+        }
+        Err(e) => Err(e.to_string()),
+    };
+    cr.set_check_finite(false);
+    // The tiled CR and CPU Thomas f32 in rounds: × Thomas is a paired ratio.
+    let timed = match &got {
+        Ok(_) => {
+            let mut x = vec![0f32; sys.n * sys.batch];
+            Some(rounds(c.repeat.plan(), 2, |i| -> Result<f64, RunError> {
+                gl.finish();
+                let t0 = std::time::Instant::now();
+                if i == 0 {
+                    cr.solve_tiled(&tex).map_err(alg)?;
+                    gl.finish();
+                } else {
+                    thomas_batch_f32(sys, &mut x).map_err(alg)?;
+                }
+                Ok(t0.elapsed().as_secs_f64() * 1e3)
+            })?)
+        }
+        Err(_) => None,
+    };
+    let ratio = timed.as_ref().and_then(|r| r.ratio(0, 1));
+    let timing = timed.map(|r| r.timings[0].clone());
+    let m = Measured {
+        ms: timing.as_ref().map_or(f64::NAN, |t| t.median_ms),
+        runs: timing.as_ref().map_or(0, |t| t.runs),
+        timing: timing.unwrap_or_default(),
+        err: got,
+        work: cr.work().map(|w| (kernel_name(name), w)),
+        ratio,
+    };
+    Ok((m, (w, h)))
 }

@@ -52,21 +52,7 @@ fn push(
 pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<(), RunError> {
     let gl = &s.gl;
     let grids = c.grids.pick(s.mode).to_vec();
-    let mut t = s.table(
-        "sweep",
-        "Fig. 11 (sweep) — solve time against grid size (N systems of N − 1 unknowns)",
-        vec![
-            Column::key("grid N"),
-            Column::key("solver"),
-            Column::ours(TIME).unit("ms").fixed(3),
-            Column::ours(RATIO).fixed(2),
-            Column::ours(ERR).sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
-        &(c, local),
-    )?;
+    let mut t = table(s, c, local)?;
     let mut series: Vec<Vec<(f64, f64)>> = vec![vec![]; NAMES.len()];
     t.expect_rows(grids.len() * NAMES.len());
     for &g in &grids {
@@ -125,6 +111,30 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
         }
     }
     t.finish()?;
+    chart(s, series)
+}
+
+/// The table of the sweep.
+fn table(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<TableWriter, RunError> {
+    s.table(
+        "sweep",
+        "Fig. 11 (sweep) — solve time against grid size (N systems of N − 1 unknowns)",
+        vec![
+            Column::key("grid N"),
+            Column::key("solver"),
+            Column::ours(TIME).unit("ms").fixed(3),
+            Column::ours(RATIO).fixed(2),
+            Column::ours(ERR).sci(2),
+        ]
+        .into_iter()
+        .chain(bound_columns())
+        .collect(),
+        &(c, local),
+    )
+}
+
+/// Solve time against the unknowns of the batch, one series per solver of [`NAMES`].
+fn chart(s: &Session, series: Vec<Vec<(f64, f64)>>) -> Result<(), RunError> {
     let mut chart = LineChart::new(
         "Fig. 11 (sweep): solve time vs unknowns (N systems × (N − 1))",
         "unknowns in the batch",

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{DIRECT_TOL, alg, count, finite_f64, positive_f32, upload};
 use crate::gl::PingPongMethod;
+use crate::gl::{Gl, Texture};
 use crate::papers::tridiagonal::cg::{self, CgParams, FragmentCg, Packing};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{
@@ -14,7 +15,7 @@ use crate::papers::tridiagonal::fragment_cr::{
 use crate::papers::tridiagonal::layout::CrLayout;
 use crate::papers::tridiagonal::{BatchSolver, layout::levels_for};
 use crate::report::{Audit, Column};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -70,25 +71,44 @@ fn cg_label(packing: Packing) -> &'static str {
     }
 }
 
+/// The table's measured columns and the paper's.
+const FLOATS: &str = "floats fetched / element";
+const TEXELS: &str = "texels fetched / element";
+const STAT: &str = "static count (floats)";
+const PAPER: &str = "paper";
+
 pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
     let gl = &s.gl;
-    let p = &c.paper;
-    let (floats, texels, stat, paper) = (
-        "floats fetched / element",
-        "texels fetched / element",
-        "static count (floats)",
-        "paper",
-    );
+    let mut t = table(s, c)?;
+    let sys = Systems::heat(c.n, c.batch, c.heat_r, 11);
+    let tex = upload(gl, &sys)?;
+    let want = thomas_batch_f64(&sys).map_err(alg)?;
+    // Cyclic reduction (both methods; copy has no gather pass).
+    for method in PingPongMethod::ALL {
+        cr_rows(gl, &mut t, c, method, (&tex, &want))?;
+    }
+    // Conjugate gradient: the 'per iteration' row's texels feed the notes.
+    let mut measured_cg = [0f64; 2];
+    for packing in [Packing::Scalar, Packing::Rgba] {
+        measured_cg[usize::from(packing == Packing::Rgba)] = cg_rows(gl, &mut t, c, packing, &tex)?;
+    }
+    t.finish()?;
+    audit(s, c, measured_cg);
+    Ok(())
+}
+
+/// The table, its caption and its row count.
+fn table(s: &Session, c: &Table1Config) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "table1",
         "Table 1 — texture fetches per element (measured with instrumented shaders)",
         vec![
             Column::key("algorithm"),
             Column::key("part"),
-            Column::ours(floats).fixed(3),
-            Column::ours(texels).fixed(3),
-            Column::ours(stat).fixed(3),
-            Column::paper(paper).fixed(2),
+            Column::ours(FLOATS).fixed(3),
+            Column::ours(TEXELS).fixed(3),
+            Column::ours(STAT).fixed(3),
+            Column::paper(PAPER).fixed(2),
         ],
         c,
     )?;
@@ -103,107 +123,115 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
         c.n, c.batch, c.cg_iterations
     ));
     t.expect_rows(10);
-    let sys = Systems::heat(c.n, c.batch, c.heat_r, 11);
-    let tex = upload(gl, &sys)?;
-    let elems = (c.n * c.batch) as f64;
-    let want = thomas_batch_f64(&sys).map_err(alg)?;
+    Ok(t)
+}
 
-    // Cyclic reduction (both methods; copy has no gather pass). One instrumented solve fills
-    // a method's three rows: with `--resume` they are reused together or measured together.
-    for method in PingPongMethod::ALL {
-        let name = format!("CR ({method})");
-        let keys = CR_PARTS.map(|part| format!("{name} {part}"));
-        if t.reuse_all(&keys)?.is_some() {
-            continue;
-        }
-        let mut params = CrParams::new(method);
-        params.count_fetches = true;
-        let mut cr = FragmentCr::with_params(gl, c.n, c.batch, params).map_err(alg)?;
-        let x = cr.solve(&tex).map_err(alg)?.read()?;
-        let err = max_rel_error(&x, &want);
-        if err > DIRECT_TOL {
-            return Err(RunError::Failed(vec![format!(
-                "instrumented CR ({method}): error {err:e} against Thomas f64"
-            )]));
-        }
-        let f = cr.fetch_counts();
-        let st = static_fetches(cr.layout(), method);
-        let total = |i: usize| f.reduce[i] + f.fill[i] + f.gather[i] + f.copy[i];
-        let parts = [
-            (CR_PARTS[0], f.reduce, st[0][1], Some(p.cr_scalar_reduce)),
-            (CR_PARTS[1], f.fill, st[2][1], Some(p.cr_scalar_fill)),
-            (
-                CR_PARTS[2],
-                [total(0), total(1)],
-                st.iter().map(|v| v[1]).sum(),
-                None,
-            ),
-        ];
-        for (part, got, st_floats, pap) in parts {
-            let key = format!("{name} {part}");
-            t.start(&key);
-            let row = t
-                .row(&key)
-                .text("algorithm", &name)
-                .text("part", part)
-                .num(floats, got[1] as f64 / elems)
-                .num(texels, got[0] as f64 / elems)
-                .num(stat, st_floats as f64 / elems);
-            let row = match pap {
-                Some(v) => row.num(paper, v),
-                None => row.text(paper, format!("{} | {}", p.cr_scalar, p.cr_vector)),
-            };
-            t.push(row.verify((got[1] as f64 - st_floats as f64).abs(), 0.0))?;
-        }
+/// The three rows of a CR method. One instrumented solve of `tex` (checked against `want`,
+/// Thomas in f64) fills them: with `--resume` they are reused together or measured together.
+fn cr_rows(
+    gl: &Gl,
+    t: &mut TableWriter,
+    c: &Table1Config,
+    method: PingPongMethod,
+    (tex, want): (&Texture, &[f64]),
+) -> Result<(), RunError> {
+    let p = &c.paper;
+    let elems = (c.n * c.batch) as f64;
+    let name = format!("CR ({method})");
+    let keys = CR_PARTS.map(|part| format!("{name} {part}"));
+    if t.reuse_all(&keys)?.is_some() {
+        return Ok(());
     }
-    // Conjugate gradient: one solve fills a packing's two rows (reused together, as CR's);
-    // the 'per iteration' row's texels feed the notes.
-    let mut measured_cg = [0f64; 2];
-    for packing in [Packing::Scalar, Packing::Rgba] {
-        let label = cg_label(packing);
-        let keys = CG_PARTS.map(|part| format!("{label} {part}"));
-        if let Some(rows) = t.reuse_all(&keys)? {
-            measured_cg[usize::from(packing == Packing::Rgba)] =
-                t.value(&rows[1], texels).unwrap_or(f64::NAN);
-            continue;
-        }
-        let mut params = CgParams::fixed(packing, c.cg_iterations);
-        params.count_fetches = true;
-        let mut cg = FragmentCg::with_params(gl, c.n, c.batch, params).map_err(alg)?;
-        cg.solve(&tex).map_err(alg)?;
-        let info = cg.info();
-        // Static: set-up 7 texels per vector texel; per iteration 15 plus the reductions'.
-        let it = c.cg_iterations as f64;
-        let (st_setup, st_iter) = cg::static_fetches(packing, c.n, c.batch);
-        let st_iter = st_iter * c.cg_iterations as u64;
-        let (pset, piter) = match packing {
-            Packing::Scalar => (p.cg_scalar_setup, p.cg_scalar_per_iteration),
-            Packing::Rgba => (p.cg_vector_setup, p.cg_vector_per_iteration),
+    let mut params = CrParams::new(method);
+    params.count_fetches = true;
+    let mut cr = FragmentCr::with_params(gl, c.n, c.batch, params).map_err(alg)?;
+    let x = cr.solve(tex).map_err(alg)?.read()?;
+    let err = max_rel_error(&x, want);
+    if err > DIRECT_TOL {
+        return Err(RunError::Failed(vec![format!(
+            "instrumented CR ({method}): error {err:e} against Thomas f64"
+        )]));
+    }
+    let f = cr.fetch_counts();
+    let st = static_fetches(cr.layout(), method);
+    let total = |i: usize| f.reduce[i] + f.fill[i] + f.gather[i] + f.copy[i];
+    let parts = [
+        (CR_PARTS[0], f.reduce, st[0][1], Some(p.cr_scalar_reduce)),
+        (CR_PARTS[1], f.fill, st[2][1], Some(p.cr_scalar_fill)),
+        (
+            CR_PARTS[2],
+            [total(0), total(1)],
+            st.iter().map(|v| v[1]).sum(),
+            None,
+        ),
+    ];
+    for (part, got, st_floats, pap) in parts {
+        let key = format!("{name} {part}");
+        t.start(&key);
+        let row = t
+            .row(&key)
+            .text("algorithm", &name)
+            .text("part", part)
+            .num(FLOATS, got[1] as f64 / elems)
+            .num(TEXELS, got[0] as f64 / elems)
+            .num(STAT, st_floats as f64 / elems);
+        let row = match pap {
+            Some(v) => row.num(PAPER, v),
+            None => row.text(PAPER, format!("{} | {}", p.cr_scalar, p.cr_vector)),
         };
-        let per_it = [
-            (CG_PARTS[0], info.setup_fetches, st_setup, pset, 1.0),
-            (CG_PARTS[1], info.iteration_fetches, st_iter, piter, it),
-        ];
-        for (part, got, st_floats, pap, div) in per_it {
-            let key = format!("{label} {part}");
-            t.start(&key);
-            t.push(
-                t.row(&key)
-                    .text("algorithm", label)
-                    .text("part", part)
-                    .num(floats, got[1] as f64 / elems / div)
-                    .num(texels, got[0] as f64 / elems / div)
-                    .num(stat, st_floats as f64 / elems / div)
-                    .num(paper, pap)
-                    .verify((got[1] as f64 - st_floats as f64).abs(), 0.0),
-            )?;
-        }
-        measured_cg[usize::from(packing == Packing::Rgba)] =
-            info.iteration_fetches[0] as f64 / elems / it;
+        t.push(row.verify((got[1] as f64 - st_floats as f64).abs(), 0.0))?;
     }
-    t.finish()?;
-    audit(s, c, measured_cg);
     Ok(())
+}
+
+/// The two rows of a CG packing, filled by one instrumented solve of `tex` (reused together,
+/// as CR's); returns the texels per element and iteration (the 'per iteration' row's).
+fn cg_rows(
+    gl: &Gl,
+    t: &mut TableWriter,
+    c: &Table1Config,
+    packing: Packing,
+    tex: &Texture,
+) -> Result<f64, RunError> {
+    let p = &c.paper;
+    let elems = (c.n * c.batch) as f64;
+    let label = cg_label(packing);
+    let keys = CG_PARTS.map(|part| format!("{label} {part}"));
+    if let Some(rows) = t.reuse_all(&keys)? {
+        return Ok(t.value(&rows[1], TEXELS).unwrap_or(f64::NAN));
+    }
+    let mut params = CgParams::fixed(packing, c.cg_iterations);
+    params.count_fetches = true;
+    let mut cg = FragmentCg::with_params(gl, c.n, c.batch, params).map_err(alg)?;
+    cg.solve(tex).map_err(alg)?;
+    let info = cg.info();
+    // Static: set-up 7 texels per vector texel; per iteration 15 plus the reductions'.
+    let it = c.cg_iterations as f64;
+    let (st_setup, st_iter) = cg::static_fetches(packing, c.n, c.batch);
+    let st_iter = st_iter * c.cg_iterations as u64;
+    let (pset, piter) = match packing {
+        Packing::Scalar => (p.cg_scalar_setup, p.cg_scalar_per_iteration),
+        Packing::Rgba => (p.cg_vector_setup, p.cg_vector_per_iteration),
+    };
+    let per_it = [
+        (CG_PARTS[0], info.setup_fetches, st_setup, pset, 1.0),
+        (CG_PARTS[1], info.iteration_fetches, st_iter, piter, it),
+    ];
+    for (part, got, st_floats, pap, div) in per_it {
+        let key = format!("{label} {part}");
+        t.start(&key);
+        t.push(
+            t.row(&key)
+                .text("algorithm", label)
+                .text("part", part)
+                .num(FLOATS, got[1] as f64 / elems / div)
+                .num(TEXELS, got[0] as f64 / elems / div)
+                .num(STAT, st_floats as f64 / elems / div)
+                .num(PAPER, pap)
+                .verify((got[1] as f64 - st_floats as f64).abs(), 0.0),
+        )?;
+    }
+    Ok(info.iteration_fetches[0] as f64 / elems / it)
 }
 
 /// The paper's own sums, recomputed; the notes that go with them.
