@@ -239,18 +239,17 @@ fn module_paths(line: &str, at: &[String]) -> Vec<Vec<String>> {
 }
 
 /// The modules one folder holds: each file but `mod.rs` (by its stem) and each sub-folder
-/// (with every file under it).
+/// (with every file under it); a file `x.rs` beside a folder `x/` (its children) is one
+/// module `x` with all their files.
 fn folder_units(dir: &Path) -> BTreeMap<String, Vec<PathBuf>> {
-    let mut units = BTreeMap::new();
+    let mut units: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
     for e in std::fs::read_dir(dir).unwrap() {
         let p = e.unwrap().path();
         let name = p.file_stem().unwrap().to_string_lossy().into_owned();
         if p.is_dir() {
-            let mut files = Vec::new();
-            rust_files(&p, &mut files);
-            units.insert(name, files);
+            rust_files(&p, units.entry(name).or_default());
         } else if p.extension().is_some_and(|x| x == "rs") && name != "mod" {
-            units.insert(name, vec![p]);
+            units.entry(name).or_default().push(p);
         }
     }
     units
