@@ -5,7 +5,7 @@
 //!
 //! **Layout.** Every vector is an R32F 2D texture `W × H` with `W` the smallest power of two
 //! with `W² ≥ n` (capped by `GL_MAX_TEXTURE_SIZE`) and `H = ⌈n/W⌉`: element i at texel
-//! (i mod W, i div W), padding texels 0. The ELLPACK-R matrix ([`EllpackR`], eq. 5) keeps its
+//! (i mod W, i div W), padding texels 0. The ELLPACK-R matrix ([`EllpackR`](super::ellpack::EllpackR), eq. 5) keeps its
 //! slot-major order: `val` and `col` are `W × (m·H)` textures, slot k of row i at
 //! (i mod W, k·H + i div W) — the `val[k·N + i]` of the compute build, one block of rows per
 //! slot — and `rl` and the diagonal are vectors (the diagonal padded with 1). Column indices
