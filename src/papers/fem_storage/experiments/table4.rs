@@ -9,6 +9,7 @@
 use std::time::Duration;
 
 use super::{Config, Table4Config, threads};
+use crate::bench::Work;
 use crate::gl::Reads;
 use crate::gl::timing::measure_cpu;
 use crate::papers::fem_storage::FemError;
@@ -21,6 +22,7 @@ use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, St
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{self, Column, Fmt, Row, RowBuilder, Verdict, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
+use crate::stats::Estimate;
 
 fn jacobi_params(c: &Table4Config, budget_s: f64) -> JacobiParams {
     JacobiParams {
@@ -162,34 +164,13 @@ fn solve_row(
     let c = &cfg.table4;
     let sys = System::assemble(grid, &cfg.problem)?;
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f)?;
-    let mut gpu = GpuJacobi::with_reads(&s.gl, &flat, c.reads)?;
-    // Warm-up: one sweep compiles and faults in the buffers; restart from zero.
-    gpu.step(true)?;
-    gpu.set_x(&vec![0.0; flat.n()])?;
-    s.gl.finish();
-    let info = gpu.solve(&jacobi_params(c, budget))?;
-    let work = gpu.work(info.iterations, info.history.len());
-    let x = gpu.x()?;
-    // Kernel check at this size: one more GPU sweep from x against the CPU sweep.
-    let mut cpu = CpuJacobi::new(&flat, threads());
-    cpu.set_x(&x);
-    cpu.step();
-    gpu.step(false)?;
-    let want: Vec<f64> = cpu.x().iter().map(|&v| v as f64).collect();
-    let step_err = crate::util::max_rel_error(&gpu.x()?, &want);
+    let (info, work, x, step_err) = gpu_solve(s, c, &flat, budget)?;
     let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
     let jacobi_res = sys.relative_residual(&x64);
     let direct_ok = dim == 2 || grid.nodes() <= c.direct_max_3d;
     let (chol_s, chol_res) = if direct_ok {
-        let mut xd = Vec::new();
-        let tm = measure_cpu(c.direct.plan(), || {
-            xd = cholesky_solve(&sys.k, &sys.f)?;
-            Ok::<(), FemError>(())
-        })?;
-        (
-            Some(tm.est().map(|ms| ms / 1e3)),
-            Some(sys.relative_residual(&xd)),
-        )
+        let (tm, res) = cholesky(c, &sys)?;
+        (Some(tm), Some(res))
     } else {
         (None, None)
     };
@@ -201,11 +182,7 @@ fn solve_row(
         _ => extra.map(|e| info.iterations as f64 + e.more_iterations),
     };
     let on_paper_row = dim == 2 || c.dims.len() == 1;
-    let paper_s = on_paper_row
-        .then(|| c.paper_gpu_s.get(si).copied())
-        .flatten();
     let paper_any = c.paper_gpu_s.get(si).copied();
-    let implied = needed.zip(paper_any).map(|(k, p)| 1e6 * p / k);
     let bound = 1e6 * flat.sweep_bytes() as f64 / (c.c1060_bandwidth_gbs * 1e9);
     let finding = Finding {
         text: describe(&grid, dim, &info, jacobi_res, rho, fitted, needed, c.tol),
@@ -220,39 +197,17 @@ fn solve_row(
         Some(r) if r > 1e-9 => r,
         _ => step_err,
     };
-    let row = row
-        .num("Jacobi iterations", info.iterations as f64)
-        .text("stopped by", info.stop.describe())
-        .num("final rel. change", info.rel_change)
-        .num("Jacobi residual", jacobi_res)
-        .num("GPU ms/iter", info.ms_per_iteration())
-        .num("GPU total", info.seconds)
-        .opt("paper GPU", paper_s)
-        .opt_est("Cholesky", chol_s)
-        .opt("Cholesky residual", chol_res)
-        .opt(
-            "paper MATLAB A\\b",
-            on_paper_row
-                .then(|| c.paper_matlab_s.get(si).copied())
-                .flatten(),
-        )
-        .num("ρ exact", rho)
-        .opt("ρ fitted", fitted)
-        .opt(&format!("iterations to {:.0e} (estimate)", c.tol), needed)
-        .opt(
-            &format!("time to {:.0e} here (estimate)", c.tol),
-            needed.map(|k| k * info.ms_per_iteration() / 1e3),
-        )
-        .opt("paper-implied µs/iter", implied)
-        .num("C1060 bound µs/iter", bound)
-        .opt(
-            "sweeps in paper time at C1060 peak",
-            paper_any.map(|p| p * 1e6 / bound),
-        )
-        .opt(
-            &format!("C1060 time to {:.0e} (estimate)", c.tol),
-            needed.map(|k| k * bound * 1e-6),
-        )
+    let cells = Cells {
+        info: &info,
+        jacobi_res,
+        chol: (chol_s, chol_res),
+        rho,
+        fitted,
+        needed,
+        bound,
+    };
+    let row = cells
+        .fill(row, c, si, on_paper_row)
         .runs(1)
         // The solve's sweeps and stopping tests against its wall time.
         .work(KERNEL, work, info.seconds * 1e3)
@@ -260,6 +215,102 @@ fn solve_row(
         // (summation order and fused multiply-adds).
         .verify(err, 1e-5);
     Ok((row, finding))
+}
+
+/// A solved row's cells beyond the key: the GPU solve (`info`, the true residual), the
+/// direct solve's seconds and residual, the spectral radius (exact, fitted), the iterations
+/// needed to the tolerance and the C1060's bound per sweep (µs).
+struct Cells<'a> {
+    info: &'a JacobiInfo,
+    jacobi_res: f64,
+    chol: (Option<Estimate>, Option<f64>),
+    rho: f64,
+    fitted: Option<f64>,
+    needed: Option<f64>,
+    bound: f64,
+}
+
+impl Cells<'_> {
+    /// `row` with the cells, the paper's (its row `si`, where the row is on the paper's table)
+    /// beside ours.
+    fn fill(&self, row: RowBuilder, c: &Table4Config, si: usize, on_paper_row: bool) -> RowBuilder {
+        let paper_s = on_paper_row
+            .then(|| c.paper_gpu_s.get(si).copied())
+            .flatten();
+        let paper_any = c.paper_gpu_s.get(si).copied();
+        let implied = self.needed.zip(paper_any).map(|(k, p)| 1e6 * p / k);
+        row.num("Jacobi iterations", self.info.iterations as f64)
+            .text("stopped by", self.info.stop.describe())
+            .num("final rel. change", self.info.rel_change)
+            .num("Jacobi residual", self.jacobi_res)
+            .num("GPU ms/iter", self.info.ms_per_iteration())
+            .num("GPU total", self.info.seconds)
+            .opt("paper GPU", paper_s)
+            .opt_est("Cholesky", self.chol.0.clone())
+            .opt("Cholesky residual", self.chol.1)
+            .opt(
+                "paper MATLAB A\\b",
+                on_paper_row
+                    .then(|| c.paper_matlab_s.get(si).copied())
+                    .flatten(),
+            )
+            .num("ρ exact", self.rho)
+            .opt("ρ fitted", self.fitted)
+            .opt(
+                &format!("iterations to {:.0e} (estimate)", c.tol),
+                self.needed,
+            )
+            .opt(
+                &format!("time to {:.0e} here (estimate)", c.tol),
+                self.needed.map(|k| k * self.info.ms_per_iteration() / 1e3),
+            )
+            .opt("paper-implied µs/iter", implied)
+            .num("C1060 bound µs/iter", self.bound)
+            .opt(
+                "sweeps in paper time at C1060 peak",
+                paper_any.map(|p| p * 1e6 / self.bound),
+            )
+            .opt(
+                &format!("C1060 time to {:.0e} (estimate)", c.tol),
+                self.needed.map(|k| k * self.bound * 1e-6),
+            )
+    }
+}
+
+/// The GPU solve from zero after a warm-up sweep, its work, its iterate and the kernel check
+/// at this size (one more GPU sweep from the iterate against the CPU sweep).
+fn gpu_solve(
+    s: &Session,
+    c: &Table4Config,
+    flat: &FlatMatrix,
+    budget: f64,
+) -> Result<(JacobiInfo, Work, Vec<f32>, f64), FemError> {
+    let mut gpu = GpuJacobi::with_reads(&s.gl, flat, c.reads)?;
+    // Warm-up: one sweep compiles and faults in the buffers; restart from zero.
+    gpu.step(true)?;
+    gpu.set_x(&vec![0.0; flat.n()])?;
+    s.gl.finish();
+    let info = gpu.solve(&jacobi_params(c, budget))?;
+    let work = gpu.work(info.iterations, info.history.len());
+    let x = gpu.x()?;
+    // Kernel check at this size: one more GPU sweep from x against the CPU sweep.
+    let mut cpu = CpuJacobi::new(flat, threads());
+    cpu.set_x(&x);
+    cpu.step();
+    gpu.step(false)?;
+    let want: Vec<f64> = cpu.x().iter().map(|&v| v as f64).collect();
+    let step_err = crate::util::max_rel_error(&gpu.x()?, &want);
+    Ok((info, work, x, step_err))
+}
+
+/// The direct solve (Cholesky on the CPU): its time in seconds and its relative residual.
+fn cholesky(c: &Table4Config, sys: &System) -> Result<(Estimate, f64), FemError> {
+    let mut xd = Vec::new();
+    let tm = measure_cpu(c.direct.plan(), || {
+        xd = cholesky_solve(&sys.k, &sys.f)?;
+        Ok::<(), FemError>(())
+    })?;
+    Ok((tm.est().map(|ms| ms / 1e3), sys.relative_residual(&xd)))
 }
 
 /// The finding of a reused row of the paper size `size` (index `si`) on `grid` (`dim`D),
@@ -336,6 +387,22 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
     for f in findings {
         s.note(format!("Table 4: {}.", f.text));
     }
+    meshes_note(s, c);
+    s.note(
+        "Jacobi convergence on this FEM matrix: the bilinear/trilinear stiffness is only \
+         weakly diagonally dominant (interior diagonal 8/3 = sum of the off-diagonal \
+         magnitudes), irreducibly so with the Dirichlet rows, so Jacobi converges, with \
+         spectral radius ρ ≈ 1 − (3/8)π²h² for the Dirichlet faces at x = 0 and x = 1 \
+         (Jacobi symbol ¼(cₓ+c_y) + ½cₓc_y in 2D). The iterations to a fixed accuracy grow \
+         like h⁻², i.e. ∝ N in 2D and ∝ N^(2/3) in 3D. In 3D the six edge-neighbour couplings \
+         of the trilinear cube element are exactly zero but stored (14 entries per upper row).",
+    );
+    feasibility_finding(s, c, findings);
+    stall_note(s, c, findings);
+}
+
+/// Which node grid each of the paper's matrix sizes runs on.
+fn meshes_note(s: &Session, c: &Table4Config) {
     let meshes: Vec<String> = c
         .sizes
         .pick(s.mode)
@@ -359,15 +426,11 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
          grid (and, beyond the paper, the nearest 3D grid): {}.",
         meshes.join("; ")
     ));
-    s.note(
-        "Jacobi convergence on this FEM matrix: the bilinear/trilinear stiffness is only \
-         weakly diagonally dominant (interior diagonal 8/3 = sum of the off-diagonal \
-         magnitudes), irreducibly so with the Dirichlet rows, so Jacobi converges, with \
-         spectral radius ρ ≈ 1 − (3/8)π²h² for the Dirichlet faces at x = 0 and x = 1 \
-         (Jacobi symbol ¼(cₓ+c_y) + ½cₓc_y in 2D). The iterations to a fixed accuracy grow \
-         like h⁻², i.e. ∝ N in 2D and ∝ N^(2/3) in 3D. In 3D the six edge-neighbour couplings \
-         of the trilinear cube element are exactly zero but stored (14 entries per upper row).",
-    );
+}
+
+/// Whether GPU Jacobi to the tolerance fits Table 4's printed times at the C1060's bandwidth
+/// bound (a model: iterations estimated from ρ).
+fn feasibility_finding(s: &Session, c: &Table4Config, findings: &[Finding]) {
     let feas: Vec<_> = findings.iter().filter_map(|f| f.feasibility).collect();
     if !feas.is_empty() {
         let parts: Vec<String> = feas
@@ -422,6 +485,10 @@ fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
             )),
         );
     }
+}
+
+/// f32 iterates can stall and pass the stopping test early: which runs passed it here.
+fn stall_note(s: &Session, c: &Table4Config, findings: &[Finding]) {
     let stalled: Vec<String> = findings
         .iter()
         .filter_map(|f| f.converged.as_ref())
