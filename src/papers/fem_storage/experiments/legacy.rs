@@ -118,9 +118,7 @@ fn size_rows(
     }
     if t.reuse_all(&keys)?.is_some() {
         if let Some(why) = lacks {
-            for r in Reads::ALL {
-                t.push(skipped(t, r, &grid, why))?;
-            }
+            push_skipped(t, &grid, why)?;
         }
         return Ok(());
     }
@@ -133,15 +131,7 @@ fn size_rows(
     // The fragment sweep and (where the device has compute) the compute sweeps with
     // each way of reading, interleaved in rounds on the same matrix.
     let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
-    let mut comps = if lacks.is_none() {
-        Reads::ALL
-            .iter()
-            .map(|&reads| GpuJacobi::with_reads(&s.gl, &flat, reads))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(RunError::algorithm)?
-    } else {
-        vec![]
-    };
+    let mut comps = compute_solvers(s, &flat, lacks)?;
     let timed = rounds_gpu(&s.gl, cfg.perf.repeat.plan(), 1 + comps.len(), |i| {
         if i == 0 {
             frag.set_x(&zeros)?;
@@ -165,10 +155,7 @@ fn size_rows(
     t.push(m.frag_row(t, &frag_key, frag_err, layout))?;
 
     if let Some(why) = lacks {
-        for r in Reads::ALL {
-            t.push(skipped(t, r, &grid, why))?;
-        }
-        return Ok(());
+        return push_skipped(t, &grid, why);
     }
     for (i, ((reads, key), comp)) in Reads::ALL
         .into_iter()
@@ -179,6 +166,31 @@ fn size_rows(
         let x = comp.x().map_err(RunError::algorithm)?;
         let comp_err = crate::util::max_rel_error(&x, &want);
         t.push(m.comp_row(t, (i, reads), key, comp_err))?;
+    }
+    Ok(())
+}
+
+/// The compute sweeps with each way of reading; none where the device `lacks` compute.
+fn compute_solvers(
+    s: &Session,
+    flat: &FlatMatrix,
+    lacks: &Option<String>,
+) -> Result<Vec<GpuJacobi>, RunError> {
+    Ok(if lacks.is_none() {
+        Reads::ALL
+            .iter()
+            .map(|&reads| GpuJacobi::with_reads(&s.gl, flat, reads))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RunError::algorithm)?
+    } else {
+        vec![]
+    })
+}
+
+/// The compute rows of `grid`, skipped: the device lacks compute (`why`).
+fn push_skipped(t: &mut TableWriter, grid: &Grid, why: &str) -> Result<(), RunError> {
+    for r in Reads::ALL {
+        t.push(skipped(t, r, grid, why))?;
     }
     Ok(())
 }

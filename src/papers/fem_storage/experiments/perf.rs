@@ -116,43 +116,8 @@ fn size_rows(
     let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
     let bytes = flat.sweep_bytes() as f64;
-    // The GL sweeps (SSBO and texture reads) and the CPU sweeps (each thread count) run
-    // interleaved, in rounds: each round every solver once, in a shuffled order.
-    let zeros = vec![0.0f32; flat.n()];
-    let mut gpus = Reads::ALL
-        .iter()
-        .map(|&reads| GpuJacobi::with_reads(&s.gl, &flat, reads))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(RunError::algorithm)?;
-    let mut cpus: Vec<CpuJacobi> = cpu_threads
-        .iter()
-        .map(|&th| CpuJacobi::new(&flat, th))
-        .collect();
+    let (timed, gpus, xc) = time_sweeps(s, p, &flat, cpu_threads)?;
     let ngl = gpus.len();
-    let timed = rounds(
-        p.repeat.plan(),
-        ngl + cpus.len(),
-        |i| -> Result<f64, FemError> {
-            if i < ngl {
-                s.gl.finish();
-                let t0 = Instant::now();
-                gpus[i].set_x(&zeros)?;
-                gpus[i].run_fixed(sweeps)?;
-                s.gl.finish();
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
-            } else {
-                let cpu = &mut cpus[i - ngl];
-                let t0 = Instant::now();
-                cpu.set_x(&zeros);
-                for _ in 0..sweeps {
-                    cpu.step();
-                }
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
-            }
-        },
-    )
-    .map_err(RunError::algorithm)?;
-    let xc = cpus[0].x().to_vec();
     // The upload of x⁽⁰⁾ (4N bytes) is inside the GL timing; it is < 1% of the sweeps.
     // `time / GL time` is against the first GL row (SSBO reads, `Reads::ALL[0]`), paired
     // by round.
@@ -188,6 +153,56 @@ fn size_rows(
         t.push(row)?;
     }
     Ok(())
+}
+
+/// The GL sweeps (SSBO and texture reads) and the CPU sweeps (each thread count) of
+/// `flat`, `p.sweeps` from zero, interleaved in rounds: each round every solver once, in a
+/// shuffled order. The rounds, the GL solvers and the first CPU solver's iterate.
+fn time_sweeps(
+    s: &Session,
+    p: &PerfConfig,
+    flat: &FlatMatrix,
+    cpu_threads: &[usize],
+) -> Result<(Rounds, Vec<GpuJacobi>, Vec<f32>), RunError> {
+    let sweeps = p.sweeps;
+    // The GL sweeps (SSBO and texture reads) and the CPU sweeps (each thread count) run
+    // interleaved, in rounds: each round every solver once, in a shuffled order.
+    let zeros = vec![0.0f32; flat.n()];
+    let mut gpus = Reads::ALL
+        .iter()
+        .map(|&reads| GpuJacobi::with_reads(&s.gl, flat, reads))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(RunError::algorithm)?;
+    let mut cpus: Vec<CpuJacobi> = cpu_threads
+        .iter()
+        .map(|&th| CpuJacobi::new(flat, th))
+        .collect();
+    let ngl = gpus.len();
+    let timed = rounds(
+        p.repeat.plan(),
+        ngl + cpus.len(),
+        |i| -> Result<f64, FemError> {
+            if i < ngl {
+                s.gl.finish();
+                let t0 = Instant::now();
+                gpus[i].set_x(&zeros)?;
+                gpus[i].run_fixed(sweeps)?;
+                s.gl.finish();
+                Ok(t0.elapsed().as_secs_f64() * 1e3)
+            } else {
+                let cpu = &mut cpus[i - ngl];
+                let t0 = Instant::now();
+                cpu.set_x(&zeros);
+                for _ in 0..sweeps {
+                    cpu.step();
+                }
+                Ok(t0.elapsed().as_secs_f64() * 1e3)
+            }
+        },
+    )
+    .map_err(RunError::algorithm)?;
+    let xc = cpus[0].x().to_vec();
+    Ok((timed, gpus, xc))
 }
 
 /// GL sweep `i` (reading its inputs by `reads`)'s row, before its check: `total` GB moved
