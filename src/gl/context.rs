@@ -184,53 +184,74 @@ pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
         .enumerate()
         .map(|(i, d)| describe(i, d))
         .collect();
-    let available = |extra: &[String]| {
-        entries
-            .iter()
-            .map(|e| {
-                let gl = extra.get(e.index).filter(|s| !s.is_empty());
-                match gl {
-                    Some(r) => format!("  {e}: {r}"),
-                    None => format!("  {e}"),
-                }
-            })
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
-    let auto_order = || {
-        let mut o: Vec<usize> = (0..entries.len())
-            .filter(|&i| !entries[i].software)
-            .collect();
-        o.extend((0..entries.len()).filter(|&i| entries[i].software));
-        o
-    };
     let order: Vec<usize> = match selector {
-        DeviceSelector::Auto => auto_order(),
+        DeviceSelector::Auto => auto_order(&entries),
         DeviceSelector::Index(i) if *i < entries.len() => vec![*i],
         DeviceSelector::Name(n) => {
             let n = n.to_lowercase();
-            let hit: Vec<usize> = (0..entries.len())
-                .filter(|&i| {
-                    let e = &entries[i];
-                    e.name.to_lowercase().contains(&n)
-                        || e.vendor.to_lowercase().contains(&n)
-                        || e.drm_path
-                            .as_deref()
-                            .is_some_and(|p| p.to_lowercase().contains(&n))
-                })
-                .collect();
+            let hit = name_matches(&entries, &n);
             if hit.is_empty() {
-                return by_renderer(&devices, &entries, &n, auto_order(), available);
+                return by_renderer(&devices, &entries, &n, auto_order(&entries), |extra| {
+                    available(&entries, extra)
+                });
             }
             hit
         }
         DeviceSelector::Index(i) => {
             return Err(GlError::DeviceNotFound {
                 wanted: format!("#{i}"),
-                available: available(&[]),
+                available: available(&entries, &[]),
             });
         }
     };
+    open_first(&devices, &entries, order)
+}
+
+/// The devices for an error message, one a line, each with `extra[index]` (what opening it
+/// showed) where there is one.
+fn available(entries: &[DeviceEntry], extra: &[String]) -> String {
+    entries
+        .iter()
+        .map(|e| {
+            let gl = extra.get(e.index).filter(|s| !s.is_empty());
+            match gl {
+                Some(r) => format!("  {e}: {r}"),
+                None => format!("  {e}"),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The order `Auto` tries the devices in: hardware first, then software.
+fn auto_order(entries: &[DeviceEntry]) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..entries.len())
+        .filter(|&i| !entries[i].software)
+        .collect();
+    o.extend((0..entries.len()).filter(|&i| entries[i].software));
+    o
+}
+
+/// The devices whose EGL name, vendor or DRM path contains `n` (lower case).
+fn name_matches(entries: &[DeviceEntry], n: &str) -> Vec<usize> {
+    (0..entries.len())
+        .filter(|&i| {
+            let e = &entries[i];
+            e.name.to_lowercase().contains(n)
+                || e.vendor.to_lowercase().contains(n)
+                || e.drm_path
+                    .as_deref()
+                    .is_some_and(|p| p.to_lowercase().contains(n))
+        })
+        .collect()
+}
+
+/// The first device of `order` that opens; else an error with what each gave.
+fn open_first(
+    devices: &[Device],
+    entries: &[DeviceEntry],
+    order: Vec<usize>,
+) -> Result<Gl, GlError> {
     let mut tried = String::new();
     if order.is_empty() {
         tried.push_str("  EGL reports no devices at all.");

@@ -64,10 +64,10 @@ impl DeviceInfo {
     }
 }
 
-impl std::fmt::Display for DeviceInfo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let yn = |b: bool| if b { "yes" } else { "no" };
-        let rows: Vec<(&str, String)> = vec![
+impl DeviceInfo {
+    /// The device: EGL device, GL strings, what is treated as missing.
+    fn device_rows(&self) -> Vec<(&'static str, String)> {
+        vec![
             (
                 "EGL device",
                 self.egl_device
@@ -84,6 +84,12 @@ impl std::fmt::Display for DeviceInfo {
                     .map(|v| format!("{v} ({})", super::caps::WITHOUT_ENV))
                     .unwrap_or_else(|_| "nothing".into()),
             ),
+        ]
+    }
+
+    /// What the device offers beyond GL 3.3 core, and whether the legacy papers run.
+    fn feature_rows(&self) -> Vec<(&'static str, String)> {
+        vec![
             ("compute shaders", yes_with(self.compute, "GL 4.3 core")),
             (
                 "fp64 (double)",
@@ -113,6 +119,12 @@ impl std::fmt::Display for DeviceInfo {
                     "no (need GL 3.3 core)".to_string()
                 },
             ),
+        ]
+    }
+
+    /// The limits the papers' sizes and kernels meet.
+    fn limit_rows(&self) -> Vec<(&'static str, String)> {
+        vec![
             ("max texture size", self.max_texture_size.to_string()),
             (
                 "max rectangle texture",
@@ -137,11 +149,29 @@ impl std::fmt::Display for DeviceInfo {
                 "fragment-stage SSBOs",
                 self.max_fragment_ssbo_blocks.to_string(),
             ),
+        ]
+    }
+
+    /// The renderer's kind and the host.
+    fn host_rows(&self) -> Vec<(&'static str, String)> {
+        let yn = |b: bool| if b { "yes" } else { "no" };
+        vec![
             ("software renderer", yn(self.software).to_string()),
             ("CPU", self.cpu.clone()),
             ("OS", self.os.clone()),
+        ]
+    }
+}
+
+impl std::fmt::Display for DeviceInfo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let rows = [
+            self.device_rows(),
+            self.feature_rows(),
+            self.limit_rows(),
+            self.host_rows(),
         ];
-        for (k, v) in rows {
+        for (k, v) in rows.into_iter().flatten() {
             writeln!(f, "{k:<28} {v}")?;
         }
         Ok(())

@@ -81,50 +81,112 @@ pub fn save_field(
     if field.len() != n * n {
         return Err(err(format!("{} values for a {n}×{n} field", field.len())));
     }
-    let scale = 512usize.div_ceil(n).max(1);
-    let side = n * scale;
-    let (top, margin, bar_w, label_w) = (28usize, 12usize, 24usize, 90usize);
-    let (w, h) = (
-        margin + side + margin + bar_w + label_w,
-        top + side + margin,
-    );
-    let mut buf = vec![255u8; w * h * 3];
-    let put = |buf: &mut [u8], x: usize, y: usize, c: [u8; 3]| {
-        let o = (y * w + x) * 3;
-        buf[o..o + 3].copy_from_slice(&c);
-    };
+    let fr = FieldFrame::new(n);
+    let mut buf = vec![255u8; fr.w * fr.h * 3];
     let span = if hi > lo { hi - lo } else { 1.0 };
-    for py in 0..side {
-        // Row 0 of the grid at the bottom (y up, as in the paper's figures).
-        let j = n - 1 - py / scale;
-        for px in 0..side {
-            let v = field[j * n + px / scale];
-            let c = if v.is_finite() {
-                viridis((v - lo) / span)
-            } else {
-                [255, 0, 255]
-            };
-            put(&mut buf, margin + px, top + py, c);
-        }
-    }
-    let bx = margin + side + margin;
-    for py in 0..side {
-        let c = viridis(1.0 - py as f32 / (side - 1) as f32);
-        for px in 0..bar_w {
-            put(&mut buf, bx + px, top + py, c);
-        }
-    }
+    fr.paint(&mut buf, field, lo, span);
     register_font();
-    {
-        let root = BitMapBackend::with_buffer(&mut buf, (w as u32, h as u32)).into_drawing_area();
+    fr.label(&mut buf, lo, span, quantity, caption)
+        .map_err(err)?;
+    crate::report::plot::write_png(
+        path,
+        &buf,
+        fr.w as u32,
+        fr.h as u32,
+        image::ExtendedColorType::Rgb8,
+    )
+    .map_err(|e| err(format!("{e}: {}", e.source)))
+}
+
+/// The layout of a [`save_field`] frame: the caption on top, the field (`scale` pixels per
+/// cell, `side` pixels square), the colour bar and its labels at the right; `w × h` pixels.
+struct FieldFrame {
+    n: usize,
+    scale: usize,
+    side: usize,
+    w: usize,
+    h: usize,
+}
+
+impl FieldFrame {
+    const TOP: usize = 28;
+    const MARGIN: usize = 12;
+    const BAR_W: usize = 24;
+    const LABEL_W: usize = 90;
+
+    fn new(n: usize) -> FieldFrame {
+        let scale = 512usize.div_ceil(n).max(1);
+        let side = n * scale;
+        let (top, margin, bar_w, label_w) = (Self::TOP, Self::MARGIN, Self::BAR_W, Self::LABEL_W);
+        let (w, h) = (
+            margin + side + margin + bar_w + label_w,
+            top + side + margin,
+        );
+        FieldFrame {
+            n,
+            scale,
+            side,
+            w,
+            h,
+        }
+    }
+
+    /// The colour bar's left edge.
+    fn bar_x(&self) -> usize {
+        Self::MARGIN + self.side + Self::MARGIN
+    }
+
+    fn put(&self, buf: &mut [u8], x: usize, y: usize, c: [u8; 3]) {
+        let o = (y * self.w + x) * 3;
+        buf[o..o + 3].copy_from_slice(&c);
+    }
+
+    /// The field's cells (magenta where not finite) and the colour bar.
+    fn paint(&self, buf: &mut [u8], field: &[f32], lo: f32, span: f32) {
+        let (n, scale, side) = (self.n, self.scale, self.side);
+        let (top, margin) = (Self::TOP, Self::MARGIN);
+        for py in 0..side {
+            // Row 0 of the grid at the bottom (y up, as in the paper's figures).
+            let j = n - 1 - py / scale;
+            for px in 0..side {
+                let v = field[j * n + px / scale];
+                let c = if v.is_finite() {
+                    viridis((v - lo) / span)
+                } else {
+                    [255, 0, 255]
+                };
+                self.put(buf, margin + px, top + py, c);
+            }
+        }
+        let bx = self.bar_x();
+        for py in 0..side {
+            let c = viridis(1.0 - py as f32 / (side - 1) as f32);
+            for px in 0..Self::BAR_W {
+                self.put(buf, bx + px, top + py, c);
+            }
+        }
+    }
+
+    /// The caption, the colour bar's five values and the quantity's name.
+    fn label(
+        &self,
+        buf: &mut [u8],
+        lo: f32,
+        span: f32,
+        quantity: &str,
+        caption: &str,
+    ) -> Result<(), String> {
+        let (top, side) = (Self::TOP, self.side);
+        let root =
+            BitMapBackend::with_buffer(buf, (self.w as u32, self.h as u32)).into_drawing_area();
         let font = ("sans-serif", 15).into_font().color(&BLACK);
         let small = ("sans-serif", 13).into_font().color(&BLACK);
         let text = |s: &str, x: usize, y: usize, f: &TextStyle| {
             root.draw(&Text::new(s.to_string(), (x as i32, y as i32), f.clone()))
-                .map_err(|e| err(e.to_string()))
+                .map_err(|e| e.to_string())
         };
-        text(caption, margin, 6, &font)?;
-        let lx = bx + bar_w + 6;
+        text(caption, Self::MARGIN, 6, &font)?;
+        let lx = self.bar_x() + Self::BAR_W + 6;
         for k in 0..=4 {
             let f = k as f32 / 4.0;
             let y = top + ((1.0 - f) * (side - 1) as f32) as usize;
@@ -136,16 +198,8 @@ pub fn save_field(
             )?;
         }
         text(quantity, lx, top + side / 2 + 14, &small)?;
-        root.present().map_err(|e| err(e.to_string()))?;
+        root.present().map_err(|e| e.to_string())
     }
-    crate::report::plot::write_png(
-        path,
-        &buf,
-        w as u32,
-        h as u32,
-        image::ExtendedColorType::Rgb8,
-    )
-    .map_err(|e| err(format!("{e}: {}", e.source)))
 }
 
 /// One panel of a [`snapshot_grid`]: its label (e.g. "step 60"), the `n × n` field (grid

@@ -42,19 +42,7 @@ fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {
     let n = input.size;
     let err = |e: crate::papers::bicg::GpuBicgError| TraceError::Solver(e.to_string());
     // The reductions do not touch the matrix; FragmentBicg holds one: the 1D Laplacian.
-    let rows: Vec<Vec<(usize, f32)>> = (0..n)
-        .map(|i| {
-            let mut r = vec![(i, 2.0f32)];
-            if i > 0 {
-                r.push((i - 1, -1.0));
-            }
-            if i + 1 < n {
-                r.push((i + 1, -1.0));
-            }
-            r
-        })
-        .collect();
-    let m = EllpackR::from_rows(&rows).map_err(|e| TraceError::Solver(e.to_string()))?;
+    let m = EllpackR::from_rows(&laplacian(n)).map_err(|e| TraceError::Solver(e.to_string()))?;
     let mut r = rng(input.seed);
     let mut vec = || -> Vec<f64> {
         (0..n)
@@ -69,19 +57,7 @@ fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {
         .map_err(err)?;
     let mut plain = FragmentBicg::new(gl, &m, true).map_err(err)?;
     let (pdot, pmax) = plain.reductions(&a, &b).map_err(err)?;
-    // The traced results: the texel each chain's last pass drew in the results texture.
-    let traced: Vec<f32> = rec
-        .passes
-        .iter()
-        .filter_map(|p| {
-            let s = p
-                .panels
-                .iter()
-                .find(|s| s.label == "results" && s.role == Role::Drawn)?;
-            let slot = s.quads.first()?.dst[0] as u32;
-            Some(s.value(&s.after, slot, 0, 0))
-        })
-        .collect();
+    let traced = traced_results(&rec);
     if traced != [dot as f32, max as f32] {
         return Err(TraceError::Solver(
             "the traced results texels differ from the solver's read-back".into(),
@@ -119,4 +95,35 @@ fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {
             "a·b = {dot:.6} (f64 on the CPU: {want_dot:.6}), ‖a‖∞ = {max:.6} (CPU: {want_max:.6})"
         ),
     })
+}
+
+/// The rows of the 1D Laplacian of order `n` (2 on the diagonal, −1 beside it).
+fn laplacian(n: usize) -> Vec<Vec<(usize, f32)>> {
+    (0..n)
+        .map(|i| {
+            let mut r = vec![(i, 2.0f32)];
+            if i > 0 {
+                r.push((i - 1, -1.0));
+            }
+            if i + 1 < n {
+                r.push((i + 1, -1.0));
+            }
+            r
+        })
+        .collect()
+}
+
+/// The traced results: the texel each chain's last pass drew in the results texture.
+fn traced_results(rec: &Recorder) -> Vec<f32> {
+    rec.passes
+        .iter()
+        .filter_map(|p| {
+            let s = p
+                .panels
+                .iter()
+                .find(|s| s.label == "results" && s.role == Role::Drawn)?;
+            let slot = s.quads.first()?.dst[0] as u32;
+            Some(s.value(&s.after, slot, 0, 0))
+        })
+        .collect()
 }

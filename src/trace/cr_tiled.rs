@@ -7,7 +7,7 @@ use super::{Input, Recorder, Technique, Trace, TraceError};
 use crate::gl::Gl;
 use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
-use crate::papers::tridiagonal::{CrParams, FragmentCr, Systems, TridiagonalError};
+use crate::papers::tridiagonal::{CrLayout, CrParams, FragmentCr, Systems, TridiagonalError};
 use crate::util::max_rel_error;
 
 /// `trace cr-tiled`.
@@ -41,7 +41,6 @@ fn check(i: &Input) -> Result<(), String> {
 
 fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
     let t = Tiling3d::new(input.size);
-    let (w, h) = t.size();
     let sys = Systems::random(t.n, t.systems(), false, input.seed);
     let tex = t.upload(gl, &sys)?;
     let err = |e: TridiagonalError| TraceError::Solver(e.to_string());
@@ -62,6 +61,27 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
     let traced = super::last_panel(&rec, &result_label, &solver_out)?;
     let want = thomas_batch_f64(&sys).map_err(err)?;
     let e = max_rel_error(&t.untile(&traced), &want);
+    let intro = intro(&t, input.seed, traced_solver.layout());
+    Ok(Trace {
+        technique: TILED.name,
+        input: *input,
+        intro,
+        passes: rec.passes,
+        result_label,
+        traced,
+        untraced,
+        check: format!(
+            "max relative error of the {} systems (untiled) against Thomas in f64 (CPU): \
+             {e:.2e}",
+            t.systems()
+        ),
+    })
+}
+
+/// The trace's introduction: the paper's Fig. 9 layout of `t`, each tile column's slices,
+/// and the buffers' run layout `l`.
+fn intro(t: &Tiling3d, seed: u64, l: &CrLayout) -> String {
+    let (w, h) = t.size();
     let (g, per) = (t.g, t.rows / t.g);
     let slots = t.cols * per;
     let columns: Vec<String> = (0..t.cols)
@@ -82,8 +102,7 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
             )
         })
         .collect();
-    let l = traced_solver.layout();
-    let intro = format!(
+    format!(
         "Kim & Lee 2005, *Fast GPU Implementation for the Solution of Tridiagonal Matrix \
          Systems*, §3.2 and Fig. 9: a 3D problem's tridiagonal systems stored in one 2D \
          texture instead of a cube map (the paper: 2D textures perform better), solved by the \
@@ -104,7 +123,6 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
          `FragmentCr::tiled` (`src/papers/tridiagonal/fragment_cr.rs`, with \
          `src/papers/tridiagonal/tiled.rs`), the one the Fig. 9 experiment times.",
         ns = t.systems(),
-        seed = input.seed,
         n = t.n,
         cols = t.cols,
         rows = t.rows,
@@ -119,19 +137,5 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
         },
         pw = l.p_width,
         xw = l.np + 3,
-    );
-    Ok(Trace {
-        technique: TILED.name,
-        input: *input,
-        intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!(
-            "max relative error of the {} systems (untiled) against Thomas in f64 (CPU): \
-             {e:.2e}",
-            t.systems()
-        ),
-    })
+    )
 }

@@ -136,50 +136,7 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
     super::same_as_solver(&traced, &solver_out, "solver's factors")?;
     let want = lu_f64_of(&a, n).map_err(err)?;
     let e = max_rel_error(&traced, &want);
-    let layout = if v.vector() {
-        format!(
-            "I{} packs the matrix four rows per texel (§3.5, Fig. 5(d)): an RGBA32F rectangle \
-             texture of {} × {n} texels, texel (b, k) holding A[4b + c][k] in channel c = 0…3 \
-             (in the pictures: the column `col = k` is a texture row, the texel column b holds \
-             rows 4b … 4b + 3 as the lines 0–3).",
-            &v.name()[1..],
-            n / 4
-        )
-    } else {
-        format!(
-            "The matrix is an {n} × {n} RGBA32F rectangle texture, texel (k, j) holding A_jk in \
-             its red channel (the paper's layout; only A is shown): the pictures show the matrix \
-             as it is, row j = texture row."
-        )
-    };
-    let intro = format!(
-        "Matsui, Ino & Hagihara 2005, *Design and Implementation of LU Decomposition on the \
-         Programmable GPU*: right-looking LU without pivoting (Fig. 2), implementation \
-         **{v}** with the **{method} method**.\n\n\
-         Input: a random diagonally dominant {n} × {n} matrix (seed {seed}; \
-         `papers::lu::cpu::diag_dominant`). {layout} Step i (0-based; the paper counts from \
-         1) divides the L column below the pivot by A_ii and subtracts A_ik · A_ji from the \
-         trailing block; the last step has nothing to do. At the end the texture holds L \
-         (below the diagonal, unit diagonal implied) and U (on and above).\n\n\
-         {method_note}\n\n\
-         In the pictures: blue texels were fetched, orange ones drawn (red outline: the \
-         quads; under the switch method the extra quads carry texels forward), green ones \
-         copied back by `glCopyTexSubImage2D`. The solver is `FragmentLu` \
-         (`src/papers/lu/fragment/mod.rs`), the one the experiments time; the pass \
-         descriptions come from `src/papers/lu/fragment/lu_trace.rs`.",
-        seed = input.seed,
-        method_note = match method {
-            PingPongMethod::Copy =>
-                "Copy method (§3.3): each pass draws into the render buffer (2005: a pbuffer), \
-                 then `glCopyTexSubImage2D` copies the drawn rectangle into the one input \
-                 texture.",
-            PingPongMethod::Switch =>
-                "Switch method (§3.3): A1 and A2 swap roles after every pass. A pass's target \
-                 holds what was written two passes ago, so the texels the previous pass \
-                 computed outside this pass's rectangle are carried (drawn by `lu/copy.frag`) \
-                 — the cost the paper's Table 1 does not list.",
-        }
-    );
+    let intro = intro(n, input.seed, v, method);
     let technique = ALL
         .iter()
         .find(|t| {
@@ -198,4 +155,52 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
         untraced,
         check: format!("max relative error of the factors against LU in f64 (CPU): {e:.2e}"),
     })
+}
+
+/// The trace's introduction: the paper, the input and its layout in the texture (scalar or
+/// four rows per texel), what a step does, and the ping-pong method.
+fn intro(n: usize, seed: u64, v: Variant, method: PingPongMethod) -> String {
+    let layout = if v.vector() {
+        format!(
+            "I{} packs the matrix four rows per texel (§3.5, Fig. 5(d)): an RGBA32F rectangle \
+             texture of {} × {n} texels, texel (b, k) holding A[4b + c][k] in channel c = 0…3 \
+             (in the pictures: the column `col = k` is a texture row, the texel column b holds \
+             rows 4b … 4b + 3 as the lines 0–3).",
+            &v.name()[1..],
+            n / 4
+        )
+    } else {
+        format!(
+            "The matrix is an {n} × {n} RGBA32F rectangle texture, texel (k, j) holding A_jk in \
+             its red channel (the paper's layout; only A is shown): the pictures show the matrix \
+             as it is, row j = texture row."
+        )
+    };
+    format!(
+        "Matsui, Ino & Hagihara 2005, *Design and Implementation of LU Decomposition on the \
+         Programmable GPU*: right-looking LU without pivoting (Fig. 2), implementation \
+         **{v}** with the **{method} method**.\n\n\
+         Input: a random diagonally dominant {n} × {n} matrix (seed {seed}; \
+         `papers::lu::cpu::diag_dominant`). {layout} Step i (0-based; the paper counts from \
+         1) divides the L column below the pivot by A_ii and subtracts A_ik · A_ji from the \
+         trailing block; the last step has nothing to do. At the end the texture holds L \
+         (below the diagonal, unit diagonal implied) and U (on and above).\n\n\
+         {method_note}\n\n\
+         In the pictures: blue texels were fetched, orange ones drawn (red outline: the \
+         quads; under the switch method the extra quads carry texels forward), green ones \
+         copied back by `glCopyTexSubImage2D`. The solver is `FragmentLu` \
+         (`src/papers/lu/fragment/mod.rs`), the one the experiments time; the pass \
+         descriptions come from `src/papers/lu/fragment/lu_trace.rs`.",
+        method_note = match method {
+            PingPongMethod::Copy =>
+                "Copy method (§3.3): each pass draws into the render buffer (2005: a pbuffer), \
+                 then `glCopyTexSubImage2D` copies the drawn rectangle into the one input \
+                 texture.",
+            PingPongMethod::Switch =>
+                "Switch method (§3.3): A1 and A2 swap roles after every pass. A pass's target \
+                 holds what was written two passes ago, so the texels the previous pass \
+                 computed outside this pass's rectangle are carried (drawn by `lu/copy.frag`) \
+                 — the cost the paper's Table 1 does not list.",
+        }
+    )
 }

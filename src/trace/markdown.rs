@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use super::Trace;
-use super::record::Snapshot;
+use super::record::{PassRecord, Snapshot};
 use crate::gl::{Quad, Rect, Role};
 
 fn rect(r: &Rect) -> String {
@@ -58,71 +58,7 @@ pub fn trace_md(trace: &Trace, pictures: &[String]) -> String {
     );
     let _ = writeln!(s, "{}\n", trace.intro);
     for (i, (pass, pic)) in trace.passes.iter().zip(pictures).enumerate() {
-        let _ = writeln!(s, "## Pass {}: {}\n", i + 1, pass.title);
-        let _ = writeln!(s, "![pass {}]({pic})\n", i + 1);
-        let defines: Vec<String> = pass
-            .defines
-            .iter()
-            .map(|d| {
-                if d.1.is_empty() {
-                    format!("`{}`", d.0)
-                } else {
-                    format!("`{} {}`", d.0, d.1)
-                }
-            })
-            .collect();
-        let _ = writeln!(
-            s,
-            "- **Shader:** `glsl/{}` (vertex stage `glsl/common/quad.vert`); defines: {}",
-            pass.shader,
-            if defines.is_empty() {
-                "none".into()
-            } else {
-                defines.join(", ")
-            }
-        );
-        let uniforms: Vec<String> = pass
-            .uniforms
-            .iter()
-            .map(|(k, v)| format!("`{k}` = {v}"))
-            .collect();
-        let _ = writeln!(s, "- **Uniforms:** {}", uniforms.join("; "));
-        let _ = writeln!(s, "- **Paper:** {}", pass.paper);
-        let _ = writeln!(s, "- **Texels:** {}", pass.fetches);
-        let _ = writeln!(s, "- **Textures:**");
-        for p in &pass.panels {
-            let mut what = vec![];
-            if !p.fetched.is_empty() {
-                let n: u64 = p.fetched.iter().map(|r| r.area()).sum();
-                let shown: Vec<String> = p.fetched.iter().take(6).map(rect).collect();
-                what.push(format!(
-                    "fetched from {} texels: {}{}",
-                    n,
-                    shown.join(", "),
-                    if p.fetched.len() > 6 { ", …" } else { "" }
-                ));
-            }
-            for q in &p.quads {
-                what.push(quad(q));
-            }
-            for r in &p.carried {
-                what.push(format!("{} carried forward (switch method)", rect(r)));
-            }
-            for r in &p.copied {
-                what.push(format!("`glCopyTexSubImage2D` of {} into it", rect(r)));
-            }
-            let _ = writeln!(
-                s,
-                "  - {} ({}×{}, {}){}{}",
-                p.label,
-                p.width,
-                p.height,
-                role(p),
-                if what.is_empty() { "" } else { ": " },
-                what.join("; ")
-            );
-        }
-        let _ = writeln!(s);
+        pass_md(&mut s, i, pass, pic);
     }
     let _ = writeln!(s, "## Result\n");
     let _ = writeln!(
@@ -138,4 +74,80 @@ pub fn trace_md(trace: &Trace, pictures: &[String]) -> String {
         trace.check
     );
     s
+}
+
+/// Pass `i`'s section: its picture `pic`, shader, defines, uniforms, the paper's words, the
+/// texels it touched and what it did to each texture.
+fn pass_md(s: &mut String, i: usize, pass: &PassRecord, pic: &str) {
+    let _ = writeln!(s, "## Pass {}: {}\n", i + 1, pass.title);
+    let _ = writeln!(s, "![pass {}]({pic})\n", i + 1);
+    let defines: Vec<String> = pass
+        .defines
+        .iter()
+        .map(|d| {
+            if d.1.is_empty() {
+                format!("`{}`", d.0)
+            } else {
+                format!("`{} {}`", d.0, d.1)
+            }
+        })
+        .collect();
+    let _ = writeln!(
+        s,
+        "- **Shader:** `glsl/{}` (vertex stage `glsl/common/quad.vert`); defines: {}",
+        pass.shader,
+        if defines.is_empty() {
+            "none".into()
+        } else {
+            defines.join(", ")
+        }
+    );
+    let uniforms: Vec<String> = pass
+        .uniforms
+        .iter()
+        .map(|(k, v)| format!("`{k}` = {v}"))
+        .collect();
+    let _ = writeln!(s, "- **Uniforms:** {}", uniforms.join("; "));
+    let _ = writeln!(s, "- **Paper:** {}", pass.paper);
+    let _ = writeln!(s, "- **Texels:** {}", pass.fetches);
+    let _ = writeln!(s, "- **Textures:**");
+    for p in &pass.panels {
+        panel_md(s, p);
+    }
+    let _ = writeln!(s);
+}
+
+/// One texture's line in a pass's section: its role, and the texels fetched, the quads
+/// drawn and the rectangles carried or copied.
+fn panel_md(s: &mut String, p: &Snapshot) {
+    let mut what = vec![];
+    if !p.fetched.is_empty() {
+        let n: u64 = p.fetched.iter().map(|r| r.area()).sum();
+        let shown: Vec<String> = p.fetched.iter().take(6).map(rect).collect();
+        what.push(format!(
+            "fetched from {} texels: {}{}",
+            n,
+            shown.join(", "),
+            if p.fetched.len() > 6 { ", …" } else { "" }
+        ));
+    }
+    for q in &p.quads {
+        what.push(quad(q));
+    }
+    for r in &p.carried {
+        what.push(format!("{} carried forward (switch method)", rect(r)));
+    }
+    for r in &p.copied {
+        what.push(format!("`glCopyTexSubImage2D` of {} into it", rect(r)));
+    }
+    let _ = writeln!(
+        s,
+        "  - {} ({}×{}, {}){}{}",
+        p.label,
+        p.width,
+        p.height,
+        role(p),
+        if what.is_empty() { "" } else { ": " },
+        what.join("; ")
+    );
 }

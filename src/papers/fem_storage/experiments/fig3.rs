@@ -18,13 +18,23 @@ pub fn format_bytes(c: &Counts, value_bytes: usize) -> (usize, usize, usize, usi
 }
 
 pub fn run(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunError> {
-    let series = |dim: usize, f: &dyn Fn(&Counts) -> f64| -> Vec<(f64, f64)> {
-        counts
-            .iter()
-            .filter(|c| c.grid.dim() == dim)
-            .map(|c| (c.nodes as f64, f(c)))
-            .collect()
-    };
+    ratio_chart(s, counts, t2)?;
+    bytes_chart(s, counts)?;
+    bytes_table(s, counts, t2)
+}
+
+/// The `(N, f(counts))` points of the `dim`D grids.
+fn series(counts: &[Counts], dim: usize, f: &dyn Fn(&Counts) -> f64) -> Vec<(f64, f64)> {
+    counts
+        .iter()
+        .filter(|c| c.grid.dim() == dim)
+        .map(|c| (c.nodes as f64, f(c)))
+        .collect()
+}
+
+/// Fig. 3 itself: skyline / proposed stored values, ours and the paper's.
+fn ratio_chart(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunError> {
+    let series = |dim: usize, f: &dyn Fn(&Counts) -> f64| series(counts, dim, f);
     let ratio = |c: &Counts| c.skyline as f64 / c.proposed as f64;
     let paper: Vec<(f64, f64)> = t2
         .paper
@@ -56,6 +66,12 @@ pub fn run(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunE
         "Fig. 3: ratio of skyline to proposed stored values versus node count (ours: counted \
          from the assembled structures; paper: from its Table 2, whose 16×16 row is a misprint).",
     )?;
+    Ok(())
+}
+
+/// Fig. 3 in bytes: the same ratio with 32-bit indices, f32 and f64 values.
+fn bytes_chart(s: &Session, counts: &[Counts]) -> Result<(), RunError> {
+    let series = |dim: usize, f: &dyn Fn(&Counts) -> f64| series(counts, dim, f);
     let bytes_ratio = |vb: usize| {
         move |c: &Counts| {
             let (p, sk, _, _) = format_bytes(c, vb);
@@ -79,7 +95,11 @@ pub fn run(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunE
         "Fig. 3 in bytes: proposed = values + 32-bit column indices + accmSize (4 B/row); \
          skyline = values + pointer array (4 B × (N+1)).",
     )?;
-    // The bytes as a table.
+    Ok(())
+}
+
+/// The bytes of every format as a table.
+fn bytes_table(s: &Session, counts: &[Counts], t2: &Table2Config) -> Result<(), RunError> {
     let mut t = s.table(
         "fig3_bytes",
         "Fig. 3 in bytes — storage of K (upper triangle) with 32-bit indices",

@@ -15,10 +15,10 @@
 //! the device lacks compute shaders (softpipe) the compute rows are skipped with the reason,
 //! and the fragment row still runs.
 
-use super::Config;
+use super::{Config, PerfConfig};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::Timing;
-use crate::gl::timing::rounds_gpu;
+use crate::gl::timing::{Rounds, rounds_gpu};
 use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
@@ -26,8 +26,8 @@ use crate::papers::fem_storage::fragment::FragmentJacobi;
 use crate::papers::fem_storage::jacobi::sweeps_f64;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::papers::fem_storage::{GpuJacobi, JacobiSweeps};
-use crate::report::{Column, bound_columns};
-use crate::runner::{RunError, Session};
+use crate::report::{Column, RowBuilder, bound_columns};
+use crate::runner::{RunError, Session, TableWriter};
 
 /// The algorithm both rows solve, for the legacy-vs-compute table.
 const VERSUS: &str = "Jacobi sweeps on the flattened arrays (f32)";
@@ -60,8 +60,7 @@ fn sweep_work(flat: &FlatMatrix, kind: Kind, reads: Reads) -> Work {
     }
 }
 
-pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
-    let p = &cfg.perf;
+fn columns() -> Vec<Column> {
     let mut columns = vec![
         Column::key("unknowns").int(),
         Column::key("solver").text(),
@@ -71,13 +70,17 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         Column::ours(ERROR).sci(1),
     ];
     columns.extend(bound_columns());
+    columns
+}
+
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let p = &cfg.perf;
     let mut t = s.table(
         "legacy",
         "Jacobi sweep: fragment (render-to-texture) vs compute, same matrix",
-        columns,
+        columns(),
         p,
     )?;
-    let sweeps = p.sweeps;
     let lacks = s.lacks(&[Need::Compute]);
     let grids = p
         .unknowns
@@ -87,119 +90,184 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         .collect::<Result<Vec<_>, _>>()?;
     for grid in grids {
         s.check_interrupt()?;
-        let frag_key = format!("{} fragment", grid.nodes());
-        let comp_keys = Reads::ALL.map(|r| comp_key(&grid, r));
-        // Skipped rows are never reused (they cost nothing): reuse the fragment row alone
-        // where the compute ones are skipped.
-        let mut keys = vec![frag_key.clone()];
-        if lacks.is_none() {
-            keys.extend(comp_keys.iter().cloned());
-        }
-        if t.reuse_all(&keys)?.is_some() {
-            if let Some(why) = &lacks {
-                for r in Reads::ALL {
-                    t.push(skipped(&t, r, &grid, why))?;
-                }
-            }
-            continue;
-        }
-        t.start(&frag_key);
-        let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
-        let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
-        let bytes = flat.sweep_bytes() as f64;
-        let want = sweeps_f64(&flat, &vec![0.0; flat.n()], sweeps);
-        let zeros = vec![0.0f32; flat.n()];
+        size_rows(s, cfg, &mut t, grid, &lacks)?;
+    }
+    captions(&mut t, p, &lacks);
+    t.finish()?;
+    Ok(())
+}
 
-        // The fragment sweep and (where the device has compute) the compute sweeps with
-        // each way of reading, interleaved in rounds on the same matrix.
-        let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
-        let mut comps = if lacks.is_none() {
-            Reads::ALL
-                .iter()
-                .map(|&reads| GpuJacobi::with_reads(&s.gl, &flat, reads))
-                .collect::<Result<Vec<_>, _>>()
-                .map_err(RunError::algorithm)?
+/// A size's rows: reused under --resume, else the fragment sweep and (where the device has
+/// compute) the compute sweeps with each way of reading, timed and checked; the compute rows
+/// skipped with the reason `lacks` where it has none.
+fn size_rows(
+    s: &Session,
+    cfg: &Config,
+    t: &mut TableWriter,
+    grid: Grid,
+    lacks: &Option<String>,
+) -> Result<(), RunError> {
+    let sweeps = cfg.perf.sweeps;
+    let frag_key = format!("{} fragment", grid.nodes());
+    let comp_keys = Reads::ALL.map(|r| comp_key(&grid, r));
+    // Skipped rows are never reused (they cost nothing): reuse the fragment row alone
+    // where the compute ones are skipped.
+    let mut keys = vec![frag_key.clone()];
+    if lacks.is_none() {
+        keys.extend(comp_keys.iter().cloned());
+    }
+    if t.reuse_all(&keys)?.is_some() {
+        if let Some(why) = lacks {
+            push_skipped(t, &grid, why)?;
+        }
+        return Ok(());
+    }
+    t.start(&frag_key);
+    let sys = System::assemble(grid, &cfg.problem).map_err(RunError::algorithm)?;
+    let flat = FlatMatrix::from_varvec(&sys.k, &sys.f).map_err(RunError::algorithm)?;
+    let want = sweeps_f64(&flat, &vec![0.0; flat.n()], sweeps);
+    let zeros = vec![0.0f32; flat.n()];
+
+    // The fragment sweep and (where the device has compute) the compute sweeps with
+    // each way of reading, interleaved in rounds on the same matrix.
+    let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
+    let mut comps = compute_solvers(s, &flat, lacks)?;
+    let timed = rounds_gpu(&s.gl, cfg.perf.repeat.plan(), 1 + comps.len(), |i| {
+        if i == 0 {
+            frag.set_x(&zeros)?;
+            frag.run_fixed(sweeps)
         } else {
-            vec![]
-        };
-        let timed = rounds_gpu(&s.gl, p.repeat.plan(), 1 + comps.len(), |i| {
-            if i == 0 {
-                frag.set_x(&zeros)?;
-                frag.run_fixed(sweeps)
-            } else {
-                comps[i - 1].set_x(&zeros)?;
-                comps[i - 1].run_fixed(sweeps)
-            }
-        })
-        .map_err(RunError::algorithm)?;
-        let per_sweep = |tm: &Timing| {
-            let mut one = tm.clone();
-            for v in [&mut one.median_ms, &mut one.lo_ms, &mut one.hi_ms] {
-                *v /= sweeps as f64;
-            }
-            one
-        };
-        let tf = &timed.timings[0];
-        let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
-        let (w, h) = frag.layout();
-        drop(frag);
-        let total = bytes * sweeps as f64 / 1e9;
-        let row = t
-            .row(&frag_key)
+            comps[i - 1].set_x(&zeros)?;
+            comps[i - 1].run_fixed(sweeps)
+        }
+    })
+    .map_err(RunError::algorithm)?;
+    let m = Measured {
+        grid: &grid,
+        flat: &flat,
+        timed,
+        sweeps,
+        total: flat.sweep_bytes() as f64 * sweeps as f64 / 1e9,
+    };
+    let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
+    let layout = frag.layout();
+    drop(frag);
+    t.push(m.frag_row(t, &frag_key, frag_err, layout))?;
+
+    if let Some(why) = lacks {
+        return push_skipped(t, &grid, why);
+    }
+    for (i, ((reads, key), comp)) in Reads::ALL
+        .into_iter()
+        .zip(&comp_keys)
+        .zip(&comps)
+        .enumerate()
+    {
+        let x = comp.x().map_err(RunError::algorithm)?;
+        let comp_err = crate::util::max_rel_error(&x, &want);
+        t.push(m.comp_row(t, (i, reads), key, comp_err))?;
+    }
+    Ok(())
+}
+
+/// The compute sweeps with each way of reading; none where the device `lacks` compute.
+fn compute_solvers(
+    s: &Session,
+    flat: &FlatMatrix,
+    lacks: &Option<String>,
+) -> Result<Vec<GpuJacobi>, RunError> {
+    Ok(if lacks.is_none() {
+        Reads::ALL
+            .iter()
+            .map(|&reads| GpuJacobi::with_reads(&s.gl, flat, reads))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(RunError::algorithm)?
+    } else {
+        vec![]
+    })
+}
+
+/// The compute rows of `grid`, skipped: the device lacks compute (`why`).
+fn push_skipped(t: &mut TableWriter, grid: &Grid, why: &str) -> Result<(), RunError> {
+    for r in Reads::ALL {
+        t.push(skipped(t, r, grid, why))?;
+    }
+    Ok(())
+}
+
+/// A size's timed sweeps (round 0 the fragment solver's, then the compute solvers'), and
+/// what its rows are computed from: the `total` GB the `sweeps` sweeps move.
+struct Measured<'a> {
+    grid: &'a Grid,
+    flat: &'a FlatMatrix,
+    timed: Rounds,
+    sweeps: usize,
+    total: f64,
+}
+
+impl Measured<'_> {
+    /// `tm` per sweep.
+    fn per_sweep(&self, tm: &Timing) -> Timing {
+        let mut one = tm.clone();
+        for v in [&mut one.median_ms, &mut one.lo_ms, &mut one.hi_ms] {
+            *v /= self.sweeps as f64;
+        }
+        one
+    }
+
+    /// The fragment solver's row (its textures `w × h` texels), checked against the CPU.
+    fn frag_row(&self, t: &TableWriter, key: &str, err: f64, (w, h): (u32, u32)) -> RowBuilder {
+        let (grid, flat, tf) = (self.grid, self.flat, &self.timed.timings[0]);
+        t.row(key)
             .num("unknowns", grid.nodes() as f64)
             .text(
                 "solver",
                 format!("fragment, {} ({w}×{h} texels)", grid.label()),
             )
-            .est("ms/sweep", tf.est().map(|ms| ms / sweeps as f64))
-            .est(GBS, tf.rate(total))
+            .est("ms/sweep", tf.est().map(|ms| ms / self.sweeps as f64))
+            .est(GBS, tf.rate(self.total))
             .num(RATIO, 1.0)
-            .num(ERROR, frag_err)
+            .num(ERROR, err)
             .runs(tf.runs)
             .work_timed(
                 "Jacobi fragment",
-                sweep_work(&flat, Kind::Fragment, Reads::Ssbo),
-                &per_sweep(tf),
+                sweep_work(flat, Kind::Fragment, Reads::Ssbo),
+                &self.per_sweep(tf),
             )
             .versus(VERSUS, format!("{} unknowns", flat.n()))
-            .verify(frag_err, TOL);
-        t.push(row)?;
-
-        if let Some(why) = &lacks {
-            for r in Reads::ALL {
-                t.push(skipped(&t, r, &grid, why))?;
-            }
-            continue;
-        }
-        for (i, ((reads, key), comp)) in Reads::ALL
-            .into_iter()
-            .zip(&comp_keys)
-            .zip(&comps)
-            .enumerate()
-        {
-            // The row's work is the compulsory model of `sweep_work`, as the fragment row's.
-            let tc = &timed.timings[i + 1];
-            let x = comp.x().map_err(RunError::algorithm)?;
-            let comp_err = crate::util::max_rel_error(&x, &want);
-            let row = t
-                .row(key)
-                .num("unknowns", grid.nodes() as f64)
-                .text("solver", solver(reads, &grid))
-                .est("ms/sweep", tc.est().map(|ms| ms / sweeps as f64))
-                .est(GBS, tc.rate(total))
-                .opt_est(RATIO, timed.ratio(i + 1, 0))
-                .num(ERROR, comp_err)
-                .runs(tc.runs)
-                .work_timed(
-                    format!("Jacobi compute ({})", reads.name()),
-                    sweep_work(&flat, Kind::Compute, reads),
-                    &per_sweep(tc),
-                )
-                .versus(VERSUS, format!("{} unknowns", flat.n()))
-                .verify(comp_err, TOL);
-            t.push(row)?;
-        }
+            .verify(err, TOL)
     }
+
+    /// Compute solver `i` (reading as `reads`)'s row, checked against the CPU. Its work is
+    /// the compulsory model of `sweep_work`, as the fragment row's.
+    fn comp_row(
+        &self,
+        t: &TableWriter,
+        (i, reads): (usize, Reads),
+        key: &str,
+        err: f64,
+    ) -> RowBuilder {
+        let (grid, flat, tc) = (self.grid, self.flat, &self.timed.timings[i + 1]);
+        t.row(key)
+            .num("unknowns", grid.nodes() as f64)
+            .text("solver", solver(reads, grid))
+            .est("ms/sweep", tc.est().map(|ms| ms / self.sweeps as f64))
+            .est(GBS, tc.rate(self.total))
+            .opt_est(RATIO, self.timed.ratio(i + 1, 0))
+            .num(ERROR, err)
+            .runs(tc.runs)
+            .work_timed(
+                format!("Jacobi compute ({})", reads.name()),
+                sweep_work(flat, Kind::Compute, reads),
+                &self.per_sweep(tc),
+            )
+            .versus(VERSUS, format!("{} unknowns", flat.n()))
+            .verify(err, TOL)
+    }
+}
+
+fn captions(t: &mut TableWriter, p: &PerfConfig, lacks: &Option<String>) {
+    let sweeps = p.sweeps;
     let rep = &p.repeat;
     t.caption(format!(
         "Interleaved: per size the fragment sweep and the compute sweeps run in rounds on the \
@@ -228,11 +296,9 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
          difference from the CPU Jacobi in f64 after the same sweeps, relative to its max \
          norm (tolerance {TOL:.0e})."
     ));
-    if let Some(why) = &lacks {
+    if let Some(why) = lacks {
         t.caption(format!("Compute rows skipped: the compute stage {why}."));
     }
-    t.finish()?;
-    Ok(())
 }
 
 /// The row key of the compute sweep reading as `reads` (SSBO: the key it always had).

@@ -169,66 +169,77 @@ impl Config {
         ] {
             sizes.at_least(k, 2, "nodes per side")?;
         }
-        let t4 = &self.table4;
-        if !(t4.max_aspect.is_finite() && (1.0..=MAX_ASPECT).contains(&t4.max_aspect)) {
+        check_table4(&self.table4)?;
+        check_perf(&self.perf)
+    }
+}
+
+/// Table 4's keys: the aspect limit, dimensions, tolerance, sizes and their budgets, the
+/// paper's times and the C1060's bandwidth.
+fn check_table4(t4: &Table4Config) -> Result<(), String> {
+    if !(t4.max_aspect.is_finite() && (1.0..=MAX_ASPECT).contains(&t4.max_aspect)) {
+        return Err(format!(
+            "table4.max_aspect = {}: must be in 1..={MAX_ASPECT} (a grid whose sides differ more is not the paper's square or cube)",
+            t4.max_aspect
+        ));
+    }
+    if let Some(d) = t4.dims.iter().find(|&&d| d != 2 && d != 3) {
+        return Err(format!("table4.dims: {d}: dimensions are 2 or 3"));
+    }
+    positive("table4.tol", t4.tol)?;
+    at_least("table4.max_iterations", t4.max_iterations, 1)?;
+    for (mode, sizes, budgets) in [
+        ("full", &t4.sizes.full, &t4.jacobi_budget_s.full),
+        ("quick", &t4.sizes.quick, &t4.jacobi_budget_s.quick),
+    ] {
+        if let Some(n) = sizes.iter().find(|&&n| n < 4) {
+            return Err(format!("table4.sizes.{mode}: {n} unknowns: must be ≥ 4"));
+        }
+        if budgets.len() != sizes.len() {
             return Err(format!(
-                "table4.max_aspect = {}: must be in 1..={MAX_ASPECT} (a grid whose sides differ more is not the paper's square or cube)",
-                t4.max_aspect
+                "table4.jacobi_budget_s.{mode} has {} budgets for {} sizes",
+                budgets.len(),
+                sizes.len()
             ));
         }
-        if let Some(d) = t4.dims.iter().find(|&&d| d != 2 && d != 3) {
-            return Err(format!("table4.dims: {d}: dimensions are 2 or 3"));
+        for b in budgets {
+            positive(&format!("table4.jacobi_budget_s.{mode}"), *b)?;
         }
-        positive("table4.tol", t4.tol)?;
-        at_least("table4.max_iterations", t4.max_iterations, 1)?;
-        for (mode, sizes, budgets) in [
-            ("full", &t4.sizes.full, &t4.jacobi_budget_s.full),
-            ("quick", &t4.sizes.quick, &t4.jacobi_budget_s.quick),
-        ] {
-            if let Some(n) = sizes.iter().find(|&&n| n < 4) {
-                return Err(format!("table4.sizes.{mode}: {n} unknowns: must be ≥ 4"));
-            }
-            if budgets.len() != sizes.len() {
+    }
+    for v in t4.paper_gpu_s.iter().chain(&t4.paper_matlab_s) {
+        positive("table4.paper_gpu_s / paper_matlab_s", *v)?;
+    }
+    positive("table4.c1060_bandwidth_gbs", t4.c1060_bandwidth_gbs)?;
+    Ok(())
+}
+
+/// `[perf]`'s keys: sizes (the `legacy` table's fragment Jacobi keeps indices exact in f32),
+/// the dimension and the sweeps.
+fn check_perf(pf: &PerfConfig) -> Result<(), String> {
+    for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+        if let Some(n) = v.iter().find(|&&n| n < 4) {
+            return Err(format!("perf.unknowns.{mode}: {n}: must be ≥ 4"));
+        }
+    }
+    if pf.dim != 2 && pf.dim != 3 {
+        return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
+    }
+    for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+        for &n in v {
+            // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
+            let entries = n as u64 * (2 * upper_per_row(pf.dim) - 1);
+            let max = crate::papers::fem_storage::fragment::MAX_EXACT;
+            if entries > max as u64 {
                 return Err(format!(
-                    "table4.jacobi_budget_s.{mode} has {} budgets for {} sizes",
-                    budgets.len(),
-                    sizes.len()
+                    "perf.unknowns.{mode}: {n} unknowns ({}D) store about {entries} entries; \
+                 the `legacy` table's fragment Jacobi keeps indices and offsets as f32, \
+                 exact up to {max}",
+                    pf.dim
                 ));
             }
-            for b in budgets {
-                positive(&format!("table4.jacobi_budget_s.{mode}"), *b)?;
-            }
         }
-        for v in t4.paper_gpu_s.iter().chain(&t4.paper_matlab_s) {
-            positive("table4.paper_gpu_s / paper_matlab_s", *v)?;
-        }
-        positive("table4.c1060_bandwidth_gbs", t4.c1060_bandwidth_gbs)?;
-        let pf = &self.perf;
-        for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
-            if let Some(n) = v.iter().find(|&&n| n < 4) {
-                return Err(format!("perf.unknowns.{mode}: {n}: must be ≥ 4"));
-            }
-        }
-        if pf.dim != 2 && pf.dim != 3 {
-            return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
-        }
-        for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
-            for &n in v {
-                // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
-                let entries = n as u64 * (2 * upper_per_row(pf.dim) - 1);
-                let max = crate::papers::fem_storage::fragment::MAX_EXACT;
-                if entries > max as u64 {
-                    return Err(format!(
-                        "perf.unknowns.{mode}: {n} unknowns ({}D) store about {entries} entries; \
-                     the `legacy` table's fragment Jacobi keeps indices and offsets as f32, \
-                     exact up to {max}",
-                        pf.dim
-                    ));
-                }
-            }
-        }
-        at_least("perf.sweeps", pf.sweeps, 1)
     }
+    at_least("perf.sweeps", pf.sweeps, 1)
 }
 
 /// Upper-triangle entries per row of the assembled matrix (the paper's 5 in 2D, 14 in 3D).

@@ -2,13 +2,13 @@
 //! paper, 3D) node grids, counted from the structures after one element loop has assembled
 //! them all (§III, Table 2), and verified against the stencil geometry.
 
-use super::Config;
+use super::{Config, Table2Config};
 use crate::papers::fem_storage::assembly::{Problem, assemble, grid_element};
 use crate::papers::fem_storage::formats::{
     Both, Csr, CsrPattern, Dense, Skyline, SkylineProfile, VarVec,
 };
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, Row, Status};
+use crate::report::{Column, Row, RowBuilder, Status};
 use crate::runner::{RunError, Session, TableWriter};
 
 /// Stored-value counts of one grid, from the assembled structures.
@@ -156,22 +156,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<Vec<Counts>, RunError> {
     let mut t = s.table(
         "table2",
         "Table 2 — stored values of K on 2D (and 3D) node grids, upper triangle",
-        vec![
-            Column::key("grid").text(),
-            Column::key("nodes N").int(),
-            Column::ours("dense").int(),
-            Column::ours("proposed").int(),
-            Column::ours("proposed incl. indices").int(),
-            Column::ours("skyline").int(),
-            Column::ours("max per node").int(),
-            Column::ours("skyline / proposed").fixed(2),
-            Column::paper("Table 2 dense").int(),
-            Column::paper("Table 2 proposed").int(),
-            Column::paper("Table 2 incl. indices").int(),
-            Column::paper("Table 2 skyline").int(),
-            Column::beyond("CSR (upper) values").int(),
-            Column::beyond("how counted").text(),
-        ],
+        columns(),
         t2,
     )?;
     let grids: Vec<(usize, usize)> = t2
@@ -197,51 +182,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<Vec<Counts>, RunError> {
         }
         t.start(&key);
         let c = count_formats(grid, &cfg.problem, t2.dense_alloc_max, t2.skyline_alloc_max);
-        let paper = t2.paper.iter().find(|p| dim == 2 && p.grid == n);
-        // Verification: the counts equal the stencil geometry's, the per-node maximum is the
-        // paper's 5 / 14 (grids of 3+ nodes per side), and all formats hold the same values.
-        let (want_prop, want_sky) = stencil_counts(&grid);
-        let want_max = if n >= 3 {
-            [0, 0, 5, 14][dim]
-        } else {
-            c.max_per_node
-        };
-        let count_err = (c.proposed.abs_diff(want_prop) + c.skyline.abs_diff(want_sky)) as f64
-            + c.max_per_node.abs_diff(want_max) as f64
-            + (c.with_indices.abs_diff(2 * c.proposed)) as f64;
-        let err = count_err + c.value_mismatch;
-        let how = format!(
-            "assembled: proposed, CSR{}{}",
-            if c.skyline_filled {
-                ", skyline"
-            } else {
-                "; skyline from its profile"
-            },
-            if c.dense_filled {
-                ", dense"
-            } else {
-                "; dense = N²"
-            }
-        );
-        let row = t
-            .row(&key)
-            .text("grid", grid.label())
-            .num("nodes N", c.nodes as f64)
-            .num("dense", c.dense as f64)
-            .num("proposed", c.proposed as f64)
-            .num("proposed incl. indices", c.with_indices as f64)
-            .num("skyline", c.skyline as f64)
-            .num("max per node", c.max_per_node as f64)
-            .num("skyline / proposed", c.skyline as f64 / c.proposed as f64)
-            .opt("Table 2 dense", paper.map(|p| p.dense))
-            .opt("Table 2 proposed", paper.map(|p| p.proposed))
-            .opt("Table 2 incl. indices", paper.map(|p| p.with_indices))
-            .opt("Table 2 skyline", paper.map(|p| p.skyline))
-            .num("CSR (upper) values", c.csr_upper as f64)
-            .text("how counted", how)
-            // Values agree to rounding of sums of ≤ 8 element contributions.
-            .verify(err, 1e-12);
-        t.push(row)?;
+        t.push(counts_row(&t, &key, t2, (dim, n), grid, &c))?;
         all.push(c);
     }
     t.caption(
@@ -254,4 +195,79 @@ pub fn run(s: &Session, cfg: &Config) -> Result<Vec<Counts>, RunError> {
     );
     t.finish()?;
     Ok(all)
+}
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("grid").text(),
+        Column::key("nodes N").int(),
+        Column::ours("dense").int(),
+        Column::ours("proposed").int(),
+        Column::ours("proposed incl. indices").int(),
+        Column::ours("skyline").int(),
+        Column::ours("max per node").int(),
+        Column::ours("skyline / proposed").fixed(2),
+        Column::paper("Table 2 dense").int(),
+        Column::paper("Table 2 proposed").int(),
+        Column::paper("Table 2 incl. indices").int(),
+        Column::paper("Table 2 skyline").int(),
+        Column::beyond("CSR (upper) values").int(),
+        Column::beyond("how counted").text(),
+    ]
+}
+
+/// The row of size `n` (`dim`D, on `grid`) from its counts `c`, verified: the counts equal
+/// the stencil geometry's, the per-node maximum is the paper's 5 / 14 (grids of 3+ nodes
+/// per side), and all formats hold the same values.
+fn counts_row(
+    t: &TableWriter,
+    key: &str,
+    t2: &Table2Config,
+    (dim, n): (usize, usize),
+    grid: Grid,
+    c: &Counts,
+) -> RowBuilder {
+    let paper = t2.paper.iter().find(|p| dim == 2 && p.grid == n);
+    // Verification: the counts equal the stencil geometry's, the per-node maximum is the
+    // paper's 5 / 14 (grids of 3+ nodes per side), and all formats hold the same values.
+    let (want_prop, want_sky) = stencil_counts(&grid);
+    let want_max = if n >= 3 {
+        [0, 0, 5, 14][dim]
+    } else {
+        c.max_per_node
+    };
+    let count_err = (c.proposed.abs_diff(want_prop) + c.skyline.abs_diff(want_sky)) as f64
+        + c.max_per_node.abs_diff(want_max) as f64
+        + (c.with_indices.abs_diff(2 * c.proposed)) as f64;
+    let err = count_err + c.value_mismatch;
+    let how = format!(
+        "assembled: proposed, CSR{}{}",
+        if c.skyline_filled {
+            ", skyline"
+        } else {
+            "; skyline from its profile"
+        },
+        if c.dense_filled {
+            ", dense"
+        } else {
+            "; dense = N²"
+        }
+    );
+    t.row(key)
+        .text("grid", grid.label())
+        .num("nodes N", c.nodes as f64)
+        .num("dense", c.dense as f64)
+        .num("proposed", c.proposed as f64)
+        .num("proposed incl. indices", c.with_indices as f64)
+        .num("skyline", c.skyline as f64)
+        .num("max per node", c.max_per_node as f64)
+        .num("skyline / proposed", c.skyline as f64 / c.proposed as f64)
+        .opt("Table 2 dense", paper.map(|p| p.dense))
+        .opt("Table 2 proposed", paper.map(|p| p.proposed))
+        .opt("Table 2 incl. indices", paper.map(|p| p.with_indices))
+        .opt("Table 2 skyline", paper.map(|p| p.skyline))
+        .num("CSR (upper) values", c.csr_upper as f64)
+        .text("how counted", how)
+        // Values agree to rounding of sums of ≤ 8 element contributions.
+        .verify(err, 1e-12)
 }

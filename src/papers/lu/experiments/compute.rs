@@ -12,7 +12,7 @@ use std::time::Duration;
 use crate::gl::timing::{Rounds, TimingPlan, rounds};
 use crate::report::{Column, bound_columns};
 use crate::runner::tuning::Candidate;
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
@@ -30,39 +30,14 @@ pub(super) fn run(
     sizes: &[u32],
     refs: &BTreeMap<u32, Reference>,
 ) -> Result<ComputeTimes, RunError> {
-    let rep = &cfg.compute.repeat;
     let block = tune(s, cfg, refs)?;
     let mut t = s.table(
         "compute",
         "Beyond the paper — compute-shader LU (blocked right-looking, trailing update as a tiled matmul), without and with GPU partial pivoting",
-        vec![
-            Column::key("N").int(),
-            Column::key("pivoting").text(),
-            Column::beyond("time").unit("ms"),
-            Column::beyond("GFLOPS"),
-            Column::beyond("partial / none").fixed(2),
-            Column::beyond("dispatches").int(),
-            Column::beyond("row swaps").int(),
-            Column::ours("error vs f64").sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        columns(),
         &(&cfg.compute, block),
     )?;
-    t.caption(format!(
-        "Panel width {block}, tuned on this device (the `tuning` table)."
-    ));
-    t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
-    t.caption(format!(
-        "Interleaved: at each order the two variants (no pivoting, partial pivoting) factor the same matrix in rounds (each round both, in a shuffled order), after {} warm-up round(s); at least {} rounds, then more until both intervals are within ±{:.0} %, at most {} rounds and {} s per variant; one round from N = {} on. time = median [95 % interval] over the rounds (glFinish on both sides, upload and readback excluded; `*`: fewer than 6 rounds, [min, max]); GFLOPS carries its interval; partial / none = the paired ratio of the two variants' times (per-round ratios, median and interval).",
-        rep.warmup,
-        rep.repetitions,
-        100.0 * rep.ci_target,
-        rep.max_runs(),
-        rep.budget_s,
-        cfg.table4.single_run_from
-    ));
+    captions(&mut t, cfg, block);
     t.expect_rows(sizes.len() * 2);
     let mut out = ComputeTimes::new();
     for &n in sizes {
@@ -78,64 +53,113 @@ pub(super) fn run(
             }
             continue;
         }
-        for k in &keys {
-            t.start(k);
-        }
-        let mut plan = rep.plan();
-        if n >= cfg.table4.single_run_from {
-            plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
-        }
-        let rows: Vec<_> = [false, true]
-            .iter()
-            .zip(&keys)
-            .map(|(&pivot, k)| {
-                t.row(k)
-                    .num("N", n as f64)
-                    .text("pivoting", if pivot { "partial" } else { "none" })
-            })
-            .collect();
-        match factor_rounds(s, r, n, block, plan) {
-            Err(e) => {
-                for row in rows {
-                    t.push(row.fail(e.to_string()))?;
-                }
-            }
-            Ok((infos, timed, factors)) => {
-                let ratio = timed.ratio(1, 0);
-                for (i, row) in rows.into_iter().enumerate() {
-                    let pivot = i == 1;
-                    let (info, timing, f) = (&infos[i], &timed.timings[i], &factors[i]);
-                    let err = max_rel_error(f, &r.f64);
-                    let gf = timing.rate(theory::lu_flops(n as f64) / 1e9);
-                    out.insert(keys[i].clone(), (timing.median_ms, gf.median));
-                    let row = row
-                        .timed("time", timing)
-                        .est("GFLOPS", gf)
-                        .opt_est("partial / none", if pivot { ratio.clone() } else { None })
-                        .num("dispatches", info.dispatches as f64)
-                        .num("row swaps", info.swaps as f64)
-                        .num("error vs f64", err)
-                        .work_timed(
-                            if pivot {
-                                "compute (pivoting)"
-                            } else {
-                                "compute"
-                            },
-                            compute_work(n as usize, block as usize, pivot, info.swaps),
-                            timing,
-                        );
-                    let row = if pivot {
-                        row
-                    } else {
-                        row.versus(super::table4::VERSUS, format!("N = {n}"))
-                    };
-                    t.push(row.runs(timing.runs).verify(err, r.tol))?;
-                }
-            }
-        }
+        size_rows(s, &mut t, cfg, (n, r), block, &keys, &mut out)?;
     }
     t.finish()?;
     Ok(out)
+}
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("N").int(),
+        Column::key("pivoting").text(),
+        Column::beyond("time").unit("ms"),
+        Column::beyond("GFLOPS"),
+        Column::beyond("partial / none").fixed(2),
+        Column::beyond("dispatches").int(),
+        Column::beyond("row swaps").int(),
+        Column::ours("error vs f64").sci(2),
+    ]
+    .into_iter()
+    .chain(bound_columns())
+    .collect()
+}
+
+fn captions(t: &mut TableWriter, cfg: &Config, block: u32) {
+    let rep = &cfg.compute.repeat;
+    t.caption(format!(
+        "Panel width {block}, tuned on this device (the `tuning` table)."
+    ));
+    t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
+    t.caption(format!(
+        "Interleaved: at each order the two variants (no pivoting, partial pivoting) factor the same matrix in rounds (each round both, in a shuffled order), after {} warm-up round(s); at least {} rounds, then more until both intervals are within ±{:.0} %, at most {} rounds and {} s per variant; one round from N = {} on. time = median [95 % interval] over the rounds (glFinish on both sides, upload and readback excluded; `*`: fewer than 6 rounds, [min, max]); GFLOPS carries its interval; partial / none = the paired ratio of the two variants' times (per-round ratios, median and interval).",
+        rep.warmup,
+        rep.repetitions,
+        100.0 * rep.ci_target,
+        rep.max_runs(),
+        rep.budget_s,
+        cfg.table4.single_run_from
+    ));
+}
+
+/// Order `n`'s two rows (no pivoting, partial pivoting; `keys`), factored interleaved in
+/// rounds and checked against `r`'s f64 factors; their times and GFLOPS go into `out`.
+fn size_rows(
+    s: &Session,
+    t: &mut TableWriter,
+    cfg: &Config,
+    (n, r): (u32, &Reference),
+    block: u32,
+    keys: &[String; 2],
+    out: &mut ComputeTimes,
+) -> Result<(), RunError> {
+    let rep = &cfg.compute.repeat;
+    for k in keys {
+        t.start(k);
+    }
+    let mut plan = rep.plan();
+    if n >= cfg.table4.single_run_from {
+        plan = TimingPlan::new(plan.warmup, 1, Duration::ZERO);
+    }
+    let rows: Vec<_> = [false, true]
+        .iter()
+        .zip(keys)
+        .map(|(&pivot, k)| {
+            t.row(k)
+                .num("N", n as f64)
+                .text("pivoting", if pivot { "partial" } else { "none" })
+        })
+        .collect();
+    match factor_rounds(s, r, n, block, plan) {
+        Err(e) => {
+            for row in rows {
+                t.push(row.fail(e.to_string()))?;
+            }
+        }
+        Ok((infos, timed, factors)) => {
+            let ratio = timed.ratio(1, 0);
+            for (i, row) in rows.into_iter().enumerate() {
+                let pivot = i == 1;
+                let (info, timing, f) = (&infos[i], &timed.timings[i], &factors[i]);
+                let err = max_rel_error(f, &r.f64);
+                let gf = timing.rate(theory::lu_flops(n as f64) / 1e9);
+                out.insert(keys[i].clone(), (timing.median_ms, gf.median));
+                let row = row
+                    .timed("time", timing)
+                    .est("GFLOPS", gf)
+                    .opt_est("partial / none", if pivot { ratio.clone() } else { None })
+                    .num("dispatches", info.dispatches as f64)
+                    .num("row swaps", info.swaps as f64)
+                    .num("error vs f64", err)
+                    .work_timed(
+                        if pivot {
+                            "compute (pivoting)"
+                        } else {
+                            "compute"
+                        },
+                        compute_work(n as usize, block as usize, pivot, info.swaps),
+                        timing,
+                    );
+                let row = if pivot {
+                    row
+                } else {
+                    row.versus(super::table4::VERSUS, format!("N = {n}"))
+                };
+                t.push(row.runs(timing.runs).verify(err, r.tol))?;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Factors `r`'s order-`n` matrix without and with pivoting, interleaved in rounds under

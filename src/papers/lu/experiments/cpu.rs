@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use crate::gl::timing::{TimingPlan, measure_cpu};
 use crate::report::Column;
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::cpu::{Threads, faer_lu_f32, faer_lu_f32_in_place, lu_f32, lu_f64_of};
@@ -26,22 +26,10 @@ pub(super) fn run(
     let mut t = s.table(
         "cpu",
         "CPU baselines — faer's f32 LU (partial pivoting) on one thread and on all threads, and the Fig. 2 loop in f32 and f64",
-        vec![
-            Column::key("N").int(),
-            Column::ours("faer f32").unit("ms"),
-            Column::ours("faer GFLOPS"),
-            Column::ours("faer f32 all threads").unit("ms"),
-            Column::ours("faer all threads GFLOPS"),
-            Column::ours("loop f32").unit("ms"),
-            Column::ours("loop f32 GFLOPS"),
-            Column::ours("loop f64").unit("ms"),
-            Column::ours("faer error vs f64").sci(2),
-        ],
+        columns(),
         &(&cfg.cpu, all),
     )?;
-    t.caption(format!("faer f32: one thread (faer::Par::Seq, given explicitly). faer f32 all threads: faer::Par::rayon, {all} threads on this machine. The loops are single-threaded. GFLOPS = 2N(N²−1)/3 / time; faer's LU swaps no rows on these matrices (checked), so its factors (one thread) are compared with the unpivoted f64 ones, within the tolerance of table4."));
-    let rep = &cfg.cpu.repeat;
-    t.caption(format!("Each time = median [95 % interval] of its own timed runs (distribution-free order-statistic interval; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} runs, then more until the interval is within ±{:.0} %, at most {} runs and {} s each; the loops one run from N = {} on. The four are not compared with each other here, so they are timed one after the other; GFLOPS carry their time's interval.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
+    captions(&mut t, cfg, all);
     t.expect_rows(sizes.len());
     let mut faer_ms = FaerTimes::new();
     let plan = cfg.cpu.repeat.plan();
@@ -49,7 +37,6 @@ pub(super) fn run(
     for &n in sizes {
         s.check_interrupt()?;
         let k = format!("N={n}");
-        let nn = n as usize;
         let r = &refs[&n];
         if let Some(row) = t.reuse(&k)? {
             let (a, b) = (
@@ -62,51 +49,85 @@ pub(super) fn run(
             continue;
         }
         t.start(&k);
-        let m = faer::Mat::<f32>::from_fn(nn, nn, |j, c| r.a[j * nn + c]);
-        let faer_time = |threads| {
-            measure_cpu(plan, || -> Result<(), RunError> {
-                let mut c = m.clone();
-                std::hint::black_box(faer_lu_f32_in_place(&mut c, threads));
-                Ok(())
-            })
-        };
-        let one = faer_time(Threads::One)?;
-        let many = faer_time(Threads::All)?;
-        let loop_plan = if n >= cfg.table4.single_run_from {
-            big
-        } else {
-            plan
-        };
-        let tl = measure_cpu(loop_plan, || -> Result<(), RunError> {
-            let mut c = r.a.clone();
-            lu_f32(&mut c, nn).map_err(RunError::algorithm)
-        })?;
-        let td = measure_cpu(loop_plan, || -> Result<(), RunError> {
-            lu_f64_of(&r.a, nn).map_err(RunError::algorithm)?;
-            Ok(())
-        })?;
-        let (f, identity) = faer_lu_f32(&r.a, nn, Threads::One);
-        let err = max_rel_error(&f, &r.f64);
-        let fl = theory::lu_flops(n as f64);
-        faer_ms.insert(n, (one.median_ms, many.median_ms));
-        let row = t
-            .row(&k)
-            .num("N", n as f64)
-            .timed("faer f32", &one)
-            .est("faer GFLOPS", one.rate(fl / 1e9))
-            .timed("faer f32 all threads", &many)
-            .est("faer all threads GFLOPS", many.rate(fl / 1e9))
-            .timed("loop f32", &tl)
-            .est("loop f32 GFLOPS", tl.rate(fl / 1e9))
-            .timed("loop f64", &td)
-            .num("faer error vs f64", err)
-            .runs(one.runs);
-        t.push(if identity {
-            row.verify(err, r.tol)
-        } else {
-            row.fail("faer pivoted: the test matrix is not diagonally dominant by columns")
-        })?;
+        let times = size_row(&mut t, cfg, (n, r), (plan, big))?;
+        faer_ms.insert(n, times);
     }
     t.finish()?;
     Ok(faer_ms)
+}
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("N").int(),
+        Column::ours("faer f32").unit("ms"),
+        Column::ours("faer GFLOPS"),
+        Column::ours("faer f32 all threads").unit("ms"),
+        Column::ours("faer all threads GFLOPS"),
+        Column::ours("loop f32").unit("ms"),
+        Column::ours("loop f32 GFLOPS"),
+        Column::ours("loop f64").unit("ms"),
+        Column::ours("faer error vs f64").sci(2),
+    ]
+}
+
+fn captions(t: &mut TableWriter, cfg: &Config, all: usize) {
+    t.caption(format!("faer f32: one thread (faer::Par::Seq, given explicitly). faer f32 all threads: faer::Par::rayon, {all} threads on this machine. The loops are single-threaded. GFLOPS = 2N(N²−1)/3 / time; faer's LU swaps no rows on these matrices (checked), so its factors (one thread) are compared with the unpivoted f64 ones, within the tolerance of table4."));
+    let rep = &cfg.cpu.repeat;
+    t.caption(format!("Each time = median [95 % interval] of its own timed runs (distribution-free order-statistic interval; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} runs, then more until the interval is within ±{:.0} %, at most {} runs and {} s each; the loops one run from N = {} on. The four are not compared with each other here, so they are timed one after the other; GFLOPS carry their time's interval.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
+}
+
+/// Order `n`'s row: faer on one thread and on all, the f32 and f64 loops (one run from
+/// `single_run_from` on: `big`), faer's factors checked; faer's two median times.
+fn size_row(
+    t: &mut TableWriter,
+    cfg: &Config,
+    (n, r): (u32, &Reference),
+    (plan, big): (TimingPlan, TimingPlan),
+) -> Result<(f64, f64), RunError> {
+    let k = format!("N={n}");
+    let nn = n as usize;
+    let m = faer::Mat::<f32>::from_fn(nn, nn, |j, c| r.a[j * nn + c]);
+    let faer_time = |threads| {
+        measure_cpu(plan, || -> Result<(), RunError> {
+            let mut c = m.clone();
+            std::hint::black_box(faer_lu_f32_in_place(&mut c, threads));
+            Ok(())
+        })
+    };
+    let one = faer_time(Threads::One)?;
+    let many = faer_time(Threads::All)?;
+    let loop_plan = if n >= cfg.table4.single_run_from {
+        big
+    } else {
+        plan
+    };
+    let tl = measure_cpu(loop_plan, || -> Result<(), RunError> {
+        let mut c = r.a.clone();
+        lu_f32(&mut c, nn).map_err(RunError::algorithm)
+    })?;
+    let td = measure_cpu(loop_plan, || -> Result<(), RunError> {
+        lu_f64_of(&r.a, nn).map_err(RunError::algorithm)?;
+        Ok(())
+    })?;
+    let (f, identity) = faer_lu_f32(&r.a, nn, Threads::One);
+    let err = max_rel_error(&f, &r.f64);
+    let fl = theory::lu_flops(n as f64);
+    let row = t
+        .row(&k)
+        .num("N", n as f64)
+        .timed("faer f32", &one)
+        .est("faer GFLOPS", one.rate(fl / 1e9))
+        .timed("faer f32 all threads", &many)
+        .est("faer all threads GFLOPS", many.rate(fl / 1e9))
+        .timed("loop f32", &tl)
+        .est("loop f32 GFLOPS", tl.rate(fl / 1e9))
+        .timed("loop f64", &td)
+        .num("faer error vs f64", err)
+        .runs(one.runs);
+    t.push(if identity {
+        row.verify(err, r.tol)
+    } else {
+        row.fail("faer pivoted: the test matrix is not diagonally dominant by columns")
+    })?;
+    Ok((one.median_ms, many.median_ms))
 }

@@ -6,11 +6,12 @@
 
 use crate::gl::PingPongMethod;
 use crate::report::Column;
-use crate::runner::{RunError, Session};
+use crate::report::Row;
+use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::arith2005::Arith2005;
-use super::super::cpu::{diag_dominant, lu_f32, lu_f32_under};
+use super::super::cpu::{Reference, diag_dominant, lu_f32, lu_f32_under};
 use super::super::fragment::{FragmentLu, Params};
 use super::super::{LuError, Variant};
 use super::{ABLATION_VARIANT, Config, bit_identical, configs, reference};
@@ -101,25 +102,10 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
     let mut t = s.table(
         "sec5_1_2005",
         "§5.1 under the 2005 arithmetic model — are I1–I4 bit-identical, how far are emulated GPU factors from the CPU's IEEE f32 loop as N grows, and which operation accounts for it (ablation)",
-        vec![
-            Column::key("N").int(),
-            Column::key("emulated").text(),
-            Column::ours("8 configs bit-identical").text(),
-            Column::ours("GPU = CPU twin (bits)").text(),
-            Column::ours("vs CPU f32 (normwise)").sci(2),
-            Column::ours("vs CPU f32 (mean ULP)").fixed(3),
-            Column::ours("entries ≠ CPU f32").fixed(3),
-            Column::ours("GPU vs f64").sci(2),
-            Column::ours("CPU f32 vs f64").sci(2),
-        ],
+        columns(),
         &cfg.sec51_2005,
     )?;
-    t.caption(format!(
-        "'emulated': which operations of the elimination go through glsl/common/arith2005.glsl (ARITH_2005 = {} for all; the model and where it is a guess: src/papers/lu/arith2005.rs, Table 5's 'emulated 2005' columns), the others IEEE. 'all': {} + copy, compared bit for bit with the other seven configurations; 'only X' (the ablation): {} + copy. Every row's check: the GPU factors equal the CPU twin's (the same loop under the same model) bit for bit, so the difference is the arithmetic and nothing else. vs CPU f32: the distance from the CPU's IEEE f32 loop — normwise (max |x − y| / max |y| over the packed factors, as §5.1's table) and the mean distance in ULP per entry; 'entries ≠': the share of entries whose bits differ.",
-        Arith2005::ALL.bits(),
-        Variant::I1,
-        ABLATION_VARIANT,
-    ));
+    caption(&mut t);
     let mut rows = vec![];
     let models = [Arith2005::ALL, abl[0], abl[1], abl[2]];
     for &n in &sizes {
@@ -129,49 +115,11 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             .map(|m| format!("N={n} {}", m.name()))
             .collect();
         if let Some(old) = t.reuse_all(&keys)? {
-            let dist = |row| {
-                Some(Distance {
-                    normwise: t.value(row, "vs CPU f32 (normwise)")?,
-                    mean_ulps: t.value(row, "vs CPU f32 (mean ULP)")?,
-                    differing: t.value(row, "entries ≠ CPU f32")?,
-                })
-            };
-            let d: Option<Vec<Distance>> = old.iter().map(dist).collect();
-            if let Some(d) = d.filter(|d| d.len() == 4) {
-                rows.push(ModelRow {
-                    n,
-                    all: d[0],
-                    ablation: [d[1], d[2], d[3]],
-                    twin: old
-                        .iter()
-                        .all(|row| t.text(row, "GPU = CPU twin (bits)") == Some("yes")),
-                });
-            }
+            rows.extend(reused(&t, &old, n));
             continue;
         }
         let r = reference(cfg, n)?;
-        let nn = n as usize;
-        let measured = (|| -> Result<_, LuError> {
-            let mut all = vec![];
-            for (v, m) in configs() {
-                all.push(gpu(s, &r.a, nn, v, m, Arith2005::ALL)?);
-            }
-            let identical = all.iter().all(|f| bit_identical(f, &all[0]));
-            let mut models = vec![(Arith2005::ALL, all.swap_remove(0))];
-            for m in abl {
-                models.push((
-                    m,
-                    gpu(s, &r.a, nn, ABLATION_VARIANT, PingPongMethod::Copy, m)?,
-                ));
-            }
-            let mut out = vec![];
-            for (m, f) in models {
-                let tw = twin(&r.a, nn, m)?;
-                out.push((m, f, tw));
-            }
-            Ok((identical, out))
-        })();
-        let (identical, models) = match measured {
+        let (identical, models) = match measure(s, &r, n as usize) {
             Ok(x) => x,
             Err(e) => {
                 let row = t.row(format!("N={n}")).num("N", n as f64);
@@ -179,52 +127,146 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
                 continue;
             }
         };
-        let yes_no = |b: bool| if b { "yes" } else { "no" };
-        let mut d = vec![];
-        let mut twin_all = true;
-        for (m, f, tw) in &models {
-            let same = bit_identical(f, tw);
-            twin_all &= same;
-            let dist = Distance::of(f, &r.cpu_f32);
-            d.push(dist);
-            let tw64: Vec<f64> = tw.iter().map(|&x| x as f64).collect();
-            let row = t
-                .row(format!("N={n} {}", m.name()))
-                .num("N", n as f64)
-                .text("emulated", m.name())
-                .text(
-                    "8 configs bit-identical",
-                    if *m == Arith2005::ALL {
-                        yes_no(identical)
-                    } else {
-                        "—"
-                    },
-                )
-                .text("GPU = CPU twin (bits)", yes_no(same))
-                .num("vs CPU f32 (normwise)", dist.normwise)
-                .num("vs CPU f32 (mean ULP)", dist.mean_ulps)
-                .num("entries ≠ CPU f32", dist.differing)
-                .num("GPU vs f64", max_rel_error(f, &r.f64))
-                .num("CPU f32 vs f64", max_rel_error(&r.cpu_f32, &r.f64));
-            // The check: the GPU equals the CPU twin bit for bit (difference 0).
-            t.push(row.verify(max_rel_error(f, &tw64), 0.0))?;
-        }
-        rows.push(ModelRow {
-            n,
-            all: d[0],
-            ablation: [d[1], d[2], d[3]],
-            twin: twin_all,
-        });
+        rows.push(push_rows(&mut t, n, &r, identical, &models)?);
     }
     t.finish()?;
     let mut first_diff = [None; 4];
     for (f, m) in first_diff.iter_mut().zip(models) {
         *f = first_difference(s, cfg, m).map_err(RunError::algorithm)?;
     }
+    notes(s, cfg, &models, &first_diff, &rows);
+    Ok(ModelResults { rows, first_diff })
+}
+
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("N").int(),
+        Column::key("emulated").text(),
+        Column::ours("8 configs bit-identical").text(),
+        Column::ours("GPU = CPU twin (bits)").text(),
+        Column::ours("vs CPU f32 (normwise)").sci(2),
+        Column::ours("vs CPU f32 (mean ULP)").fixed(3),
+        Column::ours("entries ≠ CPU f32").fixed(3),
+        Column::ours("GPU vs f64").sci(2),
+        Column::ours("CPU f32 vs f64").sci(2),
+    ]
+}
+
+fn caption(t: &mut TableWriter) {
+    t.caption(format!(
+        "'emulated': which operations of the elimination go through glsl/common/arith2005.glsl (ARITH_2005 = {} for all; the model and where it is a guess: src/papers/lu/arith2005.rs, Table 5's 'emulated 2005' columns), the others IEEE. 'all': {} + copy, compared bit for bit with the other seven configurations; 'only X' (the ablation): {} + copy. Every row's check: the GPU factors equal the CPU twin's (the same loop under the same model) bit for bit, so the difference is the arithmetic and nothing else. vs CPU f32: the distance from the CPU's IEEE f32 loop — normwise (max |x − y| / max |y| over the packed factors, as §5.1's table) and the mean distance in ULP per entry; 'entries ≠': the share of entries whose bits differ.",
+        Arith2005::ALL.bits(),
+        Variant::I1,
+        ABLATION_VARIANT,
+    ));
+}
+
+/// Size `n`'s model row from its four reused rows (`None` where one lacks a cell).
+fn reused(t: &TableWriter, old: &[Row], n: u32) -> Option<ModelRow> {
+    let dist = |row| {
+        Some(Distance {
+            normwise: t.value(row, "vs CPU f32 (normwise)")?,
+            mean_ulps: t.value(row, "vs CPU f32 (mean ULP)")?,
+            differing: t.value(row, "entries ≠ CPU f32")?,
+        })
+    };
+    let d: Option<Vec<Distance>> = old.iter().map(dist).collect();
+    let d = d.filter(|d| d.len() == 4)?;
+    Some(ModelRow {
+        n,
+        all: d[0],
+        ablation: [d[1], d[2], d[3]],
+        twin: old
+            .iter()
+            .all(|row| t.text(row, "GPU = CPU twin (bits)") == Some("yes")),
+    })
+}
+
+/// A model, the GPU's factors under it and the CPU twin's.
+type Factors = (Arith2005, Vec<f32>, Vec<f32>);
+
+/// The factors of the eight configurations under the whole model (and whether they are
+/// bit-identical), then the ablation's, each with its CPU twin's under the same model.
+fn measure(s: &Session, r: &Reference, nn: usize) -> Result<(bool, Vec<Factors>), LuError> {
+    let mut all = vec![];
+    for (v, m) in configs() {
+        all.push(gpu(s, &r.a, nn, v, m, Arith2005::ALL)?);
+    }
+    let identical = all.iter().all(|f| bit_identical(f, &all[0]));
+    let mut models = vec![(Arith2005::ALL, all.swap_remove(0))];
+    for m in Arith2005::ABLATION {
+        models.push((
+            m,
+            gpu(s, &r.a, nn, ABLATION_VARIANT, PingPongMethod::Copy, m)?,
+        ));
+    }
+    let mut out = vec![];
+    for (m, f) in models {
+        let tw = twin(&r.a, nn, m)?;
+        out.push((m, f, tw));
+    }
+    Ok((identical, out))
+}
+
+/// Size `n`'s four rows (each checked: the GPU equals the CPU twin bit for bit) and its
+/// model row.
+fn push_rows(
+    t: &mut TableWriter,
+    n: u32,
+    r: &Reference,
+    identical: bool,
+    models: &[Factors],
+) -> Result<ModelRow, RunError> {
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let mut d = vec![];
+    let mut twin_all = true;
+    for (m, f, tw) in models {
+        let same = bit_identical(f, tw);
+        twin_all &= same;
+        let dist = Distance::of(f, &r.cpu_f32);
+        d.push(dist);
+        let tw64: Vec<f64> = tw.iter().map(|&x| x as f64).collect();
+        let row = t
+            .row(format!("N={n} {}", m.name()))
+            .num("N", n as f64)
+            .text("emulated", m.name())
+            .text(
+                "8 configs bit-identical",
+                if *m == Arith2005::ALL {
+                    yes_no(identical)
+                } else {
+                    "—"
+                },
+            )
+            .text("GPU = CPU twin (bits)", yes_no(same))
+            .num("vs CPU f32 (normwise)", dist.normwise)
+            .num("vs CPU f32 (mean ULP)", dist.mean_ulps)
+            .num("entries ≠ CPU f32", dist.differing)
+            .num("GPU vs f64", max_rel_error(f, &r.f64))
+            .num("CPU f32 vs f64", max_rel_error(&r.cpu_f32, &r.f64));
+        // The check: the GPU equals the CPU twin bit for bit (difference 0).
+        t.push(row.verify(max_rel_error(f, &tw64), 0.0))?;
+    }
+    Ok(ModelRow {
+        n,
+        all: d[0],
+        ablation: [d[1], d[2], d[3]],
+        twin: twin_all,
+    })
+}
+
+/// Where the GPU and the CPU first differ under each model, and how the distance grows with N.
+fn notes(
+    s: &Session,
+    cfg: &Config,
+    models: &[Arith2005; 4],
+    first_diff: &[Option<usize>; 4],
+    rows: &[ModelRow],
+) {
     let scan = cfg.sec51.scan;
     let text: Vec<String> = models
         .iter()
-        .zip(&first_diff)
+        .zip(first_diff)
         .map(|(m, f)| match f {
             Some(k) => format!("{}: N = {k}", m.name()),
             None => format!("{}: none up to {scan}", m.name()),
@@ -250,7 +292,6 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
                 b.all.mean_ulps
             ));
     }
-    Ok(ModelResults { rows, first_diff })
 }
 
 /// The first N in `1 ..= scan` at which the GPU (I1 switch) under `arith` and the CPU's IEEE

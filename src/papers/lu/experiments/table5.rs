@@ -42,6 +42,24 @@ pub(super) struct Table5 {
     reused: bool,
 }
 
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("operation").text(),
+        Column::ours("fragment min").fixed(5),
+        Column::ours("fragment max").fixed(5),
+        Column::ours("fragment correctly rounded").fixed(4),
+        Column::ours("compute min").fixed(5),
+        Column::ours("compute max").fixed(5),
+        Column::ours("compute correctly rounded").fixed(4),
+        Column::paper("Quadro min").fixed(5),
+        Column::paper("Quadro max").fixed(5),
+        Column::ours("emulated 2005 min").fixed(5),
+        Column::ours("emulated 2005 max").fixed(5),
+        Column::ours("emulated 2005 correctly rounded").fixed(4),
+        Column::ours("emulated ends matching Quadro").text(),
+    ]
+}
+
 /// Opens Table 5 and runs the four operations on the configured operands in both shader
 /// stages (the compute stage only where the device has it); with `--resume`, reads the
 /// statistics back from the earlier run's rows instead where all four can be reused (a
@@ -52,21 +70,7 @@ pub(super) fn measure(s: &Session, cfg: &Config) -> Result<(Table5, Ulps), RunEr
     let mut t = s.table(
         "table5",
         "Table 5 — error of one operation in ULP against the exact result (IEEE round-to-nearest: [−0.5, 0.5])",
-        vec![
-            Column::key("operation").text(),
-            Column::ours("fragment min").fixed(5),
-            Column::ours("fragment max").fixed(5),
-            Column::ours("fragment correctly rounded").fixed(4),
-            Column::ours("compute min").fixed(5),
-            Column::ours("compute max").fixed(5),
-            Column::ours("compute correctly rounded").fixed(4),
-            Column::paper("Quadro min").fixed(5),
-            Column::paper("Quadro max").fixed(5),
-            Column::ours("emulated 2005 min").fixed(5),
-            Column::ours("emulated 2005 max").fixed(5),
-            Column::ours("emulated 2005 correctly rounded").fixed(4),
-            Column::ours("emulated ends matching Quadro").text(),
-        ],
+        columns(),
         c,
     )?;
     t.caption(format!("{count} random operand pairs (significands in [1, 2), exponents in [−8, 8], random signs) per operation; 'correctly rounded' = share of results equal to the exact result rounded to nearest f32."));

@@ -12,7 +12,7 @@ use super::layout::{Kind, PassPlan, layout};
 use super::programs::{L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
 use super::{Params, Variant};
 use crate::gl::observe::{pair_label, pair_panels};
-use crate::gl::{PassInfo, PingPong, Quad, Rect, Role};
+use crate::gl::{Define, PassInfo, PingPong, Quad, Rect, Role};
 
 /// Channels shown of a scalar texel (the red one holds `A_jk`).
 pub const SCALAR: &[&str] = &["A"];
@@ -29,13 +29,49 @@ pub(super) fn pass_info<'a>(
     pp: &'a PingPong,
     reading: usize,
 ) -> PassInfo<'a> {
-    let (w, h, _) = layout(*params, np);
     let v = params.variant;
-    let set = ProgramSet::of(v, params.fetch_only, params.arith);
     let r = pass.rect;
     let i = pass.step as u32;
+    let (shader, defines) = program(params, pass);
+    let quads = computing_quads(v, pass);
+    let computing = quads.len();
+    let (mut fetched, per_fragment) = fetched(v, pass);
+    fetched.extend(carry.iter().copied());
+    let uniforms = uniforms(params, np, pass, pp, reading);
+    let (channels, rows) = if v.vector() {
+        (VECTOR, "col")
+    } else {
+        (SCALAR, "row")
+    };
+    let mut panels = pair_panels(pp, "A", channels, 0, reading, fetched, quads, r);
+    for p in &mut panels {
+        p.rows = rows;
+        if p.role == Role::Drawn {
+            p.carried = carry.to_vec();
+        }
+    }
+    let what = match pass.kind {
+        Kind::L => format!("L column: A_j{i} /= A_{i}{i} for j > {i}"),
+        Kind::U => format!("trailing block: A_jk −= A_{i}k · A_j{i} for j, k > {i}"),
+        Kind::OnePass => format!("L column and trailing block in one pass (k = {i} branches)"),
+    };
+    PassInfo {
+        title: format!("step i = {i}: {what}"),
+        shader,
+        defines,
+        uniforms,
+        paper: paper(v, pass),
+        fetches: fetches(r, computing, per_fragment, carry),
+        panels,
+    }
+}
+
+/// The shader `pass` runs and its defines (I3: the program of the edge's `START`).
+fn program(params: &Params, pass: &PassPlan) -> (&'static str, Vec<Define>) {
+    let v = params.variant;
+    let set = ProgramSet::of(v, params.fetch_only, params.arith);
     let s = pass.start;
-    let (shader, defines) = match (v, pass.kind) {
+    match (v, pass.kind) {
         (Variant::I2, _) => (ONEPASS_FRAG, set.onepass.clone().unwrap_or_default()),
         (_, Kind::L) => (
             L_FRAG,
@@ -45,8 +81,12 @@ pub(super) fn pass_info<'a>(
             U_FRAG,
             set.u[if v == Variant::I3 { s as usize } else { 0 }].clone(),
         ),
-    };
-    // The computing draws: I3 draws the edge column with START = s and the rest apart.
+    }
+}
+
+/// The computing draws: I3 draws the edge column with START = s and the rest apart.
+fn computing_quads(v: Variant, pass: &PassPlan) -> Vec<Quad> {
+    let (r, s) = (pass.rect, pass.start);
     let mut quads = vec![];
     if v == Variant::I3 && s != 0 {
         quads.push(Quad::identity(Rect::new(r.x, r.y, 1, r.h)));
@@ -56,8 +96,15 @@ pub(super) fn pass_info<'a>(
     } else {
         quads.push(Quad::identity(r));
     }
-    let computing = quads.len();
-    let (pb, c) = (i / 4, i % 4);
+    quads
+}
+
+/// The texels the pass's fragments fetch (their own, then the operands), and what one
+/// fragment fetches, in words.
+fn fetched(v: Variant, pass: &PassPlan) -> (Vec<Rect>, &'static str) {
+    let r = pass.rect;
+    let i = pass.step as u32;
+    let pb = i / 4;
     let mut fetched = vec![r];
     let per_fragment = match (v.vector(), pass.kind) {
         (false, Kind::L) => {
@@ -84,7 +131,23 @@ pub(super) fn pass_info<'a>(
              the texel holding A_ik (row i, channel i mod 4)"
         }
     };
-    fetched.extend(carry.iter().copied());
+    (fetched, per_fragment)
+}
+
+/// The uniforms the pass sets: the texture read, the step, the vector layout's texel and
+/// channel (I4: the edge and its first channel) and the target's size.
+fn uniforms(
+    params: &Params,
+    np: usize,
+    pass: &PassPlan,
+    pp: &PingPong,
+    reading: usize,
+) -> Vec<(String, String)> {
+    let (w, h, _) = layout(*params, np);
+    let v = params.variant;
+    let (r, s) = (pass.rect, pass.start);
+    let i = pass.step as u32;
+    let (pb, c) = (i / 4, i % 4);
     let mut uniforms = vec![
         (
             "u_a".to_string(),
@@ -101,24 +164,14 @@ pub(super) fn pass_info<'a>(
         }
     }
     uniforms.push(("u_target".into(), format!("({w}, {h})")));
-    let (channels, rows) = if v.vector() {
-        (VECTOR, "col")
-    } else {
-        (SCALAR, "row")
-    };
-    let mut panels = pair_panels(pp, "A", channels, 0, reading, fetched, quads, r);
-    for p in &mut panels {
-        p.rows = rows;
-        if p.role == Role::Drawn {
-            p.carried = carry.to_vec();
-        }
-    }
-    let what = match pass.kind {
-        Kind::L => format!("L column: A_j{i} /= A_{i}{i} for j > {i}"),
-        Kind::U => format!("trailing block: A_jk −= A_{i}k · A_j{i} for j, k > {i}"),
-        Kind::OnePass => format!("L column and trailing block in one pass (k = {i} branches)"),
-    };
-    let paper = match (v, pass.kind) {
+    uniforms
+}
+
+/// The paper's figure and section for the pass.
+fn paper(v: Variant, pass: &PassPlan) -> String {
+    let (r, s) = (pass.rect, pass.start);
+    let i = pass.step;
+    match (v, pass.kind) {
         (Variant::I1, _) => "Fig. 2 (right-looking LU) and Fig. 3 (I1: an L pass and a U pass per \
                              step, the CPU picks the program), §3.4"
             .to_string(),
@@ -136,9 +189,14 @@ pub(super) fn pass_info<'a>(
              column u_edge = {} branches and writes only channels ≥ u_start = {s})",
             r.x
         ),
-    };
+    }
+}
+
+/// The fragments of rectangle `r` in `computing` draws, what each fetches, and the texels
+/// carried under the switch method.
+fn fetches(r: Rect, computing: usize, per_fragment: &str, carry: &[Rect]) -> String {
     let carried: u64 = carry.iter().map(|c| c.area()).sum();
-    let fetches = format!(
+    format!(
         "{}×{} fragments in {} draw{}; each fetches {per_fragment} and writes 1 texel{}",
         r.w,
         r.h,
@@ -153,14 +211,5 @@ pub(super) fn pass_info<'a>(
         } else {
             String::new()
         }
-    );
-    PassInfo {
-        title: format!("step i = {i}: {what}"),
-        shader,
-        defines,
-        uniforms,
-        paper,
-        fetches,
-        panels,
-    }
+    )
 }

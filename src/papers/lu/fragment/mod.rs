@@ -347,75 +347,9 @@ impl FragmentLu {
     /// One pass: draws (edge / rest / carried texels), then the ping-pong's copy or switch.
     fn run_pass(&mut self, pass: &PassPlan, carry: &[Rect]) -> Result<(), LuError> {
         let (w, h, _) = layout(self.params, self.np);
-        let texel = self.pp.input().format().texel_bytes() as u64;
-        // The draws: (program, rect, channels updated per texel) for each computing draw.
-        let mut draws: Vec<(Rc<Program>, Rect, u64)> = vec![];
         let r = pass.rect;
-        match (self.params.variant, pass.kind) {
-            (Variant::I1, Kind::L) => draws.push((self.progs_l[0].clone(), r, 1)),
-            (Variant::I1, _) => draws.push((self.progs_u[0].clone(), r, 1)),
-            (Variant::I2, _) => draws.push((self.prog_onepass.clone().expect("I2 program"), r, 1)),
-            (Variant::I3, k) => {
-                let progs = if matches!(k, Kind::L) {
-                    &self.progs_l
-                } else {
-                    &self.progs_u
-                };
-                let s = pass.start;
-                if s == 0 {
-                    draws.push((progs[0].clone(), r, 4));
-                } else {
-                    draws.push((
-                        progs[s as usize].clone(),
-                        Rect::new(r.x, r.y, 1, r.h),
-                        4 - s as u64,
-                    ));
-                    if r.w > 1 {
-                        draws.push((progs[0].clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
-                    }
-                }
-            }
-            (Variant::I4, k) => {
-                let p = if matches!(k, Kind::L) {
-                    &self.progs_l[0]
-                } else {
-                    &self.progs_u[0]
-                };
-                // One draw; per-texel channel counts for the flop model.
-                draws.push((
-                    p.clone(),
-                    Rect::new(r.x, r.y, 1, r.h),
-                    4 - pass.start as u64,
-                ));
-                if r.w > 1 {
-                    draws.push((p.clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
-                }
-            }
-        }
-        // Counts (Tables 1 and 2 as we perform them).
-        let fetches: u64 = match pass.kind {
-            Kind::L => 2,
-            Kind::U => 3,
-            Kind::OnePass => 4,
-        };
-        for (_, d, ch) in &draws {
-            let area = d.area();
-            self.info.fragments += area;
-            self.info.fetched_bytes += area * fetches * texel;
-            self.info.flops += area
-                * ch
-                * match (pass.kind, self.params.variant) {
-                    (Kind::OnePass, _) => 0, // counted below per L / U texel
-                    _ => 2,
-                };
-        }
-        if matches!(pass.kind, Kind::OnePass) {
-            // L column: a division (2); U block: division (2), multiply, subtract.
-            self.info.flops += 2 * r.h as u64 + 4 * (r.w as u64 - 1) * r.h as u64;
-        }
-        for c in carry {
-            self.info.carried_fragments += c.area();
-        }
+        let mut draws = self.draws_of(pass);
+        self.count(pass, &draws, carry);
         let is_i4 = self.params.variant == Variant::I4;
         let vector = self.params.variant.vector();
         let i = pass.step as i32;
@@ -464,6 +398,84 @@ impl FragmentLu {
         self.info.passes += 1;
         self.pp.end_pass(r)?;
         Ok(())
+    }
+
+    /// The computing draws of `pass`: (program, rect, channels updated per texel).
+    fn draws_of(&self, pass: &PassPlan) -> Vec<(Rc<Program>, Rect, u64)> {
+        let mut draws: Vec<(Rc<Program>, Rect, u64)> = vec![];
+        let r = pass.rect;
+        match (self.params.variant, pass.kind) {
+            (Variant::I1, Kind::L) => draws.push((self.progs_l[0].clone(), r, 1)),
+            (Variant::I1, _) => draws.push((self.progs_u[0].clone(), r, 1)),
+            (Variant::I2, _) => draws.push((self.prog_onepass.clone().expect("I2 program"), r, 1)),
+            (Variant::I3, k) => {
+                let progs = if matches!(k, Kind::L) {
+                    &self.progs_l
+                } else {
+                    &self.progs_u
+                };
+                let s = pass.start;
+                if s == 0 {
+                    draws.push((progs[0].clone(), r, 4));
+                } else {
+                    draws.push((
+                        progs[s as usize].clone(),
+                        Rect::new(r.x, r.y, 1, r.h),
+                        4 - s as u64,
+                    ));
+                    if r.w > 1 {
+                        draws.push((progs[0].clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
+                    }
+                }
+            }
+            (Variant::I4, k) => {
+                let p = if matches!(k, Kind::L) {
+                    &self.progs_l[0]
+                } else {
+                    &self.progs_u[0]
+                };
+                // One draw; per-texel channel counts for the flop model.
+                draws.push((
+                    p.clone(),
+                    Rect::new(r.x, r.y, 1, r.h),
+                    4 - pass.start as u64,
+                ));
+                if r.w > 1 {
+                    draws.push((p.clone(), Rect::new(r.x + 1, r.y, r.w - 1, r.h), 4));
+                }
+            }
+        }
+        draws
+    }
+
+    /// The pass's counts (Tables 1 and 2 as we perform them): fragments, bytes fetched,
+    /// flops, carried fragments.
+    fn count(&mut self, pass: &PassPlan, draws: &[(Rc<Program>, Rect, u64)], carry: &[Rect]) {
+        let texel = self.pp.input().format().texel_bytes() as u64;
+        let r = pass.rect;
+        let fetches: u64 = match pass.kind {
+            Kind::L => 2,
+            Kind::U => 3,
+            Kind::OnePass => 4,
+        };
+        for (_, d, ch) in draws {
+            let area = d.area();
+            self.info.fragments += area;
+            self.info.fetched_bytes += area * fetches * texel;
+            self.info.flops += area
+                * ch
+                * match (pass.kind, self.params.variant) {
+                    (Kind::OnePass, _) => 0, // counted below per L / U texel
+                    _ => 2,
+                };
+        }
+        if matches!(pass.kind, Kind::OnePass) {
+            // L column: a division (2); U block: division (2), multiply, subtract.
+            self.info.flops += 2 * r.h as u64 + 4 * (r.w as u64 - 1) * r.h as u64;
+        }
+        for c in carry {
+            self.info.carried_fragments += c.area();
+        }
     }
 }
 

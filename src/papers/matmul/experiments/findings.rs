@@ -21,9 +21,10 @@
 //! Each finding names what it rests on: the device (on a software rasterizer the "GPU" is
 //! the CPU's own cores) and how close the paper's kernel comes to its bound.
 
-use super::{Table1Config, at, at_est};
+use super::{Published, Table1Config, at, at_est};
 use crate::report::{Finding, OF_BOUND, Table, Verdict};
 use crate::runner::Session;
+use crate::stats::Estimate;
 
 /// What the device is, for a speed verdict.
 fn device_note(s: &Session) -> String {
@@ -100,18 +101,7 @@ fn speedup_grows(s: &Session, t: &Table, cfg: &Table1Config, measured: &[u32]) -
         cfg.published.iter().min_by_key(|p| p.n),
         cfg.published.iter().max_by_key(|p| p.n),
     );
-    let paper = match (p_lo, p_hi) {
-        (Some(a), Some(b)) => format!(
-            "speed-up {}× at N = {} → {}× at N = {} (as printed; its times give {:.0}× → {:.0}×)",
-            String::from(a.speedup),
-            a.n,
-            String::from(b.speedup),
-            b.n,
-            a.cpu_ms.value / a.gpu_ms.value,
-            b.cpu_ms.value / b.gpu_ms.value
-        ),
-        _ => "—".into(),
-    };
+    let paper = paper_speedups(p_lo, p_hi);
     // "Far faster", by the paper's own smallest printed speed-up, on the interval of the
     // paired speed-up at the largest N; "more so as N grows": the two sizes' intervals
     // separate upwards.
@@ -122,16 +112,7 @@ fn speedup_grows(s: &Session, t: &Table, cfg: &Table1Config, measured: &[u32]) -
     };
     let f =
         Finding::new("table1", claim1).judge(&format!("speed-up at N = {hi}"), &s_hi, far, true);
-    let grows = match crate::stats::separated(s_hi.interval(), s_lo.interval()) {
-        Some(std::cmp::Ordering::Greater) => Verdict::Held,
-        Some(_) => Verdict::NotHeld,
-        None => Verdict::Inconclusive,
-    };
-    let verdict = match (f.verdict, grows) {
-        (Verdict::NotHeld, _) | (_, Verdict::NotHeld) => Verdict::NotHeld,
-        (Verdict::Held, Verdict::Held) => Verdict::Held,
-        _ => Verdict::Inconclusive,
-    };
+    let verdict = far_and_growing(f.verdict, &s_lo, &s_hi);
     let iv = |e: &crate::stats::Estimate| format!("{:.2}× [{:.2}, {:.2}]", e.median, e.lo, e.hi);
     let rule = format!(
         "{} and speed-up at N = {hi} > at N = {lo} (intervals separate)",
@@ -160,6 +141,38 @@ fn speedup_grows(s: &Session, t: &Table, cfg: &Table1Config, measured: &[u32]) -
             .gpu_vs_cpu(s.gl.info().software),
     );
     true
+}
+
+/// The paper's speed-ups at its smallest (`a`) and largest (`b`) printed N: as printed, and
+/// from its times.
+fn paper_speedups(a: Option<&Published>, b: Option<&Published>) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) => format!(
+            "speed-up {}× at N = {} → {}× at N = {} (as printed; its times give {:.0}× → {:.0}×)",
+            String::from(a.speedup),
+            a.n,
+            String::from(b.speedup),
+            b.n,
+            a.cpu_ms.value / a.gpu_ms.value,
+            b.cpu_ms.value / b.gpu_ms.value
+        ),
+        _ => "—".into(),
+    }
+}
+
+/// Claim 1's verdict: "far faster" (`far`, judged at the largest N) and "more so as N
+/// grows" (the speed-up's interval at the largest N, `hi`, wholly above the smallest's, `lo`).
+fn far_and_growing(far: Verdict, lo: &Estimate, hi: &Estimate) -> Verdict {
+    let grows = match crate::stats::separated(hi.interval(), lo.interval()) {
+        Some(std::cmp::Ordering::Greater) => Verdict::Held,
+        Some(_) => Verdict::NotHeld,
+        None => Verdict::Inconclusive,
+    };
+    match (far, grows) {
+        (Verdict::NotHeld, _) | (_, Verdict::NotHeld) => Verdict::NotHeld,
+        (Verdict::Held, Verdict::Held) => Verdict::Held,
+        _ => Verdict::Inconclusive,
+    }
 }
 
 /// Claim 2, "the throughput levels off at large N": the GFLOPS change between the two largest

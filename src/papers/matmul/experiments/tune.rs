@@ -9,14 +9,14 @@
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
-use super::{KERNELS, Table1Config};
+use super::{KERNELS, Table1Config, TuneConfig};
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::papers::matmul::gpu::{Blocked, BlockedParams};
 use crate::papers::matmul::multipass::Multipass;
 use crate::papers::matmul::{Matrix, cpu};
-use crate::runner::tuning::Candidate;
+use crate::runner::tuning::{Candidate, Tuner};
 use crate::runner::{RunError, Session};
 
 /// The parameters Table 1 runs the variants with.
@@ -91,6 +91,15 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
             })
         },
     )?;
+    rounds_caption(&mut tuner, tune);
+    tuner.finish()?;
+    let tuned = Tuned { blocked, k_chunk };
+    tuned_note(s, n, tuned);
+    Ok(tuned)
+}
+
+/// How each sweep's candidates are timed and a winner picked.
+fn rounds_caption(tuner: &mut Tuner, tune: &TuneConfig) {
     tuner.caption(format!(
         "Each sweep's candidates are timed interleaved (every candidate once per round, a \
          shuffled order per round; `glFinish` around each run): at least {} rounds after {} \
@@ -105,18 +114,20 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
         tune.repeat.max_runs(),
         tune.repeat.budget_s
     ));
-    tuner.finish()?;
+}
+
+/// What was picked at size `n`, which Table 1 runs with.
+fn tuned_note(s: &Session, n: usize, t: Tuned) {
     s.note(format!(
         "Tuned on this device at N = {n} (the `tuning` table): {} with tm = {}, tn = {}, \
          {}×{} work groups, {} reads; {} with {} k per pass. Table 1 runs both with these.",
         KERNELS[2],
-        blocked.tm,
-        blocked.tn,
-        blocked.wg_x,
-        blocked.wg_y,
-        blocked.reads.name(),
+        t.blocked.tm,
+        t.blocked.tn,
+        t.blocked.wg_x,
+        t.blocked.wg_y,
+        t.blocked.reads.name(),
         KERNELS[3],
-        Multipass::chunk(k_chunk)
+        Multipass::chunk(t.k_chunk)
     ));
-    Ok(Tuned { blocked, k_chunk })
 }

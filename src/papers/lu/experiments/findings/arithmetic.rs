@@ -49,6 +49,31 @@ pub(super) fn finding4(s: &Session, r: &Results) {
     );
 }
 
+/// Order `x.n`'s distances (normwise / mean ULP) under the whole model and each operation
+/// alone, and which moves the factors furthest by ULP (`div` where none does).
+fn ablation_at(x: &ModelRow, div: usize) -> String {
+    let abl = Arith2005::ABLATION;
+    let largest = |x: &ModelRow| {
+        let k = (0..abl.len())
+            .max_by(|&a, &b| x.ablation[a].mean_ulps.total_cmp(&x.ablation[b].mean_ulps))
+            .unwrap_or(div);
+        abl[k].name()
+    };
+    let parts: Vec<String> = abl
+        .iter()
+        .zip(&x.ablation)
+        .map(|(m, d)| format!("{} {:.2e} / {:.2}", m.name(), d.normwise, d.mean_ulps))
+        .collect();
+    format!(
+        "N={}: all {:.2e} / {:.2}, {} (largest by ULP: {})",
+        x.n,
+        x.all.normwise,
+        x.all.mean_ulps,
+        parts.join(", "),
+        largest(x)
+    )
+}
+
 /// Finding 4's second verdict, "under the 2005 arithmetic model" (issue 25): the emulated GPU
 /// factors differ from the CPU's IEEE loop (the paper's observation), and the ablation says
 /// which operation accounts for it. At each order of `sec5_1_2005` beyond the paper's
@@ -78,30 +103,7 @@ pub(super) fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
         .iter()
         .map(|x| leads(x, &|d| d.normwise) && leads(x, &|d| d.mean_ulps))
         .collect();
-    let largest = |x: &ModelRow| {
-        let k = (0..abl.len())
-            .max_by(|&a, &b| x.ablation[a].mean_ulps.total_cmp(&x.ablation[b].mean_ulps))
-            .unwrap_or(div);
-        abl[k].name()
-    };
-    let per_n: Vec<String> = rows
-        .iter()
-        .map(|x| {
-            let parts: Vec<String> = abl
-                .iter()
-                .zip(&x.ablation)
-                .map(|(m, d)| format!("{} {:.2e} / {:.2}", m.name(), d.normwise, d.mean_ulps))
-                .collect();
-            format!(
-                "N={}: all {:.2e} / {:.2}, {} (largest by ULP: {})",
-                x.n,
-                x.all.normwise,
-                x.all.mean_ulps,
-                parts.join(", "),
-                largest(x)
-            )
-        })
-        .collect();
+    let per_n: Vec<String> = rows.iter().map(|x| ablation_at(x, div)).collect();
     let verdict = if rows.is_empty() {
         Verdict::NotTested
     } else if div_leads.iter().all(|&b| b) {

@@ -5,10 +5,15 @@
 //! needed are **estimated** ([`JacobiInfo::extrapolate_with`]): ln(tol/δ_k) / ln ρ from the
 //! last relative change δ_k, assuming the change keeps shrinking by exactly the Jacobi
 //! spectral radius ρ per iteration (the slowest mode dominating, as in exact arithmetic).
+//!
+//! The notes and the feasibility finding are `notes.rs`.
 
 use std::time::Duration;
 
+mod notes;
+
 use super::{Config, Table4Config, threads};
+use crate::bench::Work;
 use crate::gl::Reads;
 use crate::gl::timing::measure_cpu;
 use crate::papers::fem_storage::FemError;
@@ -19,8 +24,9 @@ use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::JacobiSweeps;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, Stop};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{self, Column, Fmt, Row, RowBuilder, Verdict, bound_columns};
+use crate::report::{Column, Fmt, Row, RowBuilder, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
+use crate::stats::Estimate;
 
 fn jacobi_params(c: &Table4Config, budget_s: f64) -> JacobiParams {
     JacobiParams {
@@ -146,7 +152,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         },
     ));
     t.finish()?;
-    notes(s, c, &findings);
+    notes::notes(s, c, &findings);
     Ok(())
 }
 
@@ -162,34 +168,13 @@ fn solve_row(
     let c = &cfg.table4;
     let sys = System::assemble(grid, &cfg.problem)?;
     let flat = FlatMatrix::from_varvec(&sys.k, &sys.f)?;
-    let mut gpu = GpuJacobi::with_reads(&s.gl, &flat, c.reads)?;
-    // Warm-up: one sweep compiles and faults in the buffers; restart from zero.
-    gpu.step(true)?;
-    gpu.set_x(&vec![0.0; flat.n()])?;
-    s.gl.finish();
-    let info = gpu.solve(&jacobi_params(c, budget))?;
-    let work = gpu.work(info.iterations, info.history.len());
-    let x = gpu.x()?;
-    // Kernel check at this size: one more GPU sweep from x against the CPU sweep.
-    let mut cpu = CpuJacobi::new(&flat, threads());
-    cpu.set_x(&x);
-    cpu.step();
-    gpu.step(false)?;
-    let want: Vec<f64> = cpu.x().iter().map(|&v| v as f64).collect();
-    let step_err = crate::util::max_rel_error(&gpu.x()?, &want);
+    let (info, work, x, step_err) = gpu_solve(s, c, &flat, budget)?;
     let x64: Vec<f64> = x.iter().map(|&v| v as f64).collect();
     let jacobi_res = sys.relative_residual(&x64);
     let direct_ok = dim == 2 || grid.nodes() <= c.direct_max_3d;
     let (chol_s, chol_res) = if direct_ok {
-        let mut xd = Vec::new();
-        let tm = measure_cpu(c.direct.plan(), || {
-            xd = cholesky_solve(&sys.k, &sys.f)?;
-            Ok::<(), FemError>(())
-        })?;
-        (
-            Some(tm.est().map(|ms| ms / 1e3)),
-            Some(sys.relative_residual(&xd)),
-        )
+        let (tm, res) = cholesky(c, &sys)?;
+        (Some(tm), Some(res))
     } else {
         (None, None)
     };
@@ -201,11 +186,7 @@ fn solve_row(
         _ => extra.map(|e| info.iterations as f64 + e.more_iterations),
     };
     let on_paper_row = dim == 2 || c.dims.len() == 1;
-    let paper_s = on_paper_row
-        .then(|| c.paper_gpu_s.get(si).copied())
-        .flatten();
     let paper_any = c.paper_gpu_s.get(si).copied();
-    let implied = needed.zip(paper_any).map(|(k, p)| 1e6 * p / k);
     let bound = 1e6 * flat.sweep_bytes() as f64 / (c.c1060_bandwidth_gbs * 1e9);
     let finding = Finding {
         text: describe(&grid, dim, &info, jacobi_res, rho, fitted, needed, c.tol),
@@ -220,39 +201,17 @@ fn solve_row(
         Some(r) if r > 1e-9 => r,
         _ => step_err,
     };
-    let row = row
-        .num("Jacobi iterations", info.iterations as f64)
-        .text("stopped by", info.stop.describe())
-        .num("final rel. change", info.rel_change)
-        .num("Jacobi residual", jacobi_res)
-        .num("GPU ms/iter", info.ms_per_iteration())
-        .num("GPU total", info.seconds)
-        .opt("paper GPU", paper_s)
-        .opt_est("Cholesky", chol_s)
-        .opt("Cholesky residual", chol_res)
-        .opt(
-            "paper MATLAB A\\b",
-            on_paper_row
-                .then(|| c.paper_matlab_s.get(si).copied())
-                .flatten(),
-        )
-        .num("ρ exact", rho)
-        .opt("ρ fitted", fitted)
-        .opt(&format!("iterations to {:.0e} (estimate)", c.tol), needed)
-        .opt(
-            &format!("time to {:.0e} here (estimate)", c.tol),
-            needed.map(|k| k * info.ms_per_iteration() / 1e3),
-        )
-        .opt("paper-implied µs/iter", implied)
-        .num("C1060 bound µs/iter", bound)
-        .opt(
-            "sweeps in paper time at C1060 peak",
-            paper_any.map(|p| p * 1e6 / bound),
-        )
-        .opt(
-            &format!("C1060 time to {:.0e} (estimate)", c.tol),
-            needed.map(|k| k * bound * 1e-6),
-        )
+    let cells = Cells {
+        info: &info,
+        jacobi_res,
+        chol: (chol_s, chol_res),
+        rho,
+        fitted,
+        needed,
+        bound,
+    };
+    let row = cells
+        .fill(row, c, si, on_paper_row)
         .runs(1)
         // The solve's sweeps and stopping tests against its wall time.
         .work(KERNEL, work, info.seconds * 1e3)
@@ -260,6 +219,102 @@ fn solve_row(
         // (summation order and fused multiply-adds).
         .verify(err, 1e-5);
     Ok((row, finding))
+}
+
+/// A solved row's cells beyond the key: the GPU solve (`info`, the true residual), the
+/// direct solve's seconds and residual, the spectral radius (exact, fitted), the iterations
+/// needed to the tolerance and the C1060's bound per sweep (µs).
+struct Cells<'a> {
+    info: &'a JacobiInfo,
+    jacobi_res: f64,
+    chol: (Option<Estimate>, Option<f64>),
+    rho: f64,
+    fitted: Option<f64>,
+    needed: Option<f64>,
+    bound: f64,
+}
+
+impl Cells<'_> {
+    /// `row` with the cells, the paper's (its row `si`, where the row is on the paper's table)
+    /// beside ours.
+    fn fill(&self, row: RowBuilder, c: &Table4Config, si: usize, on_paper_row: bool) -> RowBuilder {
+        let paper_s = on_paper_row
+            .then(|| c.paper_gpu_s.get(si).copied())
+            .flatten();
+        let paper_any = c.paper_gpu_s.get(si).copied();
+        let implied = self.needed.zip(paper_any).map(|(k, p)| 1e6 * p / k);
+        row.num("Jacobi iterations", self.info.iterations as f64)
+            .text("stopped by", self.info.stop.describe())
+            .num("final rel. change", self.info.rel_change)
+            .num("Jacobi residual", self.jacobi_res)
+            .num("GPU ms/iter", self.info.ms_per_iteration())
+            .num("GPU total", self.info.seconds)
+            .opt("paper GPU", paper_s)
+            .opt_est("Cholesky", self.chol.0.clone())
+            .opt("Cholesky residual", self.chol.1)
+            .opt(
+                "paper MATLAB A\\b",
+                on_paper_row
+                    .then(|| c.paper_matlab_s.get(si).copied())
+                    .flatten(),
+            )
+            .num("ρ exact", self.rho)
+            .opt("ρ fitted", self.fitted)
+            .opt(
+                &format!("iterations to {:.0e} (estimate)", c.tol),
+                self.needed,
+            )
+            .opt(
+                &format!("time to {:.0e} here (estimate)", c.tol),
+                self.needed.map(|k| k * self.info.ms_per_iteration() / 1e3),
+            )
+            .opt("paper-implied µs/iter", implied)
+            .num("C1060 bound µs/iter", self.bound)
+            .opt(
+                "sweeps in paper time at C1060 peak",
+                paper_any.map(|p| p * 1e6 / self.bound),
+            )
+            .opt(
+                &format!("C1060 time to {:.0e} (estimate)", c.tol),
+                self.needed.map(|k| k * self.bound * 1e-6),
+            )
+    }
+}
+
+/// The GPU solve from zero after a warm-up sweep, its work, its iterate and the kernel check
+/// at this size (one more GPU sweep from the iterate against the CPU sweep).
+fn gpu_solve(
+    s: &Session,
+    c: &Table4Config,
+    flat: &FlatMatrix,
+    budget: f64,
+) -> Result<(JacobiInfo, Work, Vec<f32>, f64), FemError> {
+    let mut gpu = GpuJacobi::with_reads(&s.gl, flat, c.reads)?;
+    // Warm-up: one sweep compiles and faults in the buffers; restart from zero.
+    gpu.step(true)?;
+    gpu.set_x(&vec![0.0; flat.n()])?;
+    s.gl.finish();
+    let info = gpu.solve(&jacobi_params(c, budget))?;
+    let work = gpu.work(info.iterations, info.history.len());
+    let x = gpu.x()?;
+    // Kernel check at this size: one more GPU sweep from x against the CPU sweep.
+    let mut cpu = CpuJacobi::new(flat, threads());
+    cpu.set_x(&x);
+    cpu.step();
+    gpu.step(false)?;
+    let want: Vec<f64> = cpu.x().iter().map(|&v| v as f64).collect();
+    let step_err = crate::util::max_rel_error(&gpu.x()?, &want);
+    Ok((info, work, x, step_err))
+}
+
+/// The direct solve (Cholesky on the CPU): its time in seconds and its relative residual.
+fn cholesky(c: &Table4Config, sys: &System) -> Result<(Estimate, f64), FemError> {
+    let mut xd = Vec::new();
+    let tm = measure_cpu(c.direct.plan(), || {
+        xd = cholesky_solve(&sys.k, &sys.f)?;
+        Ok::<(), FemError>(())
+    })?;
+    Ok((tm.est().map(|ms| ms / 1e3), sys.relative_residual(&xd)))
 }
 
 /// The finding of a reused row of the paper size `size` (index `si`) on `grid` (`dim`D),
@@ -330,116 +385,4 @@ fn describe(
         ));
     }
     text
-}
-
-fn notes(s: &Session, c: &Table4Config, findings: &[Finding]) {
-    for f in findings {
-        s.note(format!("Table 4: {}.", f.text));
-    }
-    let meshes: Vec<String> = c
-        .sizes
-        .pick(s.mode)
-        .iter()
-        .filter_map(|&n| {
-            let g = Grid::nearest(2, n as usize, c.max_aspect).ok()?;
-            Some(if g.nodes() == n as usize {
-                format!("{n} = {} nodes exactly", g.label())
-            } else {
-                format!(
-                    "{n} has no factorization within the aspect limit: the nearest grid is {} \
-                     ({} nodes)",
-                    g.label(),
-                    g.nodes()
-                )
-            })
-        })
-        .collect();
-    s.note(format!(
-        "Table 4 meshes: the paper names only matrix sizes; we run each on the nearest 2D node \
-         grid (and, beyond the paper, the nearest 3D grid): {}.",
-        meshes.join("; ")
-    ));
-    s.note(
-        "Jacobi convergence on this FEM matrix: the bilinear/trilinear stiffness is only \
-         weakly diagonally dominant (interior diagonal 8/3 = sum of the off-diagonal \
-         magnitudes), irreducibly so with the Dirichlet rows, so Jacobi converges, with \
-         spectral radius ρ ≈ 1 − (3/8)π²h² for the Dirichlet faces at x = 0 and x = 1 \
-         (Jacobi symbol ¼(cₓ+c_y) + ½cₓc_y in 2D). The iterations to a fixed accuracy grow \
-         like h⁻², i.e. ∝ N in 2D and ∝ N^(2/3) in 3D. In 3D the six edge-neighbour couplings \
-         of the trilinear cube element are exactly zero but stored (14 entries per upper row).",
-    );
-    let feas: Vec<_> = findings.iter().filter_map(|f| f.feasibility).collect();
-    if !feas.is_empty() {
-        let parts: Vec<String> = feas
-            .iter()
-            .map(|&(size, paper_s, k, us)| {
-                format!(
-                    "size {size}: the paper's {paper_s} s holds at most {:.0} sweeps at the \
-                     C1060's peak, while {tol:.0e} needs {k:.2e} (estimate), i.e. ≥ {:.2e} s",
-                    paper_s * 1e6 / us,
-                    k * us * 1e-6,
-                    tol = c.tol
-                )
-            })
-            .collect();
-        let all_slower = feas.iter().all(|&(_, p, k, us)| k * us * 1e-6 > p);
-        let none = feas.iter().all(|&(_, p, k, us)| k * us * 1e-6 <= p);
-        s.finding(
-            report::Finding::new(
-                "table4",
-                format!(
-                    "GPU Jacobi to {:.0e} solves Table 4's systems in the printed times",
-                    c.tol
-                ),
-            )
-            .paper({
-                let mut v: Vec<String> = feas
-                    .iter()
-                    .map(|&(size, p, _, _)| format!("size {size}: {p} s"))
-                    .collect();
-                v.dedup();
-                v.join("; ")
-            })
-            .ours(parts.join("; "))
-            .threshold(
-                "per size: iterations needed (estimate from ρ) × the C1060's bandwidth bound per \
-                 sweep ≤ the paper's printed time — held when on every size, not held when on \
-                 none, else inconclusive (a model, no timing of ours)",
-            )
-            .verdict(if all_slower {
-                Verdict::NotHeld
-            } else if none {
-                Verdict::Held
-            } else {
-                Verdict::Inconclusive
-            })
-            .why(format!(
-                "Even one sweep must stream the index and value arrays once at the C1060's {} \
-                 GB/s (the bound per sweep); the iterations needed are estimated from ρ \
-                 (columns of table4). Its kernel (Fig. 5) also updates T1 in place while other \
-                 threads read it.",
-                c.c1060_bandwidth_gbs,
-            )),
-        );
-    }
-    let stalled: Vec<String> = findings
-        .iter()
-        .filter_map(|f| f.converged.as_ref())
-        .map(|(mesh, k, res)| {
-            format!("{mesh}: test passed after {k} iterations, residual {res:.2e}")
-        })
-        .collect();
-    s.note(format!(
-        "f32 and the stopping test: with float arrays an iterate can stall — once every update \
-         D⁻¹(b − Rx) rounds to the value already stored, Δx = 0 exactly and ‖Δx‖/‖x‖ ≤ {:.0e} \
-         passes early, at whatever accuracy the stall left (the true residual says how far \
-         that is). The iteration estimates above assume the change keeps shrinking by ρ and \
-         do not model such a stall. {}",
-        c.tol,
-        if stalled.is_empty() {
-            "No run here passed the test within its budget.".to_string()
-        } else {
-            format!("Runs that passed the test here: {}.", stalled.join("; "))
-        }
-    ));
 }

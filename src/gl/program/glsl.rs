@@ -1,0 +1,123 @@
+//! Which GLSL a program is compiled as ([`Glsl::for_sources`]): its `#version`, the
+//! extensions the features its files use need, and what the device lacks of them.
+
+use super::source::{Define, preamble};
+use crate::gl::{Caps, Need};
+
+/// The GLSL version of programs with a compute stage (GL 4.3: compute shaders, SSBOs).
+pub const GLSL_COMPUTE: &str = "430 core";
+/// The GLSL version of every other program (GL 3.3 core: the 2005 papers' techniques).
+pub const GLSL_LEGACY: &str = "330 core";
+
+/// The GLSL a program is compiled as: its `#version`, the extensions it enables, the
+/// defines the toolkit adds, and the features its text uses that the device lacks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Glsl {
+    pub version: &'static str,
+    pub extensions: Vec<&'static str>,
+    pub defines: Vec<Define>,
+    /// Features the files use (possibly only under an `#ifdef`) that the device lacks.
+    pub missing: Vec<Need>,
+}
+
+/// Features newer than GLSL 3.30, the words that show their use, and their extensions.
+const FEATURES: &[(&[&str], &[&str], Option<Need>)] = &[
+    (&["precise"], &["GL_ARB_gpu_shader5"], None),
+    (
+        &["buffer"],
+        &[
+            "GL_ARB_shader_storage_buffer_object",
+            "GL_ARB_shading_language_420pack",
+        ],
+        Some(Need::FragmentSsbo),
+    ),
+    (
+        &[
+            "double", "dvec2", "dvec3", "dvec4", "dmat2", "dmat3", "dmat4",
+        ],
+        &["GL_ARB_gpu_shader_fp64"],
+        Some(Need::Fp64),
+    ),
+    (
+        &["atomic_uint"],
+        &[
+            "GL_ARB_shader_atomic_counters",
+            "GL_ARB_shading_language_420pack",
+        ],
+        Some(Need::AtomicCounters),
+    ),
+    (
+        &["image2D", "image2DRect", "imageLoad", "imageStore"],
+        &[
+            "GL_ARB_shader_image_load_store",
+            "GL_ARB_shading_language_420pack",
+        ],
+        Some(Need::ImageLoadStore),
+    ),
+    (&["binding"], &["GL_ARB_shading_language_420pack"], None),
+];
+
+impl Glsl {
+    /// The GLSL for a program made of `sources` (file name, text) on a device with `caps`.
+    pub fn for_sources(caps: &Caps, sources: &[(&str, &str)]) -> Glsl {
+        if sources.iter().any(|(f, _)| f.ends_with(".comp")) {
+            return Glsl {
+                version: GLSL_COMPUTE,
+                extensions: vec![],
+                defines: vec![],
+                missing: if caps.compute {
+                    vec![]
+                } else {
+                    vec![Need::Compute]
+                },
+            };
+        }
+        let mut g = Glsl {
+            version: GLSL_LEGACY,
+            extensions: vec![],
+            defines: vec![],
+            missing: vec![],
+        };
+        let words: std::collections::HashSet<&str> =
+            sources.iter().flat_map(|(_, t)| words(t)).collect();
+        for (uses, exts, need) in FEATURES {
+            if !uses.iter().any(|w| words.contains(w)) {
+                continue;
+            }
+            let offered: Vec<&'static str> = exts
+                .iter()
+                .copied()
+                .filter(|e| caps.has_extension(e))
+                .collect();
+            if (offered.is_empty() || need.is_some_and(|n| !caps.has(n)))
+                && let Some(n) = need
+            {
+                g.missing.push(*n);
+            }
+            for e in offered {
+                if !g.extensions.contains(&e) {
+                    g.extensions.push(e);
+                }
+            }
+        }
+        if words.contains("precise") && !caps.has_extension("GL_ARB_gpu_shader5") {
+            // GLSL 3.30 has no `precise`: the qualifier goes, the arithmetic stays.
+            g.defines.push(Define::flag("precise"));
+        }
+        g
+    }
+
+    /// The preamble with `defines` after the toolkit's own.
+    pub fn preamble(&self, defines: &[Define]) -> String {
+        let all: Vec<Define> = self.defines.iter().chain(defines).cloned().collect();
+        preamble(self.version, &self.extensions, &all)
+    }
+}
+
+/// The identifiers of GLSL text, comments removed.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .flat_map(|l| l.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter(|w| !w.is_empty())
+}

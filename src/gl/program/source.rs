@@ -1,0 +1,79 @@
+//! Shader files: their text by path (embedded from `glsl/` at build time), `#include`
+//! expansion, the `#define`s of a variant and the preamble written before every file.
+
+use include_dir::{Dir, include_dir};
+
+use crate::gl::GlError;
+
+static GLSL: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/glsl");
+
+/// The text of a shader file, by its path relative to `glsl/`.
+pub fn source(file: &str) -> Result<&'static str, GlError> {
+    GLSL.get_file(file)
+        .and_then(|f| f.contents_utf8())
+        .ok_or_else(|| GlError::MissingShader(file.to_string()))
+}
+
+/// `text` (the shader file `file`) with every `#include "PATH"` line replaced by the file
+/// `PATH` (relative to `glsl/`), and the names of the source strings the `#line` directives
+/// number: `file` first, then each included file.
+pub fn expand_includes(file: &str, text: &str) -> Result<(String, Vec<String>), GlError> {
+    let mut names = vec![file.to_string()];
+    if !text.contains("#include") {
+        return Ok((text.to_string(), names));
+    }
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.trim_start().strip_prefix("#include") else {
+            out.push_str(line);
+            out.push('\n');
+            continue;
+        };
+        let path = rest.trim().trim_matches('"');
+        let bad = |why: &str| GlError::Invalid(format!("`{file}` line {}: {why}", i + 1));
+        if path.is_empty() || rest.trim() != format!("\"{path}\"") {
+            return Err(bad("expected `#include \"PATH\"`"));
+        }
+        let inc = source(path).map_err(|_| bad(&format!("no shader file `{path}`")))?;
+        if inc.lines().any(|l| l.trim_start().starts_with("#include")) {
+            return Err(bad(&format!(
+                "`{path}` includes another file (one level only)"
+            )));
+        }
+        out.push_str(&format!(
+            "#line 1 {}\n{inc}\n#line {} 0\n",
+            names.len(),
+            i + 2
+        ));
+        names.push(path.to_string());
+    }
+    Ok((out, names))
+}
+
+/// A `#define NAME VALUE` for a shader variant.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Define(pub String, pub String);
+
+impl Define {
+    pub fn new(name: impl Into<String>, value: impl ToString) -> Self {
+        Define(name.into(), value.to_string())
+    }
+    /// A define with no value (`#define NAME`), for `#ifdef` switches.
+    pub fn flag(name: impl Into<String>) -> Self {
+        Define(name.into(), String::new())
+    }
+}
+
+/// The lines put before every shader file: version, extensions, defines, `#line 1`.
+pub fn preamble(version: &str, extensions: &[&str], defines: &[Define]) -> String {
+    let mut s = format!("#version {version}\n");
+    for e in extensions {
+        s.push_str(&format!("#extension {e} : enable\n"));
+    }
+    for Define(name, value) in defines {
+        s.push_str(&format!("#define {name} {value}\n"));
+    }
+    // GLSL ≥ 3.30: the line after `#line N` is line N (C numbers it N+1 in older GLSL).
+    s.push_str("#line 1 0\n");
+    s
+}
