@@ -56,14 +56,17 @@ fn short_bench() -> Settings {
     }
 }
 
-// Ignored until its two known offenders are fixed (run it with `-- --ignored`): the
-// tridiagonal sweep's `32 CR fragment (switch)` at 1.42 of a fixed-cost bound (`fixed.draw`
-// times each draw with a framebuffer switch, which the switch method's passes do not all
-// make, so the per-pass cost it bounds with is too high), and matmul's tuning row
-// `blocked compute tm=1 tn=4 wg=16×16 texture` at 1.05 (its counted texelFetch bytes, reused
-// from the texture cache, meet the compute texture path's peak).
+// A timing test, so it stays out of the suite (run it with `-- --ignored` on a quiet
+// machine). Its two old offenders — the tridiagonal sweep's small CR rows against a
+// fixed-cost bound measured in another process, and matmul's compute texture tuning rows —
+// were met by the per-table fixed-cost probe (`bench::fixed::probe`) and the compute texture
+// roof. `reproduce` reports the same check on stderr and in the report's threats: the full
+// run of 1cc8256 has no row above 1.05 of its bound (of 380 with one); of the quick pair
+// of that commit, one run had one row at the threshold (`sweep` `32 CR fragment (copy)`,
+// 1.05 of a fixed-cost bound; not yet explained: the probe's empty draw switches framebuffer
+// every time, and whether each of this row's passes pays that is not measured).
 #[test]
-#[ignore = "two known rows above their bound; see the comment"]
+#[ignore = "a timing test: run it on a quiet machine; see the comment"]
 fn no_row_of_a_quick_pass_of_every_paper_is_above_its_bound() {
     let exp = tempfile::tempdir().unwrap();
     let out = tempfile::tempdir().unwrap();
