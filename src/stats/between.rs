@@ -13,9 +13,9 @@
 //! gives `dᵢ = |ln(a / b)|`, a between-spell difference of one quantity. Their empirical 95th
 //! percentile (the order statistic `d₍⌈0.95·n⌉₎`, no distribution assumed) is this device's
 //! **reproducibility limit** `R`: two runs' values of one quantity differ by a factor of at
-//! most `e^R` in 95 % of cases. One value's share of it is `h = R / √2` (ISO 5725-6 §4.1.4:
-//! the limit is `2√2·σ_R ≈ 2.8·σ_R` for a difference of two results, `1.96·σ_R` for one),
-//! in log units. Every interval of a timed quantity then combines the two parts in quadrature
+//! most `e^R` in 95 % of cases. One value's share of it is `h = R / √2`, in log units (ISO
+//! 5725-6's reproducibility limit is `1.96·√2·σ_R ≈ 2.8·σ_R` for the difference of two
+//! results; one result's 95 % share is `1.96·σ_R`). Every interval of a timed quantity then combines the two parts in quadrature
 //! on the log scale (the GUM's root-sum-square of independent components):
 //!
 //! ```text
