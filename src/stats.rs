@@ -381,7 +381,13 @@ pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
         .map(|(x, y)| x / y)
         .filter(|v| v.is_finite())
         .collect();
-    Estimate::of(&r).map(|e| e.widen(between_run()))
+    per_round(&r)
+}
+
+/// The estimate of a statistic taken once per round of interleaved variants (a paired ratio,
+/// a mean of several ratios), the between-run term included ([`between`]).
+pub fn per_round(values: &[f64]) -> Option<Estimate> {
+    Estimate::of(values).map(|e| e.widen(between_run()))
 }
 
 /// The order in which round `round` runs `k` variants: a permutation of `0..k`, shuffled by a

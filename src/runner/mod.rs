@@ -181,8 +181,9 @@ fn limits_summary(p: &DeviceProfile) -> String {
 }
 
 /// Sets the between-run term every timed interval of this run includes, from the profile's
-/// passes ([`crate::stats::between`]), and says which; none without a profile of several passes.
-fn set_between_run(profile: Option<&DeviceProfile>) {
+/// passes ([`crate::stats::between`]), says which and returns it for the provenance; none
+/// without a profile of several passes.
+fn set_between_run(profile: Option<&DeviceProfile>) -> Option<crate::stats::BetweenRun> {
     let term = profile.and_then(DeviceProfile::between_run);
     crate::stats::set_between_run(term.map_or(0.0, |t| t.half_width));
     match term {
@@ -192,6 +193,7 @@ fn set_between_run(profile: Option<&DeviceProfile>) {
              interval is one run's repetitions only"
         ),
     }
+    term
 }
 
 /// The folder of full runs' results, one subfolder per device, indexed by its `REPORT.md`.
@@ -310,7 +312,7 @@ pub fn reproduce_with(
     if opts.bench {
         times.bench_s = Some(command_started.elapsed().as_secs_f64());
     }
-    set_between_run(profile.as_deref());
+    let between = set_between_run(profile.as_deref());
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
     let runner = PaperRunner {
         gl,
@@ -319,6 +321,7 @@ pub fn reproduce_with(
         gate: &gate,
         dir: &dir,
         profile,
+        between,
         progress: indicatif::MultiProgress::new(),
         interrupted: interrupted.clone(),
     };
@@ -395,7 +398,8 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 }
 
 /// What running one paper after another shares: the context, the options, the load policy
-/// and its gate, the output folder, the device profile, the progress bars, the interrupt.
+/// and its gate, the output folder, the device profile and its between-run term, the
+/// progress bars, the interrupt.
 struct PaperRunner<'a> {
     gl: &'a Gl,
     opts: &'a Options,
@@ -403,6 +407,8 @@ struct PaperRunner<'a> {
     gate: &'a Gate,
     dir: &'a Path,
     profile: Option<Rc<DeviceProfile>>,
+    /// The between-run term of the profile, set for the run ([`set_between_run`]).
+    between: Option<crate::stats::BetweenRun>,
     progress: indicatif::MultiProgress,
     interrupted: Arc<AtomicBool>,
 }
@@ -449,7 +455,7 @@ impl PaperRunner<'_> {
             .as_deref()
             .map(limits_summary)
             .unwrap_or_default();
-        prov.between_run = self.profile.as_deref().and_then(DeviceProfile::between_run);
+        prov.between_run = self.between;
         if !matches!(quiet.source, LoadSource::Off) {
             let mut machine = RunLoad::from_gate(self.gate);
             machine.during = match (span, quiet.span_threshold()) {

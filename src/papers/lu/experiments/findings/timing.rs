@@ -147,7 +147,7 @@ pub(super) fn finding1(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
         let means: Vec<f64> = (0..k)
             .map(|i| per_v.iter().map(|(x, y)| x[i] / y[i]).sum::<f64>() / per_v.len() as f64)
             .collect();
-        Estimate::of(&means).map(|e| e.widen(crate::stats::between_run()))
+        crate::stats::per_round(&means)
     })();
     let f1 = Finding::new(
         "table4",
