@@ -121,7 +121,8 @@ pub struct Estimate {
     pub between: f64,
 }
 
-fn is_zero(v: &f64) -> bool {
+/// Whether `v` is 0 (serde's `skip_serializing_if` for a term that is absent).
+pub fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }
 

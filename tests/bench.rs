@@ -24,6 +24,7 @@ fn tiny() -> Settings {
         sweep_cap: 256 << 10,
         fma_threads: 4096,
         fixed_ops: 4,
+        fixed_timing: TimingPlan::new(0, 1, Duration::ZERO),
         min_run_ms: 0.0,
         timing: TimingPlan::new(0, 1, Duration::ZERO),
         passes: 1,

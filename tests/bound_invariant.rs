@@ -48,6 +48,7 @@ fn short_bench() -> Settings {
         sweep_cap: 16 << 20,
         fma_threads: 1 << 14,
         fixed_ops: 50,
+        fixed_timing: TimingPlan::fixed(3, 20, Duration::from_millis(200)),
         min_run_ms: 5.0,
         // Best of several runs: a roof measured from too few runs on a shared machine is low,
         // and every row above it would be a false alarm.

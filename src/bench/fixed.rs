@@ -9,15 +9,29 @@
 //! A timed run makes `fixed_ops` operations between two `glFinish` calls; the value written
 //! by the last one is read back and checked.
 //!
+//! # Many short runs, a few warm-ups
+//! On llvmpipe the cost of one operation is not one number: it is what handing work to the
+//! driver's worker threads costs, and that depends on whether they are awake. Runs of 100
+//! empty dispatches on the 2-core machine fall into modes near 16, 25 and 45 µs per
+//! dispatch that last a few runs each; a run of 1000 averages over them, so the best of a
+//! dozen such runs moved between 19 and 28 µs from one process to the next (issue 23). So a
+//! measurement makes many short runs ([`super::Settings::fixed_timing`]: 200 in the full
+//! bench, each of `fixed_ops` = 100 operations) and keeps the best, which is the lowest mode
+//! once enough runs were made; across the bench's passes the row keeps the median pass
+//! ([`super::passes`]). The first run or two after a pause are cheaper than any later one
+//! (the workers are still spinning: one of 100 draws at 9 µs against a steady 55), so
+//! three untimed runs come first.
+//!
 //! # The probe
 //! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw
 //! costs what handing work to the driver's other threads costs, and that depends on where the
 //! process's threads run (20–70 µs between runs of one commit on a 2-core machine, about
 //! 2.5 µs on one core). A bound read against the bench's value, measured in another process,
 //! can then lie above a row's own time. [`probe`] measures `fixed.draw` and `fixed.dispatch`
-//! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs), in the process
-//! that times the rows; the runner probes at each table's start and bounds that table's rows
-//! with the probed costs (`runner::session`).
+//! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs after
+//! [`PROBE_WARMUP`]), in the process that times the rows; the runner probes at each table's
+//! start and bounds that table's rows with the lesser of the probed and the bench's cost
+//! (`runner::session`): a bound is the least the device was seen to need.
 
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step};
@@ -29,8 +43,11 @@ use crate::util::max_rel_error;
 
 /// Operations per timed run of the probe.
 pub const PROBE_OPS: u32 = 100;
-/// Timed runs of the probe (after one warm-up); the probe keeps the best.
-pub const PROBE_RUNS: usize = 7;
+/// Untimed runs before the probe's timed ones (see the module docs: the first runs after
+/// an idle spell are cheaper than the steady state).
+pub const PROBE_WARMUP: usize = 3;
+/// Timed runs of the probe; the probe keeps the best.
+pub const PROBE_RUNS: usize = 15;
 
 /// The most one probed cost's runs may take together (it stops after this even with fewer runs).
 const PROBE_BUDGET: std::time::Duration = std::time::Duration::from_millis(250);
@@ -44,12 +61,12 @@ pub struct FixedProbe {
 }
 
 /// [`FixedProbe`]: an empty draw and an empty dispatch, measured as the bench measures them
-/// with [`PROBE_OPS`] operations per run and the best of [`PROBE_RUNS`] runs (about 50 ms on
-/// llvmpipe).
+/// with [`PROBE_OPS`] operations per run and the best of [`PROBE_RUNS`] runs after
+/// [`PROBE_WARMUP`] (about 0.15 s on llvmpipe).
 pub fn probe(gl: &Gl) -> Result<FixedProbe, GlError> {
     let s = Settings {
         fixed_ops: PROBE_OPS,
-        timing: crate::gl::timing::TimingPlan::fixed(1, PROBE_RUNS, PROBE_BUDGET),
+        fixed_timing: crate::gl::timing::TimingPlan::fixed(PROBE_WARMUP, PROBE_RUNS, PROBE_BUDGET),
         ..Settings::quick()
     };
     let ms = |m: Measurement| m.value.map(|us| us * 1e-3);
@@ -71,7 +88,7 @@ fn draw(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     ];
     let prog = Program::fragment(gl, "bench/fill.frag", &[])?;
     let quads = QuadBatch::new(gl, &[Quad::identity(Rect::new(2, 3, 1, 1))])?;
-    let t = measure_gpu(gl, s.timing, || {
+    let t = measure_gpu(gl, s.fixed_timing, || {
         for k in 0..ops {
             let dst = &targets[(k % 2) as usize];
             dst.bind();
@@ -102,7 +119,7 @@ fn dispatch(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     let prog = Program::compute(gl, "bench/tiny.comp", &[])?;
     let y = Buffer::<f32>::zeroed(gl, 1)?;
     y.bind(0);
-    let t = measure_gpu(gl, s.timing, || {
+    let t = measure_gpu(gl, s.fixed_timing, || {
         for k in 0..ops {
             prog.set_f32("u_value", k as f32);
             prog.dispatch([1, 1, 1])?;
@@ -124,7 +141,7 @@ fn dispatch(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
 
 fn finish(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     let ops = s.fixed_ops.max(1);
-    let t = measure_gpu::<GlError>(gl, s.timing, || {
+    let t = measure_gpu::<GlError>(gl, s.fixed_timing, || {
         for _ in 0..ops {
             gl.finish();
         }

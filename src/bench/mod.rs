@@ -32,9 +32,11 @@
 //! the kernel `reps` times, `reps` chosen from one calibration run so that a run lasts at
 //! least [`Settings::min_run_ms`]. A value is the **best** run (the least time,
 //! BabelStream's rule: a roof is what the device can reach, and other processes can only
-//! lengthen a run); the JSON keeps every run and the median's interval. The whole bench runs
-//! in [`Settings::passes`] passes, each row the best of its passes ([`passes`]: a slow spell
-//! of the host lasts longer than one measurement, not than a pass).
+//! lengthen a run); the JSON keeps every run and the median's interval. A fixed cost makes
+//! many short runs instead, a fixed count ([`Settings::fixed_timing`], [`fixed`] says why).
+//! The whole bench runs in [`Settings::passes`] passes, each row the best of its passes
+//! ([`passes`]: a slow spell of the host lasts longer than one measurement, not than a pass;
+//! a fixed cost keeps its median pass).
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
@@ -116,6 +118,10 @@ pub struct Settings {
     pub fma_threads: u32,
     /// Operations per timed run of a fixed-cost measurement.
     pub fixed_ops: u32,
+    /// The runs of a fixed-cost measurement: many short ones, a fixed count (its value is
+    /// the best run, so the stop rule on the median's interval does not apply;
+    /// [`fixed`]'s module docs say why many).
+    pub fixed_timing: TimingPlan,
     /// A timed run repeats its kernel until it lasts at least this long (from a calibration run).
     pub min_run_ms: f64,
     pub timing: TimingPlan,
@@ -133,7 +139,8 @@ impl Settings {
             buffer_bytes: 64 << 20,
             sweep_cap: 64 << 20,
             fma_threads: 1 << 16,
-            fixed_ops: 200,
+            fixed_ops: 100,
+            fixed_timing: TimingPlan::fixed(3, 60, Duration::from_millis(600)),
             min_run_ms: 10.0,
             timing: TimingPlan::new(1, 5, Duration::from_millis(150)).adaptive(0.03, 15),
             passes: 2,
@@ -147,7 +154,8 @@ impl Settings {
             buffer_bytes: 256 << 20,
             sweep_cap: 2 << 30,
             fma_threads: 1 << 18,
-            fixed_ops: 1000,
+            fixed_ops: 100,
+            fixed_timing: TimingPlan::fixed(3, 200, Duration::from_millis(2000)),
             min_run_ms: 20.0,
             timing: TimingPlan::new(1, 5, Duration::from_millis(400)).adaptive(0.02, 25),
             passes: 3,

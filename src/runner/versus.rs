@@ -8,9 +8,12 @@
 //! into one section and one figure.
 //!
 //! The two sides were timed in their own tables, not in the same rounds, so the ratio's
-//! interval is the conservative one of two independent intervals,
-//! `[legacy.lo / compute.hi, legacy.hi / compute.lo]`; a side is called faster only when the
-//! two times' intervals separate ([`crate::stats::separated`]), otherwise the row says `tie`.
+//! interval is that of two independent estimates ([`Estimate::ratio_unpaired`]): the
+//! conservative `[legacy.lo / compute.hi, legacy.hi / compute.lo]` of their repetitions'
+//! intervals, widened by their between-run terms in quadrature; a side is called faster only
+//! when the two times' intervals separate ([`crate::stats::separated`]), otherwise the row
+//! says `tie`. Every cell keeps its between-run term ([`Estimate::between`]), so that what is
+//! said of the repetitions' width alone ([`Estimate::within`]) holds for these cells too.
 //!
 //! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
 
@@ -23,19 +26,24 @@ use crate::report::{Attained, Column, RowBuilder};
 use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
 use crate::stats::Estimate;
 
-/// A value with an interval, for a cell (`n` = 2 when the interval is wider than a point).
-fn est(v: f64, (lo, hi): (f64, f64)) -> Estimate {
-    let (lo, hi) = (lo.min(v), hi.max(v));
+/// A row's time as an estimate: its median, its interval (`n` = 2 when wider than a point)
+/// and the between-run term that interval includes.
+fn est(a: &Attained) -> Estimate {
+    let (lo, hi) = a.interval_ms.unwrap_or((a.ms, a.ms));
+    let (lo, hi) = (lo.min(a.ms), hi.max(a.ms));
     if hi > lo {
-        Estimate::with_interval(v, lo, hi, crate::stats::LEVEL)
+        Estimate {
+            between: a.between,
+            ..Estimate::with_interval(a.ms, lo, hi, crate::stats::LEVEL)
+        }
     } else {
-        Estimate::exact(v)
+        Estimate::exact(a.ms)
     }
 }
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
-/// bound, where the row is, and the time's interval.
-type Side = (String, f64, f64, Option<f64>, String, (f64, f64));
+/// bound, where the row is.
+type Side = (String, Estimate, f64, Option<f64>, String);
 
 /// The paper's figure of the table's ratios.
 pub const FIGURE: &str = "versus.png";
@@ -63,14 +71,13 @@ fn fastest(
         }
         let side = (
             a.kernel.clone(),
-            a.ms,
+            est(a),
             *err,
             a.fraction(),
             format!("{table} / {key}"),
-            a.interval_ms.unwrap_or((a.ms, a.ms)),
         );
         match best.iter_mut().find(|(k, _)| k == v) {
-            Some((_, b)) if b.1 <= a.ms => {}
+            Some((_, b)) if b.1.median <= a.ms => {}
             Some((_, b)) => *b = side,
             None => best.push((v.clone(), side)),
         }
@@ -108,21 +115,17 @@ fn versus_row(
         .text("algorithm", alg.clone())
         .text("input", input.clone())
         .text("legacy kernel", l.0.clone())
-        .est(LEGACY_MS, est(l.1, l.5))
+        .est(LEGACY_MS, l.1.clone())
         .num("legacy error", l.2)
         .opt("legacy of bound", l.3)
         .text("compute kernel", c.0.clone())
-        .est(COMPUTE_MS, est(c.1, c.5))
+        .est(COMPUTE_MS, c.1.clone())
         .num("compute error", c.2)
         .opt("compute of bound", c.3)
-        .est(RATIO, {
-            let mut r = est(l.1 / c.1, (l.5.0 / c.5.1, l.5.1 / c.5.0));
-            r.n = 2;
-            r
-        })
+        .est(RATIO, Estimate::ratio_unpaired(&l.1, &c.1))
         .text(
             FASTER,
-            match crate::stats::separated(l.5, c.5) {
+            match crate::stats::separated((l.1.lo, l.1.hi), (c.1.lo, c.1.hi)) {
                 Some(std::cmp::Ordering::Less) => "legacy",
                 Some(std::cmp::Ordering::Greater) => "compute",
                 _ => TIE,
@@ -162,9 +165,11 @@ impl Session {
              (kernel names say which variant); errors against the CPU f64 reference as in \
              their tables; 'of bound' = the device's bound for the row's work / its time; \
              legacy / compute > 1 means compute is faster. Times read `median [lo, hi]` \
-             (95 % intervals); the two sides were timed in their own tables, so the ratio's \
-             interval is [legacy lo / compute hi, legacy hi / compute lo], and `faster` names \
-             a pipeline only where the two times' intervals separate (else `tie`).",
+             (95 % intervals, the run's between-run term included); the two sides were timed \
+             in their own tables, so the ratio's interval is [legacy lo / compute hi, legacy \
+             hi / compute lo] of the repetitions' intervals, widened by the two sides' \
+             between-run terms in quadrature, and `faster` names a pipeline only where the two \
+             times' intervals separate (else `tie`).",
         );
         for (alg, input, l, c) in &pairs {
             let key = format!("{alg} @ {input}");

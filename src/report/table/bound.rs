@@ -20,6 +20,9 @@ pub struct Attained {
     /// The 95 % interval of that median (ms), when the row kept its runs ([`RowBuilder::work_timed`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_ms: Option<(f64, f64)>,
+    /// The between-run term that interval includes (log units, [`crate::stats::between`]).
+    #[serde(default, skip_serializing_if = "crate::stats::is_zero")]
+    pub between: f64,
     /// The bound on this device, when its limits are known.
     #[serde(default)]
     pub bound: Option<crate::work::Bound>,
@@ -45,9 +48,15 @@ impl Attained {
         let f = self.fraction()?;
         let b = self.bound?;
         Some(match self.interval_ms {
-            Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
-                crate::stats::Estimate::with_interval(f, b.ms / hi, b.ms / lo, crate::stats::LEVEL)
-            }
+            Some((lo, hi)) if lo > 0.0 && hi > 0.0 => crate::stats::Estimate {
+                between: self.between,
+                ..crate::stats::Estimate::with_interval(
+                    f,
+                    b.ms / hi,
+                    b.ms / lo,
+                    crate::stats::LEVEL,
+                )
+            },
             _ => crate::stats::Estimate::exact(f),
         })
     }

@@ -221,6 +221,7 @@ impl RowBuilder {
             work,
             ms,
             interval_ms: None,
+            between: 0.0,
             bound: None,
             versus: None,
             not_chosen: false,
@@ -240,6 +241,7 @@ impl RowBuilder {
             && t.runs > 1
         {
             a.interval_ms = Some((t.lo_ms, t.hi_ms));
+            a.between = t.between;
         }
         b
     }

@@ -219,10 +219,11 @@ impl TableWriter {
         self.write()
     }
 
-    /// The limits this table's rows are bounded by: the device's profile, with the fixed
-    /// costs probed in this process at the table's first bounded row (see
-    /// [`crate::bench::fixed`]'s module docs: the bench's fixed costs, measured in another
-    /// process, can lie above a row's own passes). The probe is said in the caption.
+    /// The limits this table's rows are bounded by: the device's profile, with each fixed
+    /// cost the lesser of the bench's and the one probed in this process at the table's first
+    /// bounded row (see [`crate::bench::fixed`]'s module docs: a fixed cost measured in another
+    /// process, or minutes earlier, can lie above a row's own passes; a bound must not, so it
+    /// takes the least cost this device was seen to reach). The probe is said in the caption.
     fn limits(&mut self) -> Option<Limits> {
         let profile = self.shared.profile.borrow().clone()?;
         let mut limits = profile.limits.clone();
@@ -231,9 +232,9 @@ impl TableWriter {
             let us =
                 |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("{:.1} µs", ms * 1e3));
             self.table.caption.push(format!(
-                "Fixed costs probed in this process at the table's first bounded row, and used \
-                 in its rows' bounds: an empty draw {}, an empty dispatch {} (the bench's \
-                 `device.json`: {}, {}).",
+                "Fixed costs probed in this process at the table's first bounded row: an empty \
+                 draw {}, an empty dispatch {} (the bench's `device.json`: {}, {}); each row's \
+                 bound uses the lesser of the two.",
                 us(probe.draw_ms),
                 us(probe.dispatch_ms),
                 us(limits.draw_ms),
@@ -242,8 +243,12 @@ impl TableWriter {
             self.probe = Some(probe);
         }
         if let Some(p) = self.probe {
-            limits.draw_ms = p.draw_ms.or(limits.draw_ms);
-            limits.dispatch_ms = p.dispatch_ms.or(limits.dispatch_ms);
+            let least = |a: Option<f64>, b: Option<f64>| match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            limits.draw_ms = least(p.draw_ms, limits.draw_ms);
+            limits.dispatch_ms = least(p.dispatch_ms, limits.dispatch_ms);
         }
         Some(limits)
     }
