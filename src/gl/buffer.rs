@@ -131,6 +131,21 @@ impl<T: Pod> Buffer<T> {
             )));
         }
         let mut out = vec![T::zeroed(); count];
+        self.read_into(offset, &mut out)?;
+        Ok(out)
+    }
+
+    /// Reads `out.len()` elements from element `offset` into `out` (memory the caller
+    /// already has: the bench's readback, so that it times the transfer, not the first
+    /// touch of freshly mapped pages).
+    pub fn read_into(&self, offset: usize, out: &mut [T]) -> Result<(), GlError> {
+        if offset + out.len() > self.len {
+            return Err(GlError::Invalid(format!(
+                "reading {} elements at {offset} from a buffer of {}",
+                out.len(),
+                self.len
+            )));
+        }
         self.gl.storage_barrier();
         let raw = self.gl.raw();
         unsafe {
@@ -138,11 +153,10 @@ impl<T: Pod> Buffer<T> {
             raw.get_buffer_sub_data(
                 glow::SHADER_STORAGE_BUFFER,
                 (offset * std::mem::size_of::<T>()) as i32,
-                bytemuck::cast_slice_mut(&mut out),
+                bytemuck::cast_slice_mut(out),
             );
         }
-        self.gl.check_now("buffer readback")?;
-        Ok(out)
+        self.gl.check_now("buffer readback")
     }
 }
 

@@ -252,6 +252,21 @@ impl Texture {
     /// Reads the whole texture back (row-major, `channels` floats per texel).
     pub fn read(&self) -> Result<Vec<f32>, GlError> {
         let mut out = vec![0f32; self.len()];
+        self.read_into(&mut out)?;
+        Ok(out)
+    }
+
+    /// Reads the whole texture into `out` (as [`Texture::read`]; memory the caller already
+    /// has, so that the bench's readback times the transfer, not the first touch of freshly
+    /// mapped pages).
+    pub fn read_into(&self, out: &mut [f32]) -> Result<(), GlError> {
+        if out.len() != self.len() {
+            return Err(GlError::Invalid(format!(
+                "reading {} floats into {}",
+                self.len(),
+                out.len()
+            )));
+        }
         let raw = self.gl.raw();
         unsafe {
             raw.memory_barrier(glow::TEXTURE_UPDATE_BARRIER_BIT);
@@ -262,11 +277,10 @@ impl Texture {
                 0,
                 self.format.external(),
                 glow::FLOAT,
-                glow::PixelPackData::Slice(Some(bytemuck::cast_slice_mut(&mut out))),
+                glow::PixelPackData::Slice(Some(bytemuck::cast_slice_mut(out))),
             );
         }
-        self.gl.check_now("texture readback")?;
-        Ok(out)
+        self.gl.check_now("texture readback")
     }
 
     /// Reads the texels of `r` back (row-major within `r`).
