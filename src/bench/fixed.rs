@@ -17,8 +17,9 @@
 //! dozen such runs moved between 19 and 28 µs from one process to the next (issue 23). So a
 //! measurement makes many short runs ([`super::Settings::fixed_timing`]: 200 in the full
 //! bench, each of `fixed_ops` = 100 operations) and keeps the best, which is the lowest mode
-//! once enough runs were made; across the bench's passes the row keeps the median pass
-//! ([`super::passes`]). The first run or two after a pause are cheaper than any later one
+//! once enough runs were made, and across the bench's passes the best pass, as every row
+//! ([`super::passes`]). The lowest mode is not reached in every pass, nor in every process:
+//! `fixed.dispatch` still moves by a fifth or more between benches (issue 23). The first run or two after a pause are cheaper than any later one
 //! (the workers are still spinning: one of 100 draws at 9 µs against a steady 55), so
 //! three untimed runs come first.
 //!

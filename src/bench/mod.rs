@@ -35,8 +35,7 @@
 //! lengthen a run); the JSON keeps every run and the median's interval. A fixed cost makes
 //! many short runs instead, a fixed count ([`Settings::fixed_timing`], [`fixed`] says why).
 //! The whole bench runs in [`Settings::passes`] passes, each row the best of its passes
-//! ([`passes`]: a slow spell of the host lasts longer than one measurement, not than a pass;
-//! a fixed cost keeps its median pass).
+//! ([`passes`]: a slow spell of the host lasts longer than one measurement, not than a pass).
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
