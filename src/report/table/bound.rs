@@ -43,21 +43,27 @@ impl Attained {
         self.bound.and_then(|b| b.fraction(self.ms))
     }
 
-    /// The fraction with its interval, `bound / [hi, lo]`, when the time has one.
+    /// The fraction with its interval, when the time has one: `bound / [hi, lo]` of the
+    /// time's repetitions' interval, widened by the between-run term twice in quadrature
+    /// (`√2·h`, [`crate::stats::Estimate::widen`]). The bound is read from roofs the bench
+    /// measured apart from the row, and the roofs move between runs as the row's time does
+    /// (the term is measured on the bench's own rows), so a fraction is a ratio of two
+    /// independently measured quantities, like an unpaired ratio.
     pub fn fraction_est(&self) -> Option<crate::stats::Estimate> {
+        use crate::stats::{Estimate, LEVEL};
         let f = self.fraction()?;
         let b = self.bound?;
         Some(match self.interval_ms {
-            Some((lo, hi)) if lo > 0.0 && hi > 0.0 => crate::stats::Estimate {
-                between: self.between,
-                ..crate::stats::Estimate::with_interval(
-                    f,
-                    b.ms / hi,
-                    b.ms / lo,
-                    crate::stats::LEVEL,
-                )
-            },
-            _ => crate::stats::Estimate::exact(f),
+            Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
+                let t = Estimate {
+                    between: self.between,
+                    ..Estimate::with_interval(self.ms, lo.min(self.ms), hi.max(self.ms), LEVEL)
+                }
+                .within();
+                Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, LEVEL)
+                    .widen(self.between * std::f64::consts::SQRT_2)
+            }
+            _ => Estimate::exact(f),
         })
     }
 }
@@ -75,4 +81,52 @@ pub fn bound_columns() -> [Column; 3] {
         Column::ours(LIMITER).text(),
         Column::ours(OF_BOUND).fixed(2),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::Estimate;
+    use crate::work::{Bound, Limiter, Work};
+
+    fn attained(interval: (f64, f64), between: f64) -> Attained {
+        Attained {
+            kernel: "k".into(),
+            work: Work::default(),
+            ms: 10.0,
+            interval_ms: Some(interval),
+            between,
+            bound: Some(Bound {
+                ms: 5.0,
+                limiter: Limiter::Bandwidth,
+                close: None,
+            }),
+            versus: None,
+            not_chosen: false,
+        }
+    }
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-12 * b.abs().max(1.0)
+    }
+
+    #[test]
+    fn a_fraction_carries_the_term_of_both_bound_and_time() {
+        // Without a term: bound / [hi, lo] of the time's interval.
+        let f = attained((8.0, 12.5), 0.0).fraction_est().unwrap();
+        assert_eq!((f.median, f.lo, f.hi, f.between), (0.5, 0.4, 0.625, 0.0));
+        // The time's interval [9, 11] widened by h = 0.3: the fraction's repetitions' part
+        // is 5 / [11, 9], and its term √2·h, in quadrature on the log scale.
+        let h = 0.3;
+        let t = Estimate::with_interval(10.0, 9.0, 11.0, crate::stats::LEVEL).widen(h);
+        let f = attained((t.lo, t.hi), h).fraction_est().unwrap();
+        let h2 = h * std::f64::consts::SQRT_2;
+        assert!(close(f.between, h2));
+        assert!(close(f.lo, 0.5 * (-(11f64 / 10.0).ln().hypot(h2)).exp()));
+        assert!(close(f.hi, 0.5 * (10f64 / 9.0).ln().hypot(h2).exp()));
+        assert!(
+            f.lo < 0.5 * (-(11f64 / 10.0).ln().hypot(h)).exp(),
+            "wider than one term"
+        );
+    }
 }
