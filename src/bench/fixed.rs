@@ -19,9 +19,9 @@
 //! bench, each of `fixed_ops` = 100 operations) and keeps the best, which is the lowest mode
 //! once enough runs were made, and across the bench's passes the best pass, as every row
 //! ([`super::passes`]). The lowest mode is not reached in every pass, nor in every process:
-//! `fixed.dispatch` still moves by a fifth or more between benches (issue 23). The first run or two after a pause are cheaper than any later one
-//! (the workers are still spinning: one of 100 draws at 9 µs against a steady 55), so
-//! three untimed runs come first.
+//! `fixed.dispatch` still moves by a fifth or more between benches (issue 23). The first
+//! run or two after a pause are cheaper than any later one (the workers are still spinning:
+//! one of 100 draws at 9 µs against a steady 55), so three untimed runs come first.
 //!
 //! # The probe
 //! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw

@@ -26,21 +26,6 @@ use crate::report::{Attained, Column, RowBuilder};
 use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
 use crate::stats::Estimate;
 
-/// A row's time as an estimate: its median, its interval (`n` = 2 when wider than a point)
-/// and the between-run term that interval includes.
-fn est(a: &Attained) -> Estimate {
-    let (lo, hi) = a.interval_ms.unwrap_or((a.ms, a.ms));
-    let (lo, hi) = (lo.min(a.ms), hi.max(a.ms));
-    if hi > lo {
-        Estimate {
-            between: a.between,
-            ..Estimate::with_interval(a.ms, lo, hi, crate::stats::LEVEL)
-        }
-    } else {
-        Estimate::exact(a.ms)
-    }
-}
-
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
 /// bound, where the row is.
 type Side = (String, Estimate, f64, Option<f64>, String);
@@ -71,7 +56,7 @@ fn fastest(
         }
         let side = (
             a.kernel.clone(),
-            est(a),
+            a.time_est(),
             *err,
             a.fraction(),
             format!("{table} / {key}"),

@@ -15,8 +15,9 @@
 //! **reproducibility limit** `R`: two runs' values of one quantity differ by a factor of at
 //! most `e^R` in 95 % of cases. One value's share of it is `h = R / √2`, in log units (ISO
 //! 5725-6's reproducibility limit is `1.96·√2·σ_R ≈ 2.8·σ_R` for the difference of two
-//! results; one result's 95 % share is `1.96·σ_R`). Every interval of a timed quantity then combines the two parts in quadrature
-//! on the log scale (the GUM's root-sum-square of independent components):
+//! results; one result's 95 % share is `1.96·σ_R`). Every interval of a timed quantity then
+//! combines the two parts in quadrature on the log scale (the GUM's root-sum-square of
+//! independent components):
 //!
 //! ```text
 //! lo′ = m · exp(−√(ln(m / lo)² + h²)),    hi′ = m · exp(+√(ln(hi / m)² + h²))

@@ -33,7 +33,8 @@ fn between_runs(terms: &[crate::stats::BetweenRun]) -> String {
          quadrature on the log scale to the repetitions' interval (ISO 5725's reproducibility \
          beside their repeatability; `stats::between`). Ratios of variants timed in the same \
          rounds include it too; a ratio of rows timed apart (legacy / compute) and a fraction \
-         of bound (its roofs measured apart from the row) include it twice, `√2·h`. `gpgpu-repro compare` of two runs checks whether it covers \
+         of bound (its roofs measured apart from the row) include it twice, `√2·h`. \
+         `gpgpu-repro compare` of two runs checks whether it covers \
          what a second run shows (README, *Checking a machine's stability*).\n\n",
         terms
             .iter()

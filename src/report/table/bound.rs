@@ -43,6 +43,22 @@ impl Attained {
         self.bound.and_then(|b| b.fraction(self.ms))
     }
 
+    /// The measured time as an estimate: its median, its interval (`n` = 2 when wider than
+    /// a point) and the between-run term that interval includes; exact without an interval.
+    pub fn time_est(&self) -> crate::stats::Estimate {
+        use crate::stats::{Estimate, LEVEL};
+        let (lo, hi) = self.interval_ms.unwrap_or((self.ms, self.ms));
+        let (lo, hi) = (lo.min(self.ms), hi.max(self.ms));
+        if hi > lo {
+            Estimate {
+                between: self.between,
+                ..Estimate::with_interval(self.ms, lo, hi, LEVEL)
+            }
+        } else {
+            Estimate::exact(self.ms)
+        }
+    }
+
     /// The fraction with its interval, when the time has one: `bound / [hi, lo]` of the
     /// time's repetitions' interval, widened by the between-run term twice in quadrature
     /// (`√2·h`, [`crate::stats::Estimate::widen`]). The bound is read from roofs the bench
@@ -55,11 +71,7 @@ impl Attained {
         let b = self.bound?;
         Some(match self.interval_ms {
             Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
-                let t = Estimate {
-                    between: self.between,
-                    ..Estimate::with_interval(self.ms, lo.min(self.ms), hi.max(self.ms), LEVEL)
-                }
-                .within();
+                let t = self.time_est().within();
                 Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, LEVEL)
                     .widen(self.between * std::f64::consts::SQRT_2)
             }
