@@ -4,10 +4,11 @@
 //! profile's types and the analysis do not import each other.
 
 use super::profile::Measurement;
-use super::sweep::{SweepPoint, cache_levels, peak, plateau, settled};
+use super::sweep::{SweepPoint, cache_levels, peak, plateau};
 use crate::gl::GlError;
 
-/// Runs `at(bytes)` over the ladder `from, 4·from, …` until [`settled`] past `top`, or `cap`;
+/// Runs `at(bytes)` over the ladder `from, 4·from, …` up to the first size at or past `4·top`,
+/// or `cap` ([`super::sweep`]: the same ladder in every pass);
 /// returns the largest size's measurement carrying the sweep: its value is the plateau
 /// (memory roof), `peak` the best rate, `cache` the levels. A size that fails after a first
 /// success ends the sweep (e.g. out of memory); a failed check makes the result failed.
@@ -36,9 +37,7 @@ pub(super) fn sweep(
             gbs: m.value,
         });
         last = Some(m);
-        // One size past `top` at most: a curve that noise keeps from settling must not grow
-        // the run (or the memory) without end.
-        if settled(&points, bytes as f64, top as f64) || bytes >= cap || bytes >= 4 * top {
+        if bytes >= cap || bytes >= 4 * top {
             break;
         }
         bytes = bytes.saturating_mul(4).min(cap);

@@ -18,10 +18,9 @@
 //!   never hidden by a right one);
 //! - a swept bandwidth keeps, at each size every pass reached, the best rate of any pass, and
 //!   its plateau, peak and cache levels are read again from that curve ([`super::sweep`]).
-//!   Where the sweep stops depends on the curve, so one pass can reach a size the others did
-//!   not; such a size is left out, since its one rate would stand against the others' best
-//!   of all passes (issue 23: one pass's 512 MiB point, measured once, set a roof 32 % below
-//!   the other benches');
+//!   Every pass sweeps the same ladder ([`super::sweep`]); a size some pass did not reach
+//!   (its sweep ended at an allocation that failed) is left out, since its rate would stand
+//!   against the others' best of all passes;
 //! - any other row keeps its best pass (the highest rate; for a fixed cost, the least µs).
 //!   A fixed cost's median pass was tried (issue 23) and moved as much between benches as
 //!   its best: of three quiet full benches, `fixed.draw` read 55.0 / 69.9 / 57.0 µs by the
@@ -161,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_size_one_pass_alone_reached_is_left_out() {
-        // Pass 1 went on to 64 (its 16 was slow, so it had not settled) and read 6 there.
+        // Pass 2's sweep ended at 16 (the 64 allocation failed); pass 1 read 6 at 64.
         let a = row(
             Unit::GBs,
             Some(6.0),

@@ -3,12 +3,16 @@
 //! cache-resident sizes to far beyond the last cache, and its roof is read from the curve.
 //!
 //! # Where the sweep stops
-//! At the first size `s` with `s ≥ top` (the mode's least top, and on a software renderer at
-//! least 4× the largest CPU cache the OS reports — the CPU's caches are that device's caches)
-//! at which the curve has a [`plateau`] of at least two sizes and `s` is at least
-//! 4× the largest [`cache_levels`] size; at the latest one size past `top` (`4·top`, so that
-//! noise cannot grow the run without end), or at `cap` (the device's buffer and texture
-//! limits).
+//! At the first size of the ladder at or past `4·top`, or at `cap` (the device's buffer and
+//! texture limits): one size past `top`, the mode's least top (on a software renderer at
+//! least 4× the largest CPU cache the OS reports — the CPU's caches are that device's caches).
+//! The ladder does not depend on the curve, so every pass and every bench measures the same
+//! sizes. A rule that stopped once the curve looked settled (a plateau of two sizes, 4× past
+//! the last cache level) stopped a pass in a slow spell early — a curve slow at every size
+//! looks flat — while the other passes went on, and passes with different ladders cannot be
+//! combined size by size (issue 23: `target.rgba32f` needs 512 MiB on a 32 MiB-cache CPU,
+//! where 128 MiB still reads twice the memory rate, and read 19.9 GB/s instead of 10.5 in
+//! the bench whose first pass stopped at 128 MiB).
 //!
 //! # Plateau and cache levels
 //! With the sweep's rates `r₁ … r_k` by increasing size, the **plateau** is the longest run
@@ -118,21 +122,6 @@ pub fn peak(points: &[SweepPoint]) -> Option<f64> {
     valid(points).iter().map(|p| p.1).reduce(f64::max)
 }
 
-/// Whether a sweep that reached `bytes` may stop (module docs).
-pub fn settled(points: &[SweepPoint], bytes: f64, top: f64) -> bool {
-    if bytes < top {
-        return false;
-    }
-    let Some(p) = plateau(points) else {
-        return false;
-    };
-    let largest_cache = cache_levels(points, &p)
-        .iter()
-        .map(|l| l.up_to_bytes)
-        .fold(0.0, f64::max);
-    p.sizes >= 2 && bytes >= 4.0 * largest_cache
-}
-
 /// The largest CPU cache the OS reports (bytes), from
 /// `/sys/devices/system/cpu/cpu0/cache/index*/size`; 0 when unknown.
 pub fn largest_cpu_cache() -> usize {
@@ -199,9 +188,6 @@ mod tests {
             ]
         );
         assert_eq!(peak(&p), Some(40.0));
-        assert!(settled(&p, 1024.0 * MIB, 64.0 * MIB));
-        // 64 MiB is on no plateau of two sizes yet, and only 4× the 16 MiB level.
-        assert!(!settled(&p[..4], 64.0 * MIB, 64.0 * MIB));
     }
 
     #[test]
@@ -214,8 +200,6 @@ mod tests {
         let pl = plateau(&p).unwrap();
         assert_eq!((pl.sizes, pl.from_bytes, pl.gbs), (3, MIB, 10.5));
         assert!(cache_levels(&p, &pl).is_empty());
-        assert!(settled(&p, 16.0 * MIB, 16.0 * MIB));
-        assert!(!settled(&p, 16.0 * MIB, 64.0 * MIB), "below the least top");
         assert_eq!(plateau(&[]), None);
     }
 
