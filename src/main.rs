@@ -159,6 +159,10 @@ struct BenchArgs {
     /// that an incomplete profile never replaces the one `reproduce` reads).
     #[arg(long, value_name = "KEY", requires = "out")]
     only: Option<String>,
+    /// Measure pass K alone and write it to --out, with no load gate (how a bench runs each
+    /// of its passes in a process of its own).
+    #[arg(long, value_name = "K", hide = true, requires = "out")]
+    pass: Option<u32>,
 }
 
 // The options of `sim` besides its name (no doc comment: clap would take it for the
@@ -222,6 +226,15 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     let device = cli.device;
+    // A bench (alone or before a reproduce) runs each pass in a process of its own, on the
+    // same device.
+    if let Ok(exe) = std::env::current_exe() {
+        gpgpu_repro::bench::passes_in_processes(vec![
+            exe.into(),
+            "--device".into(),
+            device.to_string().into(),
+        ]);
+    }
     match cli.command {
         Command::Info => info(&device),
         Command::Reproduce(a) => reproduce(&device, a),
@@ -349,6 +362,10 @@ fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
     let out = a
         .out
         .unwrap_or_else(|| gpgpu_repro::bench::default_path(a.quick));
+    if let Some(pass) = a.pass {
+        gpgpu_repro::bench::measure_pass(&g, a.quick, pass, a.only.as_deref(), &out)?;
+        return Ok(());
+    }
     let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
     let profile = gpgpu_repro::bench::run(&g, a.quick, &out, &quiet, a.only.as_deref())?;
     print!("{profile}");

@@ -127,6 +127,44 @@ fn the_papers_bandwidth_helpers_still_verify() {
     assert_eq!(t.bytes, 64.0 * 64.0 * 8.0 * 16.0, "fetched bytes only");
 }
 
+/// `gpgpu-repro bench` runs each pass in a process of its own (`bench --pass K`) and keeps
+/// every pass's value; a pass alone writes that pass's rows and nothing else.
+#[test]
+fn the_program_runs_each_pass_in_a_child_process() {
+    let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("p.json");
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(bin)
+            .args(args)
+            .env("TMPDIR", dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        DeviceProfile::load(&out).unwrap()
+    };
+    let o = out.to_str().unwrap();
+    let all = run(&["bench", "--quick", "--only", "fixed.finish", "--out", o]);
+    let [row] = &all.measurements[..] else {
+        panic!("one row: {:?}", all.measurements);
+    };
+    assert_eq!(row.key, "fixed.finish");
+    assert_eq!(
+        row.passes.len(),
+        Settings::quick().passes as usize,
+        "{row:?}"
+    );
+    assert_eq!(row.value, row.passes.iter().copied().reduce(f64::min));
+    let files = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(files, 1, "the passes' files (in TMPDIR) are removed");
+    let one = run(&[
+        "bench", "--quick", "--only", "fixed.d", "--pass", "1", "--out", o,
+    ]);
+    let keys: Vec<&str> = one.measurements.iter().map(|m| m.key.as_str()).collect();
+    assert_eq!(keys, ["fixed.draw", "fixed.dispatch"]);
+    assert!(one.measurements.iter().all(|m| m.passes.is_empty()));
+}
+
 #[test]
 fn a_malformed_profile_file_is_an_error() {
     let dir = tempfile::tempdir().unwrap();

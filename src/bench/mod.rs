@@ -35,7 +35,9 @@
 //! lengthen a run); the JSON keeps every run and the median's interval. A fixed cost makes
 //! many short runs instead, a fixed count ([`Settings::fixed_timing`], [`fixed`] says why).
 //! The whole bench runs in [`Settings::passes`] passes, each row the best of its passes
-//! ([`passes`]: a slow spell of the host lasts longer than one measurement, not than a pass).
+//! ([`passes`]: a slow spell of the host lasts longer than one measurement, not than a pass);
+//! run by the program, each pass is a process of its own ([`passes_in_processes`]: some
+//! states of the host last as long as the process that met them).
 //!
 //! # Units
 //! Bandwidth `B / t` in GB/s (10⁹ bytes per second), `B` the bytes read plus written by one
@@ -224,21 +226,29 @@ pub fn run(
 /// A measurement to make: its key and the function that makes it.
 type Step<'a> = (String, Box<dyn Fn() -> Result<Measurement, GlError> + 'a>);
 
+/// The command line that runs one pass of a bench in a process of its own (`gpgpu-repro
+/// --device D`, to which `bench --pass K …` is added), set once by the program
+/// ([`passes_in_processes`]). Unset (a library user, the tests), every pass runs in the
+/// calling process.
+static PASS_COMMAND: std::sync::OnceLock<Vec<std::ffi::OsString>> = std::sync::OnceLock::new();
+
+/// From now on a bench of [`Settings::quick`] or [`Settings::full`] runs each of its passes
+/// in a child process started with `command` followed by `bench --pass K --out FILE …`
+/// ([`passes`]: some states last as long as the process that met them — of nine quiet
+/// full benches in one process each, three read `ssbo.write.f64` at 10.1–10.5 GB/s in all
+/// three passes and six at 12.2–12.8, issue 23 — so a pass in a process of its own samples
+/// them as a slow spell is sampled by a pass).
+pub fn passes_in_processes(command: Vec<std::ffi::OsString>) {
+    let _ = PASS_COMMAND.set(command);
+}
+
 /// Makes every measurement of [`Settings`]; `progress` shows a bar on stderr.
 pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, BenchError> {
     measure_only(gl, s, progress, None)
 }
 
-/// [`measure`], restricted to the rows whose key contains `only` (a diagnostic: `bench
-/// --only KEY --out FILE` re-measures one roof; such a profile is incomplete, and
-/// `reproduce` never reads it because `--only` needs an explicit `--out`).
-pub fn measure_only(
-    gl: &Gl,
-    s: &Settings,
-    progress: bool,
-    only: Option<&str>,
-) -> Result<DeviceProfile, BenchError> {
-    let t0 = Instant::now();
+/// The bench's measurements, restricted to the rows whose key contains `only`.
+fn steps<'a>(gl: &'a Gl, s: &'a Settings, only: Option<&str>) -> Result<Vec<Step<'a>>, BenchError> {
     let mut steps: Vec<Step> = Vec::new();
     memory::steps(gl, s, &mut steps);
     texture::steps(gl, s, &mut steps);
@@ -252,39 +262,29 @@ pub fn measure_only(
             )));
         }
     }
+    Ok(steps)
+}
+
+/// [`measure`], restricted to the rows whose key contains `only` (a diagnostic: `bench
+/// --only KEY --out FILE` re-measures one roof; such a profile is incomplete, and
+/// `reproduce` never reads it because `--only` needs an explicit `--out`).
+pub fn measure_only(
+    gl: &Gl,
+    s: &Settings,
+    progress: bool,
+    only: Option<&str>,
+) -> Result<DeviceProfile, BenchError> {
+    let t0 = Instant::now();
+    let steps = steps(gl, s, only)?;
     let passes = s.passes.max(1);
-    let bar = if progress {
-        indicatif::ProgressBar::new(steps.len() as u64 * u64::from(passes))
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template("bench {bar:30} {pos}/{len} {msg}")
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
     // The machine's load over the whole bench and over each measurement.
     let first = Snapshot::now();
-    let mut noisy = Vec::new();
-    for pass in 0..passes {
-        for i in passes::order(pass, steps.len()) {
-            let (key, step) = &steps[i];
-            bar.set_message(format!("{key} (pass {} of {passes})", pass + 1));
-            let before = Snapshot::now();
-            // A measurement that cannot be made on this device is a row with the reason.
-            let m = step().unwrap_or_else(|e| Measurement::failed(key, &e.to_string()));
-            if let (Some(a), Some(b)) = (before, Snapshot::now())
-                && b.since(&a, THRESHOLD).is_some_and(|l| l.noisy)
-                && !noisy.contains(key)
-            {
-                noisy.push(key.clone());
-            }
-            by_step[i].push(m);
-            bar.inc(1);
-        }
-    }
+    let standard = *s == Settings::new(s.mode == "quick");
+    let (by_step, noisy) = match PASS_COMMAND.get().filter(|_| standard) {
+        Some(command) => passes_in_children(command, s, &steps, only)?,
+        None => run_passes(&steps, 0..passes, passes, progress),
+    };
     let rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
-    bar.finish_and_clear();
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
     profile.machine = first.map(|a| RunLoad {
@@ -305,6 +305,134 @@ pub fn measure_only(
         );
     }
     Ok(profile)
+}
+
+/// Pass `pass` alone (`bench --pass K`, run by [`measure_only`] in a child process): a
+/// profile whose rows are that pass's measurements, in that pass's order; written to `out`.
+pub fn measure_pass(
+    gl: &Gl,
+    quick: bool,
+    pass: u32,
+    only: Option<&str>,
+    out: &std::path::Path,
+) -> Result<DeviceProfile, BenchError> {
+    let t0 = Instant::now();
+    let s = Settings::new(quick);
+    let steps = steps(gl, &s, only)?;
+    let (by_step, noisy) = run_passes(&steps, pass..pass + 1, s.passes, true);
+    let rows = by_step.into_iter().map(passes::best_of).collect();
+    let mut profile =
+        DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
+    profile.machine = Some(RunLoad {
+        noisy_parts: noisy,
+        ..RunLoad::default()
+    });
+    profile.save(out)?;
+    Ok(profile)
+}
+
+/// Each step's measurements in `passes` (each pass in [`passes::order`]), and the keys of
+/// those measured while the machine was noisy.
+fn run_passes(
+    steps: &[Step],
+    passes: std::ops::Range<u32>,
+    total: u32,
+    progress: bool,
+) -> (Vec<Vec<Measurement>>, Vec<String>) {
+    let bar = if progress {
+        indicatif::ProgressBar::new(steps.len() as u64 * passes.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("bench {bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
+    let mut noisy = Vec::new();
+    for pass in passes {
+        for i in passes::order(pass, steps.len()) {
+            let (key, step) = &steps[i];
+            bar.set_message(format!("{key} (pass {} of {total})", pass + 1));
+            let before = Snapshot::now();
+            // A measurement that cannot be made on this device is a row with the reason.
+            let m = step().unwrap_or_else(|e| Measurement::failed(key, &e.to_string()));
+            if let (Some(a), Some(b)) = (before, Snapshot::now())
+                && b.since(&a, THRESHOLD).is_some_and(|l| l.noisy)
+                && !noisy.contains(key)
+            {
+                noisy.push(key.clone());
+            }
+            by_step[i].push(m);
+            bar.inc(1);
+        }
+    }
+    bar.finish_and_clear();
+    (by_step, noisy)
+}
+
+/// [`run_passes`] with each pass in a child process (`command bench --pass K`): the
+/// measurements of every pass by step, and the keys any pass measured while noisy.
+fn passes_in_children(
+    command: &[std::ffi::OsString],
+    s: &Settings,
+    steps: &[Step],
+    only: Option<&str>,
+) -> Result<(Vec<Vec<Measurement>>, Vec<String>), BenchError> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| BenchError::Work("empty pass command".into()))?;
+    let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
+    let mut noisy: Vec<String> = Vec::new();
+    for pass in 0..s.passes.max(1) {
+        let file = std::env::temp_dir().join(format!(
+            "gpgpu-repro-bench-{}-pass{pass}.json",
+            std::process::id()
+        ));
+        let mut child = std::process::Command::new(program);
+        child
+            .args(args)
+            .arg("bench")
+            .arg("--pass")
+            .arg(pass.to_string());
+        child.arg("--out").arg(&file);
+        if s.mode == "quick" {
+            child.arg("--quick");
+        }
+        if let Some(only) = only {
+            child.arg("--only").arg(only);
+        }
+        let status = child.status().map_err(|e| BenchError::Io {
+            path: program.into(),
+            source: e,
+        })?;
+        if !status.success() {
+            return Err(BenchError::Work(format!(
+                "pass {} of the bench, in a child process, failed ({status})",
+                pass + 1
+            )));
+        }
+        let p = DeviceProfile::load(&file);
+        let _ = std::fs::remove_file(&file);
+        let p = p?;
+        for m in p.measurements {
+            if let Some(i) = steps.iter().position(|(key, _)| *key == m.key) {
+                by_step[i].push(m);
+            }
+        }
+        for key in p.machine.map(|m| m.noisy_parts).unwrap_or_default() {
+            if !noisy.contains(&key) {
+                noisy.push(key);
+            }
+        }
+    }
+    if let Some(i) = by_step.iter().position(Vec::is_empty) {
+        return Err(BenchError::Work(format!(
+            "the bench's child processes measured no `{}`",
+            steps[i].0
+        )));
+    }
+    Ok((by_step, noisy))
 }
 
 /// Times `kernel` (one call = one kernel, `glFinish` around each timed run): a calibration

@@ -75,6 +75,18 @@ impl std::str::FromStr for DeviceSelector {
     }
 }
 
+/// The text [`DeviceSelector::from_str`] reads back as the same selector (`auto`, an index,
+/// a name; a name of digits alone cannot be, since that text is read as an index).
+impl std::fmt::Display for DeviceSelector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DeviceSelector::Auto => f.write_str("auto"),
+            DeviceSelector::Index(i) => write!(f, "{i}"),
+            DeviceSelector::Name(n) => f.write_str(n),
+        }
+    }
+}
+
 /// One EGL device as enumerated.
 #[derive(Clone, Debug)]
 pub struct DeviceEntry {
