@@ -127,8 +127,8 @@ fn the_papers_bandwidth_helpers_still_verify() {
     assert_eq!(t.bytes, 64.0 * 64.0 * 8.0 * 16.0, "fetched bytes only");
 }
 
-/// `gpgpu-repro bench` runs each pass in a process of its own (`bench --pass K`) and keeps
-/// every pass's value; a pass alone writes that pass's rows and nothing else.
+/// `gpgpu-repro bench` runs each pass in a process of its own (`bench --pass K`) but the
+/// fixed costs, and keeps every pass's value; a pass alone writes that pass's rows.
 #[test]
 fn the_program_runs_each_pass_in_a_child_process() {
     let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
@@ -155,14 +155,38 @@ fn the_program_runs_each_pass_in_a_child_process() {
         "{row:?}"
     );
     assert_eq!(row.value, row.passes.iter().copied().reduce(f64::min));
+    let up = run(&["bench", "--quick", "--only", "upload.ssbo", "--out", o]);
+    assert_eq!(
+        up.measurements[0].passes.len(),
+        2,
+        "two passes, two processes"
+    );
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 1, "the passes' files (in TMPDIR) are removed");
     let one = run(&[
-        "bench", "--quick", "--only", "fixed.d", "--pass", "1", "--out", o,
+        "bench",
+        "--quick",
+        "--only",
+        "upload.ssbo",
+        "--pass",
+        "1",
+        "--out",
+        o,
     ]);
     let keys: Vec<&str> = one.measurements.iter().map(|m| m.key.as_str()).collect();
-    assert_eq!(keys, ["fixed.draw", "fixed.dispatch"]);
-    assert!(one.measurements.iter().all(|m| m.passes.is_empty()));
+    assert_eq!(keys, ["upload.ssbo"]);
+    assert!(one.measurements[0].passes.is_empty(), "one pass");
+    // The fixed costs are the parent's to measure: a pass alone refuses them.
+    let o2 = dir.path().join("none.json");
+    let refused = std::process::Command::new(bin)
+        .args([
+            "bench", "--quick", "--only", "fixed", "--pass", "0", "--out",
+        ])
+        .arg(&o2)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success() && !o2.exists());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("no fixed cost"));
 }
 
 #[test]

@@ -159,6 +159,9 @@ fn finish(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     ))
 }
 
+/// The keys' common start; [`steps`] come last in a bench ([`super::passes::order`]).
+pub const PREFIX: &str = "fixed.";
+
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     out.push(("fixed.draw".into(), Box::new(move || draw(gl, s))));
     out.push(("fixed.dispatch".into(), Box::new(move || dispatch(gl, s))));

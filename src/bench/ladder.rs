@@ -7,14 +7,14 @@ use super::profile::Measurement;
 use super::sweep::{SweepPoint, cache_levels, peak, plateau};
 use crate::gl::GlError;
 
-/// Runs `at(bytes)` over the ladder `from, 4·from, …` up to the first size at or past `4·top`,
+/// Runs `at(bytes)` over the ladder `from, 4·from, …` up to the first size at or past `end`,
 /// or `cap` ([`super::sweep`]: the same ladder in every pass);
 /// returns the largest size's measurement carrying the sweep: its value is the plateau
 /// (memory roof), `peak` the best rate, `cache` the levels. A size that fails after a first
 /// success ends the sweep (e.g. out of memory); a failed check makes the result failed.
 pub(super) fn sweep(
     from: usize,
-    top: usize,
+    end: usize,
     cap: usize,
     mut at: impl FnMut(usize) -> Result<Measurement, GlError>,
 ) -> Result<Measurement, GlError> {
@@ -37,7 +37,7 @@ pub(super) fn sweep(
             gbs: m.value,
         });
         last = Some(m);
-        if bytes >= cap || bytes >= 4 * top {
+        if bytes >= cap || bytes >= end {
             break;
         }
         bytes = bytes.saturating_mul(4).min(cap);

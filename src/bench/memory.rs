@@ -226,15 +226,15 @@ fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measuremen
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     // Each SSBO kernel is swept over its array size (`super::sweep`).
     let cap = s.ssbo_cap(gl);
-    let top = s.top(gl, cap);
+    let end = s.ladder_end(gl, cap);
     for op in [Op::Read, Op::Write, Op::Copy] {
         out.push((
             format!("ssbo.{}.f32", op.name()),
-            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f32; 4]>(gl, s, op, b))),
+            Box::new(move || sweep(s.sweep_from, end, cap, |b| ssbo::<[f32; 4]>(gl, s, op, b))),
         ));
         out.push((
             format!("ssbo.{}.f64", op.name()),
-            Box::new(move || sweep(s.sweep_from, top, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))),
+            Box::new(move || sweep(s.sweep_from, end, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))),
         ));
     }
     for texture in [false, true] {

@@ -110,8 +110,8 @@ pub struct Settings {
     pub mode: &'static str,
     /// The smallest array of a bandwidth sweep ([`sweep`]), bytes.
     pub sweep_from: usize,
-    /// The least largest array of a sweep on a GPU, bytes (a software renderer uses 4× the
-    /// largest CPU cache instead, [`Settings::top`]).
+    /// Where a sweep's ladder ends on a GPU, bytes (a software renderer uses 16× the largest
+    /// CPU cache instead, [`Settings::ladder_end`]).
     pub buffer_bytes: usize,
     /// The largest array a sweep may use, bytes (the device's limits cap it further).
     pub sweep_cap: usize,
@@ -147,7 +147,8 @@ impl Settings {
             passes: 2,
         }
     }
-    /// The full run: under 4 minutes on a 2-core llvmpipe machine (three passes).
+    /// The full run: about 7 minutes on a 2-core llvmpipe machine (three passes, each sweep
+    /// to 512 MiB there).
     pub fn full() -> Settings {
         Settings {
             mode: "full",
@@ -165,16 +166,19 @@ impl Settings {
     pub fn new(quick: bool) -> Settings {
         if quick { Self::quick() } else { Self::full() }
     }
-    /// The size a sweep must reach before it may stop: on a software renderer 4× the largest
-    /// CPU cache (the caches of that device), else [`Settings::buffer_bytes`]; within `cap`.
-    pub fn top(&self, gl: &Gl, cap: usize) -> usize {
-        let cpu = 4 * sweep::largest_cpu_cache();
-        let top = if gl.info().software && cpu > 0 {
+    /// Where every sweep's ladder ends: its first size at or past this, within `cap`
+    /// ([`sweep`]). On a software renderer 16× the largest CPU cache (the caches of that
+    /// device; 4× was not past them on this project's machine, where with a 32 MiB cache
+    /// 128 MiB still wrote `target.rgba32f` at twice the rate of 512 MiB), else
+    /// [`Settings::buffer_bytes`] (full mode: 256 MiB, 5× the H100's 50 MB L2).
+    pub fn ladder_end(&self, gl: &Gl, cap: usize) -> usize {
+        let cpu = 16 * sweep::largest_cpu_cache();
+        let end = if gl.info().software && cpu > 0 {
             cpu
         } else {
             self.buffer_bytes
         };
-        top.min(cap)
+        end.min(cap)
     }
     /// The largest SSBO a sweep may use: [`Settings::sweep_cap`] within
     /// `GL_MAX_SHADER_STORAGE_BLOCK_SIZE`.
@@ -308,7 +312,7 @@ pub fn measure_only(
 }
 
 /// Pass `pass` alone (`bench --pass K`, run by [`measure_only`] in a child process): a
-/// profile whose rows are that pass's measurements, in that pass's order; written to `out`.
+/// profile whose rows are that pass's measurements but the fixed costs; written to `out`.
 pub fn measure_pass(
     gl: &Gl,
     quick: bool,
@@ -318,7 +322,14 @@ pub fn measure_pass(
 ) -> Result<DeviceProfile, BenchError> {
     let t0 = Instant::now();
     let s = Settings::new(quick);
-    let steps = steps(gl, &s, only)?;
+    let mut steps = steps(gl, &s, only)?;
+    // The fixed costs are measured by the process that started this one ([`measure_only`]).
+    steps.retain(|(key, _)| !key.starts_with(fixed::PREFIX));
+    if steps.is_empty() {
+        return Err(BenchError::Work(
+            "bench --pass measures no fixed cost (its parent process does)".into(),
+        ));
+    }
     let (by_step, noisy) = run_passes(&steps, pass..pass + 1, s.passes, true);
     let rows = by_step.into_iter().map(passes::best_of).collect();
     let mut profile =
@@ -339,6 +350,17 @@ fn run_passes(
     total: u32,
     progress: bool,
 ) -> (Vec<Vec<Measurement>>, Vec<String>) {
+    run_passes_of(steps, passes, total, progress, &|_| true)
+}
+
+/// [`run_passes`] of the steps whose key `pick` accepts (the others get no measurement).
+fn run_passes_of(
+    steps: &[Step],
+    passes: std::ops::Range<u32>,
+    total: u32,
+    progress: bool,
+    pick: &dyn Fn(&str) -> bool,
+) -> (Vec<Vec<Measurement>>, Vec<String>) {
     let bar = if progress {
         indicatif::ProgressBar::new(steps.len() as u64 * passes.len() as u64)
     } else {
@@ -350,9 +372,17 @@ fn run_passes(
     );
     let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
     let mut noisy = Vec::new();
+    let fixed_costs = steps
+        .iter()
+        .rev()
+        .take_while(|(key, _)| key.starts_with(fixed::PREFIX))
+        .count();
     for pass in passes {
-        for i in passes::order(pass, steps.len()) {
+        for i in passes::order(pass, steps.len(), fixed_costs) {
             let (key, step) = &steps[i];
+            if !pick(key) {
+                continue;
+            }
             bar.set_message(format!("{key} (pass {} of {total})", pass + 1));
             let before = Snapshot::now();
             // A measurement that cannot be made on this device is a row with the reason.
@@ -371,8 +401,15 @@ fn run_passes(
     (by_step, noisy)
 }
 
-/// [`run_passes`] with each pass in a child process (`command bench --pass K`): the
-/// measurements of every pass by step, and the keys any pass measured while noisy.
+/// [`run_passes`] with each pass in a child process (`command bench --pass K`), and after
+/// each the fixed costs of that pass in this process: the measurements of every pass by
+/// step, and the keys any pass measured while noisy.
+///
+/// The fixed costs stay in the process that runs the papers' tables (the same one under
+/// `reproduce`), which is what they bound: in three quiet full benches whose child
+/// processes measured them too, an empty draw read 7.7 µs in two of the nine passes
+/// (36.1–57.4 µs in the other seven, and 50.7–73.1 in the 27 passes of nine earlier benches
+/// run in one process), a state of those processes that the tables' rows never saw.
 fn passes_in_children(
     command: &[std::ffi::OsString],
     s: &Settings,
@@ -382,57 +419,81 @@ fn passes_in_children(
     let (program, args) = command
         .split_first()
         .ok_or_else(|| BenchError::Work("empty pass command".into()))?;
+    let fixed_cost = |key: &str| key.starts_with(fixed::PREFIX);
+    let children = steps.iter().any(|(key, _)| !fixed_cost(key));
     let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
     let mut noisy: Vec<String> = Vec::new();
-    for pass in 0..s.passes.max(1) {
-        let file = std::env::temp_dir().join(format!(
-            "gpgpu-repro-bench-{}-pass{pass}.json",
-            std::process::id()
-        ));
-        let mut child = std::process::Command::new(program);
-        child
-            .args(args)
-            .arg("bench")
-            .arg("--pass")
-            .arg(pass.to_string());
-        child.arg("--out").arg(&file);
-        if s.mode == "quick" {
-            child.arg("--quick");
-        }
-        if let Some(only) = only {
-            child.arg("--only").arg(only);
-        }
-        let status = child.status().map_err(|e| BenchError::Io {
-            path: program.into(),
-            source: e,
-        })?;
-        if !status.success() {
-            return Err(BenchError::Work(format!(
-                "pass {} of the bench, in a child process, failed ({status})",
-                pass + 1
-            )));
-        }
-        let p = DeviceProfile::load(&file);
-        let _ = std::fs::remove_file(&file);
-        let p = p?;
-        for m in p.measurements {
+    let mut add = |ms: Vec<Measurement>, keys: Vec<String>| {
+        for m in ms {
             if let Some(i) = steps.iter().position(|(key, _)| *key == m.key) {
                 by_step[i].push(m);
             }
         }
-        for key in p.machine.map(|m| m.noisy_parts).unwrap_or_default() {
+        for key in keys {
             if !noisy.contains(&key) {
                 noisy.push(key);
             }
         }
+    };
+    let passes = s.passes.max(1);
+    for pass in 0..passes {
+        if children {
+            let p = child_pass(program, args, s, pass, only)?;
+            add(
+                p.measurements,
+                p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
+            );
+        }
+        let (here, keys) = run_passes_of(steps, pass..pass + 1, passes, false, &fixed_cost);
+        add(here.into_iter().flatten().collect(), keys);
     }
     if let Some(i) = by_step.iter().position(Vec::is_empty) {
         return Err(BenchError::Work(format!(
-            "the bench's child processes measured no `{}`",
+            "the bench's passes measured no `{}`",
             steps[i].0
         )));
     }
     Ok((by_step, noisy))
+}
+
+/// Pass `pass` in a child process (`program args bench --pass K --out FILE`): its profile.
+fn child_pass(
+    program: &std::ffi::OsString,
+    args: &[std::ffi::OsString],
+    s: &Settings,
+    pass: u32,
+    only: Option<&str>,
+) -> Result<DeviceProfile, BenchError> {
+    let file = std::env::temp_dir().join(format!(
+        "gpgpu-repro-bench-{}-pass{pass}.json",
+        std::process::id()
+    ));
+    let mut child = std::process::Command::new(program);
+    child
+        .args(args)
+        .arg("bench")
+        .arg("--pass")
+        .arg(pass.to_string());
+    child.arg("--out").arg(&file);
+    if s.mode == "quick" {
+        child.arg("--quick");
+    }
+    if let Some(only) = only {
+        child.arg("--only").arg(only);
+    }
+    let status = child.status().map_err(|e| BenchError::Io {
+        path: program.into(),
+        source: e,
+    })?;
+    if !status.success() {
+        return Err(BenchError::Work(format!(
+            "pass {} of the bench, in a child process, failed ({status})",
+            pass + 1
+        )));
+    }
+    let p = DeviceProfile::load(&file);
+    let _ = std::fs::remove_file(&file);
+    p
 }
 
 /// Times `kernel` (one call = one kernel, `glFinish` around each timed run): a calibration

@@ -254,8 +254,8 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     // rounded to square textures.
     let swept = move |texel: usize, at: Box<dyn Fn(u32) -> Result<Measurement, GlError> + 'a>| {
         let cap = s.texture_cap(gl, texel);
-        let top = s.top(gl, cap);
-        sweep(s.sweep_from, top, cap, move |b| {
+        let end = s.ladder_end(gl, cap);
+        sweep(s.sweep_from, end, cap, move |b| {
             let side = side_of(b, texel);
             let mut m = at(side)?;
             m.what = format!("{} ({} bytes)", m.what, bytes_of(side, texel));
