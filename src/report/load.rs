@@ -4,7 +4,8 @@
 //! # What is sampled
 //! Two snapshots of `/proc/stat` (the `cpu` line: jiffies spent per state, summed over the
 //! CPUs; the `cpuN` lines give the number of cores `c`) and of this process's own CPU time in
-//! `/proc/self/stat` (`utime + stime`, every thread of the process, llvmpipe's included),
+//! `/proc/self/stat` (`utime + stime`, every thread of the process, llvmpipe's included, and
+//! `cutime + cstime`, its children's once it has waited for them: the bench's passes),
 //! taken at the two ends of an interval, give
 //! - busy jiffies `Δbusy = Δ(user + nice + system + irq + softirq)` (guest time is already in
 //!   user), all jiffies `Δall = Δ(user + nice + system + idle + iowait + irq + softirq + steal)`;
@@ -97,16 +98,18 @@ pub fn parse_stat(text: &str) -> Option<CpuTimes> {
     })
 }
 
-/// Parses `/proc/<pid>/stat`: the process's `utime + stime` in jiffies (fields 14 and 15;
-/// the command name in field 2 may hold spaces and parentheses, so fields are counted after
-/// its last `)`).
+/// Parses `/proc/<pid>/stat`: the CPU time of the process and of its children it has waited
+/// for, `utime + stime + cutime + cstime` in jiffies (fields 14 to 17; the command name in
+/// field 2 may hold spaces and parentheses, so fields are counted after its last `)`). The
+/// children count as this process: a bench runs its passes in child processes
+/// ([`crate::bench::passes_in_processes`]), which must not read as other processes' load
+/// (they did: "other processes 1.34 of 2 cores" over a quiet bench, issue 23).
 pub fn parse_self_stat(text: &str) -> Option<u64> {
     let rest = &text[text.rfind(')')? + 1..];
     let f: Vec<&str> = rest.split_whitespace().collect();
     // After the name: field 3 (state) is f[0], so field k is f[k - 3].
-    let utime: u64 = f.get(11)?.parse().ok()?;
-    let stime: u64 = f.get(12)?.parse().ok()?;
-    Some(utime + stime)
+    let field = |k: usize| -> Option<u64> { f.get(k - 3)?.parse().ok() };
+    Some(field(14)? + field(15)? + field(16)? + field(17)?)
 }
 
 /// Parses `/proc/loadavg`: the 1, 5 and 15 minute load averages.

@@ -26,8 +26,12 @@ fn parses_proc_stat() {
 #[test]
 fn parses_own_stat_with_a_name_holding_spaces_and_parentheses() {
     let line = "12612 (my (odd) prog) R 12607 12607 8128 0 -1 4194304 98 0 0 0 \
-                70 30 0 0 20 0 1 0 430415 3133440 413";
-    assert_eq!(parse_self_stat(line), Some(100));
+                70 30 6 4 20 0 1 0 430415 3133440 413";
+    assert_eq!(
+        parse_self_stat(line),
+        Some(110),
+        "its own 70 + 30, its children's 6 + 4"
+    );
     assert_eq!(parse_self_stat("12 (x) R 1 2"), None);
     assert_eq!(parse_self_stat("no parenthesis"), None);
 }
