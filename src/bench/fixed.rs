@@ -159,7 +159,7 @@ fn finish(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     ))
 }
 
-/// The keys' common start; [`steps`] come last in a bench ([`super::passes::order`]).
+/// The keys' common start; these rows come last in a bench ([`super::passes::order`]).
 pub const PREFIX: &str = "fixed.";
 
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {

@@ -21,7 +21,7 @@
 //! # The rule
 //! Pass `p` runs the measurements in order (`p` even) or in reverse (`p` odd), so each row's
 //! neighbours in time change — except the fixed costs, which end every pass, in the process
-//! that runs the papers' tables ([`super::passes_in_children`] says why). A row's result over passes ([`best_of`]):
+//! that runs the papers' tables (`passes_in_children` in [`super`] says why). A row's result over passes ([`best_of`]):
 //! - a failed check or missing feature in any pass makes the row failed (a wrong result is
 //!   never hidden by a right one);
 //! - a swept bandwidth keeps, at each size every pass reached, the best rate of any pass, and

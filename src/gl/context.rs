@@ -75,7 +75,7 @@ impl std::str::FromStr for DeviceSelector {
     }
 }
 
-/// The text [`DeviceSelector::from_str`] reads back as the same selector (`auto`, an index,
+/// The text that `from_str` ([`std::str::FromStr`]) reads back as the same selector (`auto`, an index,
 /// a name; a name of digits alone cannot be, since that text is read as an index).
 impl std::fmt::Display for DeviceSelector {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
