@@ -159,8 +159,11 @@ fn finish(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     ))
 }
 
-/// The keys' common start; these rows come last in a bench ([`super::passes::order`]).
-pub const PREFIX: &str = "fixed.";
+/// Whether a bench row is a fixed cost (its key starts `fixed.`): such rows come last in
+/// a pass ([`super::passes::order`]) and stay in the process that runs the tables.
+pub fn is_fixed_cost(key: &str) -> bool {
+    key.starts_with("fixed.")
+}
 
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     out.push(("fixed.draw".into(), Box::new(move || draw(gl, s))));

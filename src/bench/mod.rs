@@ -324,7 +324,7 @@ pub fn measure_pass(
     let s = Settings::new(quick);
     let mut steps = steps(gl, &s, only)?;
     // The fixed costs are measured by the process that started this one ([`measure_only`]).
-    steps.retain(|(key, _)| !key.starts_with(fixed::PREFIX));
+    steps.retain(|(key, _)| !fixed::is_fixed_cost(key));
     if steps.is_empty() {
         return Err(BenchError::Work(
             "bench --pass measures no fixed cost (its parent process does)".into(),
@@ -375,7 +375,7 @@ fn run_passes_of(
     let fixed_costs = steps
         .iter()
         .rev()
-        .take_while(|(key, _)| key.starts_with(fixed::PREFIX))
+        .take_while(|(key, _)| fixed::is_fixed_cost(key))
         .count();
     for pass in passes {
         for i in passes::order(pass, steps.len(), fixed_costs) {
@@ -419,8 +419,7 @@ fn passes_in_children(
     let (program, args) = command
         .split_first()
         .ok_or_else(|| BenchError::Work("empty pass command".into()))?;
-    let fixed_cost = |key: &str| key.starts_with(fixed::PREFIX);
-    let children = steps.iter().any(|(key, _)| !fixed_cost(key));
+    let children = steps.iter().any(|(key, _)| !fixed::is_fixed_cost(key));
     let mut by_step: Vec<Vec<Measurement>> = vec![Vec::new(); steps.len()];
     let mut noisy: Vec<String> = Vec::new();
     let mut add = |ms: Vec<Measurement>, keys: Vec<String>| {
@@ -444,7 +443,8 @@ fn passes_in_children(
                 p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
             );
         }
-        let (here, keys) = run_passes_of(steps, pass..pass + 1, passes, false, &fixed_cost);
+        let (here, keys) =
+            run_passes_of(steps, pass..pass + 1, passes, false, &fixed::is_fixed_cost);
         add(here.into_iter().flatten().collect(), keys);
     }
     if let Some(i) = by_step.iter().position(Vec::is_empty) {
