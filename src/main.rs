@@ -367,6 +367,8 @@ fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
+    // Ctrl-C or SIGTERM stops the bench before its next measurement, nothing written.
+    let _ = gpgpu_repro::runner::interrupt_flag();
     let profile = gpgpu_repro::bench::run(&g, a.quick, &out, &quiet, a.only.as_deref())?;
     print!("{profile}");
     eprintln!("profile: {}", out.display());

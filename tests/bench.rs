@@ -190,6 +190,53 @@ fn the_program_runs_each_pass_in_a_child_process() {
 }
 
 #[test]
+fn an_interrupted_bench_stops_its_pass_and_writes_nothing() {
+    let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
+    let dir = tempfile::tempdir().unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let out = dir.path().join("p.json");
+    let mut bench = std::process::Command::new(bin)
+        .args(["bench", "--quick", "--out"])
+        .arg(&out)
+        .env("TMPDIR", &tmp)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Inside the first child pass (a quick bench's pass takes well over ten seconds here),
+    // SIGINT to the parent alone, as `timeout -s INT` sends it.
+    std::thread::sleep(std::time::Duration::from_secs(3));
+    let sent = std::time::Instant::now();
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &bench.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = loop {
+        if let Some(s) = bench.try_wait().unwrap() {
+            break s;
+        }
+        if sent.elapsed().as_secs() > 60 {
+            let _ = bench.kill();
+            panic!("the bench went on for a minute after SIGINT");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    };
+    let mut err = String::new();
+    std::io::Read::read_to_string(&mut bench.stderr.take().unwrap(), &mut err).unwrap();
+    assert!(!status.success(), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    assert!(!out.exists(), "no profile after an interrupt");
+    assert_eq!(
+        std::fs::read_dir(&tmp).unwrap().count(),
+        0,
+        "the child pass's file is removed"
+    );
+    // It stopped the child's pass rather than waiting for the bench (tens of seconds).
+    assert!(sent.elapsed().as_secs() < 15, "{:?} after SIGINT", sent.elapsed());
+}
+
+#[test]
 fn a_malformed_profile_file_is_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("device.json");

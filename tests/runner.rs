@@ -503,3 +503,56 @@ fn each_experiment_file_is_parsed_once_and_its_value_handed_to_the_run() {
         other => panic!("expected a config error, got {other:?}"),
     }
 }
+
+#[test]
+fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
+    use gpgpu_repro::bench::{DeviceProfile, Kind, Work};
+    use gpgpu_repro::report::bound_columns;
+    let g = ctx();
+    let dir = tempfile::tempdir().unwrap();
+    let paper = registry::paper("matmul").unwrap();
+    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+    // A bench whose empty draw costs a second: every row's fixed-cost term would be huge,
+    // and the table's probes (this process, a few µs to ms) lower it.
+    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
+    p.limits.draw_ms = Some(1000.0);
+    s.set_profile(std::rc::Rc::new(p));
+    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
+    cols.extend(bound_columns());
+    let mut t = s.table("probe", "Probe table", cols, &("config", 1)).unwrap();
+    let work = |passes| Work {
+        passes,
+        kind: Kind::Fragment,
+        ..Work::default()
+    };
+    let row = |t: &runner::TableWriter, key: &str, passes, ms| {
+        t.row(key)
+            .num("N", 1.0)
+            .num("time", ms)
+            .work("empty passes", work(passes), ms)
+            .unchecked("a test row")
+    };
+    // Far below its bound (a day for one pass): no second probe.
+    t.push(row(&t, "slow", 1, 86_400_000.0)).unwrap();
+    let probes = |t: &runner::TableWriter| {
+        t.table()
+            .caption
+            .iter()
+            .find(|c| c.starts_with("Fixed costs probed"))
+            .cloned()
+            .expect("the probe's caption")
+    };
+    assert!(!probes(&t).contains("probed again"), "{}", probes(&t));
+    // A billion passes in a millisecond: far above any probe's bound, so it probes again,
+    // and the row is still reported above its bound (the invariant's note stays).
+    t.push(row(&t, "fast", 1_000_000_000, 1.0)).unwrap();
+    assert!(probes(&t).contains("probed again after 1 row "), "{}", probes(&t));
+    let table = t.finish().unwrap();
+    let bound = |key: &str| {
+        let r = table.rows.iter().find(|r| r.key == key).unwrap();
+        r.attained.as_ref().unwrap().bound.unwrap().ms
+    };
+    // Both rows are read against the same (least) draw cost: per pass, equal bounds.
+    assert!((bound("fast") / 1e9 - bound("slow")).abs() <= 1e-9 * bound("slow"));
+    assert!(bound("slow") < 1000.0);
+}

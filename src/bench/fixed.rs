@@ -31,8 +31,10 @@
 //! can then lie above a row's own time. [`probe`] measures `fixed.draw` and `fixed.dispatch`
 //! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs after
 //! [`PROBE_WARMUP`]), in the process that times the rows; the runner probes at each table's
-//! start and bounds that table's rows with the lesser of the probed and the bench's cost
-//! (`runner::session`): a bound is the least the device was seen to need.
+//! first bounded row, and again right after any row within `REPROBE_AT` (0.8) of a bound
+//! whose limiter is a fixed cost (the mode that row met is then likely still on), and bounds
+//! all of that table's rows with the least of the probed and the bench's costs
+//! (`runner::session::writer`): a bound is the least the device was seen to need.
 
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step};

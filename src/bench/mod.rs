@@ -101,6 +101,23 @@ pub enum BenchError {
     /// A full bench refused on a busy machine (nothing written).
     #[error(transparent)]
     Noisy(#[from] crate::report::load::NoisyError),
+    /// Stopped by Ctrl-C or SIGTERM ([`interrupt`]): no profile is written.
+    #[error("the bench was interrupted (Ctrl-C or SIGTERM); no profile was written")]
+    Interrupted,
+}
+
+/// Set by [`interrupt`]: the bench stops before its next measurement.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Stops a bench in progress (the program's Ctrl-C / SIGTERM handler calls it): it makes no
+/// further measurement, stops its child pass, writes no profile and returns
+/// [`BenchError::Interrupted`]. A measurement under way finishes first (a few seconds).
+pub fn interrupt() {
+    INTERRUPTED.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+fn interrupted() -> bool {
+    INTERRUPTED.load(std::sync::atomic::Ordering::SeqCst)
 }
 
 /// Sizes and repetitions of one `bench` run.
@@ -288,6 +305,9 @@ pub fn measure_only(
         Some(command) => passes_in_children(command, s, &steps, only)?,
         None => run_passes(&steps, 0..passes, passes, progress),
     };
+    if interrupted() {
+        return Err(BenchError::Interrupted);
+    }
     let rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
@@ -383,6 +403,10 @@ fn run_passes_of(
             if !pick(key) {
                 continue;
             }
+            if interrupted() {
+                // (the caller sees the flag and returns BenchError::Interrupted)
+                return (by_step, noisy);
+            }
             bar.set_message(format!("{key} (pass {} of {total})", pass + 1));
             let before = Snapshot::now();
             // A measurement that cannot be made on this device is a row with the reason.
@@ -436,6 +460,9 @@ fn passes_in_children(
     };
     let passes = s.passes.max(1);
     for pass in 0..passes {
+        if interrupted() {
+            return Err(BenchError::Interrupted);
+        }
         if children {
             let p = child_pass(program, args, s, pass, only)?;
             add(
@@ -481,10 +508,29 @@ fn child_pass(
     if let Some(only) = only {
         child.arg("--only").arg(only);
     }
-    let status = child.status().map_err(|e| BenchError::Io {
+    let io = |e| BenchError::Io {
         path: program.into(),
         source: e,
-    })?;
+    };
+    // Waits for the pass, and stops it on an interrupt of this process (a terminal's Ctrl-C
+    // reaches the child too; a signal sent to this process alone does not).
+    let mut running = child.spawn().map_err(io)?;
+    let status = loop {
+        if let Some(status) = running.try_wait().map_err(io)? {
+            break status;
+        }
+        if interrupted() {
+            let _ = running.kill();
+            let _ = running.wait();
+            let _ = std::fs::remove_file(&file);
+            return Err(BenchError::Interrupted);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    if interrupted() {
+        let _ = std::fs::remove_file(&file);
+        return Err(BenchError::Interrupted);
+    }
     if !status.success() {
         return Err(BenchError::Work(format!(
             "pass {} of the bench, in a child process, failed ({status})",

@@ -133,7 +133,7 @@ pub use crate::report::files::DEVICE_JSON;
 /// measured on this device (a full profile serves a quick run too, not the other way round),
 /// else measured now by `bench` in the run's mode and saved there. `None` (with a warning)
 /// when `bench` itself fails: the run goes on without bounds.
-fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Option<DeviceProfile> {
+fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Result<Option<DeviceProfile>, RunError> {
     let path = dir.join(DEVICE_JSON);
     if let Ok(p) = DeviceProfile::load(&path)
         && p.device.short() == gl.info().short()
@@ -145,17 +145,18 @@ fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Option<DeviceProfile> {
             p.mode,
             p.date
         );
-        return Some(p);
+        return Ok(Some(p));
     }
     eprintln!("device limits: measuring (bench, {} mode)", mode.name());
     let measured =
         crate::bench::measure(gl, &crate::bench::Settings::new(mode == Mode::Quick), true)
             .and_then(|p| p.save(&path).map(|()| p));
     match measured {
-        Ok(p) => Some(p),
+        Ok(p) => Ok(Some(p)),
+        Err(crate::bench::BenchError::Interrupted) => Err(RunError::Interrupted),
         Err(e) => {
             eprintln!("warning: bench failed ({e}); the tables get no bound columns");
-            None
+            Ok(None)
         }
     }
 }
@@ -304,11 +305,10 @@ pub fn reproduce_with(
     let interrupted = interrupt_flag();
     let command_started = Instant::now();
     let mut times = run_times(opts.mode);
-    let profile = opts
-        .bench
-        .then(|| device_profile(gl, &dir, opts.mode))
-        .flatten()
-        .map(Rc::new);
+    let profile = match opts.bench {
+        true => device_profile(gl, &dir, opts.mode)?.map(Rc::new),
+        false => None,
+    };
     if opts.bench {
         times.bench_s = Some(command_started.elapsed().as_secs_f64());
     }
@@ -380,19 +380,23 @@ fn run_times(mode: Mode) -> RunTimes {
     }
 }
 
-/// The flag a Ctrl-C sets: the run finishes its current row and stops; a second Ctrl-C
-/// exits at once.
-fn interrupt_flag() -> Arc<AtomicBool> {
+/// The flag a Ctrl-C sets: the run finishes its current row and stops, a bench its current
+/// measurement ([`crate::bench::interrupt`]); a second Ctrl-C exits at once.
+pub fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = interrupted.clone();
     // A second handler cannot be installed (e.g. in tests): then Ctrl-C just kills us, and
     // the atomic writes still leave complete files only. With the `termination` feature
     // the handler also catches SIGTERM (and SIGHUP).
     let _ = ctrlc::set_handler(move || {
+        crate::bench::interrupt();
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
-        eprintln!("\ninterrupt: finishing the current row (Ctrl-C again to quit now)");
+        eprintln!(
+            "\ninterrupt: finishing the current row or bench measurement (Ctrl-C again to quit \
+             now)"
+        );
     });
     interrupted
 }
