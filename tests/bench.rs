@@ -158,8 +158,8 @@ fn the_program_runs_each_pass_in_a_child_process() {
     let up = run(&["bench", "--quick", "--only", "upload.ssbo", "--out", o]);
     assert_eq!(
         up.measurements[0].passes.len(),
-        2,
-        "two passes, two processes"
+        2 + 3,
+        "a host transfer: two passes in two processes, and in this one before and after each"
     );
     let files = std::fs::read_dir(dir.path()).unwrap().count();
     assert_eq!(files, 1, "the passes' files (in TMPDIR) are removed");
@@ -233,7 +233,11 @@ fn an_interrupted_bench_stops_its_pass_and_writes_nothing() {
         "the child pass's file is removed"
     );
     // It stopped the child's pass rather than waiting for the bench (tens of seconds).
-    assert!(sent.elapsed().as_secs() < 15, "{:?} after SIGINT", sent.elapsed());
+    assert!(
+        sent.elapsed().as_secs() < 15,
+        "{:?} after SIGINT",
+        sent.elapsed()
+    );
 }
 
 #[test]

@@ -519,7 +519,9 @@ fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
     s.set_profile(std::rc::Rc::new(p));
     let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
     cols.extend(bound_columns());
-    let mut t = s.table("probe", "Probe table", cols, &("config", 1)).unwrap();
+    let mut t = s
+        .table("probe", "Probe table", cols, &("config", 1))
+        .unwrap();
     let work = |passes| Work {
         passes,
         kind: Kind::Fragment,
@@ -546,7 +548,11 @@ fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
     // A billion passes in a millisecond: far above any probe's bound, so it probes again,
     // and the row is still reported above its bound (the invariant's note stays).
     t.push(row(&t, "fast", 1_000_000_000, 1.0)).unwrap();
-    assert!(probes(&t).contains("probed again after 1 row "), "{}", probes(&t));
+    assert!(
+        probes(&t).contains("probed again after 1 row "),
+        "{}",
+        probes(&t)
+    );
     let table = t.finish().unwrap();
     let bound = |key: &str| {
         let r = table.rows.iter().find(|r| r.key == key).unwrap();

@@ -434,6 +434,14 @@ fn run_passes_of(
 /// processes measured them too, an empty draw read 7.7 µs in two of the nine passes
 /// (36.1–57.4 µs in the other seven, and 50.7–73.1 in the 27 passes of nine earlier benches
 /// run in one process), a state of those processes that the tables' rows never saw.
+///
+/// The host transfers (`upload.*`, `readback.*`: a memcpy on llvmpipe) are measured in the
+/// child passes and, in this process, before the first pass and after each, so that their
+/// best is taken over `2·passes + 1` moments of the bench: the host's memory bandwidth on a
+/// shared machine has slow spells of seconds to tens of seconds (five `bench --only
+/// readback` runs back to back, seconds apart: best `readback.texture` 15.2, 11.5, 11.1,
+/// 12.7, 12.7 GB/s; its passes 11.0–11.5 through two whole runs), and with three
+/// moments `readback.texture` moved by 12.9 % between quiet full benches (issue 23).
 fn passes_in_children(
     command: &[std::ffi::OsString],
     s: &Settings,
@@ -459,6 +467,11 @@ fn passes_in_children(
         }
     };
     let passes = s.passes.max(1);
+    if children {
+        // The host transfers once more here, before the first pass (see above).
+        let (here, keys) = run_passes_of(steps, passes..passes + 1, passes, false, &is_transfer);
+        add(here.into_iter().flatten().collect(), keys);
+    }
     for pass in 0..passes {
         if interrupted() {
             return Err(BenchError::Interrupted);
@@ -470,8 +483,8 @@ fn passes_in_children(
                 p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
             );
         }
-        let (here, keys) =
-            run_passes_of(steps, pass..pass + 1, passes, false, &fixed::is_fixed_cost);
+        let in_parent = |key: &str| fixed::is_fixed_cost(key) || is_transfer(key);
+        let (here, keys) = run_passes_of(steps, pass..pass + 1, passes, false, &in_parent);
         add(here.into_iter().flatten().collect(), keys);
     }
     if let Some(i) = by_step.iter().position(Vec::is_empty) {
@@ -481,6 +494,12 @@ fn passes_in_children(
         )));
     }
     Ok((by_step, noisy))
+}
+
+/// Whether a bench row is a host transfer (`upload.*`, `readback.*`), which is measured more
+/// often than the others ([`passes_in_children`]).
+fn is_transfer(key: &str) -> bool {
+    key.starts_with("upload.") || key.starts_with("readback.")
 }
 
 /// Pass `pass` in a child process (`program args bench --pass K --out FILE`): its profile.

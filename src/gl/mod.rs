@@ -76,7 +76,7 @@ pub struct Gl(Rc<Shared>);
 struct Shared {
     // Field order is drop order: the loader first, then the native context it points into.
     raw: glow::Context,
-    checks: bool,
+    checks: std::cell::Cell<bool>,
     info: DeviceInfo,
     /// Linked programs by (files, defines). They hold no `Gl` (no cycle through the cache);
     /// the context's destruction deletes them.
@@ -145,7 +145,7 @@ impl Gl {
         LIVE_CONTEXTS.fetch_add(1, Ordering::SeqCst);
         Gl(Rc::new(Shared {
             raw,
-            checks,
+            checks: std::cell::Cell::new(checks),
             info,
             programs: RefCell::new(HashMap::new()),
             get_programiv,
@@ -180,7 +180,13 @@ impl Gl {
 
     /// Whether every toolkit operation is followed by a `glGetError` check.
     pub fn checks_enabled(&self) -> bool {
-        self.0.checks
+        self.0.checks.get()
+    }
+
+    /// Turns the `glGetError` checks on for this context (and its clones) whatever the build:
+    /// the tests call it, so that a release-built test run checks as a debug one does.
+    pub fn enable_checks(&self) {
+        self.0.checks.set(true);
     }
 
     /// `glFinish`: blocks until every command issued so far has completed.
@@ -195,7 +201,7 @@ impl Gl {
 
     /// Checks `glGetError` when checks are on (see the module docs).
     pub fn check(&self, what: &str) -> Result<(), GlError> {
-        if self.0.checks {
+        if self.0.checks.get() {
             self.check_now(what)
         } else {
             Ok(())

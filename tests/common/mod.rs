@@ -5,9 +5,13 @@
 
 use gpgpu_repro::gl::{self, DeviceSelector, Gl, Need};
 
-/// A context on the default device (Mesa llvmpipe in CI), current on this test's thread.
+/// A context on the default device (Mesa llvmpipe in CI), current on this test's thread,
+/// with GL error checks in any build (a release build has them off by default).
 pub fn ctx() -> Gl {
-    gl::headless(&DeviceSelector::Auto).expect("a headless GL 3.3+ core context (Mesa llvmpipe)")
+    let g = gl::headless(&DeviceSelector::Auto)
+        .expect("a headless GL 3.3+ core context (Mesa llvmpipe)");
+    g.enable_checks();
+    g
 }
 
 /// A context that has every one of `needs`, or `None` after printing why `test` is skipped

@@ -11,10 +11,10 @@ use crate::bench::fixed::FixedProbe;
 use crate::bench::{Limits, OVER_BOUND};
 use crate::report::files::write_atomic;
 use crate::report::index::TableRef;
-use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
 use crate::report::table::Attained;
-use crate::work::{Bound, Limiter};
+use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
 use crate::runner::RunError;
+use crate::work::{Bound, Limiter};
 
 /// Builds one table row by row; every pushed row is written to disk at once.
 pub struct TableWriter {
