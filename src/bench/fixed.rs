@@ -31,7 +31,7 @@
 //! can then lie above a row's own time. [`probe`] measures `fixed.draw` and `fixed.dispatch`
 //! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs after
 //! [`PROBE_WARMUP`]), in the process that times the rows; the runner probes at each table's
-//! first bounded row, and again right after any row within `REPROBE_AT` (0.8) of a bound
+//! first bounded row, and again right after any row at over `REPROBE_AT` (0.8) of a bound
 //! whose limiter is a fixed cost (the mode that row met is then likely still on), and bounds
 //! all of that table's rows with the least of the probed and the bench's costs
 //! (`runner::session::writer`): a bound is the least the device was seen to need.

@@ -299,7 +299,7 @@ impl TableWriter {
         let again = match p.again {
             0 => String::new(),
             n => format!(
-                "; probed again after {n} row{} within {REPROBE_AT} of a fixed-cost bound, the \
+                "; probed again after {n} row{} at over {REPROBE_AT} of a fixed-cost bound, the \
                  least of all probes: {}, {}",
                 if n == 1 { "" } else { "s" },
                 us(p.least.draw_ms),
@@ -317,7 +317,7 @@ impl TableWriter {
         );
     }
 
-    /// The bound of a timed row's work from the table's limits; a row within [`REPROBE_AT`] of
+    /// The bound of a timed row's work from the table's limits; a row at over [`REPROBE_AT`] of
     /// a fixed-cost bound probes the fixed costs again first (when `may_probe`).
     fn bound_of(&mut self, a: &Attained, may_probe: bool) -> Option<Bound> {
         let bound = self.limits().and_then(|l| l.bound(&a.work).ok())?;
