@@ -125,6 +125,11 @@ fn the_papers_bandwidth_helpers_still_verify() {
     assert_eq!(s.bytes, 2.0 * (1 << 20) as f64, "read + written");
     let t = bench::texture_read_bandwidth(&g, 64).unwrap();
     assert_eq!(t.bytes, 64.0 * 64.0 * 8.0 * 16.0, "fetched bytes only");
+    // The same kernel pass by pass (LU §4.3 times it in its rounds): exact sums.
+    let pass = bench::FetchPass::streaming(&g, 64).unwrap();
+    assert_eq!(pass.fetched_bytes(), t.bytes);
+    pass.run().unwrap();
+    assert_eq!(pass.error().unwrap(), 0.0);
 }
 
 /// `gpgpu-repro bench` runs each pass in a process of its own (`bench --pass K`) but the

@@ -73,7 +73,7 @@ pub use crate::work::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
 pub use memory::{Bandwidth, ssbo_stream_bandwidth};
 pub use profile::{AccessRoof, DeviceProfile, Limits, Measurement};
 pub use roofline::{Pipeline, RooflinePoint, roofline};
-pub use texture::texture_read_bandwidth;
+pub use texture::{FetchPass, texture_read_bandwidth};
 
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Gl, GlError, Timing};

@@ -71,6 +71,81 @@ impl Fetch {
     }
 }
 
+/// A fetch kernel set up once and run pass by pass: [`fetch`] times it for the bench, and
+/// [`FetchPass::streaming`] is the yardstick a paper times in the same rounds as its own
+/// passes (LU §4.3).
+pub struct FetchPass {
+    f: Fetch,
+    side: u32,
+    data: Vec<f32>,
+    src: Texture,
+    dst: RenderTexture,
+    prog: std::rc::Rc<Program>,
+    quads: QuadBatch,
+    stride: u32,
+}
+
+impl FetchPass {
+    fn new(gl: &Gl, f: Fetch, side: u32) -> Result<FetchPass, GlError> {
+        let data = pattern(side, f.format);
+        let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
+        let dst = RenderTexture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
+        let mut defines = vec![Define::new("FETCHES", FETCHES)];
+        if f.target == TexTarget::Rect {
+            defines.push(Define::flag("RECT"));
+        }
+        if f.strided {
+            defines.push(Define::flag("STRIDED"));
+        }
+        let prog = Program::fragment(gl, "bench/texture_fetch.frag", &defines)?;
+        let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
+        let stride = (side / FETCHES).max(1);
+        prog.set_vec2("u_size", [side as f32, side as f32]);
+        prog.set_f32("u_stride", stride as f32);
+        Ok(FetchPass {
+            f,
+            side,
+            data,
+            src,
+            dst,
+            prog,
+            quads,
+            stride,
+        })
+    }
+
+    /// The streaming texture read of [`texture_read_bandwidth`]: 8 consecutive texels per
+    /// fragment from a `side × side` RGBA32F rectangle texture.
+    pub fn streaming(gl: &Gl, side: u32) -> Result<FetchPass, GlError> {
+        let f = Fetch {
+            format: Format::RGBA32F,
+            target: TexTarget::Rect,
+            strided: false,
+        };
+        FetchPass::new(gl, f, side)
+    }
+
+    /// One pass (not waited for).
+    pub fn run(&self) -> Result<(), GlError> {
+        self.dst.bind();
+        self.prog.bind_texture(0, "u_src", &self.src);
+        self.quads.draw(&self.prog, self.side, self.side)
+    }
+
+    /// The bytes one pass fetches (the written sums not counted).
+    pub fn fetched_bytes(&self) -> f64 {
+        let texels = self.side as f64 * self.side as f64;
+        texels * self.f.format.texel_bytes() as f64 * FETCHES as f64
+    }
+
+    /// The last pass's sums against the CPU's in f64: the largest relative error.
+    pub fn error(&self) -> Result<f64, GlError> {
+        let got = self.dst.texture().read()?;
+        let want = fetch_reference(&self.data, self.side, self.f, self.stride);
+        Ok(max_rel_error(&got, &want))
+    }
+}
+
 /// Fetch bandwidth; `count_writes` adds the output's bytes to the count.
 fn fetch(
     gl: &Gl,
@@ -79,31 +154,11 @@ fn fetch(
     side: u32,
     count_writes: bool,
 ) -> Result<Measurement, GlError> {
-    let data = pattern(side, f.format);
-    let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
-    let dst = RenderTexture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
-    let mut defines = vec![Define::new("FETCHES", FETCHES)];
-    if f.target == TexTarget::Rect {
-        defines.push(Define::flag("RECT"));
-    }
-    if f.strided {
-        defines.push(Define::flag("STRIDED"));
-    }
-    let prog = Program::fragment(gl, "bench/texture_fetch.frag", &defines)?;
-    let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
-    let stride = (side / FETCHES).max(1);
-    prog.set_vec2("u_size", [side as f32, side as f32]);
-    prog.set_f32("u_stride", stride as f32);
-    let (t, reps) = time_kernel(gl, s, || {
-        dst.bind();
-        prog.bind_texture(0, "u_src", &src);
-        quads.draw(&prog, side, side)
-    })?;
-    let got = dst.texture().read()?;
-    let want = fetch_reference(&data, side, f, stride);
+    let pass = FetchPass::new(gl, f, side)?;
+    let (t, reps) = time_kernel(gl, s, || pass.run())?;
     let e = f.format.texel_bytes() as f64;
     let texels = side as f64 * side as f64;
-    let bytes = texels * e * (FETCHES as f64 + if count_writes { 1.0 } else { 0.0 });
+    let bytes = pass.fetched_bytes() + if count_writes { texels * e } else { 0.0 };
     let what = format!(
         "fragment pass, {FETCHES} {} fetches per fragment from a {side}² {:?} {:?}",
         if f.strided { "strided" } else { "consecutive" },
@@ -117,7 +172,7 @@ fn fetch(
         bytes * reps as f64,
         reps,
         t,
-        Some((max_rel_error(&got, &want), 0.0)),
+        Some((pass.error()?, 0.0)),
     ))
 }
 

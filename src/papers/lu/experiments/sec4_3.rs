@@ -1,6 +1,13 @@
 //! §4.3: the fetch-only variant of the best configuration (arithmetic removed, the same
 //! texture reads), its bandwidth under the paper's model, and the fraction of this device's
 //! texture-read bandwidth.
+//!
+//! The three are timed in the same rounds: the full decomposition, the fetch-only one, and
+//! one pass of the streaming texture read ([`crate::bench::FetchPass::streaming`]) that
+//! stands for the device's texture bandwidth. The fraction is then a paired ratio, round by
+//! round: `fraction_r = (B / G_fetch,r) / (B_tex / t_tex,r) = (B / B_tex) · t_tex,r /
+//! G_fetch,r`, so a slow spell that hits a round hits both sides of it (issue 23: the
+//! yardstick had been one measurement made before the rounds).
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -17,10 +24,11 @@ use crate::stats::Estimate;
 /// What §4.3 measured, for the findings.
 #[derive(Clone, Debug)]
 pub(super) struct Bandwidth {
-    /// Achieved GB/s of the fetch-only run (with its interval) and the device's
-    /// texture-read GB/s (one measurement).
+    /// Achieved GB/s of the fetch-only run and the device's texture-read GB/s, each with its
+    /// interval over the rounds, and their ratio paired by round (module docs).
     pub gbps: Estimate,
-    pub device_gbps: f64,
+    pub device_gbps: Estimate,
+    pub fraction: Estimate,
     /// G of the fetch-only run over G of the full run, paired by round.
     pub fetch_over_full: Estimate,
 }
@@ -57,25 +65,36 @@ pub(super) fn run(
         &(b, n, v, m),
     )?;
     let rep = cfg.table4.repeat.pick(s.mode);
-    t.caption(format!("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers). Interleaved: the full and the fetch-only decomposition run in rounds on the same matrix (each round both, in a shuffled order; table4's repetition rule: {} warm-up round(s), at least {} rounds, more until both intervals of G are within ±{:.0} %, at most {} rounds, {} s per variant; one round from N = {} on); G = median [95 % interval] over the rounds, and fetch-only / full = the paired ratio of G (per-round ratios) that finding 3 judges. Device texture read: `gpgpu_repro::bench::texture_read_bandwidth` (a fragment pass reading 8 consecutive RGBA32F texels per fragment, verified), one measurement. Paper: I3 + switch, N = 2048, Quadro FX 3400. Not verified: the fetch-only program's result is not a factorization.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
+    t.caption(format!("Bandwidth = Table 2 bytes referenced / G of the fetch-only run (the paper's model: every fetch from the texture cache, no reuse in registers). Interleaved: the full and the fetch-only decomposition and one pass of the device's streaming texture read run in rounds on the same matrix (each round all three, in a shuffled order; table4's repetition rule: {} warm-up round(s), at least {} rounds, more until both intervals of G are within ±{:.0} %, at most {} rounds, {} s per variant; one round from N = {} on); G = median [95 % interval] over the rounds, and fetch-only / full = the paired ratio of G (per-round ratios) that finding 3 judges. Device texture read: `gpgpu_repro::bench::FetchPass::streaming` (a fragment pass reading 8 consecutive RGBA32F texels per fragment from a {side}² texture, its sums checked against the CPU's), timed in the same rounds; fraction = bandwidth / device texture read, paired by round. Paper: I3 + switch, N = 2048, Quadro FX 3400. Not verified: the fetch-only program's result is not a factorization.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from, side = b.texture_size));
     let k = format!("N={n} {v} {m}");
     if let Some(bw) = reused(&mut t, &k)? {
         t.finish()?;
         return Ok(Some(bw));
     }
     t.start(&k);
-    let dev = crate::bench::texture_read_bandwidth(&s.gl, b.texture_size)?.gb_per_s;
+    let yardstick = crate::bench::FetchPass::streaming(&s.gl, b.texture_size)?;
     let mut p = Params::new(v, m);
     p.scalar_format = fmt;
     p.profile = true;
     let r = &refs[&n];
-    let (timed, info) = time_both(s, cfg, n, r, p)?;
-    let (g_full, g_fetch) = (&timed.timings[0], &timed.timings[1]);
-    let ratio = timed
-        .ratio(1, 0)
-        .unwrap_or_else(|| crate::stats::Estimate::exact(f64::NAN));
+    let (timed, info) = time_all(s, cfg, n, r, p, &yardstick)?;
+    let yard_error = yardstick.error()?;
+    if yard_error > YARDSTICK_TOLERANCE {
+        return Err(RunError::Gl(crate::gl::GlError::Invalid(format!(
+            "the streaming texture read's sums are wrong (max relative error {yard_error:.1e})"
+        ))));
+    }
+    let (g_full, g_fetch, t_tex) = (&timed.timings[0], &timed.timings[1], &timed.timings[2]);
+    let paired = |a, b| {
+        timed
+            .ratio(a, b)
+            .unwrap_or_else(|| crate::stats::Estimate::exact(f64::NAN))
+    };
+    let ratio = paired(1, 0);
     let bytes = theory::table2(v, n as f64).1;
     let gbps = g_fetch.rate(bytes / 1e9);
+    let dev = t_tex.rate(yardstick.fetched_bytes() / 1e9);
+    let fraction = paired(2, 1).map(|r| r * bytes / yardstick.fetched_bytes());
     t.push(
         t.row(&k)
             .text("config", format!("{v} {m}, N = {n}"))
@@ -83,8 +102,8 @@ pub(super) fn run(
             .timed("G fetch-only", g_fetch)
             .est("fetch-only / full", ratio.clone())
             .est("bandwidth", gbps.clone())
-            .num("device texture read", dev)
-            .est("fraction", gbps.map(|g| g / dev))
+            .est("device texture read", dev.clone())
+            .est("fraction", fraction.clone())
             .num("Quadro bandwidth", b.paper_gbps)
             .num("Quadro cache bandwidth", b.paper_cache_gbps)
             .num("Quadro fraction", b.paper_fraction)
@@ -100,9 +119,13 @@ pub(super) fn run(
     Ok(Some(Bandwidth {
         gbps,
         device_gbps: dev,
+        fraction,
         fetch_over_full: ratio,
     }))
 }
+
+/// The streaming read sums small integers: exact in f32.
+const YARDSTICK_TOLERANCE: f64 = 1e-6;
 
 fn columns() -> Vec<Column> {
     vec![
@@ -122,37 +145,43 @@ fn columns() -> Vec<Column> {
     .collect()
 }
 
-/// The reused row's bandwidth, the device's and the paired ratio (`None` where the row is
-/// not reused or lacks one of them).
+/// The reused row's bandwidths, fraction and paired ratio (`None` where the row is not
+/// reused or lacks one of them).
 fn reused(t: &mut TableWriter, k: &str) -> Result<Option<Bandwidth>, RunError> {
-    let ratio_est = |row: &crate::report::Row, col: usize| row.values[col].estimate().cloned();
-    if let Some(row) = t.reuse(k)? {
-        let [gbps, dev] = ["bandwidth", "device texture read"].map(|c| t.value(&row, c));
-        let (bw_col, r_col) = (
-            t.table().col("bandwidth"),
-            t.table().col("fetch-only / full"),
-        );
-        if let (Some(gbps_est), Some(ratio), Some(_), Some(dev)) =
-            (ratio_est(&row, bw_col), ratio_est(&row, r_col), gbps, dev)
-        {
-            return Ok(Some(Bandwidth {
-                gbps: gbps_est,
-                device_gbps: dev,
-                fetch_over_full: ratio,
-            }));
-        }
-    }
-    Ok(None)
+    let Some(row) = t.reuse(k)? else {
+        return Ok(None);
+    };
+    let est = |c: &str| row.values[t.table().col(c)].estimate().cloned();
+    Ok(
+        match (
+            est("bandwidth"),
+            est("device texture read"),
+            est("fraction"),
+            est("fetch-only / full"),
+        ) {
+            (Some(gbps), Some(device_gbps), Some(fraction), Some(fetch_over_full)) => {
+                Some(Bandwidth {
+                    gbps,
+                    device_gbps,
+                    fraction,
+                    fetch_over_full,
+                })
+            }
+            _ => None,
+        },
+    )
 }
 
-/// The full (`p`) and the fetch-only decomposition of `r` timed interleaved in rounds (G of
-/// each run), and the fetch-only run's counts of its last timed round.
-fn time_both(
+/// The full (`p`) and the fetch-only decomposition of `r` and one pass of `yardstick` timed
+/// interleaved in rounds (G of each decomposition, the pass's `glFinish`-bracketed time), and
+/// the fetch-only run's counts of its last timed round.
+fn time_all(
     s: &Session,
     cfg: &Config,
     n: u32,
     r: &Reference,
     p: Params,
+    yardstick: &crate::bench::FetchPass,
 ) -> Result<(Rounds, LuInfo), RunError> {
     let mut pf = p;
     pf.fetch_only = true;
@@ -163,8 +192,15 @@ fn time_both(
         .map_err(RunError::algorithm)?;
     let mut infos: [Vec<LuInfo>; 2] = [vec![], vec![]];
     let plan = table4::plan_for(cfg, n, s.mode);
-    let mut calls = [0usize; 2];
-    let timed = rounds(plan, 2, |i| -> Result<f64, LuError> {
+    let mut calls = [0usize; 3];
+    let timed = rounds(plan, 3, |i| -> Result<f64, LuError> {
+        if i == 2 {
+            s.gl.finish();
+            let t0 = std::time::Instant::now();
+            yardstick.run()?;
+            s.gl.finish();
+            return Ok(t0.elapsed().as_secs_f64() * 1e3);
+        }
         lus[i].upload(&r.a)?;
         let info = lus[i].run()?;
         calls[i] += 1;

@@ -58,7 +58,7 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
 /// and the share of the texture bandwidth on the fetch-only run's interval.
 fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
     let b = &cfg.bandwidth;
-    let frac = bw.gbps.map(|g| g / bw.device_gbps);
+    let frac = bw.fraction.clone();
     let paper_low = b.paper_fraction.min(b.paper_geforce_fraction);
     let f3 = Finding::new(
         "sec4_3",
@@ -88,9 +88,8 @@ fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
             format!(
                 "Held in part: removing the arithmetic leaves most of G (fetch-bound), so \
                  the flops are not the limit; but the fetches reach {} of this device's \
-                 streaming texture reads, not wholly at or above the paper's {:.2}–{:.2} — \
-                 the rest is the per-pass and per-fragment cost of this rasterizer, not the \
-                 texture bandwidth.",
+                 streaming texture reads (paired by round), not wholly at or above the \
+                 paper's {:.2}–{:.2}.",
                 show(&frac),
                 paper_low,
                 b.paper_fraction.max(b.paper_geforce_fraction)
@@ -109,12 +108,12 @@ fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
         ),
     };
     let ours = format!(
-        "{}; fetch-only variant {} GB/s = fraction {} of this device's {:.1} GB/s texture \
-         reads",
+        "{}; fetch-only variant {} GB/s = fraction {} (paired by round) of this device's {} \
+         GB/s texture reads, timed in the same rounds",
         f3.ours,
         show(&bw.gbps),
         show(&frac),
-        bw.device_gbps
+        show(&bw.device_gbps)
     );
     let threshold = format!(
         "{}; held only if moreover the fraction of the texture bandwidth ≥ {paper_low:.2} \
