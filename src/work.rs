@@ -330,6 +330,12 @@ pub struct Bound {
     /// would swap them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub close: Option<Limiter>,
+    /// Where a fixed cost is known only as a range (llvmpipe's draws and dispatches have
+    /// modes: [`crate::bench::fixed`]): the bound with the fixed costs the row's own table met
+    /// when it started (its first probe), when that is above `ms`, the bound with the least
+    /// costs seen. A row's `of bound` interval reaches up to the fraction of this one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ms_met: Option<f64>,
 }
 
 /// How close (relative) a second term must be to the largest to be named beside it.

@@ -363,6 +363,7 @@ fn a_missing_limit_drops_its_term_and_bad_work_is_an_error() {
             ms: 0.0,
             limiter: Limiter::Unknown,
             close: None,
+            ms_met: None,
         }
     );
     assert_eq!(none.fraction(5.0), None);

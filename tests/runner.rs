@@ -562,3 +562,49 @@ fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
     assert!((bound("fast") / 1e9 - bound("slow")).abs() <= 1e-9 * bound("slow"));
     assert!(bound("slow") < 1000.0);
 }
+
+#[test]
+fn a_fixed_cost_seen_far_below_the_tables_probe_widens_of_bound_up_to_the_probes_bound() {
+    use gpgpu_repro::bench::{DeviceProfile, Kind, Work};
+    use gpgpu_repro::report::{OF_BOUND, Value, bound_columns};
+    let g = ctx();
+    let dir = tempfile::tempdir().unwrap();
+    let paper = registry::paper("matmul").unwrap();
+    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+    // A bench that met a draw of a picosecond: far below any probe in this process.
+    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
+    p.limits.draw_ms = Some(1e-9);
+    s.set_profile(std::rc::Rc::new(p));
+    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
+    cols.extend(bound_columns());
+    let mut t = s
+        .table("range", "Range table", cols, &("config", 1))
+        .unwrap();
+    let work = Work {
+        passes: 1000,
+        kind: Kind::Fragment,
+        ..Work::default()
+    };
+    t.push(
+        t.row("r")
+            .num("N", 1.0)
+            .num("time", 1e6)
+            .work("empty passes", work, 1e6)
+            .unchecked("a test row"),
+    )
+    .unwrap();
+    let table = t.finish().unwrap();
+    let row = &table.rows[0];
+    let b = row.attained.as_ref().unwrap().bound.unwrap();
+    assert!((b.ms - 1e-6).abs() < 1e-18, "1000 picosecond draws: {b:?}");
+    let met = b.ms_met.expect("the probe's bound is above the least one");
+    assert!(met > b.ms);
+    let Value::Est(e) = &row.values[table.col(OF_BOUND)] else {
+        panic!("of bound: {:?}", row.values);
+    };
+    assert_eq!(e.median, b.ms / 1e6);
+    assert!(
+        (e.hi - met / 1e6).abs() <= 1e-9 * e.hi,
+        "{e:?} against {met}"
+    );
+}

@@ -110,11 +110,13 @@ impl Limits {
                     .get(1)
                     .filter(|r| crate::stats::within(ms, r.0, CLOSE))
                     .map(|r| r.1),
+                ms_met: None,
             },
             None => Bound {
                 ms: 0.0,
                 limiter: Limiter::Unknown,
                 close: None,
+                ms_met: None,
             },
         })
     }

@@ -65,16 +65,27 @@ impl Attained {
     /// measured apart from the row, and the roofs move between runs as the row's time does
     /// (the term is measured on the bench's own rows), so a fraction is a ratio of two
     /// independently measured quantities, like an unpaired ratio.
+    ///
+    /// Where the bound's fixed costs are known only as a range ([`crate::work::Bound::ms_met`]),
+    /// the interval's upper end is the fraction of the larger bound: the median is read
+    /// against the least costs seen (a bound), the interval spans the costs the row's table
+    /// met as well.
     pub fn fraction_est(&self) -> Option<crate::stats::Estimate> {
         use crate::stats::{Estimate, LEVEL};
         let f = self.fraction()?;
         let b = self.bound?;
+        let upper = b.ms_met.filter(|&m| m > b.ms).unwrap_or(b.ms);
         Some(match self.interval_ms {
             Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
                 let t = self.time_est().within();
-                Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, LEVEL)
-                    .widen(self.between * std::f64::consts::SQRT_2)
+                let e = Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, LEVEL)
+                    .widen(self.between * std::f64::consts::SQRT_2);
+                Estimate {
+                    hi: e.hi * upper / b.ms,
+                    ..e
+                }
             }
+            _ if upper > b.ms => Estimate::with_interval(f, f, f * upper / b.ms, LEVEL),
             _ => Estimate::exact(f),
         })
     }
@@ -112,6 +123,7 @@ mod tests {
                 ms: 5.0,
                 limiter: Limiter::Bandwidth,
                 close: None,
+                ms_met: None,
             }),
             versus: None,
             not_chosen: false,
@@ -140,5 +152,28 @@ mod tests {
             f.lo < 0.5 * (-(11f64 / 10.0).ln().hypot(h)).exp(),
             "wider than one term"
         );
+    }
+
+    #[test]
+    fn a_fixed_cost_known_as_a_range_reaches_the_fractions_upper_end() {
+        let mut a = attained((8.0, 12.5), 0.0);
+        a.bound = a.bound.map(|b| Bound {
+            ms_met: Some(10.0),
+            ..b
+        });
+        // The median against the least bound (5), the upper end against the met one (10).
+        let f = a.fraction_est().unwrap();
+        assert_eq!((f.median, f.lo, f.hi), (0.5, 0.4, 1.25));
+        // Without the time's interval: from the least to the met bound's fraction.
+        a.interval_ms = None;
+        let f = a.fraction_est().unwrap();
+        assert_eq!((f.median, f.lo, f.hi), (0.5, 0.5, 1.0));
+        // A met bound below the least one is no range.
+        a.bound = a.bound.map(|b| Bound {
+            ms_met: Some(4.0),
+            ..b
+        });
+        let f = a.fraction_est().unwrap();
+        assert_eq!((f.median, f.lo, f.hi), (0.5, 0.5, 0.5));
     }
 }

@@ -309,7 +309,10 @@ impl TableWriter {
         self.table.caption[p.caption] = format!(
             "Fixed costs probed in this process at the table's first bounded row: an empty \
              draw {}, an empty dispatch {}{again} (the bench's `device.json`: {}, {}); every \
-             row's bound uses the least.",
+             row's bound uses the least. These costs can move between modes (on llvmpipe the \
+             least seen can lie far below what a table's rows meet): where the first probe's \
+             costs give a larger bound, `of bound`'s interval reaches up to the fraction of \
+             that one.",
             us(p.first.draw_ms),
             us(p.first.dispatch_ms),
             us(bench.draw_ms),
@@ -323,11 +326,28 @@ impl TableWriter {
         let bound = self.limits().and_then(|l| l.bound(&a.work).ok())?;
         let fixed = bound.limiter == Limiter::FixedCost || bound.close == Some(Limiter::FixedCost);
         let near = bound.fraction(a.ms).is_some_and(|f| f > REPROBE_AT);
-        if !(may_probe && fixed && near) {
-            return Some(bound);
-        }
-        self.probe_again();
-        self.limits().and_then(|l| l.bound(&a.work).ok())
+        let bound = if may_probe && fixed && near {
+            self.probe_again();
+            self.limits().and_then(|l| l.bound(&a.work).ok())?
+        } else {
+            bound
+        };
+        Some(Bound {
+            ms_met: self.bound_met(a).filter(|&m| m > bound.ms),
+            ..bound
+        })
+    }
+
+    /// The bound of a row's work with the fixed costs of the table's first probe (the costs
+    /// its process met when the table started) instead of the least seen: the top of the
+    /// range the fixed costs are known in ([`Bound::ms_met`]).
+    fn bound_met(&self, a: &Attained) -> Option<f64> {
+        let profile = self.shared.profile.borrow().clone()?;
+        let first = self.probe?.first;
+        let mut limits = profile.limits.clone();
+        limits.draw_ms = first.draw_ms.or(limits.draw_ms);
+        limits.dispatch_ms = first.dispatch_ms.or(limits.dispatch_ms);
+        limits.bound(&a.work).ok().map(|b| b.ms)
     }
 
     /// Computes a timed row's bound from the device's limits (a reused row's too, so every
