@@ -71,7 +71,7 @@ impl Fetch {
     }
 }
 
-/// A fetch kernel set up once and run pass by pass: [`fetch`] times it for the bench, and
+/// A fetch kernel set up once and run pass by pass: the bench times it (its `texture.*` rows), and
 /// [`FetchPass::streaming`] is the yardstick a paper times in the same rounds as its own
 /// passes (LU §4.3).
 pub struct FetchPass {
