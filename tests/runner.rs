@@ -506,22 +506,12 @@ fn each_experiment_file_is_parsed_once_and_its_value_handed_to_the_run() {
 
 #[test]
 fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
-    use gpgpu_repro::bench::{DeviceProfile, Kind, Work};
-    use gpgpu_repro::report::bound_columns;
+    use gpgpu_repro::bench::{Kind, Work};
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let paper = registry::paper("matmul").unwrap();
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
     // A bench whose empty draw costs a second: every row's fixed-cost term would be huge,
     // and the table's probes (this process, a few µs to ms) lower it.
-    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
-    p.limits.draw_ms = Some(1000.0);
-    s.set_profile(std::rc::Rc::new(p));
-    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
-    cols.extend(bound_columns());
-    let mut t = s
-        .table("probe", "Probe table", cols, &("config", 1))
-        .unwrap();
+    let (_s, mut t) = bounded_table(&g, dir.path(), 1000.0);
     let work = |passes| Work {
         passes,
         kind: Kind::Fragment,
@@ -565,21 +555,12 @@ fn a_row_near_its_fixed_cost_bound_probes_the_fixed_costs_again() {
 
 #[test]
 fn a_fixed_cost_seen_far_below_the_tables_probe_widens_of_bound_up_to_the_probes_bound() {
-    use gpgpu_repro::bench::{DeviceProfile, Kind, Work};
-    use gpgpu_repro::report::{OF_BOUND, Value, bound_columns};
+    use gpgpu_repro::bench::{Kind, Work};
+    use gpgpu_repro::report::{OF_BOUND, Value};
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
-    let paper = registry::paper("matmul").unwrap();
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
     // A bench that met a draw of a picosecond: far below any probe in this process.
-    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
-    p.limits.draw_ms = Some(1e-9);
-    s.set_profile(std::rc::Rc::new(p));
-    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
-    cols.extend(bound_columns());
-    let mut t = s
-        .table("range", "Range table", cols, &("config", 1))
-        .unwrap();
+    let (_s, mut t) = bounded_table(&g, dir.path(), 1e-9);
     let work = Work {
         passes: 1000,
         kind: Kind::Fragment,
@@ -607,4 +588,26 @@ fn a_fixed_cost_seen_far_below_the_tables_probe_widens_of_bound_up_to_the_probes
         (e.hi - met / 1e6).abs() <= 1e-9 * e.hi,
         "{e:?} against {met}"
     );
+}
+
+/// A session on `dir` whose bench says an empty draw costs `draw_ms`, and a table with the
+/// bound columns (`N`, `time`, bound, limiter, of bound).
+fn bounded_table(
+    g: &gpgpu_repro::gl::Gl,
+    dir: &std::path::Path,
+    draw_ms: f64,
+) -> (Session, runner::TableWriter) {
+    use gpgpu_repro::bench::DeviceProfile;
+    use gpgpu_repro::report::bound_columns;
+    let paper = registry::paper("matmul").unwrap();
+    let s = Session::for_tests(g, paper, Mode::Quick, dir, false).unwrap();
+    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
+    p.limits.draw_ms = Some(draw_ms);
+    s.set_profile(std::rc::Rc::new(p));
+    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
+    cols.extend(bound_columns());
+    let t = s
+        .table("bounded", "Bounded table", cols, &("config", 1))
+        .unwrap();
+    (s, t)
 }

@@ -132,7 +132,8 @@ pub use crate::report::files::DEVICE_JSON;
 /// The device's limits the bound columns are read against: `dir/device.json` when it was
 /// measured on this device (a full profile serves a quick run too, not the other way round),
 /// else measured now by `bench` in the run's mode and saved there. `None` (with a warning)
-/// when `bench` itself fails: the run goes on without bounds.
+/// when `bench` itself fails: the run goes on without bounds; an interrupted bench ends the
+/// run ([`RunError::Interrupted`]).
 fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Result<Option<DeviceProfile>, RunError> {
     let path = dir.join(DEVICE_JSON);
     if let Ok(p) = DeviceProfile::load(&path)
