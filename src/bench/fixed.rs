@@ -72,6 +72,37 @@ pub struct FixedProbe {
     pub dispatch_ms: Option<f64>,
 }
 
+impl FixedProbe {
+    /// The bench's fixed costs, as a probe would give them.
+    pub fn of(limits: &super::Limits) -> FixedProbe {
+        FixedProbe {
+            draw_ms: limits.draw_ms,
+            dispatch_ms: limits.dispatch_ms,
+        }
+    }
+
+    /// Each cost the lesser of the two (either alone where the other is unknown).
+    pub fn least(self, o: FixedProbe) -> FixedProbe {
+        let min = |a: Option<f64>, b: Option<f64>| match (a, b) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        FixedProbe {
+            draw_ms: min(self.draw_ms, o.draw_ms),
+            dispatch_ms: min(self.dispatch_ms, o.dispatch_ms),
+        }
+    }
+
+    /// `limits` with these costs where they are known.
+    pub fn applied_to(self, limits: &super::Limits) -> super::Limits {
+        super::Limits {
+            draw_ms: self.draw_ms.or(limits.draw_ms),
+            dispatch_ms: self.dispatch_ms.or(limits.dispatch_ms),
+            ..limits.clone()
+        }
+    }
+}
+
 /// [`FixedProbe`]: an empty draw and an empty dispatch, measured as the bench measures them
 /// with [`PROBE_OPS`] operations per run and the best of [`PROBE_RUNS`] runs after
 /// [`PROBE_WARMUP`] (about 0.15 s on llvmpipe).
@@ -180,4 +211,31 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     out.push(("fixed.draw".into(), Box::new(move || draw(gl, s))));
     out.push(("fixed.dispatch".into(), Box::new(move || dispatch(gl, s))));
     out.push(("fixed.finish".into(), Box::new(move || finish(gl, s))));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn probes_combine_cost_by_cost_and_fill_in_the_bench() {
+        let a = FixedProbe {
+            draw_ms: Some(0.04),
+            dispatch_ms: None,
+        };
+        let b = FixedProbe {
+            draw_ms: Some(0.01),
+            dispatch_ms: Some(0.02),
+        };
+        assert_eq!(a.least(b), b);
+        assert_eq!(a.least(FixedProbe::default()), a);
+        let bench = super::super::Limits {
+            draw_ms: Some(0.03),
+            dispatch_ms: Some(0.05),
+            ..Default::default()
+        };
+        let l = a.applied_to(&bench);
+        assert_eq!((l.draw_ms, l.dispatch_ms), (Some(0.04), Some(0.05)));
+        assert_eq!(FixedProbe::of(&bench).least(a).draw_ms, Some(0.03));
+    }
 }

@@ -223,6 +223,13 @@ fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measuremen
     ))
 }
 
+/// Whether a bench row is a host transfer (`upload.*`, `readback.*`, the keys [`steps`]
+/// makes), which is measured more often than the others (`passes_in_children` in
+/// [`super`]).
+pub(super) fn is_transfer(key: &str) -> bool {
+    key.starts_with("upload.") || key.starts_with("readback.")
+}
+
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     // Each SSBO kernel is swept over its array size (`super::sweep`).
     let cap = s.ssbo_cap(gl);

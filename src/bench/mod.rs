@@ -469,7 +469,13 @@ fn passes_in_children(
     let passes = s.passes.max(1);
     if children {
         // The host transfers once more here, before the first pass (see above).
-        let (here, keys) = run_passes_of(steps, passes..passes + 1, passes, false, &is_transfer);
+        let (here, keys) = run_passes_of(
+            steps,
+            passes..passes + 1,
+            passes,
+            false,
+            &memory::is_transfer,
+        );
         add(here.into_iter().flatten().collect(), keys);
     }
     for pass in 0..passes {
@@ -483,7 +489,7 @@ fn passes_in_children(
                 p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
             );
         }
-        let in_parent = |key: &str| fixed::is_fixed_cost(key) || is_transfer(key);
+        let in_parent = |key: &str| fixed::is_fixed_cost(key) || memory::is_transfer(key);
         let (here, keys) = run_passes_of(steps, pass..pass + 1, passes, false, &in_parent);
         add(here.into_iter().flatten().collect(), keys);
     }
@@ -494,12 +500,6 @@ fn passes_in_children(
         )));
     }
     Ok((by_step, noisy))
-}
-
-/// Whether a bench row is a host transfer (`upload.*`, `readback.*`), which is measured more
-/// often than the others ([`passes_in_children`]).
-fn is_transfer(key: &str) -> bool {
-    key.starts_with("upload.") || key.starts_with("readback.")
 }
 
 /// Pass `pass` in a child process (`program args bench --pass K --out FILE`): its profile.

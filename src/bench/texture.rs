@@ -53,6 +53,14 @@ struct Fetch {
     strided: bool,
 }
 
+/// The streaming read: 8 consecutive texels per fragment from an RGBA32F rectangle texture
+/// ([`texture_read_bandwidth`], [`FetchPass::streaming`]).
+const STREAMING: Fetch = Fetch {
+    format: Format::RGBA32F,
+    target: TexTarget::Rect,
+    strided: false,
+};
+
 impl Fetch {
     fn key(self) -> String {
         format!(
@@ -117,12 +125,7 @@ impl FetchPass {
     /// The streaming texture read of [`texture_read_bandwidth`]: 8 consecutive texels per
     /// fragment from a `side × side` RGBA32F rectangle texture.
     pub fn streaming(gl: &Gl, side: u32) -> Result<FetchPass, GlError> {
-        let f = Fetch {
-            format: Format::RGBA32F,
-            target: TexTarget::Rect,
-            strided: false,
-        };
-        FetchPass::new(gl, f, side)
+        FetchPass::new(gl, STREAMING, side)
     }
 
     /// One pass (not waited for).
@@ -367,12 +370,7 @@ pub fn texture_read_bandwidth(gl: &Gl, side: u32) -> Result<Bandwidth, GlError> 
         min_run_ms: 0.0,
         ..Settings::quick()
     };
-    let f = Fetch {
-        format: Format::RGBA32F,
-        target: TexTarget::Rect,
-        strided: false,
-    };
-    let m = fetch(gl, &s, f, side, false)?;
+    let m = fetch(gl, &s, STREAMING, side, false)?;
     let gb_per_s = m.value.ok_or_else(|| {
         GlError::Invalid(format!("texture-read kernel gave wrong sums ({})", m.note))
     })?;

@@ -54,14 +54,6 @@ pub(super) struct Probes {
 /// the mode the row met, while it lasts.
 pub const REPROBE_AT: f64 = 0.8;
 
-/// The lesser of two optional costs (either alone where the other is unknown).
-fn least(a: Option<f64>, b: Option<f64>) -> Option<f64> {
-    match (a, b) {
-        (Some(a), Some(b)) => Some(a.min(b)),
-        (a, b) => a.or(b),
-    }
-}
-
 impl TableWriter {
     /// Declares how many rows the table will have (for the progress bar's estimate).
     pub fn expect_rows(&self, n: usize) {
@@ -256,7 +248,7 @@ impl TableWriter {
     /// least cost this device was seen to reach). The probes are said in the caption.
     fn limits(&mut self) -> Option<Limits> {
         let profile = self.shared.profile.borrow().clone()?;
-        let mut limits = profile.limits.clone();
+        let limits = &profile.limits;
         if self.probe.is_none() {
             let first = crate::bench::fixed::probe(&self.gl).unwrap_or_default();
             self.table.caption.push(String::new());
@@ -266,13 +258,10 @@ impl TableWriter {
                 again: 0,
                 caption: self.table.caption.len() - 1,
             });
-            self.say_probes(&limits);
+            self.say_probes(limits);
         }
-        if let Some(p) = self.probe {
-            limits.draw_ms = least(p.least.draw_ms, limits.draw_ms);
-            limits.dispatch_ms = least(p.least.dispatch_ms, limits.dispatch_ms);
-        }
-        Some(limits)
+        let p = self.probe?;
+        Some(p.least.least(FixedProbe::of(limits)).applied_to(limits))
     }
 
     /// Probes the fixed costs again (after a row near its fixed-cost bound) and keeps the
@@ -283,8 +272,7 @@ impl TableWriter {
         };
         let p = crate::bench::fixed::probe(&self.gl).unwrap_or_default();
         if let Some(probes) = self.probe.as_mut() {
-            probes.least.draw_ms = least(probes.least.draw_ms, p.draw_ms);
-            probes.least.dispatch_ms = least(probes.least.dispatch_ms, p.dispatch_ms);
+            probes.least = probes.least.least(p);
             probes.again += 1;
         }
         self.say_probes(&profile.limits);
@@ -344,10 +332,11 @@ impl TableWriter {
     fn bound_met(&self, a: &Attained) -> Option<f64> {
         let profile = self.shared.profile.borrow().clone()?;
         let first = self.probe?.first;
-        let mut limits = profile.limits.clone();
-        limits.draw_ms = first.draw_ms.or(limits.draw_ms);
-        limits.dispatch_ms = first.dispatch_ms.or(limits.dispatch_ms);
-        limits.bound(&a.work).ok().map(|b| b.ms)
+        first
+            .applied_to(&profile.limits)
+            .bound(&a.work)
+            .ok()
+            .map(|b| b.ms)
     }
 
     /// Computes a timed row's bound from the device's limits (a reused row's too, so every

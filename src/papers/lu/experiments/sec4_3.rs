@@ -192,7 +192,7 @@ fn time_all(
         .map_err(RunError::algorithm)?;
     let mut infos: [Vec<LuInfo>; 2] = [vec![], vec![]];
     let plan = table4::plan_for(cfg, n, s.mode);
-    let mut calls = [0usize; 3];
+    let mut calls = [0usize; 2];
     let timed = rounds(plan, 3, |i| -> Result<f64, LuError> {
         if i == 2 {
             s.gl.finish();
