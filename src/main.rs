@@ -163,6 +163,10 @@ struct BenchArgs {
     /// of its passes in a process of its own).
     #[arg(long, value_name = "K", hide = true, requires = "out")]
     pass: Option<u32>,
+    /// With --pass: keep this process on one CPU and measure only the fixed costs (the
+    /// floor a bench adds to the fixed costs it measures on all CPUs).
+    #[arg(long, hide = true, requires = "pass")]
+    one_cpu: bool,
 }
 
 // The options of `sim` besides its name (no doc comment: clap would take it for the
@@ -358,12 +362,16 @@ fn trace(device: &DeviceSelector, a: TraceArgs) -> anyhow::Result<()> {
 
 /// `bench`: the device's limits, written to a profile.
 fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
+    // Before the context: the driver's threads inherit the one CPU.
+    if a.one_cpu && !gpgpu_repro::bench::affinity::pin_to_one_cpu() {
+        anyhow::bail!("bench --one-cpu: this system does not let a process keep to one CPU");
+    }
     let g = gl::headless(device).context("creating a headless GL context")?;
     let out = a
         .out
         .unwrap_or_else(|| gpgpu_repro::bench::default_path(a.quick));
     if let Some(pass) = a.pass {
-        gpgpu_repro::bench::measure_pass(&g, a.quick, pass, a.only.as_deref(), &out)?;
+        gpgpu_repro::bench::measure_pass(&g, a.quick, pass, a.only.as_deref(), a.one_cpu, &out)?;
         return Ok(());
     }
     let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);

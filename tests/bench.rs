@@ -156,8 +156,14 @@ fn the_program_runs_each_pass_in_a_child_process() {
     assert_eq!(row.key, "fixed.finish");
     assert_eq!(
         row.passes.len(),
-        Settings::quick().passes as usize,
-        "{row:?}"
+        Settings::quick().passes as usize + 1,
+        "a fixed cost: a pass in this process after each child pass, and one in a child \
+         kept on one CPU: {row:?}"
+    );
+    assert!(
+        row.what.ends_with(gpgpu_repro::bench::ONE_CPU),
+        "{}",
+        row.what
     );
     assert_eq!(row.value, row.passes.iter().copied().reduce(f64::min));
     let up = run(&["bench", "--quick", "--only", "upload.ssbo", "--out", o]);
@@ -192,6 +198,43 @@ fn the_program_runs_each_pass_in_a_child_process() {
         .unwrap();
     assert!(!refused.status.success() && !o2.exists());
     assert!(String::from_utf8_lossy(&refused.stderr).contains("no fixed cost"));
+    // On one CPU a pass measures the fixed costs alone, and says where it ran.
+    let pinned = run(&[
+        "bench",
+        "--quick",
+        "--only",
+        "fixed.finish",
+        "--pass",
+        "2",
+        "--one-cpu",
+        "--out",
+        o,
+    ]);
+    let [row] = &pinned.measurements[..] else {
+        panic!("one row: {:?}", pinned.measurements);
+    };
+    assert!(
+        row.what.ends_with(gpgpu_repro::bench::ONE_CPU),
+        "{}",
+        row.what
+    );
+    let o3 = dir.path().join("none3.json");
+    let refused = std::process::Command::new(bin)
+        .args([
+            "bench",
+            "--quick",
+            "--only",
+            "upload",
+            "--pass",
+            "2",
+            "--one-cpu",
+            "--out",
+        ])
+        .arg(&o3)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success() && !o3.exists());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("only the fixed costs"));
 }
 
 #[test]

@@ -32,6 +32,24 @@
 //! fixed cost measures there is the host's wake-up latency, whose state no best-of rule
 //! controls; the bench reports what it met, and a bound keeps its range (`Bound::ms_met`).
 //!
+//! # The floor: one pass on one CPU
+//! None of the above makes the fixed costs a roof: a value that moves 4× with a state of
+//! the host is no property of the device. So the bench measures them once more in a child
+//! process kept on one CPU from its start (`bench --pass K --one-cpu`,
+//! [`super::affinity::pin_to_one_cpu`]): there the driver makes one worker, nothing is
+//! handed to another CPU, and what an operation costs is the driver's own work. A row keeps
+//! the least of all passes ([`super::passes`]), so on llvmpipe the roof is this floor, and
+//! the passes on all CPUs stay in `passes` beside it. Three `bench --only fixed` runs with
+//! the process on one CPU (`taskset -c 0`) read 2.491 / 2.500 / 2.495 µs per empty draw and
+//! 0.445 / 0.409 / 0.433 µs per empty dispatch (issue 23). It is a lower bound on a pass on
+//! all CPUs as well: a dependent pass (ping-pong) cannot start its rasterization before the
+//! one it reads has finished, so two CPUs save at most the context switches, and no pass on
+//! two CPUs was ever seen below three times the floor. What two CPUs add — the hand-off,
+//! 5–60 µs here — is not a roof; the `of bound` interval of a table's rows reaches up to it
+//! (the probe below), and rows whose time is mostly hand-off read far below their bound.
+//! On a GPU the driver does not split a pass between CPUs and one CPU changes little; the
+//! least of all passes is the roof there too.
+//!
 //! # The probe
 //! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw
 //! costs what handing work to the driver's other threads costs, and that depends on where the
@@ -43,7 +61,10 @@
 //! first bounded row, and again right after any row at over `REPROBE_AT` (0.8) of a bound
 //! whose limiter is a fixed cost (the mode that row met is then likely still on), and bounds
 //! all of that table's rows with the least of the probed and the bench's costs
-//! (`runner::session::writer`): a bound is the least the device was seen to need.
+//! (`runner::session::writer`): a bound is the least the device was seen to need. Where the
+//! bench's one-CPU floor is the least (llvmpipe), the probe no longer lowers a bound; its
+//! costs — those the table's rows meet on all CPUs — set how far up `of bound`'s interval
+//! reaches (`Bound::ms_met`).
 
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step};

@@ -53,6 +53,7 @@
 //! The roofline ([`mod@roofline`]) draws the pipelines' memory roofs against operational
 //! intensity `F / B`.
 
+pub mod affinity;
 pub mod bound;
 pub mod fixed;
 pub mod flops;
@@ -308,7 +309,18 @@ pub fn measure_only(
     if interrupted() {
         return Err(BenchError::Interrupted);
     }
-    let rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
+    // A row whose passes include one on one CPU says so, whichever pass it keeps.
+    let rows: Vec<Measurement> = by_step
+        .into_iter()
+        .map(|ms| {
+            let one_cpu = ms.iter().any(|m| m.what.ends_with(ONE_CPU));
+            let mut m = passes::best_of(ms);
+            if one_cpu && !m.what.ends_with(ONE_CPU) {
+                m.what = format!("{}; {ONE_CPU}", m.what);
+            }
+            m
+        })
+        .collect();
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
     profile.machine = first.map(|a| RunLoad {
@@ -331,27 +343,42 @@ pub fn measure_only(
     Ok(profile)
 }
 
+/// What a fixed cost's `what` ends with when its passes include one made on one CPU (the
+/// last; `passes_in_children`).
+pub const ONE_CPU: &str = "the last pass with the process on one CPU";
+
 /// Pass `pass` alone (`bench --pass K`, run by [`measure_only`] in a child process): a
 /// profile whose rows are that pass's measurements but the fixed costs; written to `out`.
+/// With `one_cpu` (`bench --pass K --one-cpu`, the process kept on one CPU by the caller
+/// before its context was made), the fixed costs alone, each row's `what` saying so.
 pub fn measure_pass(
     gl: &Gl,
     quick: bool,
     pass: u32,
     only: Option<&str>,
+    one_cpu: bool,
     out: &std::path::Path,
 ) -> Result<DeviceProfile, BenchError> {
     let t0 = Instant::now();
     let s = Settings::new(quick);
     let mut steps = steps(gl, &s, only)?;
-    // The fixed costs are measured by the process that started this one ([`measure_only`]).
-    steps.retain(|(key, _)| !fixed::is_fixed_cost(key));
+    // On all CPUs the fixed costs are measured by the process that started this one
+    // ([`measure_only`]); on one CPU, here.
+    steps.retain(|(key, _)| fixed::is_fixed_cost(key) == one_cpu);
     if steps.is_empty() {
-        return Err(BenchError::Work(
-            "bench --pass measures no fixed cost (its parent process does)".into(),
-        ));
+        return Err(BenchError::Work(if one_cpu {
+            "bench --pass --one-cpu measures only the fixed costs".into()
+        } else {
+            "bench --pass measures no fixed cost (its parent process does)".into()
+        }));
     }
     let (by_step, noisy) = run_passes(&steps, pass..pass + 1, s.passes, true);
-    let rows = by_step.into_iter().map(passes::best_of).collect();
+    let mut rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
+    if one_cpu {
+        for m in &mut rows {
+            m.what = format!("{}; {ONE_CPU}", m.what);
+        }
+    }
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
     profile.machine = Some(RunLoad {
@@ -442,6 +469,11 @@ fn run_passes_of(
 /// readback` runs back to back, seconds apart: best `readback.texture` 15.2, 11.5, 11.1,
 /// 12.7, 12.7 GB/s; its passes 11.0–11.5 through two whole runs), and with three
 /// moments `readback.texture` moved by 12.9 % between quiet full benches (issue 23).
+///
+/// Last, the fixed costs once more in a child process kept on one CPU (`bench --pass K
+/// --one-cpu`): their floor, the driver's work without a hand-off between CPUs
+/// ([`fixed`]'s "The floor"). A child that cannot keep to one CPU is a warning, not an
+/// error: the fixed costs are then those of all CPUs.
 fn passes_in_children(
     command: &[std::ffi::OsString],
     s: &Settings,
@@ -483,7 +515,7 @@ fn passes_in_children(
             return Err(BenchError::Interrupted);
         }
         if children {
-            let p = child_pass(program, args, s, pass, only)?;
+            let p = child_pass(program, args, s, pass, only, false)?;
             add(
                 p.measurements,
                 p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
@@ -492,6 +524,20 @@ fn passes_in_children(
         let in_parent = |key: &str| fixed::is_fixed_cost(key) || memory::is_transfer(key);
         let (here, keys) = run_passes_of(steps, pass..pass + 1, passes, false, &in_parent);
         add(here.into_iter().flatten().collect(), keys);
+    }
+    // The fixed costs once more, in a child process kept on one CPU (see above).
+    if steps.iter().any(|(key, _)| fixed::is_fixed_cost(key)) {
+        match child_pass(program, args, s, passes, only, true) {
+            Ok(p) => add(
+                p.measurements,
+                p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
+            ),
+            Err(BenchError::Interrupted) => return Err(BenchError::Interrupted),
+            Err(e) => eprintln!(
+                "warning: the fixed costs were not measured on one CPU ({e}); \
+                 they are those of all CPUs"
+            ),
+        }
     }
     if let Some(i) = by_step.iter().position(Vec::is_empty) {
         return Err(BenchError::Work(format!(
@@ -502,13 +548,15 @@ fn passes_in_children(
     Ok((by_step, noisy))
 }
 
-/// Pass `pass` in a child process (`program args bench --pass K --out FILE`): its profile.
+/// Pass `pass` in a child process (`program args bench --pass K --out FILE`, with
+/// `--one-cpu` where `one_cpu`): its profile.
 fn child_pass(
     program: &std::ffi::OsString,
     args: &[std::ffi::OsString],
     s: &Settings,
     pass: u32,
     only: Option<&str>,
+    one_cpu: bool,
 ) -> Result<DeviceProfile, BenchError> {
     let file = std::env::temp_dir().join(format!(
         "gpgpu-repro-bench-{}-pass{pass}.json",
@@ -526,6 +574,9 @@ fn child_pass(
     }
     if let Some(only) = only {
         child.arg("--only").arg(only);
+    }
+    if one_cpu {
+        child.arg("--one-cpu");
     }
     let io = |e| BenchError::Io {
         path: program.into(),
