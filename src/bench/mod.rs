@@ -309,16 +309,15 @@ pub fn measure_only(
     if interrupted() {
         return Err(BenchError::Interrupted);
     }
-    // A row whose passes include one on one CPU says so, whichever pass it keeps.
+    // The pass on one CPU (a fixed cost's floor) joins a row after its other passes.
     let rows: Vec<Measurement> = by_step
         .into_iter()
         .map(|ms| {
-            let one_cpu = ms.iter().any(|m| m.what.ends_with(ONE_CPU));
-            let mut m = passes::best_of(ms);
-            if one_cpu && !m.what.ends_with(ONE_CPU) {
-                m.what = format!("{}; {ONE_CPU}", m.what);
+            let (one, all): (Vec<_>, Vec<_>) = ms.into_iter().partition(|m| m.one_cpu.is_some());
+            match (all.is_empty(), one.into_iter().next()) {
+                (true, Some(floor)) => floor,
+                (_, floor) => passes::with_floor(passes::best_of(all), floor),
             }
-            m
         })
         .collect();
     let mut profile =
@@ -343,14 +342,11 @@ pub fn measure_only(
     Ok(profile)
 }
 
-/// What a fixed cost's `what` ends with when its passes include one made on one CPU (the
-/// last; `passes_in_children`).
-pub const ONE_CPU: &str = "the last pass with the process on one CPU";
-
 /// Pass `pass` alone (`bench --pass K`, run by [`measure_only`] in a child process): a
 /// profile whose rows are that pass's measurements but the fixed costs; written to `out`.
 /// With `one_cpu` (`bench --pass K --one-cpu`, the process kept on one CPU by the caller
-/// before its context was made), the fixed costs alone, each row's `what` saying so.
+/// before its context was made), the fixed costs alone, each row's value also in its
+/// [`Measurement::one_cpu`].
 pub fn measure_pass(
     gl: &Gl,
     quick: bool,
@@ -376,7 +372,9 @@ pub fn measure_pass(
     let mut rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
     if one_cpu {
         for m in &mut rows {
-            m.what = format!("{}; {ONE_CPU}", m.what);
+            // (a failed check leaves it `None`: the row then joins the others' passes, and
+            // fails with them, `passes::best_of`)
+            m.one_cpu = m.value;
         }
     }
     let mut profile =

@@ -105,6 +105,32 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
     best
 }
 
+/// A row's passes (`best`, from [`best_of`]) joined by its pass on one CPU (`floor`, a fixed
+/// cost's floor: [`super::fixed`]): the row keeps the better value and that pass's timing;
+/// [`Measurement::one_cpu`] holds the floor, [`Measurement::passes`] the other passes (so
+/// that the between-run term pairs only passes of one configuration). A failed row stays
+/// failed.
+pub fn with_floor(best: Measurement, floor: Option<Measurement>) -> Measurement {
+    let Some((floor, v)) = floor.and_then(|f| f.value.map(|v| (f, v))) else {
+        return best;
+    };
+    match best.value {
+        Some(b) if better(best.unit, v, b) => Measurement {
+            passes: if best.passes.is_empty() {
+                vec![b]
+            } else {
+                best.passes
+            },
+            one_cpu: Some(v),
+            ..floor
+        },
+        _ => Measurement {
+            one_cpu: Some(v),
+            ..best
+        },
+    }
+}
+
 /// The order of the measurements in pass `pass` of `n` whose `last` final ones (the fixed
 /// costs) end every pass in their own order (module docs).
 pub fn order(pass: u32, n: usize, last: usize) -> Vec<usize> {
@@ -142,6 +168,34 @@ mod tests {
             })
             .collect();
         m
+    }
+
+    #[test]
+    fn a_fixed_cost_keeps_the_lesser_of_its_passes_and_its_floor_apart_from_the_passes() {
+        let all = best_of(vec![
+            row(Unit::Micros, Some(40.0), &[]),
+            row(Unit::Micros, Some(10.0), &[]),
+            row(Unit::Micros, Some(35.0), &[]),
+        ]);
+        let floor = row(Unit::Micros, Some(2.5), &[]);
+        let m = with_floor(all.clone(), Some(floor.clone()));
+        assert_eq!(m.value, Some(2.5));
+        assert_eq!(m.one_cpu, Some(2.5));
+        assert_eq!(
+            m.passes,
+            [40.0, 10.0, 35.0],
+            "the floor is not one of the passes"
+        );
+        // A floor above the passes' best (a GPU whose driver gains from more CPUs): kept apart.
+        let high = with_floor(all.clone(), Some(row(Unit::Micros, Some(12.0), &[])));
+        assert_eq!((high.value, high.one_cpu), (Some(10.0), Some(12.0)));
+        // One pass alone still lists its value beside the floor.
+        let one = with_floor(row(Unit::Micros, Some(9.0), &[]), Some(floor.clone()));
+        assert_eq!((one.value, one.passes.as_slice()), (Some(2.5), &[9.0][..]));
+        // A failed row stays failed; no floor changes nothing.
+        let failed = with_floor(row(Unit::Micros, None, &[]), Some(floor));
+        assert_eq!((failed.value, failed.one_cpu), (None, Some(2.5)));
+        assert_eq!(with_floor(all.clone(), None), all);
     }
 
     #[test]

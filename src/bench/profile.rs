@@ -76,6 +76,12 @@ pub struct Measurement {
     /// best (a swept row's: the plateau of the passes' best curve).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub passes: Vec<f64>,
+    /// A fixed cost's value in the pass made with the process on one CPU (the floor,
+    /// [`super::fixed`]), apart from `passes`: it is another configuration, not another
+    /// spell, so the between-run term ([`DeviceProfile::between_run`]) does not pair it.
+    /// `value` is the better of it and the passes' best.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub one_cpu: Option<f64>,
 }
 
 impl Measurement {
@@ -110,6 +116,7 @@ impl Measurement {
             cache: vec![],
             sweep: vec![],
             passes: vec![],
+            one_cpu: None,
             amount,
             reps,
             timing,
@@ -138,6 +145,7 @@ impl Measurement {
             cache: vec![],
             sweep: vec![],
             passes: vec![],
+            one_cpu: None,
             amount: 0.0,
             reps: 0,
             timing: Timing::default(),
@@ -376,6 +384,9 @@ impl fmt::Display for DeviceProfile {
             if !m.passes.is_empty() {
                 let each: Vec<String> = m.passes.iter().map(|v| format!("{v:.3}")).collect();
                 text = format!("{text}; passes {}", each.join(" / "));
+            }
+            if let Some(v) = m.one_cpu {
+                text = format!("{text}; on one CPU {v:.3}");
             }
             writeln!(
                 f,
