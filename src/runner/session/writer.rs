@@ -295,12 +295,13 @@ impl TableWriter {
             ),
         };
         self.table.caption[p.caption] = format!(
-            "Fixed costs probed in this process at the table's first bounded row: an empty \
-             draw {}, an empty dispatch {}{again} (the bench's `device.json`: {}, {}); every \
-             row's bound uses the least. These costs can move between modes (on llvmpipe the \
-             least seen can lie far below what a table's rows meet): where the first probe's \
-             costs give a larger bound, `of bound`'s interval reaches up to the fraction of \
-             that one.",
+            "Fixed costs probed in this process, on all its CPUs, at the table's first \
+             bounded row: an empty draw {}, an empty dispatch {}{again} (the bench's \
+             `device.json`: {}, {}, the least of its passes, one of them made with the process \
+             on one CPU); every row's bound uses the least. Where the first probe's costs give \
+             a larger bound (on llvmpipe: what handing each pass to the driver's threads on \
+             other CPUs adds, which moves between modes), `of bound`'s interval reaches up to \
+             the fraction of that one.",
             us(p.first.draw_ms),
             us(p.first.dispatch_ms),
             us(bench.draw_ms),
