@@ -33,7 +33,10 @@
 //!   A fixed cost's median pass was tried (issue 23) and moved as much between benches as
 //!   its best: of three quiet full benches, `fixed.draw` read 55.0 / 69.9 / 57.0 µs by the
 //!   median pass and 50.7 / 58.3 / 53.9 by the best; the best is the roof's definition;
-//! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile.
+//! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile;
+//! - a fixed cost's extra pass in a process kept on one CPU ([`with_floor`], [`super::fixed`])
+//!   is another configuration, not another spell: it stays out of `passes` (in
+//!   [`Measurement::one_cpu`]), and the row keeps it where it is the better.
 
 use super::ladder::read_curve;
 use super::profile::{Measurement, Unit};
