@@ -24,8 +24,9 @@
 //!   pipeline (the `faster` column, else the ratio legacy / compute against 1). A flip where
 //!   either run calls the two rows a tie (`tie` / `best (tie)`) is a **tie flip**, counted
 //!   apart from a real flip. The `versus` table's fastest variant of each pipeline (its
-//!   `legacy kernel` / `compute kernel`) is compared too; that choice has no tie rule, so its
-//!   changes are counted on their own.
+//!   `legacy kernel` / `compute kernel`, which names every variant it ties with, `A ≈ B`) is
+//!   compared too, on its own: a change is counted where the two runs name no variant in
+//!   common, and apart, as a change within a tie, where they share one.
 //! - **Limiter flips**: a `limiter` cell names one limiter or several (`bandwidth ≈ fp32`);
 //!   a flip is when the two runs' sets of names are disjoint; a change that keeps a name in
 //!   common is counted apart.
@@ -91,6 +92,8 @@ pub struct Summary {
     pub tie_flips: Vec<String>,
     pub variants: usize,
     pub variant_changes: Vec<String>,
+    /// Changes of a pipeline's fastest variant where the runs name one in common (`A ≈ B`).
+    pub variant_tie_changes: Vec<String>,
     pub limiters: usize,
     pub limiter_flips: Vec<String>,
     pub limiter_changes: Vec<String>,
@@ -116,8 +119,9 @@ pub fn ten_percent_apart(a: f64, b: f64) -> bool {
     x == 0.0 || y / x > APART
 }
 
-/// The limiters a `limiter` cell names (`bandwidth ≈ fp32` → both).
-fn limiter_names(s: &str) -> Vec<&str> {
+/// The names a cell joins with `≈`: the limiters of a `limiter` cell (`bandwidth ≈ fp32` →
+/// both), the tied variants of a `versus` kernel cell.
+fn tied_names(s: &str) -> Vec<&str> {
     s.split('≈')
         .map(str::trim)
         .filter(|n| !n.is_empty())
@@ -217,7 +221,7 @@ impl Summary {
 
     /// The `limiter` cells of one row in both runs.
     pub fn limiter(&mut self, what: &str, a: &str, b: &str) {
-        let (na, nb) = (limiter_names(a), limiter_names(b));
+        let (na, nb) = (tied_names(a), tied_names(b));
         if na.is_empty() || nb.is_empty() {
             return;
         }
@@ -312,11 +316,12 @@ impl Summary {
             for side in SIDES {
                 if let (Some(va), Some(vb)) = (text_of(a, ia, side), text_of(b, ib, side)) {
                     self.variants += 1;
-                    if va != vb {
-                        self.variant_changes.push(format!(
-                            "`{paper}/{VERSUS}` {}, {side}: `{va}` → `{vb}`",
-                            row.key
-                        ));
+                    let line = format!("`{paper}/{VERSUS}` {}, {side}: `{va}` → `{vb}`", row.key);
+                    let (na, nb) = (tied_names(va), tied_names(vb));
+                    if na.iter().all(|n| !nb.contains(n)) {
+                        self.variant_changes.push(line);
+                    } else if va != vb {
+                        self.variant_tie_changes.push(line);
                     }
                 }
             }

@@ -3,7 +3,8 @@
 //! Rows that name the algorithm and input they solve ([`RowBuilder::versus`]) meet here: for
 //! each `(algorithm, input)` that both a fragment-pass (legacy) row and a compute row solve,
 //! the fastest *verified* row of each pipeline stands for it (each side as well as this run
-//! implements it), with both times, both errors, both fractions of their bound and the time
+//! implements it; its kernel cell also names the variants its interval does not separate
+//! from, `A ≈ B`, since the choice between them is a tie: `stand_in`), with both times, both errors, both fractions of their bound and the time
 //! ratio legacy / compute (> 1: compute is faster). `REPORT.md` gathers every paper's table
 //! into one section and one figure.
 //!
@@ -41,12 +42,33 @@ struct Config<'a> {
     pairs: &'a [(String, String, Side, Side)],
 }
 
-/// The fastest verified row of `kind` for each `(algorithm, input)`.
+/// What joins the kernel names of variants that tie (`CR (copy) ≈ CR (switch)`).
+pub const TIED: &str = " ≈ ";
+
+/// The side that stands for a pipeline among its verified `sides` (not empty) on one input:
+/// the one with the least median time, its kernel cell also naming, fastest median first,
+/// every other variant whose interval does not separate from its own (the choice between
+/// them is a tie, broken by the median).
+fn stand_in(mut sides: Vec<Side>) -> Side {
+    sides.sort_by(|a, b| a.1.median.total_cmp(&b.1.median));
+    let mut best = sides[0].clone();
+    let mut names: Vec<&str> = vec![&sides[0].0];
+    for s in &sides[1..] {
+        let apart = crate::stats::separated((best.1.lo, best.1.hi), (s.1.lo, s.1.hi)).is_some();
+        if !apart && !names.contains(&s.0.as_str()) {
+            names.push(&s.0);
+        }
+    }
+    best.0 = names.join(TIED);
+    best
+}
+
+/// The side that stands for `kind` for each `(algorithm, input)` ([`stand_in`]).
 fn fastest(
     rows: &[(String, String, Attained, Option<f64>)],
     kind: Kind,
 ) -> Vec<((String, String), Side)> {
-    let mut best: Vec<((String, String), Side)> = Vec::new();
+    let mut all: Vec<((String, String), Vec<Side>)> = Vec::new();
     for (table, key, a, error) in rows {
         let (Some(v), Some(err)) = (&a.versus, error) else {
             continue;
@@ -61,13 +83,14 @@ fn fastest(
             a.fraction(),
             format!("{table} / {key}"),
         );
-        match best.iter_mut().find(|(k, _)| k == v) {
-            Some((_, b)) if b.1.median <= a.ms => {}
-            Some((_, b)) => *b = side,
-            None => best.push((v.clone(), side)),
+        match all.iter_mut().find(|(k, _)| k == v) {
+            Some((_, sides)) => sides.push(side),
+            None => all.push((v.clone(), vec![side])),
         }
     }
-    best
+    all.into_iter()
+        .map(|(k, sides)| (k, stand_in(sides)))
+        .collect()
 }
 
 /// The `versus` table's columns: algorithm and input, then each side's kernel, time, error
@@ -147,7 +170,10 @@ impl Session {
         )?;
         t.caption(
             "Per algorithm and input, the fastest verified row of each pipeline in this run \
-             (kernel names say which variant); errors against the CPU f64 reference as in \
+             (kernel names say which variant; where another variant of the same pipeline is \
+             not separated from it — their intervals overlap — the cell names both, fastest \
+             median first, `A ≈ B`: which of them stands for the pipeline is a tie, broken by \
+             the median); errors against the CPU f64 reference as in \
              their tables; 'of bound' = the device's bound for the row's work / its time; \
              legacy / compute > 1 means compute is faster. Times read `median [lo, hi]` \
              (95 % intervals, the run's between-run term included); the two sides were timed \
@@ -178,5 +204,37 @@ impl Session {
              scale, from the `versus` table.",
         );
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn side(name: &str, median: f64, lo: f64, hi: f64) -> Side {
+        let e = Estimate {
+            median,
+            lo,
+            hi,
+            ..Estimate::exact(median)
+        };
+        (name.into(), e, 0.0, None, String::new())
+    }
+
+    #[test]
+    fn the_stand_in_names_the_variants_it_ties_with_fastest_first() {
+        let s = stand_in(vec![
+            side("copy", 2.0, 1.8, 2.2),
+            side("switch", 1.9, 1.7, 2.1),
+            side("slow", 5.0, 4.5, 5.5),
+        ]);
+        assert_eq!((s.0.as_str(), s.1.median), ("switch ≈ copy", 1.9));
+        // Apart: the fastest alone; a name met twice (two tables) is named once.
+        let s = stand_in(vec![
+            side("copy", 2.0, 1.8, 2.2),
+            side("switch", 1.0, 0.9, 1.1),
+            side("switch", 1.05, 0.95, 1.15),
+        ]);
+        assert_eq!((s.0.as_str(), s.1.median), ("switch", 1.0));
     }
 }

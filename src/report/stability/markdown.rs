@@ -105,7 +105,7 @@ impl Summary {
 
     /// The table of counts: what, how many, of how many, the share.
     fn counts_table(&self) -> String {
-        let rows: [(&str, usize, usize); 14] = [
+        let rows: [(&str, usize, usize); 15] = [
             (
                 "measured values whose 95 % intervals overlap (of those with an interval in both runs)",
                 self.overlap,
@@ -157,8 +157,13 @@ impl Summary {
                 self.winners,
             ),
             (
-                "fastest variant of a pipeline changed (`versus`, no tie rule)",
+                "fastest variant of a pipeline changed (`versus`, no variant in common)",
                 self.variant_changes.len(),
+                self.variants,
+            ),
+            (
+                "fastest variant of a pipeline changed within a tie (`A ≈ B` in either run)",
+                self.variant_tie_changes.len(),
                 self.variants,
             ),
             (
@@ -186,7 +191,7 @@ impl Summary {
 
     /// The items behind the counts, one titled list per kind that has any.
     fn item_lists(&self) -> String {
-        let lists: [(&str, &[String]); 9] = [
+        let lists: [(&str, &[String]); 10] = [
             ("Values whose intervals are apart", &self.apart),
             ("Findings flipped held ↔ not held", &self.decisive),
             (
@@ -199,6 +204,10 @@ impl Summary {
             (
                 "Fastest variant of a pipeline changed",
                 &self.variant_changes,
+            ),
+            (
+                "Fastest variant of a pipeline changed within a tie",
+                &self.variant_tie_changes,
             ),
             ("Limiters flipped", &self.limiter_flips),
             ("Limiters changed with one in common", &self.limiter_changes),

@@ -185,6 +185,16 @@ fn versus_winners_from_the_faster_column_or_the_ratio() {
     );
     assert_eq!(s.tie_flips.len(), 1);
     assert_eq!((s.winners, s.variants), (2, 4));
+    // A variant that ties with the fastest in one run: a change within a tie.
+    s.winners(
+        "p",
+        &versus("cr copy ≈ cr switch", Some("tie"), 1.1),
+        &versus("cr switch", Some("tie"), 1.1),
+    );
+    assert_eq!(
+        (s.variant_changes.len(), s.variant_tie_changes.len()),
+        (1, 1)
+    );
 }
 
 #[test]
