@@ -38,8 +38,8 @@
 //! process kept on one CPU from its start (`bench --pass K --one-cpu`,
 //! [`super::affinity::pin_to_one_cpu`]): there the driver makes one worker, nothing is
 //! handed to another CPU, and what an operation costs is the driver's own work. A row keeps
-//! the least of all passes ([`super::passes`]), so on llvmpipe the roof is this floor, and
-//! the passes on all CPUs stay in `passes` beside it. Three `bench --only fixed` runs with
+//! the better of its passes' best and this floor (`super::passes::with_floor`), so on
+//! llvmpipe the roof is the floor, and the passes on all CPUs stay in `passes` beside it. Three `bench --only fixed` runs with
 //! the process on one CPU (`taskset -c 0`) read 2.491 / 2.500 / 2.495 µs per empty draw and
 //! 0.445 / 0.409 / 0.433 µs per empty dispatch (issue 23). It is a lower bound on a pass on
 //! all CPUs as well: a dependent pass (ping-pong) cannot start its rasterization before the
@@ -47,8 +47,8 @@
 //! two CPUs was ever seen below three times the floor. What two CPUs add — the hand-off,
 //! 5–60 µs here — is not a roof; the `of bound` interval of a table's rows reaches up to it
 //! (the probe below), and rows whose time is mostly hand-off read far below their bound.
-//! On a GPU the driver does not split a pass between CPUs and one CPU changes little; the
-//! least of all passes is the roof there too.
+//! On a GPU (not measured this way yet: no GPU was lent when this was written) whichever
+//! configuration is faster gives the roof, by the same rule.
 //!
 //! # The probe
 //! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw
