@@ -341,11 +341,15 @@ pub struct Bound {
 /// How close (relative) a second term must be to the largest to be named beside it.
 pub const CLOSE: f64 = 0.2;
 
+/// What joins names that tie in one cell: a limiter and its close runner-up
+/// (`bandwidth ≈ fp32`), the `versus` table's tied variants (`CR (copy) ≈ CR (switch)`).
+pub const TIED: &str = " ≈ ";
+
 impl Bound {
     /// The limiter's name, with the runner-up's when it is close: `bandwidth ≈ fp32`.
     pub fn label(&self) -> String {
         match self.close {
-            Some(c) => format!("{} ≈ {}", self.limiter.name(), c.name()),
+            Some(c) => format!("{}{TIED}{}", self.limiter.name(), c.name()),
             None => self.limiter.name().to_string(),
         }
     }

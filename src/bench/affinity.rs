@@ -31,25 +31,20 @@ pub fn pin_to_one_cpu() -> bool {
     false
 }
 
-/// How many CPUs the calling thread may run on (`None` where the OS does not say).
-#[cfg(target_os = "linux")]
-pub fn cpus_allowed() -> Option<usize> {
-    // SAFETY: `sched_getaffinity` fills a `cpu_set_t` owned by this frame, of the size given.
-    unsafe {
-        let mut set: libc::cpu_set_t = std::mem::zeroed();
-        (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0)
-            .then(|| libc::CPU_COUNT(&set) as usize)
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-pub fn cpus_allowed() -> Option<usize> {
-    None
-}
-
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
+
+    /// How many CPUs the calling thread may run on (`None` where the OS does not say).
+    fn cpus_allowed() -> Option<usize> {
+        // SAFETY: `sched_getaffinity` fills a `cpu_set_t` owned by this frame, of the size
+        // given.
+        unsafe {
+            let mut set: libc::cpu_set_t = std::mem::zeroed();
+            (libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) == 0)
+                .then(|| libc::CPU_COUNT(&set) as usize)
+        }
+    }
 
     /// Pinned in a thread of its own (the mask is per thread), it and the threads it starts
     /// have one CPU.

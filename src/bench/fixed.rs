@@ -39,9 +39,10 @@
 //! [`super::affinity::pin_to_one_cpu`]): there the driver makes one worker, nothing is
 //! handed to another CPU, and what an operation costs is the driver's own work. A row keeps
 //! the better of its passes' best and this floor (`super::passes::with_floor`), so on
-//! llvmpipe the roof is the floor, and the passes on all CPUs stay in `passes` beside it. Three `bench --only fixed` runs with
-//! the process on one CPU (`taskset -c 0`) read 2.491 / 2.500 / 2.495 µs per empty draw and
-//! 0.445 / 0.409 / 0.433 µs per empty dispatch (issue 23). It is a lower bound on a pass on
+//! llvmpipe the roof is the floor, and the passes on all CPUs stay in `passes` beside it.
+//! Three `bench --only fixed` runs with the process on one CPU (`taskset -c 0`) read 2.491
+//! / 2.500 / 2.495 µs per empty draw and 0.445 / 0.409 / 0.433 µs per empty dispatch
+//! (issue 23). It is a lower bound on a pass on
 //! all CPUs as well: a dependent pass (ping-pong) cannot start its rasterization before the
 //! one it reads has finished, so two CPUs save at most the context switches, and no pass on
 //! two CPUs was ever seen below three times the floor. What two CPUs add — the hand-off,

@@ -309,17 +309,7 @@ pub fn measure_only(
     if interrupted() {
         return Err(BenchError::Interrupted);
     }
-    // The pass on one CPU (a fixed cost's floor) joins a row after its other passes.
-    let rows: Vec<Measurement> = by_step
-        .into_iter()
-        .map(|ms| {
-            let (one, all): (Vec<_>, Vec<_>) = ms.into_iter().partition(|m| m.one_cpu.is_some());
-            match (all.is_empty(), one.into_iter().next()) {
-                (true, Some(floor)) => floor,
-                (_, floor) => passes::with_floor(passes::best_of(all), floor),
-            }
-        })
-        .collect();
+    let rows: Vec<Measurement> = by_step.into_iter().map(passes::row_of).collect();
     let mut profile =
         DeviceProfile::new(gl.info().clone(), s.mode, t0.elapsed().as_secs_f64(), rows);
     profile.machine = first.map(|a| RunLoad {

@@ -108,6 +108,16 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
     best
 }
 
+/// A row from all its measurements: [`best_of`] its passes, then [`with_floor`] its pass on
+/// one CPU (the measurement with [`Measurement::one_cpu`] set), if it has one.
+pub fn row_of(ms: Vec<Measurement>) -> Measurement {
+    let (one, all): (Vec<_>, Vec<_>) = ms.into_iter().partition(|m| m.one_cpu.is_some());
+    match (all.is_empty(), one.into_iter().next()) {
+        (true, Some(floor)) => floor,
+        (_, floor) => with_floor(best_of(all), floor),
+    }
+}
+
 /// A row's passes (`best`, from [`best_of`]) joined by its pass on one CPU (`floor`, a fixed
 /// cost's floor: [`super::fixed`]): the row keeps the better value and that pass's timing;
 /// [`Measurement::one_cpu`] holds the floor, [`Measurement::passes`] the other passes (so
@@ -199,6 +209,16 @@ mod tests {
         let failed = with_floor(row(Unit::Micros, None, &[]), Some(floor));
         assert_eq!((failed.value, failed.one_cpu), (None, Some(2.5)));
         assert_eq!(with_floor(all.clone(), None), all);
+        // From a row's measurements: the one marked as made on one CPU is the floor.
+        let mut marked = row(Unit::Micros, Some(2.5), &[]);
+        marked.one_cpu = marked.value;
+        let r = row_of(vec![
+            row(Unit::Micros, Some(40.0), &[]),
+            marked,
+            row(Unit::Micros, Some(10.0), &[]),
+        ]);
+        assert_eq!((r.value, r.one_cpu), (Some(2.5), Some(2.5)));
+        assert_eq!(r.passes, [40.0, 10.0]);
     }
 
     #[test]

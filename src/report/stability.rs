@@ -122,7 +122,7 @@ pub fn ten_percent_apart(a: f64, b: f64) -> bool {
 /// The names a cell joins with `≈`: the limiters of a `limiter` cell (`bandwidth ≈ fp32` →
 /// both), the tied variants of a `versus` kernel cell.
 fn tied_names(s: &str) -> Vec<&str> {
-    s.split('≈')
+    s.split(crate::work::TIED.trim())
         .map(str::trim)
         .filter(|n| !n.is_empty())
         .collect()

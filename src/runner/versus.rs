@@ -4,7 +4,8 @@
 //! each `(algorithm, input)` that both a fragment-pass (legacy) row and a compute row solve,
 //! the fastest *verified* row of each pipeline stands for it (each side as well as this run
 //! implements it; its kernel cell also names the variants its interval does not separate
-//! from, `A ≈ B`, since the choice between them is a tie: `stand_in`), with both times, both errors, both fractions of their bound and the time
+//! from, `A ≈ B`, since the choice between them is a tie: `stand_in`), with both times,
+//! both errors, both fractions of their bound and the time
 //! ratio legacy / compute (> 1: compute is faster). `REPORT.md` gathers every paper's table
 //! into one section and one figure.
 //!
@@ -26,6 +27,7 @@ use crate::report::{Attained, Column, RowBuilder};
 
 use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
 use crate::stats::Estimate;
+use crate::work::TIED;
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
 /// bound, where the row is.
@@ -41,9 +43,6 @@ pub const TIE: &str = "tie";
 struct Config<'a> {
     pairs: &'a [(String, String, Side, Side)],
 }
-
-/// What joins the kernel names of variants that tie (`CR (copy) ≈ CR (switch)`).
-pub const TIED: &str = " ≈ ";
 
 /// The side that stands for a pipeline among its verified `sides` (not empty) on one input:
 /// the one with the least median time, its kernel cell also naming, fastest median first,
