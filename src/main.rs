@@ -230,6 +230,14 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     let device = cli.device;
+    if gpgpu_repro::gl::program::inexact_division() {
+        eprintln!(
+            "warning: {} is set: every device division in the shaders is a deliberately \
+             inexact one (a test of the 2005 arithmetic's emulation); results are not this \
+             device's",
+            gpgpu_repro::gl::program::INEXACT_DIV_DEFINE
+        );
+    }
     // A bench (alone or before a reproduce) runs each pass in a process of its own, on the
     // same device.
     if let Ok(exe) = std::env::current_exe() {

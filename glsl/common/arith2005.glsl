@@ -1,4 +1,4 @@
-// A model of the Quadro FX 3400's fp32 arithmetic (2005) on today's correctly rounded fp32:
+// A model of the Quadro FX 3400's fp32 arithmetic (2005) on today's fp32, exact on any driver:
 // add05, sub05, mul05, div05 (float and vec4). The model, its choices and where it is a guess
 // are documented in src/papers/lu/arith2005.rs (the bit-exact CPU twin of this file).
 //
@@ -150,17 +150,123 @@ float mul05(float a, float b) {
     return a05_scale(a05_round(s, e, 2), a05_exp(a) + a05_exp(b));
 }
 
+// Correctly rounded a / b (IEEE round to nearest, ties to even; subnormal operands and results
+// as IEEE's) from integer significand arithmetic alone. GLSL promises `/` only to 2.5 ULP
+// (NVIDIA's is within about +-2: the LU paper's Table 5 fragment column on an H200), while
+// integer and bit operations are exact on every driver, so the model's own steps and the
+// operations left IEEE by the ablation give the CPU twin's bits everywhere. Restoring long
+// division: 24 quotient bits of the significands (both in [2^23, 2^24)), then the remainder
+// decides the rounding. Its CPU mirror is `div_rn_bits` in src/papers/lu/arith2005.rs.
+uint a05_sig(uint e, uint f, out int x) {
+    if (e != 0u) {
+        x = int(e) - 127;
+        return f | 0x800000u;
+    }
+    x = -126;
+    while (f < 0x800000u) {
+        f <<= 1;
+        x--;
+    }
+    return f;
+}
+
+float a05_div_rn(float a, float b) {
+    uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
+    uint sign = (ua ^ ub) & 0x80000000u;
+    uint ea = (ua >> 23) & 0xffu, eb = (ub >> 23) & 0xffu;
+    uint fa = ua & 0x7fffffu, fb = ub & 0x7fffffu;
+    bool za = ea == 0u && fa == 0u, zb = eb == 0u && fb == 0u;
+    bool ia = ea == 255u, ib = eb == 255u;
+    if ((ia && fa != 0u) || (ib && fb != 0u) || (ia && ib) || (za && zb)) {
+        return uintBitsToFloat(0x7fc00000u);
+    }
+    if (ia || zb) return uintBitsToFloat(sign | 0x7f800000u);
+    if (za || ib) return uintBitsToFloat(sign);
+    int xa, xb;
+    uint r = a05_sig(ea, fa, xa);
+    uint mb = a05_sig(eb, fb, xb);
+    int e = xa - xb;
+    if (r < mb) {
+        r <<= 1;
+        e--;
+    }
+    // r / mb in [1, 2): q gets 24 bits, r ends as twice the remainder (< 2^25).
+    uint q = 0u;
+    for (int i = 0; i < 24; i++) {
+        q <<= 1;
+        if (r >= mb) {
+            r -= mb;
+            q |= 1u;
+        }
+        r <<= 1;
+    }
+    int biased = e + 127;
+    if (biased >= 1) {
+        if (r > mb || (r == mb && (q & 1u) == 1u)) q++;
+        if (q == 0x1000000u) {
+            q = 0x800000u;
+            biased++;
+        }
+        if (biased >= 255) return uintBitsToFloat(sign | 0x7f800000u);
+        return uintBitsToFloat(sign | (uint(biased) << 23) | (q & 0x7fffffu));
+    }
+    // A subnormal result: q * 2^(e - 23) in units of 2^-149 is q >> s.
+    int s = 1 - biased;
+    if (s >= 25) return uintBitsToFloat(sign);
+    uint kept = q >> uint(s);
+    uint low = q & ((1u << uint(s)) - 1u);
+    uint mid = 1u << uint(s - 1);
+    if (low > mid || (low == mid && (r != 0u || (kept & 1u) == 1u))) kept++;
+    return uintBitsToFloat(sign | kept);
+}
+
+// The device's own `/` (what the IEEE programs and Table 5's plain columns measure). With
+// GPGPU_REPRO_INEXACT_DIV (the environment variable of that name, set for a test: every
+// program is then built with this define) it is a deliberately inexact division like the
+// H200's: a reciprocal moved by -2..2 ULP (chosen from the operands' bits), then a product,
+// so that a driver's inexact `/` can be tried on a device whose `/` is correctly rounded.
+float a05_native_div(float a, float b) {
+#ifdef GPGPU_REPRO_INEXACT_DIV
+    precise float r = 1.0 / b;
+    uint rb = floatBitsToUint(r);
+    if ((rb & 0x7f800000u) != 0u && (rb & 0x7f800000u) != 0x7f800000u) {
+        int k = int((floatBitsToUint(a) ^ (floatBitsToUint(b) >> 7)) % 5u) - 2;
+        r = uintBitsToFloat(uint(int(rb) + k));
+    }
+    precise float q = a * r;
+    return q;
+#else
+    precise float q = a / b;
+    return q;
+#endif
+}
+
 float div05(float a, float b) {
     a = a05_ftz(a);
     b = a05_ftz(b);
     if (a == 0.0 || b == 0.0 || isinf(a) || isinf(b) || isnan(a) || isnan(b)) {
-        precise float q = a / b;
-        return q;
+        return a05_div_rn(a, b);
     }
     float ma = a05_mant(a), mb = a05_mant(b);
-    precise float r = 1.0 / mb;
+    float r = a05_div_rn(1.0, mb);
     precise float p = ma * r;
     return a05_scale(p, a05_exp(a) - a05_exp(b));
+}
+
+vec4 a05_div_rn(vec4 a, float b) {
+    return vec4(a05_div_rn(a.x, b), a05_div_rn(a.y, b), a05_div_rn(a.z, b), a05_div_rn(a.w, b));
+}
+vec4 a05_div_rn(vec4 a, vec4 b) {
+    return vec4(a05_div_rn(a.x, b.x), a05_div_rn(a.y, b.y), a05_div_rn(a.z, b.z),
+                a05_div_rn(a.w, b.w));
+}
+vec4 a05_native_div(vec4 a, float b) {
+    return vec4(a05_native_div(a.x, b), a05_native_div(a.y, b), a05_native_div(a.z, b),
+                a05_native_div(a.w, b));
+}
+vec4 a05_native_div(vec4 a, vec4 b) {
+    return vec4(a05_native_div(a.x, b.x), a05_native_div(a.y, b.y), a05_native_div(a.z, b.z),
+                a05_native_div(a.w, b.w));
 }
 
 vec4 mul05(float a, vec4 b) { return vec4(mul05(a, b.x), mul05(a, b.y), mul05(a, b.z), mul05(a, b.w)); }
@@ -192,8 +298,13 @@ vec4 div05(vec4 a, vec4 b) {
 #else
 #define F_MUL(a, b) ((a) * (b))
 #endif
+// Division: the model's (bit 4); else, in a program built with the model for some other
+// operation (the ablation), IEEE's correctly rounded division, which is what the CPU twin
+// computes; else (a program without the model) the device's own `/`.
 #if (ARITH_2005 & 4) != 0
 #define F_DIV(a, b) div05(a, b)
+#elif ARITH_2005 != 0
+#define F_DIV(a, b) a05_div_rn(a, b)
 #else
-#define F_DIV(a, b) ((a) / (b))
+#define F_DIV(a, b) a05_native_div(a, b)
 #endif

@@ -38,6 +38,79 @@ pub struct Provenance {
     /// `None` in older records and where the bench gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub between_run: Option<crate::stats::BetweenRun>,
+    /// The two pipelines' roofs from the bench ([`DeviceShape`]); `None` in older records
+    /// and without a bench.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_shape: Option<DeviceShape>,
+}
+
+/// The shape of the device as the bench measured it: what the legacy (fragment) pipeline
+/// reaches against compute, the quantities every legacy-against-compute ratio of the papers
+/// is read beside. On a software rasterizer both pipelines run on the same CPU cores; on a
+/// GPU they need not (Hopper runs its graphics pipeline on a small part of the chip).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DeviceShape {
+    /// `fma.fragment.f32`, GFLOPS.
+    pub fragment_fp32_gflops: Option<f64>,
+    /// `fma.compute.f32`, GFLOPS.
+    pub compute_fp32_gflops: Option<f64>,
+    /// The fragment pipeline's best memory roof (texture reads, target writes), GB/s.
+    pub fragment_gbs: Option<f64>,
+    /// The compute pipeline's best memory roof (SSBO, texture path), GB/s.
+    pub compute_gbs: Option<f64>,
+}
+
+impl DeviceShape {
+    /// fragment / compute fp32 FMA throughput.
+    pub fn fma_ratio(&self) -> Option<f64> {
+        Some(self.fragment_fp32_gflops? / self.compute_fp32_gflops?)
+    }
+    /// fragment / compute memory roof.
+    pub fn bandwidth_ratio(&self) -> Option<f64> {
+        Some(self.fragment_gbs? / self.compute_gbs?)
+    }
+    /// The sentence the report puts beside legacy-against-compute ratios: each ratio as
+    /// `1/k` (or `k×` where fragment is the faster) with the two roofs it comes from; empty
+    /// where neither was measured.
+    pub fn describe(&self) -> String {
+        let part = |r: Option<f64>, what: &str, a: Option<f64>, b: Option<f64>, unit: &str| {
+            let (r, a, b) = (r?, a?, b?);
+            let rel = if r < 1.0 {
+                format!("1/{:.3} of", 1.0 / r)
+            } else {
+                format!("{r:.3}× of")
+            };
+            Some(format!(
+                "{rel} compute's {what} ({a:.4} against {b:.4} {unit})"
+            ))
+        };
+        let parts: Vec<String> = [
+            part(
+                self.fma_ratio(),
+                "fp32 FMA throughput",
+                self.fragment_fp32_gflops,
+                self.compute_fp32_gflops,
+                "GFLOPS",
+            ),
+            part(
+                self.bandwidth_ratio(),
+                "memory bandwidth",
+                self.fragment_gbs,
+                self.compute_gbs,
+                "GB/s",
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        if parts.is_empty() {
+            return String::new();
+        }
+        format!(
+            "on this device fragment shaders reach {} (`bench`)",
+            parts.join(" and ")
+        )
+    }
 }
 
 impl Provenance {
@@ -46,7 +119,16 @@ impl Provenance {
         Provenance {
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             commit: git_commit(),
-            build: env!("GPGPU_REPRO_BUILD").to_string(),
+            build: if crate::gl::program::inexact_division() {
+                format!(
+                    "{}; with {} set: every device division in the shaders was a deliberately \
+                     inexact one (a test switch: the results are not this device's)",
+                    env!("GPGPU_REPRO_BUILD"),
+                    crate::gl::program::INEXACT_DIV_DEFINE
+                )
+            } else {
+                env!("GPGPU_REPRO_BUILD").to_string()
+            },
             command: command_line(),
             mode: mode.into(),
             gl_vendor: info.vendor.clone(),
@@ -60,6 +142,7 @@ impl Provenance {
             load: String::new(),
             machine: None,
             between_run: None,
+            device_shape: None,
         }
     }
 
@@ -108,10 +191,15 @@ impl Provenance {
     }
 }
 
+/// The commit this binary was built from, as `build.rs` read it (`+dirty` where the sources
+/// differed from it); empty where the build was not made in a git checkout.
+pub const BUILD_COMMIT: &str = env!("GPGPU_REPRO_BUILD_COMMIT");
+
 /// `git describe`-like commit id of the working tree, `+dirty` when it has changes outside
-/// `figures/`. A copy
-/// without its `.git` (e.g. a tree sent to a remote GPU machine) names its commit in
-/// `GPGPU_REPRO_COMMIT`; the reports then say it was given, not read.
+/// `figures/`; where the binary was built from another commit, that one is named beside it.
+/// A binary run outside its checkout (e.g. copied to a remote GPU machine) names the commit
+/// it was built from ([`BUILD_COMMIT`]); `GPGPU_REPRO_COMMIT` overrides both, and the
+/// reports then say it was given, not read.
 pub fn git_commit() -> String {
     if let Ok(c) = std::env::var("GPGPU_REPRO_COMMIT")
         && !c.trim().is_empty()
@@ -139,9 +227,22 @@ pub fn git_commit() -> String {
                 ":(top,exclude)figures",
             ])
             .is_some_and(|s| !s.is_empty());
-            if dirty { format!("{c}+dirty") } else { c }
+            let built = BUILD_COMMIT.trim_end_matches("+dirty");
+            let here = if dirty {
+                format!("{c}+dirty")
+            } else {
+                c.clone()
+            };
+            if built.is_empty() || built == c {
+                here
+            } else {
+                format!("{here} (binary built from {BUILD_COMMIT})")
+            }
         }
-        None => "unknown (not a git checkout)".into(),
+        None if !BUILD_COMMIT.is_empty() => {
+            format!("{BUILD_COMMIT} (recorded in the binary; not run in a git checkout)")
+        }
+        None => "unknown (not a git checkout, and the binary was not built in one)".into(),
     }
 }
 

@@ -461,6 +461,15 @@ impl PaperRunner<'_> {
             .map(limits_summary)
             .unwrap_or_default();
         prov.between_run = self.between;
+        prov.device_shape = self.profile.as_deref().map(|p| {
+            let l = &p.limits;
+            crate::report::provenance::DeviceShape {
+                fragment_fp32_gflops: l.fragment_fp32_gflops,
+                compute_fp32_gflops: l.compute_fp32_gflops,
+                fragment_gbs: l.fragment_gbs,
+                compute_gbs: l.compute_gbs,
+            }
+        });
         if !matches!(quiet.source, LoadSource::Off) {
             let mut machine = RunLoad::from_gate(self.gate);
             machine.during = match (span, quiet.span_threshold()) {

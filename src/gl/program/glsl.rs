@@ -107,11 +107,47 @@ impl Glsl {
         g
     }
 
-    /// The preamble with `defines` after the toolkit's own.
+    /// The preamble with `defines` after the toolkit's own (and [`INEXACT_DIV_DEFINE`] while
+    /// [`inexact_division`] is on).
     pub fn preamble(&self, defines: &[Define]) -> String {
-        let all: Vec<Define> = self.defines.iter().chain(defines).cloned().collect();
+        let mut all: Vec<Define> = self.defines.iter().chain(defines).cloned().collect();
+        if inexact_division() {
+            all.push(Define::flag(INEXACT_DIV_DEFINE));
+        }
         preamble(self.version, &self.extensions, &all)
     }
+}
+
+/// The environment variable (any value but empty or `0`) and the define of the
+/// inexact-division switch ([`inexact_division`]).
+pub const INEXACT_DIV_DEFINE: &str = "GPGPU_REPRO_INEXACT_DIV";
+
+/// 0: not yet read from the environment; 1: off; 2: on.
+static INEXACT_DIV: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
+
+/// Whether every program is built with [`INEXACT_DIV_DEFINE`]: the shaders' device division
+/// (`a05_native_div` in `glsl/common/arith2005.glsl`, every `F_DIV` of a program built without
+/// the 2005 model) is then a reciprocal moved by up to 2 ULP and a product, like the H200's
+/// `/`, so that what a driver with an inexact division does to the 2005-arithmetic emulation
+/// can be tried on a device whose `/` rounds correctly (llvmpipe). A test switch: results made
+/// with it are not the device's. Off unless [`set_inexact_division`] or the environment
+/// variable turns it on.
+pub fn inexact_division() -> bool {
+    use std::sync::atomic::Ordering::Relaxed;
+    match INEXACT_DIV.load(Relaxed) {
+        0 => {
+            let on = std::env::var(INEXACT_DIV_DEFINE).is_ok_and(|v| !v.is_empty() && v != "0");
+            INEXACT_DIV.store(if on { 2 } else { 1 }, Relaxed);
+            on
+        }
+        v => v == 2,
+    }
+}
+
+/// Turns the inexact-division switch ([`inexact_division`]) on or off for the programs built
+/// from now on, whatever the environment says.
+pub fn set_inexact_division(on: bool) {
+    INEXACT_DIV.store(if on { 2 } else { 1 }, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// The identifiers of GLSL text, comments removed.

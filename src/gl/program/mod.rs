@@ -39,7 +39,9 @@ mod glsl;
 mod source;
 mod uniforms;
 
-pub use glsl::{GLSL_COMPUTE, GLSL_LEGACY, Glsl};
+pub use glsl::{
+    GLSL_COMPUTE, GLSL_LEGACY, Glsl, INEXACT_DIV_DEFINE, inexact_division, set_inexact_division,
+};
 pub use source::{Define, expand_includes, preamble, source};
 
 use std::cell::RefCell;

@@ -76,8 +76,26 @@ fn device_class(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
                 .count()
         })
         .sum();
+    // The two pipelines' roofs: what every legacy-against-compute ratio of this run is read
+    // beside (a GPU's graphics pipeline may run on a small part of the chip).
+    let shape = ran
+        .iter()
+        .find_map(|(_, r)| r.provenance.device_shape)
+        .map(|s| s.describe())
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let mut c = s.chars();
+            let first = c.next().map(|f| f.to_uppercase().collect::<String>());
+            format!(
+                " {}{}: every legacy (fragment) against compute ratio of this run includes \
+                 that difference of the pipelines as much as any difference of the techniques.",
+                first.unwrap_or_default(),
+                c.as_str()
+            )
+        })
+        .unwrap_or_default();
     format!(
-        "- **Device class.** {}{}\n",
+        "- **Device class.** {}{}{shape}\n",
         if software {
             format!(
                 "{} is a software rasterizer: the \"GPU\" passes run on the CPU cores \
