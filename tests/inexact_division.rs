@@ -6,7 +6,7 @@
 //! correctly, so this test binary turns on the inexact-division switch
 //! (`gpgpu_repro::gl::program::set_inexact_division`, the `GPGPU_REPRO_INEXACT_DIV`
 //! environment variable of a run) before any program is built — the device's division is then
-//! a reciprocal moved by up to 2 ULP and a product — and checks that
+//! a reciprocal moved by up to 1 ULP and a product — and checks that
 //! - the switch works: Table 5's plain fragment (and compute) division reads outside
 //!   `[−0.5, 0.5]` ULP, so the rest of the test can fail;
 //! - the model's four operations in a shader still equal the CPU twin bit for bit;

@@ -127,7 +127,7 @@ static INEXACT_DIV: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::n
 
 /// Whether every program is built with [`INEXACT_DIV_DEFINE`]: the shaders' device division
 /// (`a05_native_div` in `glsl/common/arith2005.glsl`, every `F_DIV` of a program built without
-/// the 2005 model) is then a reciprocal moved by up to 2 ULP and a product, like the H200's
+/// the 2005 model) is then a reciprocal moved by up to 1 ULP and a product, like the H200's
 /// `/`, so that what a driver with an inexact division does to the 2005-arithmetic emulation
 /// can be tried on a device whose `/` rounds correctly (llvmpipe). A test switch: results made
 /// with it are not the device's. Off unless [`set_inexact_division`] or the environment

@@ -222,6 +222,7 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             Column::key("simulation").text(),
             Column::key("N").int(),
             Column::ours("FPS, compute only").fixed(1),
+            Column::ours("FPS, step between views").fixed(1),
             Column::ours("FPS with view").fixed(1),
             Column::paper("FPS with view").fixed(0),
             Column::ours("ours / paper").fixed(2),
@@ -238,15 +239,20 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
          colour buffer: the viridis field for simulations 1 and 2; for shallow water the GPU \
          normal pass and the lit surface mesh — at most {m}×{m} vertices, fetched from the \
          normal/height texture in the vertex shader, so its FPS beside {water} is for a mesh \
-         of at most {m}² vertices, not of every grid point. Each repetition times the step and \
-         then the view (glFinish around each); `FPS, compute only` is the median of the steps, \
-         `FPS with view` the median of step + view over the same repetitions, so both see the \
-         same machine load. Simulation parameters are ours (the paper gives none). Paper: \
+         of at most {m}² vertices, not of every grid point. `FPS, compute only`: steps back to \
+         back with glFinish around each, as `fig14_heat` times them (so the heat row is the \
+         same configuration as `fig14_heat`'s `{solver}` row, timed again). Then each repetition \
+         times a step and then the view (glFinish around each): `FPS with view` is the median \
+         of step + view, `FPS, step between views` the median of the step alone in that loop; \
+         where it is below `FPS, compute only`, a step that follows a view costs more than one \
+         that follows a step (the view's state and its reads of the field are the difference). \
+         Simulation parameters are ours (the paper gives none). Paper: \
          GeForce 6800, its {g}×{g} grid (N' = {g}; our N = N' - 1 unknowns per line).",
         c.view[0],
         c.view[1],
         m = MAX_MESH,
         g = c.paper_grid,
+        solver = c.solver,
     ));
     let sizes = c.size.pick(s.mode).to_vec();
     let sims = SIMULATIONS;
@@ -266,8 +272,15 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
                 .num("N", n as f64)
                 .opt("paper: FPS with view", paper);
             let row = match all_row(gl, spec, n, c) {
-                Ok((bare, view, err, runs)) => row
-                    .num("FPS, compute only", 1e3 / bare)
+                Ok(AllRow {
+                    alone,
+                    between,
+                    view,
+                    err,
+                    runs,
+                }) => row
+                    .num("FPS, compute only", 1e3 / alone)
+                    .num("FPS, step between views", 1e3 / between)
                     .num("FPS with view", 1e3 / view)
                     .opt("ours / paper", paper.map(|p| 1e3 / view / p))
                     .num("error vs CPU f64", err)
@@ -290,16 +303,25 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
     Ok(bars)
 }
 
-/// (median ms of a step, median ms of step + view, error vs CPU, timed runs): one loop times
-/// both parts of every frame, so the two medians see the same load and step + view ≥ step in
-/// every repetition.
-fn all_row(
-    gl: &Gl,
-    spec: &AdiSpec,
-    n: u32,
-    c: &AllFps,
-) -> Result<(f64, f64, f64, usize), RunError> {
+/// One row of `fig14_all`: median ms of a step timed alone (steps back to back, as
+/// `fig14_heat`), of a step and of step + view in the loop that alternates them, the error
+/// against the CPU, and the timed runs of that loop.
+struct AllRow {
+    alone: f64,
+    between: f64,
+    view: f64,
+    err: f64,
+    runs: usize,
+}
+
+/// [`AllRow`]: first the steps alone ([`measure_gpu`], as `fig14_heat`'s rows), then one loop
+/// that times both parts of every frame, so that step + view ≥ step in every repetition and
+/// the two medians of that loop see the same load.
+fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunError> {
     let mut sim = (spec.make)(gl, n, &c.solver).map_err(RunError::algorithm)?;
+    let alone = measure_gpu(gl, c.repeat.plan(), || sim.step())
+        .map_err(RunError::algorithm)?
+        .median_ms;
     let [w, h] = c.view;
     let target = RenderTexture::new(gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
     let mut renderer = Renderer::new(gl).map_err(RunError::algorithm)?;
@@ -317,8 +339,14 @@ fn all_row(
     .map_err(RunError::algorithm)?;
     let mut steps: Vec<f64> = samples.runs.iter().map(|r| r.0).collect();
     steps.sort_by(f64::total_cmp);
-    let bare = steps[median_index(steps.len())];
+    let between = steps[median_index(steps.len())];
     let view = samples.timing();
     let err = verify(gl, spec, n, &c.solver, c.verify_steps)?;
-    Ok((bare, view.median_ms, err, view.runs))
+    Ok(AllRow {
+        alone,
+        between,
+        view: view.median_ms,
+        err,
+        runs: view.runs,
+    })
 }
