@@ -34,10 +34,14 @@ pub struct Provenance {
     /// it was noisy ([`super::load`]); `None` in older records and where it was not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<RunLoad>,
-    /// The between-run term every timed interval includes ([`crate::stats::between`]);
-    /// `None` in older records and where the bench gave none.
+    /// The default between-run term, that of timed intervals with no known limiter
+    /// ([`crate::stats::between`]); `None` in older records and where the bench gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub between_run: Option<crate::stats::BetweenRun>,
+    /// The between-run terms per limiter (a row with a bound carries its limiter's); `None`
+    /// in older records (one term for every interval) and where the bench gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_terms: Option<crate::stats::BetweenTerms>,
 }
 
 impl Provenance {
@@ -60,6 +64,7 @@ impl Provenance {
             load: String::new(),
             machine: None,
             between_run: None,
+            between_terms: None,
         }
     }
 
@@ -97,12 +102,17 @@ impl Provenance {
                 Some(m) => format!("- machine: {}\n", m.describe()),
                 None => String::new(),
             },
-            match &self.between_run {
-                Some(b) => format!(
+            match (&self.between_terms, &self.between_run) {
+                (Some(t), _) => format!(
+                    "- intervals: each timed interval includes its limiter's {}; paired ratios \
+                     of variants timed in the same rounds include none\n",
+                    t.describe()
+                ),
+                (None, Some(b)) => format!(
                     "- intervals: every timed interval includes the {}\n",
                     b.describe()
                 ),
-                None => String::new(),
+                (None, None) => String::new(),
             }
         )
     }
