@@ -396,7 +396,8 @@ pub fn per_round(values: &[f64]) -> Option<Estimate> {
 /// The fastest of variants timed in the same rounds (`cands`: `(index, samples)`, sample `r`
 /// of each from round `r`), judged on their paired ratios alone ([`paired_ratio`], no
 /// between-run term): a candidate is *beaten* when some other's paired ratio to it has an
-/// interval wholly below 1. The candidates no other beats tie (`tied`, in the order given);
+/// interval wholly below 1 (from two rounds on; with fewer than [`MIN_SAMPLES_FOR_CI`] the
+/// interval is the rounds' [min, max], as everywhere; one round is no interval). The candidates no other beats tie (`tied`, in the order given);
 /// the first of them, the simplest by the caller's order, is chosen, so the chosen candidate
 /// is never slower than another by an interval that excludes 1. Where every candidate is
 /// beaten by another (a cycle of medians of ratios), the one with the least median time
@@ -404,7 +405,7 @@ pub fn per_round(values: &[f64]) -> Option<Estimate> {
 pub fn paired_winner(cands: &[(usize, &[f64])]) -> Option<Pick> {
     let beaten = |i: usize| {
         cands.iter().enumerate().any(|(j, other)| {
-            j != i && paired_ratio(other.1, cands[i].1).is_some_and(|r| r.hi < 1.0)
+            j != i && paired_ratio(other.1, cands[i].1).is_some_and(|r| r.n > 1 && r.hi < 1.0)
         })
     };
     let tied: Vec<usize> = (0..cands.len())

@@ -190,6 +190,9 @@ fn the_paired_winner_ties_what_no_one_beats_and_takes_the_first() {
     for other in [&b, &c] {
         assert!(paired_ratio(other, &a).unwrap().hi >= 1.0);
     }
+    // One round is no interval: nobody is beaten, the first is chosen.
+    let p = paired_winner(&[(0, &[2.0][..]), (1, &[1.0][..])]).unwrap();
+    assert_eq!((p.chosen, p.tied.len()), (0, 2));
     // One candidate: chosen, clear; none: none.
     assert_eq!(paired_winner(&[(7, &c)]).unwrap().tied, vec![7]);
     assert!(paired_winner(&[]).is_none());
