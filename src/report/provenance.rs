@@ -104,8 +104,9 @@ impl Provenance {
             },
             match (&self.between_terms, &self.between_run) {
                 (Some(t), _) => format!(
-                    "- intervals: each timed interval includes its limiter's {}; paired ratios \
-                     of variants timed in the same rounds include none\n",
+                    "- intervals: a bounded row's interval includes its limiter's between-run \
+                     term, any other timed interval the default; paired ratios of variants \
+                     timed in the same rounds include none. The {}\n",
                     t.describe()
                 ),
                 (None, Some(b)) => format!(
