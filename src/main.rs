@@ -167,6 +167,10 @@ struct BenchArgs {
     /// floor a bench adds to the fixed costs it measures on all CPUs).
     #[arg(long, hide = true, requires = "pass")]
     one_cpu: bool,
+    /// Print a saved profile (`device.json`: its table, and its between-run terms per limiter
+    /// as this build derives them) and measure nothing.
+    #[arg(long, value_name = "DEVICE_JSON", conflicts_with_all = ["quick", "out", "only", "pass"])]
+    show: Option<PathBuf>,
 }
 
 // The options of `sim` besides its name (no doc comment: clap would take it for the
@@ -370,6 +374,12 @@ fn trace(device: &DeviceSelector, a: TraceArgs) -> anyhow::Result<()> {
 
 /// `bench`: the device's limits, written to a profile.
 fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
+    if let Some(path) = &a.show {
+        let p = gpgpu_repro::bench::DeviceProfile::load(path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        print!("{p}");
+        return Ok(());
+    }
     // Before the context: the driver's threads inherit the one CPU.
     if a.one_cpu && !gpgpu_repro::bench::affinity::pin_to_one_cpu() {
         anyhow::bail!("bench --one-cpu: this system does not let a process keep to one CPU");

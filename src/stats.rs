@@ -31,9 +31,10 @@
 //!
 //! # Between runs
 //! One run's repetitions are taken within seconds; a second run minutes later may see the
-//! device in another spell. Every interval of a timed quantity therefore includes the
-//! device's between-run term, measured by the bench's passes and added in quadrature on the
-//! log scale ([`between`]: ISO 5725's reproducibility beside the repetitions' repeatability).
+//! device in another spell. A timed interval therefore includes the between-run term of its
+//! limiter, measured by the bench's passes and added in quadrature on the log scale; paired
+//! ratios carry none, their pairing cancels the spell ([`between`], where the model is stated:
+//! ISO 5725's reproducibility beside the repetitions' repeatability).
 //!
 //! # Decisions
 //! - A claim "statistic ≥ threshold" is *held* when the whole interval is at or above it,
@@ -41,7 +42,8 @@
 //! - Two estimates differ only when their intervals do not overlap ([`separated`]); a winner
 //!   is declared only when it separates from the runner-up ([`winner`]), otherwise the
 //!   candidates that overlap the fastest are a tie, broken by the simplest candidate (the
-//!   first in the caller's order) — the rule is the caller's to state.
+//!   first in the caller's order) — the rule is the caller's to state. Variants timed in the
+//!   same rounds are told apart by their paired ratios instead ([`paired_winner`]).
 
 use serde::{Deserialize, Serialize};
 
@@ -371,8 +373,8 @@ pub fn winner(cands: &[(usize, (f64, f64), f64)]) -> Option<Pick> {
     })
 }
 
-/// The median ratio `aᵢ / bᵢ` of paired samples (round `i` of both) with its interval, the
-/// between-run term included ([`between`]).
+/// The median ratio `aᵢ / bᵢ` of paired samples (round `i` of both) with its interval; no
+/// between-run term, the pairing already cancels what a spell does to both ([`between`]).
 /// Pairs with a non-finite or zero denominator are dropped; `None` when none is left.
 pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
     let r: Vec<f64> = a
@@ -386,9 +388,43 @@ pub fn paired_ratio(a: &[f64], b: &[f64]) -> Option<Estimate> {
 }
 
 /// The estimate of a statistic taken once per round of interleaved variants (a paired ratio,
-/// a mean of several ratios), the between-run term included ([`between`]).
+/// a mean of several ratios): the rounds' own interval, no between-run term ([`between`]).
 pub fn per_round(values: &[f64]) -> Option<Estimate> {
-    Estimate::of(values).map(|e| e.widen(between_run()))
+    Estimate::of(values)
+}
+
+/// The fastest of variants timed in the same rounds (`cands`: `(index, samples)`, sample `r`
+/// of each from round `r`), judged on their paired ratios alone ([`paired_ratio`], no
+/// between-run term): a candidate is *beaten* when some other's paired ratio to it has an
+/// interval wholly below 1 (from two rounds on; with fewer than [`MIN_SAMPLES_FOR_CI`] the
+/// interval is the rounds' [min, max], as everywhere; one round is no interval). The candidates no other beats tie (`tied`, in the order given);
+/// the first of them, the simplest by the caller's order, is chosen, so the chosen candidate
+/// is never slower than another by an interval that excludes 1. Where every candidate is
+/// beaten by another (a cycle of medians of ratios), the one with the least median time
+/// stands alone. `None` for no candidate.
+pub fn paired_winner(cands: &[(usize, &[f64])]) -> Option<Pick> {
+    let beaten = |i: usize| {
+        cands.iter().enumerate().any(|(j, other)| {
+            j != i && paired_ratio(other.1, cands[i].1).is_some_and(|r| r.n > 1 && r.hi < 1.0)
+        })
+    };
+    let tied: Vec<usize> = (0..cands.len())
+        .filter(|&i| !beaten(i))
+        .map(|i| cands[i].0)
+        .collect();
+    let tied = if tied.is_empty() {
+        let median = |s: &[f64]| Estimate::of(s).map_or(f64::INFINITY, |e| e.median);
+        let best = cands
+            .iter()
+            .min_by(|a, b| median(a.1).total_cmp(&median(b.1)))?;
+        vec![best.0]
+    } else {
+        tied
+    };
+    Some(Pick {
+        chosen: tied[0],
+        tied,
+    })
 }
 
 /// The order in which round `round` runs `k` variants: a permutation of `0..k`, shuffled by a
@@ -419,7 +455,9 @@ pub fn within(a: f64, b: f64, tol: f64) -> bool {
 }
 
 pub mod between;
-pub use between::{BetweenRun, between_run, set_between_run};
+pub use between::{
+    BetweenRun, BetweenTerms, LimiterTerm, between_run, between_term, set_between_terms,
+};
 
 #[cfg(test)]
 mod tests;

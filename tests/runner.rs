@@ -590,6 +590,82 @@ fn a_fixed_cost_seen_far_below_the_tables_probe_widens_of_bound_up_to_the_probes
     );
 }
 
+#[test]
+fn a_timed_row_carries_its_limiters_between_run_term_not_the_default() {
+    use gpgpu_repro::bench::profile::{DEVICE_BOUND, FIXED_COST};
+    use gpgpu_repro::bench::{Kind, Work};
+    use gpgpu_repro::gl::Timing;
+    use gpgpu_repro::report::{OF_BOUND, Value};
+    use gpgpu_repro::stats::between::Group;
+    use gpgpu_repro::stats::{BetweenTerms, set_between_terms};
+    let g = ctx();
+    let dir = tempfile::tempdir().unwrap();
+    // The device-bound pool moved by R = 0.19 between passes, the fixed costs by R = 0.019
+    // (20 differences each, k/100 and k/1000: the 19th is the 95th percentile).
+    let ramp = |step: f64| (1..=20).map(|i| i as f64 * step).collect::<Vec<_>>();
+    let group = |name: &str, d| Group {
+        name: name.into(),
+        fallback: None,
+        differences: d,
+    };
+    set_between_terms(BetweenTerms::resolve(
+        &[
+            group(DEVICE_BOUND, ramp(0.01)),
+            group(FIXED_COST, ramp(0.001)),
+        ],
+        DEVICE_BOUND,
+    ));
+    let (h_default, h_fixed) = (0.19 / 2f64.sqrt(), 0.019 / 2f64.sqrt());
+    // A bench whose empty draw costs a second: a row of one pass is fixed-cost bound.
+    let (_s, mut t) = bounded_table(&g, dir.path(), 1000.0);
+    let samples: Vec<f64> = (0..12).map(|i| 2000.0 + i as f64).collect();
+    let timing = Timing::from_samples(&samples);
+    assert!(
+        (timing.between - h_default).abs() < 1e-12,
+        "made with the default"
+    );
+    let work = Work {
+        passes: 1,
+        kind: Kind::Fragment,
+        ..Work::default()
+    };
+    t.push(
+        t.row("r")
+            .num("N", 1.0)
+            .timed("time", &timing)
+            .work_timed("one pass", work, &timing)
+            .unchecked("a test row"),
+    )
+    .unwrap();
+    let table = t.finish().unwrap();
+    set_between_terms(BetweenTerms::default());
+    let row = &table.rows[0];
+    let a = row.attained.as_ref().unwrap();
+    assert_eq!(
+        a.bound.unwrap().limiter,
+        gpgpu_repro::work::Limiter::FixedCost
+    );
+    assert!((a.between - h_fixed).abs() < 1e-12, "{a:?}");
+    let Value::Est(time) = &row.values[table.col("time")] else {
+        panic!("time: {:?}", row.values);
+    };
+    // The repetitions' interval is kept, the term is the fixed costs'.
+    let within = timing.est().within();
+    assert!((time.between - h_fixed).abs() < 1e-12);
+    assert!(
+        (time.within().lo - within.lo).abs() < 1e-9 && (time.within().hi - within.hi).abs() < 1e-9
+    );
+    assert!(
+        time.hi < timing.hi_ms,
+        "narrower than with the default term"
+    );
+    // The fraction of bound: the row's term twice.
+    let Value::Est(f) = &row.values[table.col(OF_BOUND)] else {
+        panic!("of bound: {:?}", row.values);
+    };
+    assert!((f.between - h_fixed * 2f64.sqrt()).abs() < 1e-12, "{f:?}");
+}
+
 /// A session on `dir` whose bench says an empty draw costs `draw_ms`, and a table with the
 /// bound columns (`N`, `time`, bound, limiter, of bound).
 fn bounded_table(

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::BenchError;
 use super::sweep::{CacheLevel, Plateau, SweepPoint};
 use crate::gl::{DeviceInfo, Timing};
-use crate::work::{Access, Kind};
+use crate::work::{Access, Bound, Kind, Limiter, Work};
 
 /// The unit of a measurement's value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,7 +78,7 @@ pub struct Measurement {
     pub passes: Vec<f64>,
     /// A fixed cost's value in the pass made with the process on one CPU (the floor,
     /// [`super::fixed`]), apart from `passes`: it is another configuration, not another
-    /// spell, so the between-run term ([`DeviceProfile::between_run`]) does not pair it.
+    /// spell, so the between-run terms ([`DeviceProfile::between_terms`]) do not pair it.
     /// `value` is the better of it and the passes' best.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub one_cpu: Option<f64>,
@@ -254,6 +254,19 @@ impl Limits {
     pub fn peak_gbs(&self, a: Access) -> Option<f64> {
         self.roof(a).and_then(|r| r.peak_gbs)
     }
+    /// The access kind whose bytes take the longest at its peak (`B_a / BW_a`, the memory
+    /// term of [`Limits::bound`]); `None` when no counted kind has a roof.
+    pub fn dominant_access(&self, work: &Work) -> Option<Access> {
+        Access::ALL
+            .iter()
+            .filter_map(|&a| {
+                let b = work.bytes.get(a);
+                let r = self.peak_gbs(a).filter(|r| *r > 0.0)?;
+                (b > 0.0).then_some((a, b / r))
+            })
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+            .map(|x| x.0)
+    }
     /// The fastest peak of a shader access of pipeline `kind` (not the copy path, which no
     /// shader reaches): bytes of no known kind are read against it.
     pub fn fastest_gbs(&self, kind: Kind) -> Option<f64> {
@@ -301,16 +314,68 @@ impl DeviceProfile {
         }
     }
 
-    /// The device's between-run term from its measurements' passes
-    /// ([`crate::stats::between`]; failed measurements left out); `None` when the bench made
-    /// one pass or too few pairs.
-    pub fn between_run(&self) -> Option<crate::stats::BetweenRun> {
-        crate::stats::BetweenRun::from_passes(
-            self.measurements
-                .iter()
-                .filter(|m| m.value.is_some())
-                .map(|m| m.passes.as_slice()),
-        )
+    /// The device's between-run terms per limiter from its measurements' passes
+    /// ([`crate::stats::between`], where the model is stated; failed measurements left out).
+    /// The groups, each from its own rows' passes, in the order they resolve, with the group
+    /// that stands in where one has too few pairs:
+    /// - `device-bound` ([`DEVICE_BOUND`], the default): every memory and FMA roof, not the
+    ///   host transfers or the fixed costs; no fallback;
+    /// - `bandwidth` ([`BANDWIDTH`]): every memory roof (the shader paths and the copy) →
+    ///   `device-bound`;
+    /// - `bandwidth: <access kind>` ([`access_term`]): the rows of that access kind
+    ///   ([`Access::keys`]) → `bandwidth`;
+    /// - `fma` ([`FMA`]): the fp32 and fp64 FMA roofs → `device-bound`;
+    /// - `fixed cost` ([`FIXED_COST`]): the empty draw, dispatch and finish (not the one-CPU
+    ///   floor, another configuration) → `device-bound`;
+    /// - `host transfer` ([`HOST_TRANSFER`]): `upload.*` and `readback.*` → `device-bound`
+    ///   (reported: no kernel row is bound by a transfer).
+    ///
+    /// Without passes every group is empty and no term is set.
+    pub fn between_terms(&self) -> crate::stats::BetweenTerms {
+        use crate::stats::between::{Group, pass_differences};
+        let ok: Vec<&Measurement> = self
+            .measurements
+            .iter()
+            .filter(|m| m.value.is_some())
+            .collect();
+        let d = |keep: &dyn Fn(&Measurement) -> bool| {
+            pass_differences(ok.iter().filter(|m| keep(m)).map(|m| m.passes.as_slice()))
+        };
+        let group = |name: &str, fallback: Option<&str>, differences: Vec<f64>| Group {
+            name: name.to_string(),
+            fallback: fallback.map(String::from),
+            differences,
+        };
+        let mut groups = vec![
+            group(
+                DEVICE_BOUND,
+                None,
+                d(&|m| row_group(m).is_some_and(|g| g != HOST_TRANSFER && g != FIXED_COST)),
+            ),
+            group(
+                BANDWIDTH,
+                Some(DEVICE_BOUND),
+                d(&|m| row_group(m) == Some(BANDWIDTH)),
+            ),
+        ];
+        for a in Access::ALL {
+            let keys = a.keys();
+            groups.push(group(
+                &access_term(a),
+                Some(BANDWIDTH),
+                d(&|m| {
+                    row_group(m) == Some(BANDWIDTH) && keys.iter().any(|k| m.key.starts_with(k))
+                }),
+            ));
+        }
+        for g in [FMA, FIXED_COST, HOST_TRANSFER] {
+            groups.push(group(
+                g,
+                Some(DEVICE_BOUND),
+                d(&|m| row_group(m) == Some(g)),
+            ));
+        }
+        crate::stats::BetweenTerms::resolve(&groups, DEVICE_BOUND)
     }
 
     /// The measurement with `key`.
@@ -345,6 +410,60 @@ impl DeviceProfile {
             source,
         })
     }
+}
+
+/// The between-run group of every memory and FMA roof (the default term: intervals with no
+/// known limiter carry it).
+pub const DEVICE_BOUND: &str = "device-bound";
+/// The group of every memory roof.
+pub const BANDWIDTH: &str = "bandwidth";
+/// The group of the FMA roofs (fp32 and fp64, both pipelines).
+pub const FMA: &str = "fma";
+/// The group of the fixed costs (empty draw, dispatch, finish).
+pub const FIXED_COST: &str = "fixed cost";
+/// The group of the host transfers (uploads and read-backs).
+pub const HOST_TRANSFER: &str = "host transfer";
+
+/// The group of memory roofs of access kind `a`: `bandwidth: SSBO read`.
+pub fn access_term(a: Access) -> String {
+    format!("{BANDWIDTH}: {}", a.name())
+}
+
+/// The between-run group a bench row feeds, from its key: `upload.*`/`readback.*` host
+/// transfers, `fixed.*` fixed costs, `fma.*` FMA, any other GB/s row a memory roof; `None`
+/// for a row of none of them.
+fn row_group(m: &Measurement) -> Option<&'static str> {
+    let k = m.key.as_str();
+    if k.starts_with("upload.") || k.starts_with("readback.") {
+        Some(HOST_TRANSFER)
+    } else if k.starts_with("fixed.") {
+        Some(FIXED_COST)
+    } else if k.starts_with("fma.") {
+        Some(FMA)
+    } else if m.unit == Unit::GBs {
+        Some(BANDWIDTH)
+    } else {
+        None
+    }
+}
+
+/// The between-run groups whose terms a timed row bounded by `bound` carries (the largest
+/// applies): its limiter's, and its close runner-up's where the bound names one
+/// ([`crate::stats::between`]'s model). A bandwidth limit is that of `access`, the access
+/// kind whose term sets the memory part of the bound ([`Limits::dominant_access`]), or of
+/// all memory roofs where no kind is known; an unknown limiter, the default group.
+pub fn between_groups(bound: &Bound, access: Option<Access>) -> Vec<String> {
+    let name = |l: Limiter| match (l, access) {
+        (Limiter::Bandwidth, Some(a)) => access_term(a),
+        (Limiter::Bandwidth, None) => BANDWIDTH.to_string(),
+        (Limiter::Fp32 | Limiter::Fp64, _) => FMA.to_string(),
+        (Limiter::FixedCost, _) => FIXED_COST.to_string(),
+        (Limiter::Unknown, _) => DEVICE_BOUND.to_string(),
+    };
+    std::iter::once(bound.limiter)
+        .chain(bound.close)
+        .map(name)
+        .collect()
 }
 
 /// The table `bench` prints.
@@ -401,9 +520,19 @@ impl fmt::Display for DeviceProfile {
                 text.trim()
             )?;
         }
-        match self.between_run() {
-            Some(b) => writeln!(f, "{}", b.describe())?,
-            None => writeln!(f, "between-run term: none (fewer than two passes)")?,
+        let terms = self.between_terms();
+        if terms.any() {
+            writeln!(
+                f,
+                "between-run terms per limiter (R/√2 of the 95th percentile of |ln| between \
+                 passes of the limiter's own rows; default `{}`):",
+                terms.default
+            )?;
+            for t in &terms.terms {
+                writeln!(f, "  {}", t.describe())?;
+            }
+        } else {
+            writeln!(f, "between-run terms: none (fewer than two passes)")?;
         }
         writeln!(
             f,
@@ -456,4 +585,138 @@ fn sweep_summary(m: &Measurement) -> Option<String> {
         s += &format!(", cache ≤ {}: {:.3} GB/s", mib(c.up_to_bytes), c.gbs);
     }
     Some(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A verified row `key` of `unit` with these passes.
+    fn row(key: &str, unit: Unit, passes: &[f64]) -> Measurement {
+        Measurement {
+            value: passes.iter().copied().reduce(f64::max),
+            unit,
+            passes: passes.to_vec(),
+            ..Measurement::failed(key, "")
+        }
+    }
+
+    #[test]
+    fn each_limiter_rests_on_its_own_rows() {
+        let e = std::f64::consts::E;
+        // SSBO reads: 4 rows × 3 passes = 12 pairs, every pass e^0.01 apart: R = 0.02.
+        // FMA: 4 rows whose passes differ by e^0.001 and e^0.002: R = 0.002.
+        // Transfers: e^1 apart, many pairs; fixed costs: 3 pairs (too few: device-bound's).
+        let q = |x: f64, step: f64| vec![x, x * e.powf(step), x * e.powf(2.0 * step)];
+        let mut m = vec![
+            row("ssbo.read.f32", Unit::GBs, &q(10.0, 0.01)),
+            row("ssbo.read.f64", Unit::GBs, &q(12.0, 0.01)),
+            row("ssbo.copy.f32", Unit::GBs, &q(8.0, 0.01)),
+            row("ssbo.copy.f64", Unit::GBs, &q(9.0, 0.01)),
+            row("upload.ssbo", Unit::GBs, &q(1.0, 1.0)),
+            row("readback.ssbo", Unit::GBs, &q(1.0, 1.0)),
+            row("upload.texture", Unit::GBs, &q(1.0, 1.0)),
+            row("readback.texture", Unit::GBs, &q(1.0, 1.0)),
+            row("fixed.draw", Unit::Micros, &q(5.0, 0.5)),
+        ];
+        for k in [
+            "fma.compute.f32",
+            "fma.fragment.f32",
+            "fma.compute.f64",
+            "fma.fragment.f64",
+        ] {
+            m.push(row(k, Unit::Gflops, &q(100.0, 0.001)));
+        }
+        // A failed row's passes count nowhere.
+        m.push(Measurement {
+            passes: q(1.0, 3.0),
+            ..Measurement::failed("ssbo.write.f32", "no")
+        });
+        let p = DeviceProfile::new(DeviceInfo::default(), "quick", 1.0, m);
+        let t = p.between_terms();
+        let limit = |g: &str| t.get(g).unwrap().term.unwrap().limit;
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        // The SSBO read rows are those of their access kind (reads and copies): 12 pairs.
+        let read = t.get(&access_term(Access::SsboRead)).unwrap();
+        assert_eq!((read.pairs, read.from.as_deref()), (12, None));
+        assert!(near(limit(&access_term(Access::SsboRead)), 0.02));
+        // SSBO writes: the copies only (6 pairs, the failed row left out) → bandwidth's.
+        let write = t.get(&access_term(Access::SsboWrite)).unwrap();
+        assert_eq!((write.pairs, write.from.as_deref()), (6, Some(BANDWIDTH)));
+        assert!(near(limit(FMA), 0.002));
+        assert!(near(limit(HOST_TRANSFER), 2.0));
+        // device-bound: memory and FMA rows, 24 pairs, no transfer or fixed cost in it:
+        // the 23rd of 24 sorted differences (⌈22.8⌉) is 0.02.
+        assert_eq!(t.get(DEVICE_BOUND).unwrap().pairs, 24);
+        assert!(near(limit(DEVICE_BOUND), 0.02));
+        let fixed = t.get(FIXED_COST).unwrap();
+        assert_eq!(
+            (fixed.pairs, fixed.from.as_deref()),
+            (3, Some(DEVICE_BOUND))
+        );
+        assert_eq!(t.default, DEVICE_BOUND);
+        // The table names every group.
+        let shown = p.to_string();
+        assert!(
+            shown.contains("host transfer: ±") && shown.contains("fma: ±"),
+            "{shown}"
+        );
+    }
+
+    #[test]
+    fn a_row_carries_its_limiters_group_and_a_close_runner_ups() {
+        let b = |limiter, close| Bound {
+            ms: 1.0,
+            limiter,
+            close,
+            ms_met: None,
+        };
+        assert_eq!(
+            between_groups(&b(Limiter::Bandwidth, None), Some(Access::TexRgba)),
+            vec![access_term(Access::TexRgba)]
+        );
+        assert_eq!(
+            between_groups(&b(Limiter::Bandwidth, None), None),
+            vec![BANDWIDTH]
+        );
+        assert_eq!(
+            between_groups(&b(Limiter::Fp64, Some(Limiter::FixedCost)), None),
+            vec![FMA, FIXED_COST]
+        );
+        assert_eq!(
+            between_groups(&b(Limiter::Unknown, None), None),
+            vec![DEVICE_BOUND]
+        );
+    }
+
+    #[test]
+    fn the_dominant_access_is_the_longest_memory_term() {
+        let l = Limits {
+            access: vec![
+                AccessRoof {
+                    access: Access::TexRgba,
+                    memory_gbs: Some(10.0),
+                    peak_gbs: Some(100.0),
+                },
+                AccessRoof {
+                    access: Access::Target,
+                    memory_gbs: Some(5.0),
+                    peak_gbs: Some(10.0),
+                },
+            ],
+            ..Limits::default()
+        };
+        // 500 B at 100 GB/s against 100 B at 10 GB/s: the target write takes longer.
+        let w = Work {
+            bytes: crate::work::Bytes::of(&[(Access::TexRgba, 500.0), (Access::Target, 100.0)]),
+            ..Work::default()
+        };
+        assert_eq!(l.dominant_access(&w), Some(Access::Target));
+        // A kind without a roof is not counted; no counted kind: none.
+        let w = Work {
+            bytes: crate::work::Bytes::of(&[(Access::SsboRead, 1e9)]),
+            ..Work::default()
+        };
+        assert_eq!(l.dominant_access(&w), None);
+    }
 }

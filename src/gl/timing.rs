@@ -7,8 +7,9 @@
 //! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
 //! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
 //! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
-//! ratios come from paired samples. Every interval also includes the device's between-run
-//! term ([`crate::stats::between`]), set by the runner from the run's bench.
+//! ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
+//! interval includes the run's default between-run term ([`crate::stats::between`], set by
+//! the runner from the run's bench); a table row with a bound trades it for its limiter's.
 
 use std::time::{Duration, Instant};
 
@@ -127,8 +128,9 @@ pub struct Timing {
 impl Timing {
     /// Statistics of `samples` (milliseconds); empty gives all zeros. The median is the
     /// lower median, `sorted[(n − 1) / 2]`: always one of the measured times (see [`median_index`]).
-    /// The interval includes the between-run term set for this thread
-    /// ([`crate::stats::set_between_run`]).
+    /// The interval includes the default between-run term set for this thread (a table row
+    /// with a bound trades it for its limiter's: [`crate::report::Row::carry_term`])
+    /// ([`crate::stats::set_between_terms`]).
     pub fn from_samples(samples: &[f64]) -> Timing {
         let h = crate::stats::between_run();
         match Estimate::of(samples).map(|e| e.widen(h)) {

@@ -262,10 +262,11 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
          6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
          adaptive: at least the paper's count, then more until the interval's half-width is \
          within the experiment file's `ci_target` or its budget ends; the interval then \
-         includes the device's between-run term, measured by the bench's passes (*Threats*, \
-         *Between runs*). Variants compared \
+         includes the between-run term of the row's limiter, measured by the bench's passes \
+         (*Threats*, *Between runs*). Variants compared \
          with each other are timed interleaved (every round runs each once, in a shuffled \
-         order), and a ratio is the median of the per-round ratios. Times are a monotonic \
+         order), and a ratio is the median of the per-round ratios, with no between-run term \
+         (the rounds share their spell). Times are a monotonic \
          clock between two `glFinish()` calls around the paper's timed region, as the papers \
          timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
          timers include is in its tables' captions. A winner, a target or a verdict \

@@ -143,9 +143,11 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
         ("mode", |p| p.provenance.mode.clone()),
         ("commit", |p| p.provenance.commit.clone()),
         ("between-run term", |p| {
-            p.provenance
-                .between_run
-                .map_or("none".into(), |b| b.describe())
+            match (&p.provenance.between_terms, &p.provenance.between_run) {
+                (Some(t), _) => t.describe(),
+                (None, Some(b)) => b.describe(),
+                (None, None) => "none".into(),
+            }
         }),
     ];
     for (name, f) in fields {

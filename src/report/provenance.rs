@@ -34,14 +34,18 @@ pub struct Provenance {
     /// it was noisy ([`super::load`]); `None` in older records and where it was not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<RunLoad>,
-    /// The between-run term every timed interval includes ([`crate::stats::between`]);
-    /// `None` in older records and where the bench gave none.
+    /// The default between-run term, that of timed intervals with no known limiter
+    /// ([`crate::stats::between`]); `None` in older records and where the bench gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub between_run: Option<crate::stats::BetweenRun>,
     /// The two pipelines' roofs from the bench ([`DeviceShape`]); `None` in older records
     /// and without a bench.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub device_shape: Option<DeviceShape>,
+    /// The between-run terms per limiter (a row with a bound carries its limiter's); `None`
+    /// in older records (one term for every interval) and where the bench gave none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub between_terms: Option<crate::stats::BetweenTerms>,
 }
 
 /// The shape of the device as the bench measured it: what the legacy (fragment) pipeline
@@ -143,6 +147,7 @@ impl Provenance {
             machine: None,
             between_run: None,
             device_shape: None,
+            between_terms: None,
         }
     }
 
@@ -180,12 +185,18 @@ impl Provenance {
                 Some(m) => format!("- machine: {}\n", m.describe()),
                 None => String::new(),
             },
-            match &self.between_run {
-                Some(b) => format!(
+            match (&self.between_terms, &self.between_run) {
+                (Some(t), _) => format!(
+                    "- intervals: a bounded row's interval includes its limiter's between-run \
+                     term, any other timed interval the default; paired ratios of variants \
+                     timed in the same rounds include none. The {}\n",
+                    t.describe()
+                ),
+                (None, Some(b)) => format!(
                     "- intervals: every timed interval includes the {}\n",
                     b.describe()
                 ),
-                None => String::new(),
+                (None, None) => String::new(),
             }
         )
     }

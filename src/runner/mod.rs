@@ -182,20 +182,25 @@ fn limits_summary(p: &DeviceProfile) -> String {
     )
 }
 
-/// Sets the between-run term every timed interval of this run includes, from the profile's
-/// passes ([`crate::stats::between`]), says which and returns it for the provenance; none
-/// without a profile of several passes.
-fn set_between_run(profile: Option<&DeviceProfile>) -> Option<crate::stats::BetweenRun> {
-    let term = profile.and_then(DeviceProfile::between_run);
-    crate::stats::set_between_run(term.map_or(0.0, |t| t.half_width));
-    match term {
-        Some(t) => eprintln!("intervals include the {}", t.describe()),
+/// Sets the between-run terms per limiter the timed intervals of this run include, from the
+/// profile's passes ([`crate::stats::between`]), says which and returns them for the
+/// provenance; none without a profile of several passes.
+fn set_between_run(profile: Option<&DeviceProfile>) -> Option<crate::stats::BetweenTerms> {
+    let terms = profile
+        .map(DeviceProfile::between_terms)
+        .filter(crate::stats::BetweenTerms::any);
+    crate::stats::set_between_terms(terms.clone().unwrap_or_default());
+    match &terms {
+        Some(t) => eprintln!(
+            "intervals include the {} (paired ratios: none)",
+            t.describe()
+        ),
         None => eprintln!(
             "intervals: no between-run term (no bench profile with two passes or more); each \
              interval is one run's repetitions only"
         ),
     }
-    term
+    terms
 }
 
 /// The folder of full runs' results, one subfolder per device, indexed by its `REPORT.md`.
@@ -412,8 +417,8 @@ struct PaperRunner<'a> {
     gate: &'a Gate,
     dir: &'a Path,
     profile: Option<Rc<DeviceProfile>>,
-    /// The between-run term of the profile, set for the run ([`set_between_run`]).
-    between: Option<crate::stats::BetweenRun>,
+    /// The between-run terms of the profile, set for the run ([`set_between_run`]).
+    between: Option<crate::stats::BetweenTerms>,
     progress: indicatif::MultiProgress,
     interrupted: Arc<AtomicBool>,
 }
@@ -460,7 +465,8 @@ impl PaperRunner<'_> {
             .as_deref()
             .map(limits_summary)
             .unwrap_or_default();
-        prov.between_run = self.between;
+        prov.between_run = self.between.as_ref().and_then(|t| t.default_term());
+        prov.between_terms = self.between.clone();
         prov.device_shape = self.profile.as_deref().map(|p| {
             let l = &p.limits;
             crate::report::provenance::DeviceShape {

@@ -9,11 +9,14 @@
 //! its bound — a candidate that fails to build or to verify is a failed row and cannot be
 //! chosen. With `--resume` a sweep whose rows all match is reused with its choice.
 //!
-//! **The choice honours the intervals** ([`crate::stats::winner`]): the candidate with the
-//! lowest median is a clear winner (`best`) only when its interval separates from every other
-//! verified candidate's; otherwise the candidates whose intervals overlap it are a tie, and
-//! the tie is broken by the simplest candidate — the first of them in the sweep's order,
-//! which each sweep lists simplest first (`best (tie)`; the others `tie`).
+//! **The choice honours the intervals of the paired ratios** ([`crate::stats::paired_winner`]):
+//! the candidates are timed in the same rounds, so each pair of them has a paired ratio whose
+//! interval already holds what drift did to both (no between-run term: the model is
+//! [`crate::stats::between`]'s). A candidate is beaten when another's paired ratio to it lies
+//! wholly below 1; the candidate no other beats is a clear winner (`best`); where several
+//! are not beaten they are a tie, broken by the simplest — the first of them in the sweep's
+//! order, which each sweep lists simplest first (`best (tie)`; the others `tie`). So the
+//! chosen candidate is never slower than another by a paired-ratio interval that excludes 1.
 //!
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
 //! once, a shuffled order per round; [`crate::gl::timing::rounds_gpu`]), so that drift and
@@ -199,17 +202,18 @@ impl Tuner {
         tol: f64,
     ) -> Result<P, RunError> {
         let verified = |tr: &Trial| tr.error.is_finite() && tr.error <= tol;
-        let ok: Vec<(usize, (f64, f64), f64)> = trials
+        let ok: Vec<(usize, &[f64])> = trials
             .iter()
             .enumerate()
             .filter_map(|(i, tr)| tr.as_ref().ok().filter(|tr| verified(tr)).map(|tr| (i, tr)))
-            .map(|(i, tr)| {
-                let t = &tr.timing;
-                (i, (t.lo_ms, t.hi_ms), t.median_ms)
-            })
+            .map(|(i, tr)| (i, tr.timing.samples_ms.as_slice()))
             .collect();
-        let pick = crate::stats::winner(&ok);
-        let best_ms = ok.iter().map(|c| c.2).min_by(f64::total_cmp);
+        let pick = crate::stats::paired_winner(&ok);
+        let best_ms = ok
+            .iter()
+            .filter_map(|c| trials[c.0].as_ref().ok())
+            .map(|tr| tr.timing.median_ms)
+            .min_by(f64::total_cmp);
         for (i, (((label, _), key), tr)) in candidates.iter().zip(keys).zip(&trials).enumerate() {
             let row = self
                 .t
@@ -263,12 +267,15 @@ impl Tuner {
             self.t.caption(c);
         }
         self.t.caption(
-            "One row per candidate, timed on the input named; `chosen` marks the candidate \
-             every later table of this paper uses: `best` when the fastest verified candidate's \
-             95 % interval separates from every other's; otherwise the candidates whose \
-             intervals overlap the fastest one's are a tie (`tie`), broken by the simplest of \
-             them, the first in the sweep's order (`best (tie)`). The paper's own kernels keep \
-             the paper's parameters and are not tuned.",
+            "One row per candidate, timed on the input named, the candidates of a kernel in \
+             the same rounds; `chosen` marks the candidate every later table of this paper \
+             uses, judged on the paired ratios of the rounds (no between-run term: the rounds \
+             share their spell): a candidate is beaten when another's paired time ratio to it \
+             has a 95 % interval wholly below 1; `best` when one candidate alone is not \
+             beaten; otherwise those not beaten are a tie (`tie`), broken by the simplest of \
+             them, the first in the sweep's order (`best (tie)`). The time column's interval \
+             carries the limiter's between-run term (for comparison with other runs), not the \
+             choice. The paper's own kernels keep the paper's parameters and are not tuned.",
         );
         self.t.finish()?;
         Ok(())

@@ -175,7 +175,7 @@ impl Session {
              the median); errors against the CPU f64 reference as in \
              their tables; 'of bound' = the device's bound for the row's work / its time; \
              legacy / compute > 1 means compute is faster. Times read `median [lo, hi]` \
-             (95 % intervals, the run's between-run term included); the two sides were timed \
+             (95 % intervals, each row's limiter's between-run term included); the two sides were timed \
              in their own tables, so the ratio's interval is [legacy lo / compute hi, legacy \
              hi / compute lo] of the repetitions' intervals, widened by the two sides' \
              between-run terms in quadrature, and `faster` names a pipeline only where the two \

@@ -1,6 +1,8 @@
 //! The between-run term: what a second run of the same commit on the same device may show,
-//! which one run's repetitions cannot.
+//! which one run's repetitions cannot — the one statement of the model every timed interval
+//! of the project follows.
 //!
+//! # Why
 //! The repetitions of one row are taken within a second or so; their interval
 //! ([`super::Estimate::of`]) describes the device's speed in that spell. A shared or software
 //! device changes speed between minutes while its load counters stay at zero (llvmpipe on
@@ -8,28 +10,64 @@
 //! the terms of ISO 5725 the within-run interval is *repeatability*; a reproduction needs
 //! *reproducibility*, the agreement of independent runs.
 //!
-//! The bench measures it. It makes every measurement once per pass, the passes minutes apart
+//! # The measure: a reproducibility limit per group of bench rows
+//! The bench makes every measurement once per pass, the passes apart in time
 //! ([`crate::bench`]); for every measurement with two passes or more, each pair of passes
-//! gives `dᵢ = |ln(a / b)|`, a between-spell difference of one quantity. Their empirical 95th
-//! percentile (the order statistic `d₍⌈0.95·n⌉₎`, no distribution assumed) is this device's
-//! **reproducibility limit** `R`: two runs' values of one quantity differ by a factor of at
-//! most `e^R` in 95 % of cases. One value's share of it is `h = R / √2`, in log units (ISO
-//! 5725-6's reproducibility limit is `1.96·√2·σ_R ≈ 2.8·σ_R` for the difference of two
-//! results; one result's 95 % share is `1.96·σ_R`). Every interval of a timed quantity then
-//! combines the two parts in quadrature on the log scale (the GUM's root-sum-square of
-//! independent components):
+//! gives `dᵢ = |ln(a / b)|`, a between-spell difference of one quantity. Over a group of
+//! measurements, the empirical 95th percentile of their differences (the order statistic
+//! `d₍⌈0.95·n⌉₎`, no distribution assumed) is the group's **reproducibility limit** `R`: two
+//! runs' values of one of its quantities differ by a factor of at most `e^R` in 95 % of
+//! cases. One value's share of it is `h = R / √2`, in log units (ISO 5725-6's
+//! reproducibility limit is `1.96·√2·σ_R ≈ 2.8·σ_R` for the difference of two results; one
+//! result's 95 % share is `1.96·σ_R`). A group with fewer than [`MIN_PAIRS`] differences has
+//! no term of its own.
+//!
+//! # Per limiter, not per device
+//! Different limits move differently between spells: on llvmpipe the host transfers
+//! (`upload.*`, `readback.*`) and the all-CPU fixed costs move far more than the shader
+//! roofs, and on a GPU whose clocks fall between passes the memory and the arithmetic roofs
+//! do not fall alike. One pooled `R` for the device lets the noisiest group set every
+//! interval. So the terms are kept **per limiter** ([`BetweenTerms`]): the bench's rows are
+//! grouped by what they measure (each memory access kind, the memory roofs together, the FMA
+//! roofs, the fixed costs, the host transfers, and the pool of every device-bound row: all
+//! but the transfers and the fixed costs), each group's `R` comes from its own rows' passes
+//! only, and a group with too few pairs takes the term of the group named as its fallback
+//! (an access kind → the memory roofs → the device-bound pool; FMA, fixed costs, transfers →
+//! the device-bound pool). Which groups there are and which rows feed them is the bench's
+//! to say ([`crate::bench::DeviceProfile::between_terms`]); how they resolve is
+//! [`BetweenTerms::resolve`].
+//!
+//! # Which interval carries which term
+//! - **A timed row with a bound** (its work and the device's limits give its limiter,
+//!   [`crate::work::Bound`]) carries the term of its limiter's group: a bandwidth-bound row
+//!   that of the access kind setting its bound, an fp32/fp64-bound row the FMA term, a
+//!   fixed-cost row the fixed-cost term; a row whose bound names a close runner-up
+//!   (`bandwidth ≈ fp32`) takes the larger of the two terms, since either may set its time
+//!   in another spell.
+//! - **Any other timed interval** (a row without work, a time used outside a table) carries
+//!   the **default** term, the device-bound pool's ([`between_run`]).
+//! - **Paired ratios carry none** ([`super::paired_ratio`], [`super::per_round`]): variants
+//!   timed in the same rounds (each round runs every variant once, shuffled) meet the same
+//!   spell round by round, so their ratio's interval already holds what drift does to them;
+//!   a between-run term would count the spell twice and turn real differences into ties.
+//!   Verdicts between variants timed in the same rounds (a finding's ratio, a tuning
+//!   decision: [`super::paired_winner`]) rest on the paired ratios alone.
+//! - **Quantities measured apart** (legacy / compute from two tables,
+//!   [`super::Estimate::ratio_unpaired`]; a fraction of a bound read from roofs the bench
+//!   measured in another spell) carry both sides' terms in quadrature.
+//!
+//! Every interval combines the repetitions' part and its term in quadrature on the log scale
+//! (the GUM's root-sum-square of independent components):
 //!
 //! ```text
 //! lo′ = m · exp(−√(ln(m / lo)² + h²)),    hi′ = m · exp(+√(ln(hi / m)² + h²))
 //! ```
 //!
-//! The term is the device's and the run's (it is set once, from the run's bench, before the
-//! papers run: [`set_between_run`]); it applies to paired ratios too, because variants timed
-//! in the same rounds do not move alike between spells on every device (llvmpipe's fragment
-//! and compute paths do not). Where the bench's passes agree (a quiet dedicated GPU) `h` is
-//! small and the intervals stay those of the repetitions.
+//! The terms are the device's and the run's: set once, from the run's bench, before the
+//! papers run ([`set_between_terms`]). Where the bench's passes agree (a quiet dedicated GPU
+//! at steady clocks) `h` is small and the intervals stay those of the repetitions.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
 
@@ -72,17 +110,9 @@ impl BetweenRun {
         })
     }
 
-    /// The differences of every pair among each quantity's passes (`passes[q]` holds one
-    /// quantity's values, one per pass; non-positive values ignored).
+    /// The term of every pair among each quantity's passes ([`pass_differences`]).
     pub fn from_passes<'a>(passes: impl IntoIterator<Item = &'a [f64]>) -> Option<BetweenRun> {
-        let mut d = Vec::new();
-        for p in passes {
-            let p: Vec<f64> = p.iter().copied().filter(|v| *v > 0.0).collect();
-            for (i, a) in p.iter().enumerate() {
-                d.extend(p[i + 1..].iter().map(|b| (a / b).ln().abs()));
-            }
-        }
-        Self::from_differences(&d)
+        Self::from_differences(&pass_differences(passes))
     }
 
     /// The half-width as a percentage of the median on the upper side (`e^h − 1`).
@@ -103,20 +133,180 @@ impl BetweenRun {
     }
 }
 
+/// The differences `|ln(a / b)|` of every pair among each quantity's passes (`passes[q]`
+/// holds one quantity's values, one per pass; non-positive values ignored).
+pub fn pass_differences<'a>(passes: impl IntoIterator<Item = &'a [f64]>) -> Vec<f64> {
+    let mut d = Vec::new();
+    for p in passes {
+        let p: Vec<f64> = p.iter().copied().filter(|v| *v > 0.0).collect();
+        for (i, a) in p.iter().enumerate() {
+            d.extend(p[i + 1..].iter().map(|b| (a / b).ln().abs()));
+        }
+    }
+    d
+}
+
+/// A group of bench rows (a limiter) whose passes give a term, before it is resolved: its
+/// name, the group whose term stands in when it has too few pairs (named earlier in the
+/// list), and its rows' between-pass differences ([`pass_differences`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Group {
+    pub name: String,
+    pub fallback: Option<String>,
+    pub differences: Vec<f64>,
+}
+
+/// One limiter's between-run term (module docs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LimiterTerm {
+    /// The group: `bandwidth: SSBO read`, `bandwidth`, `fma`, `fixed cost`, `host transfer`,
+    /// `device-bound`.
+    pub limiter: String,
+    /// How many pass pairs its own rows give.
+    pub pairs: usize,
+    /// The term its intervals carry: its own, or its fallback's; `None` when neither has
+    /// enough pairs.
+    pub term: Option<BetweenRun>,
+    /// The group whose own term `term` is, where it is not this one's (too few pairs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+}
+
+impl LimiterTerm {
+    /// `h` of the term it carries (0 when none).
+    pub fn half_width(&self) -> f64 {
+        self.term.map_or(0.0, |t| t.half_width)
+    }
+
+    /// One line: `fma: ±4 % (h = 0.039, R = 0.055 over 12 pairs)`, or with the fallback named.
+    pub fn describe(&self) -> String {
+        let own = match (&self.term, &self.from) {
+            (None, _) => "none".to_string(),
+            (Some(t), None) => format!(
+                "±{:.1} % (h = {:.3}, R = {:.3} over {} pairs)",
+                t.percent(),
+                t.half_width,
+                t.limit,
+                t.pairs
+            ),
+            (Some(t), Some(f)) => format!(
+                "±{:.1} % ({f}'s: {} pairs of its own, fewer than {MIN_PAIRS})",
+                t.percent(),
+                self.pairs
+            ),
+        };
+        format!("{}: {own}", self.limiter)
+    }
+}
+
+/// The between-run terms of a device, per limiter (module docs).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct BetweenTerms {
+    /// One per group, in the order resolved.
+    pub terms: Vec<LimiterTerm>,
+    /// The group whose term an interval with no known limiter carries.
+    pub default: String,
+}
+
+impl BetweenTerms {
+    /// Resolves `groups` in order: each takes its own term ([`BetweenRun::from_differences`])
+    /// or, with fewer than [`MIN_PAIRS`] pairs, the term its fallback resolved to (a fallback
+    /// must come earlier; an unknown one gives no term). `default` names the group of
+    /// intervals with no known limiter.
+    pub fn resolve(groups: &[Group], default: &str) -> BetweenTerms {
+        let mut terms: Vec<LimiterTerm> = Vec::with_capacity(groups.len());
+        for g in groups {
+            let own = BetweenRun::from_differences(&g.differences);
+            let pairs = g.differences.iter().filter(|d| d.is_finite()).count();
+            let (term, from) = match own {
+                Some(t) => (Some(t), None),
+                None => {
+                    let fb = g
+                        .fallback
+                        .as_ref()
+                        .and_then(|f| terms.iter().find(|t| &t.limiter == f));
+                    match fb {
+                        Some(f) if f.term.is_some() => (
+                            f.term,
+                            Some(f.from.clone().unwrap_or_else(|| f.limiter.clone())),
+                        ),
+                        _ => (None, None),
+                    }
+                }
+            };
+            terms.push(LimiterTerm {
+                limiter: g.name.clone(),
+                pairs,
+                term,
+                from,
+            });
+        }
+        BetweenTerms {
+            terms,
+            default: default.to_string(),
+        }
+    }
+
+    /// The group called `limiter`.
+    pub fn get(&self, limiter: &str) -> Option<&LimiterTerm> {
+        self.terms.iter().find(|t| t.limiter == limiter)
+    }
+
+    /// The default group's term (intervals with no known limiter).
+    pub fn default_term(&self) -> Option<BetweenRun> {
+        self.get(&self.default).and_then(|t| t.term)
+    }
+
+    /// `h` of `limiter`'s term; the default's for a group that is not there.
+    pub fn half_width(&self, limiter: &str) -> f64 {
+        match self.get(limiter) {
+            Some(t) => t.half_width(),
+            None => self.default_term().map_or(0.0, |t| t.half_width),
+        }
+    }
+
+    /// Whether any group has a term.
+    pub fn any(&self) -> bool {
+        self.terms.iter().any(|t| t.term.is_some())
+    }
+
+    /// One line for provenance and captions: every group's term, `; `-separated.
+    pub fn describe(&self) -> String {
+        format!(
+            "between-run terms per limiter (R/√2 of the 95th percentile of |ln| between the \
+             bench's passes of the limiter's own rows; the default, for intervals with no \
+             limiter, is `{}`): {}",
+            self.default,
+            self.terms
+                .iter()
+                .map(LimiterTerm::describe)
+                .collect::<Vec<_>>()
+                .join("; ")
+        )
+    }
+}
+
 thread_local! {
-    static BETWEEN_RUN: Cell<f64> = const { Cell::new(0.0) };
+    static BETWEEN_TERMS: RefCell<BetweenTerms> = RefCell::new(BetweenTerms::default());
 }
 
-/// Sets the between-run half-width (log units) that every timed interval made on this thread
-/// from now on includes; 0 (the default) adds nothing. The runner sets it once per run, from
-/// the run's bench, before the papers run (GL and its timing live on one thread).
-pub fn set_between_run(h: f64) {
-    BETWEEN_RUN.with(|c| c.set(if h.is_finite() && h > 0.0 { h } else { 0.0 }));
+/// Sets the between-run terms that the timed intervals made on this thread from now on
+/// include ([`between_run`], [`between_term`]); the empty default adds nothing. The runner
+/// sets them once per run, from the run's bench, before the papers run (GL and its timing
+/// live on one thread).
+pub fn set_between_terms(terms: BetweenTerms) {
+    BETWEEN_TERMS.with(|c| *c.borrow_mut() = terms);
 }
 
-/// The half-width [`set_between_run`] set on this thread (0 when none).
+/// The default half-width (log units) set on this thread: that of intervals with no known
+/// limiter, which every [`crate::gl::Timing`] carries when made (0 when none is set).
 pub fn between_run() -> f64 {
-    BETWEEN_RUN.with(Cell::get)
+    BETWEEN_TERMS.with(|c| c.borrow().default_term().map_or(0.0, |t| t.half_width))
+}
+
+/// The half-width of `limiter`'s term set on this thread ([`BetweenTerms::half_width`]).
+pub fn between_term(limiter: &str) -> f64 {
+    BETWEEN_TERMS.with(|c| c.borrow().half_width(limiter))
 }
 
 /// `√(a² − h²)` clamped at 0: the within-run part of a combined log half-width `a`.
@@ -197,13 +387,115 @@ mod tests {
         assert!((r0.lo - 0.5).abs() < 1e-12 && (r0.hi - 8.0).abs() < 1e-12);
     }
 
+    fn group(name: &str, fallback: Option<&str>, d: Vec<f64>) -> Group {
+        Group {
+            name: name.into(),
+            fallback: fallback.map(String::from),
+            differences: d,
+        }
+    }
+
+    /// `n` differences `step, 2·step, … n·step`: the 95th percentile is the `⌈0.95·n⌉`th.
+    fn ramp(n: usize, step: f64) -> Vec<f64> {
+        (1..=n).map(|i| i as f64 * step).collect()
+    }
+
     #[test]
-    fn the_term_is_per_thread_and_off_by_default() {
+    fn each_limiter_takes_its_own_rows_term_or_its_fallbacks() {
+        // device-bound: 20 pairs 0.01 … 0.20 → R = 0.19 (the 19th).
+        // bandwidth: 10 pairs 0.001 … 0.010 → R = 0.010 (⌈9.5⌉ = 10th), its own.
+        // bandwidth: SSBO read: 3 pairs → too few: bandwidth's term, named.
+        // fma: 4 pairs, fallback device-bound → device-bound's.
+        // host transfer: 20 pairs 0.1 … 2.0 → R = 1.9, its own, and nobody else's.
+        // fixed cost: too few, no fallback → none.
+        let t = BetweenTerms::resolve(
+            &[
+                group("device-bound", None, ramp(20, 0.01)),
+                group("bandwidth", Some("device-bound"), ramp(10, 0.001)),
+                group("bandwidth: SSBO read", Some("bandwidth"), ramp(3, 0.5)),
+                group("fma", Some("device-bound"), ramp(4, 0.5)),
+                group("host transfer", Some("device-bound"), ramp(20, 0.1)),
+                group("fixed cost", None, ramp(9, 0.5)),
+            ],
+            "device-bound",
+        );
+        let r = |name: &str| t.get(name).unwrap().term.map(|b| b.limit);
+        let close = |a: Option<f64>, b: f64| (a.unwrap() - b).abs() < 1e-12;
+        assert!(close(r("device-bound"), 0.19));
+        assert!(close(r("bandwidth"), 0.010));
+        assert!(close(r("bandwidth: SSBO read"), 0.010));
+        assert_eq!(
+            t.get("bandwidth: SSBO read").unwrap().from.as_deref(),
+            Some("bandwidth")
+        );
+        assert_eq!(t.get("bandwidth: SSBO read").unwrap().pairs, 3);
+        assert!(close(r("fma"), 0.19));
+        assert_eq!(t.get("fma").unwrap().from.as_deref(), Some("device-bound"));
+        assert!(close(r("host transfer"), 1.9));
+        assert_eq!(t.get("host transfer").unwrap().from, None);
+        assert_eq!(r("fixed cost"), None);
+        assert_eq!(t.half_width("fixed cost"), 0.0);
+        // h = R/√2; an unknown limiter gets the default's.
+        assert!((t.half_width("bandwidth") - 0.010 / 2f64.sqrt()).abs() < 1e-12);
+        assert!((t.half_width("no such limiter") - 0.19 / 2f64.sqrt()).abs() < 1e-12);
+        assert!((t.default_term().unwrap().limit - 0.19).abs() < 1e-12);
+        // The transfers do not leak into the pool they are not part of.
+        assert!(t.half_width("host transfer") > 9.0 * t.half_width("device-bound"));
+    }
+
+    #[test]
+    fn a_fallback_chain_names_the_group_whose_own_term_is_used() {
+        let t = BetweenTerms::resolve(
+            &[
+                group("pool", None, ramp(20, 0.01)),
+                group("bandwidth", Some("pool"), vec![0.3]),
+                group("bandwidth: copy", Some("bandwidth"), vec![0.3]),
+                group("later", Some("not yet"), ramp(2, 0.1)),
+            ],
+            "pool",
+        );
+        let copy = t.get("bandwidth: copy").unwrap();
+        assert_eq!(copy.from.as_deref(), Some("pool"));
+        assert!((copy.term.unwrap().limit - 0.19).abs() < 1e-12);
+        // A fallback that is not (yet) resolved gives none.
+        assert_eq!(t.get("later").unwrap().term, None);
+        assert!(t.any());
+        assert!(!BetweenTerms::default().any());
+        // The line names every group and the fallback.
+        let line = t.describe();
+        assert!(
+            line.contains("bandwidth: copy: ±") && line.contains("pool's"),
+            "{line}"
+        );
+    }
+
+    #[test]
+    fn pass_differences_pair_within_each_quantity_only() {
+        // 1 → 2 → 4: ln 2, ln 4, ln 2; a second quantity 3, 3: 0. None across quantities.
+        let q = [vec![1.0, 2.0, 4.0], vec![3.0, 3.0]];
+        let mut d = pass_differences(q.iter().map(Vec::as_slice));
+        d.sort_by(f64::total_cmp);
+        let l2 = 2f64.ln();
+        let want = [0.0, l2, l2, 2.0 * l2];
+        assert_eq!(d.len(), 4);
+        assert!(d.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-12));
+    }
+
+    #[test]
+    fn the_terms_are_per_thread_and_off_by_default() {
         std::thread::spawn(|| {
             assert_eq!(between_run(), 0.0);
-            set_between_run(0.2);
-            assert_eq!(between_run(), 0.2);
-            set_between_run(f64::NAN);
+            let t = BetweenTerms::resolve(
+                &[
+                    group("device-bound", None, ramp(20, 0.01)),
+                    group("fma", None, ramp(20, 0.001)),
+                ],
+                "device-bound",
+            );
+            set_between_terms(t);
+            assert!((between_run() - 0.19 / 2f64.sqrt()).abs() < 1e-12);
+            assert!((between_term("fma") - 0.019 / 2f64.sqrt()).abs() < 1e-12);
+            set_between_terms(BetweenTerms::default());
             assert_eq!(between_run(), 0.0);
         })
         .join()

@@ -136,6 +136,69 @@ fn paired_ratio_of_known_pairs() {
 }
 
 #[test]
+fn paired_ratios_carry_no_between_run_term() {
+    // Even with a term set on this thread, a ratio of rounds keeps the rounds' own interval.
+    std::thread::spawn(|| {
+        let d: Vec<f64> = (1..=20).map(|i| i as f64 / 10.0).collect();
+        set_between_terms(BetweenTerms::resolve(
+            &[between::Group {
+                name: "device-bound".into(),
+                fallback: None,
+                differences: d,
+            }],
+            "device-bound",
+        ));
+        assert!(between_run() > 1.0);
+        let r = paired_ratio(&[2.0; 8], &[1.0; 8]).unwrap();
+        assert_eq!((r.lo, r.median, r.hi, r.between), (2.0, 2.0, 2.0, 0.0));
+        assert_eq!(per_round(&[3.0; 8]).unwrap().between, 0.0);
+    })
+    .join()
+    .unwrap();
+}
+
+#[test]
+fn the_paired_winner_reads_the_rounds_not_the_overlap() {
+    // The tridiagonal case: candidate 0 (the simplest, e.g. local 4) takes 1.76× candidate 1
+    // in every round, while the rounds drift together by 4× — each candidate's own interval
+    // overlaps the other's, yet the paired ratio is 1.76 every round: 1 is beaten, clearly.
+    let drift: Vec<f64> = (0..12).map(|r| 1.0 + 3.0 * r as f64 / 11.0).collect();
+    let fast: Vec<f64> = drift.iter().map(|d| 39.3 * d).collect();
+    let slow: Vec<f64> = drift.iter().map(|d| 69.1 * d).collect();
+    let (ea, eb) = (Estimate::of(&slow).unwrap(), Estimate::of(&fast).unwrap());
+    assert!(separated(ea.interval(), eb.interval()).is_none());
+    let unpaired = winner(&[(0, ea.interval(), ea.median), (1, eb.interval(), eb.median)]);
+    assert_eq!(unpaired.unwrap().chosen, 0); // the overlap rule keeps the slower one
+    let p = paired_winner(&[(0, &slow), (1, &fast)]).unwrap();
+    assert_eq!(p.chosen, 1);
+    assert!(p.clear());
+}
+
+#[test]
+fn the_paired_winner_ties_what_no_one_beats_and_takes_the_first() {
+    // 0 and 2 alternate being faster (ratio 0.9 / 1.1): neither beats the other; 1 is 1.5×
+    // both every round: beaten. The tie is 0 and 2, the first (0) chosen.
+    let a: Vec<f64> = (0..12)
+        .map(|r| if r % 2 == 0 { 0.9 } else { 1.1 })
+        .collect();
+    let c = vec![1.0; 12];
+    let b = vec![1.5; 12];
+    let p = paired_winner(&[(0, &a), (1, &b), (2, &c)]).unwrap();
+    assert_eq!(p.chosen, 0);
+    assert_eq!(p.tied, vec![0, 2]);
+    // The chosen is never beaten: no other's paired ratio to it lies wholly below 1.
+    for other in [&b, &c] {
+        assert!(paired_ratio(other, &a).unwrap().hi >= 1.0);
+    }
+    // One round is no interval: nobody is beaten, the first is chosen.
+    let p = paired_winner(&[(0, &[2.0][..]), (1, &[1.0][..])]).unwrap();
+    assert_eq!((p.chosen, p.tied.len()), (0, 2));
+    // One candidate: chosen, clear; none: none.
+    assert_eq!(paired_winner(&[(7, &c)]).unwrap().tied, vec![7]);
+    assert!(paired_winner(&[]).is_none());
+}
+
+#[test]
 fn round_order_is_a_repeatable_permutation() {
     for round in 0..50 {
         let o = round_order(5, round);

@@ -23,24 +23,23 @@ const BETWEEN_RUNS: &str = "- **Between runs.** Each interval is the spread of o
     runs measures by how much (README, *Checking a machine's stability*); every verdict here \
     rests on this one run.\n\n";
 
-/// The "Between runs" item where the intervals include a between-run term.
-fn between_runs(terms: &[crate::stats::BetweenRun]) -> String {
+/// The "Between runs" item where the intervals include between-run terms (`terms`: each
+/// distinct set's line).
+fn between_runs(terms: &[String]) -> String {
     format!(
         "- **Between runs.** One run's repetitions are taken within seconds of each other; \
          between runs minutes apart this device's speed moved by more, while its load counters \
          showed nothing. The bench measures that movement (each roof once per pass, the passes \
-         minutes apart), and every timed interval here includes it: the {}, added in \
-         quadrature on the log scale to the repetitions' interval (ISO 5725's reproducibility \
-         beside their repeatability; `stats::between`). Ratios of variants timed in the same \
-         rounds include it too; a ratio of rows timed apart (legacy / compute) and a fraction \
-         of bound (its roofs measured apart from the row) include it twice, `√2·h`. \
-         `gpgpu-repro compare` of two runs checks whether it covers \
-         what a second run shows (README, *Checking a machine's stability*).\n\n",
-        terms
-            .iter()
-            .map(|t| t.describe())
-            .collect::<Vec<_>>()
-            .join("; in other papers' runs the ")
+         apart in time), per limiter, and a timed row's interval includes its limiter's term, \
+         added in quadrature on the log scale to the repetitions' interval (ISO 5725's \
+         reproducibility beside their repeatability; the model is `stats::between`'s): the {}. \
+         Ratios of variants timed in the same rounds, and the tuning decisions, include none \
+         (the rounds share their spell); a ratio of rows timed apart (legacy / compute) \
+         includes both rows' terms, and a fraction of bound (its roofs measured apart from \
+         the row) its row's twice, `√2·h`. `gpgpu-repro compare` of two runs checks whether \
+         the terms cover what a second run shows (README, *Checking a machine's \
+         stability*).\n\n",
+        terms.join("; in other papers' runs the ")
     )
 }
 
@@ -182,8 +181,8 @@ struct Intervals {
     bounded: usize,
     /// How many measured values there are (the `of bound` column not counted).
     cells: usize,
-    /// The distinct between-run terms the papers' intervals include.
-    between: Vec<crate::stats::BetweenRun>,
+    /// The distinct between-run terms the papers' intervals include, each set in one line.
+    between: Vec<String>,
 }
 
 impl Intervals {
@@ -191,10 +190,15 @@ impl Intervals {
     fn read(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> Self {
         let mut i = Intervals::default();
         for (p, r) in ran {
-            if let Some(b) = r.provenance.between_run
-                && !i.between.contains(&b)
+            let line = match (&r.provenance.between_terms, &r.provenance.between_run) {
+                (Some(t), _) => Some(t.describe()),
+                (None, Some(b)) => Some(b.describe()),
+                (None, None) => None,
+            };
+            if let Some(l) = line
+                && !i.between.contains(&l)
             {
-                i.between.push(b);
+                i.between.push(l);
             }
             for t in tables(dir, p.key, r) {
                 let bound_col = t.columns.iter().position(|c| c.name == OF_BOUND);

@@ -155,6 +155,52 @@ mod tests {
     }
 
     #[test]
+    fn a_row_trades_the_default_term_for_its_limiters() {
+        use crate::report::{Row, Value};
+        // A time 10 [9, 11] carried the default term 0.3; its limiter's term is 0.05.
+        let within = Estimate::with_interval(10.0, 9.0, 11.0, crate::stats::LEVEL);
+        let t = within.widen(0.3);
+        let rate = t.map(|ms| 100.0 / ms); // a GFLOPS cell of the same time
+        let unpaired = within.widen(0.3 * std::f64::consts::SQRT_2); // a ratio of two rows
+        let paired = Estimate::with_interval(1.5, 1.4, 1.6, crate::stats::LEVEL);
+        let mut row = Row::new("k");
+        row.values = vec![
+            Value::Est(t.clone()),
+            Value::Est(rate),
+            Value::Est(unpaired.clone()),
+            Value::Est(paired.clone()),
+            Value::Num(3.0),
+        ];
+        row.attained = Some(attained((t.lo, t.hi), 0.3));
+        row.carry_term(0.05);
+        let e = |i: usize| row.values[i].estimate().unwrap().clone();
+        // The time: the repetitions' [9, 11] and 0.05 in quadrature.
+        assert!(close(
+            e(0).lo,
+            10.0 * (-(10f64 / 9.0).ln().hypot(0.05)).exp()
+        ));
+        assert!(close(e(0).hi, 10.0 * (11f64 / 10.0).ln().hypot(0.05).exp()));
+        assert_eq!(e(0).between, 0.05);
+        // The rate: 100 / the time's new interval, ends swapped.
+        assert!(close(e(1).lo, 100.0 / e(0).hi) && close(e(1).hi, 100.0 / e(0).lo));
+        assert_eq!(e(1).between, 0.05);
+        // Other terms and none: untouched.
+        assert_eq!(e(2), unpaired);
+        assert_eq!(e(3), paired);
+        let a = row.attained.clone().unwrap();
+        assert_eq!(a.between, 0.05);
+        let (lo, hi) = a.interval_ms.unwrap();
+        assert!(close(lo, e(0).lo) && close(hi, e(0).hi));
+        // Again with the same term: nothing changes; to 0: the repetitions' interval alone.
+        let before = row.clone();
+        row.carry_term(0.05);
+        assert_eq!(row, before);
+        row.carry_term(0.0);
+        assert!(close(row.values[0].estimate().unwrap().lo, 9.0));
+        assert_eq!(row.values[0].estimate().unwrap().between, 0.0);
+    }
+
+    #[test]
     fn a_fixed_cost_known_as_a_range_reaches_the_fractions_upper_end() {
         let mut a = attained((8.0, 12.5), 0.0);
         a.bound = a.bound.map(|b| Bound {

@@ -58,6 +58,33 @@ pub struct Row {
 }
 
 impl Row {
+    /// Gives a timed row the between-run term `h` of its limiter (log units,
+    /// [`crate::stats::between`]): every cell made from the row's own timed runs — those
+    /// carrying the term its attained time carries now, [`Attained::between`] — and that
+    /// time's interval trade their term for `h`, the repetitions' part kept. Cells with
+    /// another term (a ratio of rows timed apart) or none (a paired ratio, a count) are left
+    /// as they are, and so is a row without a timed interval or a term.
+    pub fn carry_term(&mut self, h: f64) {
+        let h = if h.is_finite() && h > 0.0 { h } else { 0.0 };
+        let Some(a) = self.attained.as_mut() else {
+            return;
+        };
+        let old = a.between;
+        if old <= 0.0 || old == h || a.interval_ms.is_none() {
+            return;
+        }
+        for v in &mut self.values {
+            if let Value::Est(e) = v
+                && e.between == old
+            {
+                *e = e.within().widen(h);
+            }
+        }
+        let t = a.time_est().within().widen(h);
+        a.interval_ms = Some((t.lo, t.hi));
+        a.between = h;
+    }
+
     /// A new row; cells are appended in column order with [`Row::num`], [`Row::text`]….
     pub fn new(key: impl Into<String>) -> Row {
         Row {

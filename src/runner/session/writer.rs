@@ -327,6 +327,22 @@ impl TableWriter {
         })
     }
 
+    /// The between-run term (log units) a row bounded by `bound` carries: the largest of its
+    /// limiter's groups' ([`crate::bench::profile::between_groups`]; the model is
+    /// [`crate::stats::between`]'s).
+    fn limiter_term(&self, work: &crate::work::Work, bound: &Bound) -> f64 {
+        let access = self
+            .shared
+            .profile
+            .borrow()
+            .as_ref()
+            .and_then(|p| p.limits.dominant_access(work));
+        crate::bench::profile::between_groups(bound, access)
+            .iter()
+            .map(|g| crate::stats::between_term(g))
+            .fold(0.0, f64::max)
+    }
+
     /// The bound of a row's work with the fixed costs of the table's first probe (the costs
     /// its process met when the table started) instead of the least seen: the top of the
     /// range the fixed costs are known in ([`Bound::ms_met`]).
@@ -349,6 +365,9 @@ impl TableWriter {
             return;
         };
         let bound = self.bound_of(&attained, may_probe);
+        if let Some(b) = &bound {
+            row.carry_term(self.limiter_term(&attained.work, b));
+        }
         let Some(a) = row.attained.as_mut() else {
             return;
         };

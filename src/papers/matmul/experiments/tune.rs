@@ -4,8 +4,8 @@
 //! per pass, each sweep's candidates timed interleaved in rounds on one N×N product of
 //! `[table1.tune]` ([`crate::runner::tuning::Tuner::pick_interleaved`], `glFinish` around
 //! the dispatch loop as in Table 1) and verified against the
-//! f64 product with Table 1's tolerance. The fastest verified candidate of each (where its
-//! interval separates; else the simplest of the tied) runs in
+//! f64 product with Table 1's tolerance. The fastest verified candidate of each, judged on
+//! the rounds' paired ratios (else the simplest of the tied) runs in
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
@@ -104,10 +104,10 @@ fn rounds_caption(tuner: &mut Tuner, tune: &TuneConfig) {
         "Each sweep's candidates are timed interleaved (every candidate once per round, a \
          shuffled order per round; `glFinish` around each run): at least {} rounds after {} \
          warm-up run(s) of each, then more until every candidate's median has a 95 % interval \
-         within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where the \
-         fastest verified candidate's interval separates from every other's; else the tied \
-         candidates read `tie` and the first of them in the sweep's order (the simplest) is \
-         chosen (`best (tie)`).",
+         within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where one \
+         verified candidate alone is beaten by no other (no other's paired time ratio to it \
+         lies wholly below 1); else the candidates no other beats read `tie` and the first of \
+         them in the sweep's order (the simplest) is chosen (`best (tie)`).",
         tune.repeat.repetitions,
         tune.repeat.warmup,
         tune.repeat.ci_target * 100.0,

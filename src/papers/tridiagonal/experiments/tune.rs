@@ -3,8 +3,9 @@
 //! `[tune] grid` (the grid where Fig. 11 compares the compute CR with the paper's fragment
 //! CR), timed in rounds ([`crate::runner::tuning::Tuner::pick_interleaved`]: every
 //! candidate once per round, `glFinish`-bracketed solves on a systems texture already on the
-//! GPU) and verified against Thomas in f64. The fastest verified size of each (where its
-//! interval separates, else the smallest of the tied) runs in Fig. 11 and the sweep (clamped per system size as the solvers
+//! GPU) and verified against Thomas in f64. The fastest verified size of each, judged on the
+//! rounds' paired ratios (else the smallest of the tied), runs in Fig. 11 and the sweep
+//! (clamped per system size as the solvers
 //! clamp it: CR to half the padded length, PCR to the padded length, the passes to the
 //! batch); every candidate is a row of the `tuning` table ([`crate::runner::tuning`]). The
 //! paper's fragment CR has no such parameter.
@@ -133,9 +134,9 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
          shuffled order per round; `glFinish` around each solve): at least {} rounds after {} \
          warm-up solve(s) of each, then more until every candidate's median has a 95 % \
          interval within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where \
-         the fastest verified candidate's interval separates from every other's; else the \
-         tied candidates read `tie` and the first of them in the sweep's order (the smallest \
-         work group) is chosen (`best (tie)`).",
+         one verified candidate alone is beaten by no other (no other's paired time ratio to \
+         it lies wholly below 1); else the candidates no other beats read `tie` and the first \
+         of them in the sweep's order (the smallest work group) is chosen (`best (tie)`).",
         c.repeat.repetitions,
         c.repeat.warmup,
         c.repeat.ci_target * 100.0,
