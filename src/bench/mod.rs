@@ -427,7 +427,15 @@ pub fn measure_pass(
         by_step,
         noisy,
         warm_up,
-    } = run_passes(gl, &s, &steps, &shares, pass..pass + 1, true, "child");
+    } = run_passes(
+        gl,
+        &s,
+        &steps,
+        &shares,
+        pass..pass + 1,
+        true,
+        if one_cpu { "child, one CPU" } else { "child" },
+    );
     let mut rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
     if one_cpu {
         for m in &mut rows {
