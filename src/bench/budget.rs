@@ -4,8 +4,7 @@
 //! # Why a budget, not a size rule
 //! A sweep sized by a cache rule (16× the CPU's largest cache, 256 MiB on a GPU) takes as
 //! long as the slowest device makes it: on an NVIDIA H200 the full bench of that rule ran
-//! past 270 s (the CPU's reference checks of 512 MiB arrays, three passes, each pass a
-//! process), and under softpipe the quick bench ran past 600 s
+//! past 270 s, and under softpipe the quick bench ran past 600 s
 //! (`../shared/device-runs/h200-2026-11-27/`, issue 36). What the bench may spend is fixed
 //! instead ([`super::Settings::budget`]), and what it measures is what fits.
 //!

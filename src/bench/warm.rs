@@ -3,8 +3,9 @@
 //! Roofline Toolkit's trials), bounded by a time cap ([`super::Settings::warm_cap`]).
 //!
 //! # Why
-//! A GPU idles between the bench's passes — each pass is a process of its own, and a process
-//! starts for hundreds of milliseconds without a kernel — and an idle GPU drops its clocks:
+//! A GPU idles between the bench's passes — each pass is a process of its own, which makes
+//! its context and compiles its shaders before its first kernel — and an idle GPU drops its
+//! clocks:
 //! on an NVIDIA H200 the SM clock read 345 MHz idle and 1980 MHz busy, and the quick bench's
 //! passes of one roof differed up to 2.5× (`ssbo.read.f32` 3116 / 1393 GB/s,
 //! `../shared/device-runs/h200-2026-11-27/`, issue 36). A pass that starts on a warm device
