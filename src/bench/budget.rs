@@ -11,10 +11,11 @@
 //! # The rule
 //! - The budget is split evenly over the passes, and a pass's share over its rows by weight
 //!   ([`weight`]: a swept row, which measures several sizes, weighs [`SWEPT`]; an FMA row,
-//!   three chain counts, [`FMA`]; any other row 1). The shares are computed from the whole
-//!   list of rows, so a row's share is the same in every pass and every process, and a
-//!   row's reach depends on its own speed alone (not on the rows before it): passes that
-//!   reach the same sizes can be combined size by size ([`super::passes`]).
+//!   its invocations grown and three chain counts, [`FMA`]; any other row 1). The shares
+//!   are computed from the whole list of rows, so a row's share is the same in every pass
+//!   and every process, and a row's reach depends on its own speed alone (not on the rows
+//!   before it): passes that reach the same sizes can be combined size by size
+//!   ([`super::passes`]).
 //! - A row's clock starts when its measurement starts ([`start_row`]). Every timing plan in
 //!   the row is cut to what is left of the row's share ([`clip`]; at least one timed run is
 //!   always made: [`crate::gl::timing::TimingPlan::budget`]).
@@ -41,8 +42,8 @@ use std::time::{Duration, Instant};
 
 /// A swept row's weight in the shares (it measures several sizes).
 pub const SWEPT: f64 = 3.0;
-/// An FMA row's weight (three chain counts).
-pub const FMA: f64 = 2.0;
+/// An FMA row's weight (its invocations grown, then three chain counts timed).
+pub const FMA: f64 = 3.0;
 
 thread_local! {
     /// The running row's start and share.
@@ -164,14 +165,14 @@ mod tests {
 
     #[test]
     fn shares_split_the_budget_by_pass_and_weight() {
-        // 2 passes of 30 s: 15 s per pass over weights 3 + 2 + 1 = 6.
+        // 2 passes of 28 s: 14 s per pass over weights 3 + 3 + 1 = 7.
         let sh = shares(
-            Duration::from_secs(30),
+            Duration::from_secs(28),
             2,
             &["ssbo.read.f32", "fma.compute.f32", "fixed.draw"],
         );
         let secs: Vec<f64> = sh.iter().map(|d| d.as_secs_f64()).collect();
-        assert_eq!(secs, vec![7.5, 5.0, 2.5]);
+        assert_eq!(secs, vec![6.0, 6.0, 2.0]);
         assert_eq!(weight("compute.texture.rgba32f.rect.consecutive"), SWEPT);
         assert_eq!(weight("upload.ssbo"), 1.0);
     }

@@ -13,11 +13,14 @@
 //!
 //! The invocations grow from [`FROM_THREADS`] by 4× to [`super::Settings::fma_threads`] while
 //! one call of the lightest kernel (2 chains) lasts less than [`MIN_CALL_MS`] and the row's
-//! time share allows ([`super::ladder::grow`]): on a GPU the mode's count (a call there lasts
-//! well under [`MIN_CALL_MS`]), on a software renderer as many as make a call long enough
-//! that the launch costs little beside it — where the mode's count would make one call of
-//! 8 chains last seconds (softpipe interprets its shaders), issue 36. The count reached and
-//! the counts not reached are in the row (`what`, [`super::Measurement::unreached`]).
+//! time share allows ([`super::ladder::grow`]). On a GPU that is the mode's count: a 2-chain
+//! call at 262 144 invocations is 2.1 Gflop, about 1.1 ms at the H200's fragment FMA rate
+//! (1934 GFLOPS, `../shared/device-runs/h200-2026-11-27/`) and less in compute. On a
+//! software renderer it is as many as make a call long enough that the launch costs little
+//! beside it: softpipe's fragment FMA read 0.13 GFLOPS on this project's machine, where one
+//! call of 8 chains at 65 536 invocations (2.1 Gflop) would last about 16.5 s (issue 36).
+//! The count reached and the counts not reached are in the row (`what`,
+//! [`super::Measurement::unreached`]).
 //!
 //! With `a = 1 − 1/(8·iters)` and `b = 1 − a` each chain tends to 1 without reaching it, so
 //! the result still depends on the seed and is checked against the same recurrence in f64.
