@@ -24,7 +24,11 @@
 //!   cost is the last size's times the growth of the last step (its cost over the cost of
 //!   the size before it, between 1 and the ladder's factor; the factor itself after the
 //!   first size). So a slow device stops a sweep before the size that would overrun, not
-//!   after it.
+//!   after it. An FMA kernel's next invocation count is predicted from the time of its
+//!   calls alone (`ladder::grow_fits`): the rest of a step's cost (the shader's
+//!   compilation, the check) does not grow with the invocations, and the whole-cost rule
+//!   stopped `fma.compute.f32` at 256 invocations on this project's loaded 2-core llvmpipe
+//!   machine.
 //! - The sizes a sweep did not reach are kept in the row
 //!   ([`super::Measurement::unreached`]) and shown in the table: a plateau read short of the
 //!   sweep's planned end may be a cache ([`super::Measurement::left_caches`]).

@@ -218,11 +218,18 @@ fn row(
     run: impl Fn(&Settings, u32, usize) -> Result<Measurement, GlError>,
 ) -> Result<Measurement, GlError> {
     let one = probe(s);
-    let (_, threads, unreached) = grow(FROM_THREADS, s.fma_threads as usize, MIN_CALL_MS, |n| {
-        let m = run(&one, CHAINS[0], n)?;
-        let call_ms = m.timing.min_ms / m.reps.max(1) as f64;
-        Ok(((), call_ms))
-    })?;
+    // A growth step makes two calls: the calibration and the one timed run of [`probe`].
+    let (_, threads, unreached) = grow(
+        FROM_THREADS,
+        s.fma_threads as usize,
+        MIN_CALL_MS,
+        2.0,
+        |n| {
+            let m = run(&one, CHAINS[0], n)?;
+            let call_ms = m.timing.min_ms / m.reps.max(1) as f64;
+            Ok(((), call_ms))
+        },
+    )?;
     let mut m = best_of_chains(|c| run(s, c, threads))?;
     m.unreached = unreached;
     if !m.unreached.is_empty() {

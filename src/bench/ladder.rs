@@ -92,29 +92,43 @@ pub(super) fn read_curve(m: &mut Measurement, points: Vec<SweepPoint>) {
 }
 
 /// Runs `at(n)` over `from, 4·from, …` up to `end`, growing while one call of the kernel
-/// (`at`'s second result, ms) lasts less than `min_call_ms` and the row's time allows
-/// ([`budget::may_grow`]): the last size's result and the sizes it did not reach. The FMA
+/// (`at`'s second result, ms) lasts less than `min_call_ms` and the next size is predicted
+/// to fit what is left of the row's time ([`grow_fits`]): the last size's result and the
+/// sizes it did not reach. `calls` is how many calls of the kernel one `at` makes. The FMA
 /// rows size their invocations so (enough work to fill the device, no more than a slow
 /// device can do within its share: [`super::flops`]).
 pub(super) fn grow<T>(
     from: usize,
     end: usize,
     min_call_ms: f64,
+    calls: f64,
     mut at: impl FnMut(usize) -> Result<(T, f64), GlError>,
 ) -> Result<(T, usize, Vec<f64>), GlError> {
     let plan = ladder(from, end, end);
-    let mut costs: Vec<f64> = Vec::new();
     for (i, &n) in plan.iter().enumerate() {
         let t0 = Instant::now();
         let (r, call_ms) = at(n)?;
-        costs.push(t0.elapsed().as_secs_f64());
+        let cost = t0.elapsed().as_secs_f64();
         let more = i + 1 < plan.len();
-        if !more || call_ms >= min_call_ms || !budget::may_grow(&costs, FACTOR as f64) {
+        if !more
+            || call_ms >= min_call_ms
+            || !grow_fits(budget::left(), cost, calls * call_ms * 1e-3)
+        {
             let rest = plan[i + 1..].iter().map(|&b| b as f64).collect();
             return Ok((r, n, rest));
         }
     }
     unreachable!("the ladder is not empty")
+}
+
+/// Whether a [`grow`] step that cost `cost` s, of which `calls_s` in the kernel's calls,
+/// may grow within `left`: the next size costs what this one did outside its calls (a
+/// shader's compilation, the check) plus its calls at [`FACTOR`] times the work. (A
+/// sweep's size is predicted from its whole cost instead, [`budget::predict_next`]: there
+/// the arrays' preparation and check grow with the size too.)
+pub(super) fn grow_fits(left: Option<std::time::Duration>, cost: f64, calls_s: f64) -> bool {
+    let next = cost + (FACTOR as f64 - 1.0) * calls_s;
+    left.is_none_or(|l| next <= l.as_secs_f64())
 }
 
 #[cfg(test)]
@@ -192,12 +206,23 @@ mod tests {
     #[test]
     fn grow_stops_at_the_first_call_long_enough_or_at_the_end() {
         // A call of n invocations lasts n / 1000 ms: 1 ms is first reached at 1024.
-        let (r, n, rest) = grow(16, 4096, 1.0, |n| Ok((n, n as f64 / 1000.0))).unwrap();
+        let (r, n, rest) = grow(16, 4096, 1.0, 2.0, |n| Ok((n, n as f64 / 1000.0))).unwrap();
         assert_eq!((r, n), (1024, 1024));
         assert_eq!(rest, vec![4096.0]);
         // A fast device: the whole ladder.
-        let (_, n, rest) = grow(16, 4096, 1.0, |n| Ok((n, 1e-6))).unwrap();
+        let (_, n, rest) = grow(16, 4096, 1.0, 2.0, |n| Ok((n, 1e-6))).unwrap();
         assert_eq!(n, 4096);
         assert!(rest.is_empty());
+    }
+
+    #[test]
+    fn a_grow_step_is_predicted_from_its_calls_not_its_compilation() {
+        let ms = |v: u64| Some(std::time::Duration::from_millis(v));
+        // 300 ms, nearly all compilation, 2 ms in calls: next 300 + 3 × 2 = 306 ms.
+        assert!(grow_fits(ms(306), 0.300, 0.002));
+        assert!(!grow_fits(ms(305), 0.300, 0.002));
+        // A slow device: 100 ms of which 80 in calls → 100 + 240 = 340 ms.
+        assert!(!grow_fits(ms(339), 0.100, 0.080));
+        assert!(grow_fits(None, 1e3, 1e3), "no row clock: no limit");
     }
 }
