@@ -142,7 +142,8 @@ struct TraceArgs {
 // command's about text).
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Smaller sizes (under 40 s on a 2-core machine).
+    /// Smaller sizes and a 50 s time budget (`bench::budget`; the full bench 60 s, 240 s on a
+    /// software renderer).
     #[arg(long)]
     quick: bool,
     /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).

@@ -28,6 +28,11 @@ fn tiny() -> Settings {
         min_run_ms: 0.0,
         timing: TimingPlan::new(0, 1, Duration::ZERO),
         passes: 1,
+        // No time limit: the sweep's sizes are what the test checks.
+        budget: Duration::from_secs(600),
+        software_budget: Duration::from_secs(600),
+        software_cap: 256 << 10,
+        warm_cap: Duration::ZERO,
     }
 }
 
@@ -304,6 +309,8 @@ fn limits() -> Limits {
         access,
         memory_gbs: Some(memory),
         peak_gbs: Some(peak),
+        cache_only: false,
+        curve: vec![],
     };
     Limits {
         access: vec![

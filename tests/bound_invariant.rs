@@ -54,6 +54,11 @@ fn short_bench() -> Settings {
         // and every row above it would be a false alarm.
         timing: TimingPlan::new(1, 6, Duration::from_millis(300)).adaptive(0.03, 10),
         passes: 2,
+        // No time limit: the sweep's sizes are what the test checks.
+        budget: Duration::from_secs(600),
+        software_budget: Duration::from_secs(600),
+        software_cap: 16 << 20,
+        warm_cap: Duration::ZERO,
     }
 }
 

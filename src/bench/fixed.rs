@@ -153,7 +153,7 @@ fn draw(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     ];
     let prog = Program::fragment(gl, "bench/fill.frag", &[])?;
     let quads = QuadBatch::new(gl, &[Quad::identity(Rect::new(2, 3, 1, 1))])?;
-    let t = measure_gpu(gl, s.fixed_timing, || {
+    let t = measure_gpu(gl, super::budget::clip(s.fixed_timing), || {
         for k in 0..ops {
             let dst = &targets[(k % 2) as usize];
             dst.bind();
@@ -184,7 +184,7 @@ fn dispatch(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     let prog = Program::compute(gl, "bench/tiny.comp", &[])?;
     let y = Buffer::<f32>::zeroed(gl, 1)?;
     y.bind(0);
-    let t = measure_gpu(gl, s.fixed_timing, || {
+    let t = measure_gpu(gl, super::budget::clip(s.fixed_timing), || {
         for k in 0..ops {
             prog.set_f32("u_value", k as f32);
             prog.dispatch([1, 1, 1])?;
@@ -206,7 +206,7 @@ fn dispatch(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
 
 fn finish(gl: &Gl, s: &Settings) -> Result<Measurement, GlError> {
     let ops = s.fixed_ops.max(1);
-    let t = measure_gpu::<GlError>(gl, s.fixed_timing, || {
+    let t = measure_gpu::<GlError>(gl, super::budget::clip(s.fixed_timing), || {
         for _ in 0..ops {
             gl.finish();
         }

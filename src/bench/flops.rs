@@ -11,12 +11,24 @@
 //! `a`, `b` are uniforms and the seeds come from the invocation index (nothing folds), and
 //! the sums are stored (nothing is dead code).
 //!
+//! The invocations grow from [`FROM_THREADS`] by 4× to [`super::Settings::fma_threads`] while
+//! one call of the lightest kernel (2 chains) lasts less than [`MIN_CALL_MS`] and the row's
+//! time share allows ([`super::ladder::grow`]). On a GPU that is the mode's count: a 2-chain
+//! call at 262 144 invocations is 2.1 Gflop, about 1.1 ms at the H200's fragment FMA rate
+//! (1934 GFLOPS, `../shared/device-runs/h200-2026-11-27/`) and less in compute. On a
+//! software renderer it is as many as make a call long enough that the launch costs little
+//! beside it: softpipe's fragment FMA read 0.13 GFLOPS on this project's machine, where one
+//! call of 8 chains at 65 536 invocations (2.1 Gflop) would last about 16.5 s (issue 36).
+//! The count reached and the counts not reached are in the row (`what`,
+//! [`super::Measurement::unreached`]).
+//!
 //! With `a = 1 − 1/(8·iters)` and `b = 1 − a` each chain tends to 1 without reaching it, so
 //! the result still depends on the seed and is checked against the same recurrence in f64.
 //! Error bound: each step adds at most one rounding (ε) and shrinks the earlier errors by
 //! `a`, so the error stays below `ε / (1 − a) = 8·iters·ε` relative; the tolerance is twice
 //! that, plus the final rounding to f32.
 
+use super::ladder::grow;
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step, groups_256, time_kernel};
 use crate::gl::{
@@ -32,6 +44,11 @@ const STEPS_PER_TRIP: u32 = 8;
 
 /// The chain counts tried; the row keeps the fastest.
 const CHAINS: [u32; 3] = [2, 4, 8];
+
+/// The fewest invocations the FMA kernels start from (module docs).
+pub const FROM_THREADS: usize = 256;
+/// A call of the 2-chain kernel at least this long stops the invocations' growth.
+pub const MIN_CALL_MS: f64 = 2.0;
 
 fn coefficients() -> (f32, f32) {
     let a = 1.0 - 1.0 / ((STEPS_PER_TRIP * ITERS) as f32);
@@ -120,11 +137,16 @@ fn prec(double: bool) -> &'static str {
 }
 
 /// FMA throughput of a compute dispatch of `threads` invocations with `chains` chains.
-fn compute(gl: &Gl, s: &Settings, double: bool, chains: u32) -> Result<Measurement, GlError> {
+fn compute(
+    gl: &Gl,
+    s: &Settings,
+    double: bool,
+    chains: u32,
+    threads: usize,
+) -> Result<Measurement, GlError> {
     if double && !gl.info().fp64 {
         return Err(GlError::Unsupported("fp64 in shaders".into()));
     }
-    let threads = s.fma_threads as usize;
     let prog = Program::compute(gl, "bench/fma.comp", &defines(double, chains))?;
     let y = Buffer::<f32>::zeroed(gl, threads)?;
     y.bind(0);
@@ -152,11 +174,17 @@ fn compute(gl: &Gl, s: &Settings, double: bool, chains: u32) -> Result<Measureme
 
 /// FMA throughput of a fragment pass over a square of about `threads` fragments with
 /// `chains` chains.
-fn fragment(gl: &Gl, s: &Settings, double: bool, chains: u32) -> Result<Measurement, GlError> {
+fn fragment(
+    gl: &Gl,
+    s: &Settings,
+    double: bool,
+    chains: u32,
+    threads: usize,
+) -> Result<Measurement, GlError> {
     if double && !gl.info().fp64 {
         return Err(GlError::Unsupported("fp64 in shaders".into()));
     }
-    let side = (s.fma_threads as f64).sqrt() as u32;
+    let side = (threads as f64).sqrt() as u32;
     let prog = Program::fragment(gl, "bench/fma.frag", &defines(double, chains))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::R32F, side, side, None)?;
     let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
@@ -182,15 +210,56 @@ fn fragment(gl: &Gl, s: &Settings, double: bool, chains: u32) -> Result<Measurem
     ))
 }
 
+/// The row of one FMA kernel (`run(settings, chains, threads)`): the invocations grown as
+/// the module docs say (one call of the lightest kernel per count, [`probe`]), then the best
+/// of [`CHAINS`] at that count.
+fn row(
+    s: &Settings,
+    run: impl Fn(&Settings, u32, usize) -> Result<Measurement, GlError>,
+) -> Result<Measurement, GlError> {
+    let one = probe(s);
+    // A growth step makes two calls: the calibration and the one timed run of [`probe`].
+    let (_, threads, unreached) = grow(
+        FROM_THREADS,
+        s.fma_threads as usize,
+        MIN_CALL_MS,
+        2.0,
+        |n| {
+            let m = run(&one, CHAINS[0], n)?;
+            let call_ms = m.timing.min_ms / m.reps.max(1) as f64;
+            Ok(((), call_ms))
+        },
+    )?;
+    let mut m = best_of_chains(|c| run(s, c, threads))?;
+    m.unreached = unreached;
+    if !m.unreached.is_empty() {
+        m.what = format!(
+            "{} (invocations grown to {threads}: one call ≥ {MIN_CALL_MS} ms or the time \
+             share spent)",
+            m.what
+        );
+    }
+    Ok(m)
+}
+
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     for double in [false, true] {
         out.push((
             format!("fma.compute.{}", prec(double)),
-            Box::new(move || best_of_chains(|c| compute(gl, s, double, c))),
+            Box::new(move || row(s, |s, c, n| compute(gl, s, double, c, n))),
         ));
         out.push((
             format!("fma.fragment.{}", prec(double)),
-            Box::new(move || best_of_chains(|c| fragment(gl, s, double, c))),
+            Box::new(move || row(s, |s, c, n| fragment(gl, s, double, c, n))),
         ));
+    }
+}
+
+/// The settings of a growth step: one timed call, no repetition (only its length is used).
+fn probe(s: &Settings) -> Settings {
+    Settings {
+        timing: crate::gl::timing::TimingPlan::once(),
+        min_run_ms: 0.0,
+        ..*s
     }
 }

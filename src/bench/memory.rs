@@ -182,7 +182,7 @@ fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measuremen
         what = format!("{dir} of a {side}×{side} RGBA32F rectangle texture");
         let tex = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, side, side, None)?;
         tex.upload(&data)?;
-        let t = measure_gpu(gl, s.timing, || {
+        let t = measure_gpu(gl, super::budget::clip(s.timing), || {
             if up {
                 tex.upload(&data)
             } else {
@@ -198,7 +198,7 @@ fn transfer(gl: &Gl, s: &Settings, up: bool, texture: bool) -> Result<Measuremen
         what = format!("{dir} of a {n}-vec4 SSBO");
         let v: &[[f32; 4]] = bytemuck::cast_slice(&data);
         let buf = Buffer::from_slice(gl, v)?;
-        let t = measure_gpu(gl, s.timing, || {
+        let t = measure_gpu(gl, super::budget::clip(s.timing), || {
             if up {
                 buf.upload(v)
             } else {

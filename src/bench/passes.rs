@@ -26,9 +26,10 @@
 //!   never hidden by a right one);
 //! - a swept bandwidth keeps, at each size every pass reached, the best rate of any pass, and
 //!   its plateau, peak and cache levels are read again from that curve ([`super::sweep`]).
-//!   Every pass sweeps the same ladder ([`super::sweep`]); a size some pass did not reach
-//!   (its sweep ended at an allocation that failed) is left out, since its rate would stand
-//!   against the others' best of all passes;
+//!   Every pass plans the same ladder ([`super::sweep`]); a size some pass did not reach
+//!   (its time share was spent first, [`super::budget`], or an allocation failed) is left
+//!   out, since its rate would stand against the others' best of all passes, and is listed
+//!   with the row's sizes not reached ([`Measurement::unreached`]);
 //! - any other row keeps its best pass (the highest rate; for a fixed cost, the least µs).
 //!   A fixed cost's median pass was tried (issue 23) and moved as much between benches as
 //!   its best: of three quiet full benches, `fixed.draw` read 55.0 / 69.9 / 57.0 µs by the

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::BenchError;
 use super::sweep::{CacheLevel, Plateau, SweepPoint};
+use super::warm::WarmUp;
 use crate::gl::{DeviceInfo, Timing};
 use crate::work::{Access, Bound, Kind, Limiter, Work};
 
@@ -82,6 +83,15 @@ pub struct Measurement {
     /// `value` is the better of it and the passes' best.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub one_cpu: Option<f64>,
+    /// The sizes of a sweep's planned ladder that it did not measure (bytes; for an FMA row,
+    /// the invocation counts): its time share was spent ([`super::budget`]), or an
+    /// allocation failed. Empty: the whole ladder was measured.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreached: Vec<f64>,
+    /// Where a sweep's planned ladder ends (bytes; [`super::Settings::ladder_end`]): past
+    /// the device's last cache. `None`: not swept, or an older profile.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sweep_end: Option<f64>,
 }
 
 impl Measurement {
@@ -117,6 +127,8 @@ impl Measurement {
             sweep: vec![],
             passes: vec![],
             one_cpu: None,
+            unreached: vec![],
+            sweep_end: None,
             amount,
             reps,
             timing,
@@ -133,6 +145,17 @@ impl Measurement {
         }
     }
 
+    /// Whether a swept row's plateau is the memory's: its sweep reached its planned end
+    /// (past the device's last cache). A sweep that stopped short (its time share spent)
+    /// may have read its plateau in a cache; so may an older profile's, which has no planned
+    /// end recorded and counts as having left. A row that was not swept counts as having left.
+    pub fn left_caches(&self) -> bool {
+        match (self.sweep.last(), self.sweep_end) {
+            (Some(last), Some(end)) => last.bytes >= end,
+            _ => true,
+        }
+    }
+
     /// A measurement that could not be made, with the reason.
     pub(crate) fn failed(key: &str, why: &str) -> Measurement {
         Measurement {
@@ -146,6 +169,8 @@ impl Measurement {
             sweep: vec![],
             passes: vec![],
             one_cpu: None,
+            unreached: vec![],
+            sweep_end: None,
             amount: 0.0,
             reps: 0,
             timing: Timing::default(),
@@ -157,7 +182,7 @@ impl Measurement {
 }
 
 /// The roofs of one access kind ([`Access::keys`] names the bench rows that feed it).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AccessRoof {
     pub access: Access,
     /// The memory roof: the best plateau of its rows, GB/s.
@@ -165,6 +190,15 @@ pub struct AccessRoof {
     /// The best rate of its rows at any working-set size (a cache level), GB/s: the rate a
     /// bound uses ([`super::bound`]).
     pub peak_gbs: Option<f64>,
+    /// No row of this kind left the caches (every sweep stopped short of its planned end,
+    /// [`Measurement::left_caches`]): `memory_gbs` is then a cache's plateau, not the
+    /// memory's.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cache_only: bool,
+    /// The kind's curve: at each swept size, the best rate of its rows (GB/s), by size; what
+    /// a bound reads at a working set's size ([`Limits::rate_at`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub curve: Vec<SweepPoint>,
 }
 
 /// The limits a bound uses, each the best verified measurement of its keys (`None`: none).
@@ -215,12 +249,27 @@ impl Limits {
                 .filter_map(|m| m.peak.or(m.value))
                 .reduce(f64::max)
         };
+        let of = |a: Access| {
+            rows.iter()
+                .filter(move |m| a.keys().iter().any(|p| m.key.starts_with(p)))
+                .filter(|m| m.value.is_some())
+        };
         let access: Vec<AccessRoof> = Access::ALL
             .iter()
-            .map(|&a| AccessRoof {
-                access: a,
-                memory_gbs: best(a.keys()),
-                peak_gbs: peak(a.keys()),
+            .map(|&a| {
+                // The memory roof from the rows whose sweeps left the caches; where none
+                // did, the best plateau, marked as a cache's.
+                let left = of(a)
+                    .filter(|m| m.left_caches())
+                    .filter_map(|m| m.value)
+                    .reduce(f64::max);
+                AccessRoof {
+                    access: a,
+                    memory_gbs: left.or(best(a.keys())),
+                    peak_gbs: peak(a.keys()),
+                    cache_only: left.is_none() && of(a).next().is_some(),
+                    curve: best_at_each_size(of(a).flat_map(|m| &m.sweep)),
+                }
             })
             .collect();
         let pipeline = |kind: Kind| {
@@ -278,6 +327,25 @@ impl Limits {
     }
 }
 
+/// At each size of `points`, the best verified rate, by size.
+fn best_at_each_size<'a>(points: impl Iterator<Item = &'a SweepPoint>) -> Vec<SweepPoint> {
+    let mut out: Vec<SweepPoint> = Vec::new();
+    for p in points {
+        let Some(g) = p.gbs.filter(|g| g.is_finite() && *g > 0.0) else {
+            continue;
+        };
+        match out.iter_mut().find(|q| q.bytes == p.bytes) {
+            Some(q) => q.gbs = q.gbs.map(|r| r.max(g)),
+            None => out.push(SweepPoint {
+                bytes: p.bytes,
+                gbs: Some(g),
+            }),
+        }
+    }
+    out.sort_by(|a, b| a.bytes.total_cmp(&b.bytes));
+    out
+}
+
 /// The device's measured limits: `device.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DeviceProfile {
@@ -294,6 +362,12 @@ pub struct DeviceProfile {
     /// was noisy ([`crate::report::load`]); `None` in older profiles.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub machine: Option<crate::report::load::RunLoad>,
+    /// The bench's time budget, s ([`super::Settings::budget`]; `None` in older profiles).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_s: Option<f64>,
+    /// The warm-up before each pass ([`super::warm`]), in the order made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warm_up: Vec<WarmUp>,
 }
 
 impl DeviceProfile {
@@ -311,6 +385,8 @@ impl DeviceProfile {
             limits: Limits::from_measurements(&measurements),
             measurements,
             machine: None,
+            budget_s: None,
+            warm_up: vec![],
         }
     }
 
@@ -472,9 +548,18 @@ impl fmt::Display for DeviceProfile {
         writeln!(f, "device: {}", self.device.short())?;
         writeln!(
             f,
-            "date: {}, mode: {}, {:.1} s",
-            self.date, self.mode, self.seconds
+            "date: {}, mode: {}, {:.1} s{}",
+            self.date,
+            self.mode,
+            self.seconds,
+            self.budget_s
+                .map(|b| format!(" (budget {b:.0} s)"))
+                .unwrap_or_default()
         )?;
+        if !self.warm_up.is_empty() {
+            let each: Vec<String> = self.warm_up.iter().map(WarmUp::describe).collect();
+            writeln!(f, "warm-up: {}", each.join("; "))?;
+        }
         if let Some(m) = &self.machine {
             writeln!(f, "machine: {}", m.describe())?;
         }
@@ -542,10 +627,15 @@ impl fmt::Display for DeviceProfile {
             let g = |v: Option<f64>| v.map_or("—".to_string(), |v| format!("{v:.3}"));
             writeln!(
                 f,
-                "  {:<30} {:>10} / {:>10}",
+                "  {:<30} {:>10} / {:>10}{}",
                 r.access.name(),
                 g(r.memory_gbs),
-                g(r.peak_gbs)
+                g(r.peak_gbs),
+                if r.cache_only {
+                    "  (a cache's plateau: no sweep of this kind left the caches)"
+                } else {
+                    ""
+                }
             )?;
         }
         Ok(())
@@ -583,6 +673,13 @@ fn sweep_summary(m: &Measurement) -> Option<String> {
     }
     for c in &m.cache {
         s += &format!(", cache ≤ {}: {:.3} GB/s", mib(c.up_to_bytes), c.gbs);
+    }
+    if !m.unreached.is_empty() {
+        let each: Vec<String> = m.unreached.iter().map(|&b| mib(b)).collect();
+        s += &format!(", not reached (time budget): {}", each.join(", "));
+    }
+    if !m.left_caches() {
+        s += ", plateau is a cache's (the sweep ended before leaving the caches)";
     }
     Some(s)
 }

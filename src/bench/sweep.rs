@@ -3,12 +3,14 @@
 //! cache-resident sizes to far beyond the last cache, and its roof is read from the curve.
 //!
 //! # Where the sweep stops
-//! At the first size of the ladder at or past the mode's end, or at `cap` (the device's
-//! buffer and texture limits): on a software renderer 16× the largest CPU cache the OS
-//! reports (the CPU's caches are that device's caches), on a GPU 256 MiB in full mode, past
-//! any L2 of today's GPUs 4× over ([`super::Settings::ladder_end`]; not 4× past that, 2 GiB
-//! per array: the full bench of the rule before this one already ran over nine minutes on
-//! an H100, issue 23).
+//! The planned ladder ends at the first size at or past the mode's end, or at `cap` (the
+//! device's buffer and texture limits): on a software renderer 16× the largest CPU cache the
+//! OS reports (the CPU's caches are that device's caches; at most 64 MiB in quick mode), on
+//! a GPU 256 MiB in either mode, past any L2 of today's GPUs 4× over
+//! ([`super::Settings::ladder_end`]; not 4× past that, 2 GiB per array: the full bench of the
+//! rule before this one already ran over nine minutes on an H100, issue 23). A sweep stops
+//! earlier when its row's time share is spent ([`super::budget`]); the planned sizes it did
+//! not reach are kept in its row, and its plateau is then a cache's, not the memory's.
 //! The ladder does not depend on the curve, so every pass and every bench measures the same
 //! sizes. A rule that stopped once the curve looked settled (a plateau of two sizes, 4× past
 //! the last cache level) stopped a pass in a slow spell early — a curve slow at every size

@@ -1,0 +1,231 @@
+//! Steady clocks: before each pass the device is warmed with a timed kernel until two
+//! successive timings agree within [`AGREE`] (BabelStream's repetitions, the Empirical
+//! Roofline Toolkit's trials), bounded by a time cap ([`super::Settings::warm_cap`]).
+//!
+//! # Why
+//! A GPU idles between the bench's passes — each pass is a process of its own, which makes
+//! its context and compiles its shaders before its first kernel — and an idle GPU drops its
+//! clocks:
+//! on an NVIDIA H200 the SM clock read 345 MHz idle and 1980 MHz busy, and the quick bench's
+//! passes of one roof differed up to 2.5× (`ssbo.read.f32` 3116 / 1393 GB/s,
+//! `../shared/device-runs/h200-2026-11-27/`, issue 36). A pass that starts on a warm device
+//! measures the device, not its power state.
+//!
+//! # The kernel
+//! The SSBO copy of the bench ([`super::memory`], `vec4`, [`BYTES`] per array; on a device
+//! without compute shaders, GL 3.3, the render-target write of `fill.frag` over a target of
+//! [`BYTES`]), repeated in each timed run until a run lasts at least
+//! [`super::Settings::min_run_ms`] (one calibration call sets the count). It moves memory and
+//! keeps every core busy, so both the memory and the core clocks are raised. The warm-up ends at the first run within
+//! [`AGREE`] of the run before it, or at the cap (recorded as not settled); what it did is
+//! in the profile ([`WarmUp`], `DeviceProfile::warm_up`).
+
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Settings, groups_256};
+use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::{
+    Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
+};
+
+/// Two successive runs agree when they differ by at most this fraction of the earlier one.
+pub const AGREE: f64 = 0.02;
+/// Bytes of each of the warm-up kernel's two arrays.
+pub const BYTES: usize = 8 << 20;
+
+/// What a warm-up did before one pass.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WarmUp {
+    /// The pass it preceded (0-based), and where: `child` (a pass's own process) or
+    /// `parent` (the process that runs the tables: fixed costs, host transfers).
+    pub pass: u32,
+    pub process: String,
+    /// Timed runs made.
+    pub runs: u32,
+    /// Wall time of the whole warm-up (calibration included), ms.
+    pub ms: f64,
+    /// Each timed run, ms, in order.
+    pub run_ms: Vec<f64>,
+    /// Whether the last two runs agreed within [`AGREE`] (else the cap ended it).
+    pub settled: bool,
+    /// Why there was no warm-up (a GL error), or empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl WarmUp {
+    /// One line: `pass 1 (child): 4 runs, 83 ms, settled`.
+    pub fn describe(&self) -> String {
+        if !self.note.is_empty() {
+            return format!(
+                "pass {} ({}): not warmed ({})",
+                self.pass + 1,
+                self.process,
+                self.note
+            );
+        }
+        let pass = if self.process.contains("before") {
+            String::new()
+        } else {
+            format!("pass {} ", self.pass + 1)
+        };
+        format!(
+            "{pass}({}): {} runs, {:.0} ms, {}",
+            self.process,
+            self.runs,
+            self.ms,
+            if self.settled {
+                "settled"
+            } else {
+                "not settled (cap)"
+            }
+        )
+    }
+}
+
+/// Whether run `b` agrees with the run `a` before it (within [`AGREE`] of `a`).
+pub fn agree(a: f64, b: f64) -> bool {
+    a > 0.0 && (b - a).abs() <= AGREE * a
+}
+
+/// Runs `run` (one timed run, ms) until two successive runs agree or `cap` has passed (at
+/// least two runs, so that there is a pair): the runs and whether they settled.
+pub fn until_steady(cap: Duration, mut run: impl FnMut() -> f64) -> (Vec<f64>, bool) {
+    let t0 = Instant::now();
+    let mut runs: Vec<f64> = Vec::new();
+    loop {
+        runs.push(run());
+        if let [.., a, b] = runs[..]
+            && agree(a, b)
+        {
+            return (runs, true);
+        }
+        if runs.len() >= 2 && t0.elapsed() >= cap {
+            return (runs, false);
+        }
+    }
+}
+
+/// Warms the device before pass `pass` in `process` (module docs).
+pub fn warm_up(gl: &Gl, s: &Settings, pass: u32, process: &str) -> WarmUp {
+    let t0 = Instant::now();
+    let mut w = WarmUp {
+        pass,
+        process: process.to_string(),
+        ..WarmUp::default()
+    };
+    let done = match kernel(gl, s, &mut w) {
+        Err(GlError::Unsupported(_)) => fragment_kernel(gl, s, &mut w),
+        r => r,
+    };
+    if let Err(e) = done {
+        w.note = e.to_string();
+    }
+    w.ms = t0.elapsed().as_secs_f64() * 1e3;
+    w
+}
+
+fn kernel(gl: &Gl, s: &Settings, w: &mut WarmUp) -> Result<(), GlError> {
+    let n = BYTES / 16;
+    let defines = [Define::new("VEC", "vec4"), Define::new("READS", 16)];
+    let prog = Program::compute(gl, "bench/ssbo_copy.comp", &defines)?;
+    let x = Buffer::<[f32; 4]>::from_slice(gl, &vec![[1.0f32; 4]; n])?;
+    let y = Buffer::<[f32; 4]>::zeroed(gl, n)?;
+    x.bind(0);
+    y.bind(1);
+    prog.set_u32("n", n as u32);
+    let groups = groups_256(n);
+    let call = || -> Result<(), GlError> {
+        prog.dispatch(groups)?;
+        gl.storage_barrier();
+        Ok(())
+    };
+    settle(gl, s, w, call)
+}
+
+/// The warm-up of a device without compute shaders: render-target writes (module docs).
+fn fragment_kernel(gl: &Gl, s: &Settings, w: &mut WarmUp) -> Result<(), GlError> {
+    let side = ((BYTES / 16) as f64).sqrt() as u32;
+    let dst = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, side, side, None)?;
+    let prog = Program::fragment(gl, "bench/fill.frag", &[])?;
+    let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
+    prog.set_f32("u_value", 3.0);
+    settle(gl, s, w, || {
+        dst.bind();
+        quads.draw(&prog, side, side)
+    })
+}
+
+/// Times runs of `call` (repeated to [`Settings::min_run_ms`]) until they settle.
+fn settle(
+    gl: &Gl,
+    s: &Settings,
+    w: &mut WarmUp,
+    call: impl Fn() -> Result<(), GlError>,
+) -> Result<(), GlError> {
+    let once = measure_gpu(gl, TimingPlan::once(), &call)?;
+    let reps = if once.median_ms > 0.0 {
+        (s.min_run_ms / once.median_ms).ceil().clamp(1.0, 4096.0) as u32
+    } else {
+        4096
+    };
+    let mut failed = None;
+    let (runs, settled) = until_steady(s.warm_cap, || {
+        let t = measure_gpu(gl, TimingPlan::once(), || {
+            for _ in 0..reps {
+                call()?;
+            }
+            Ok::<(), GlError>(())
+        });
+        match t {
+            Ok(t) => t.median_ms,
+            Err(e) => {
+                failed = Some(e);
+                f64::NAN
+            }
+        }
+    });
+    if let Some(e) = failed {
+        return Err(e);
+    }
+    w.runs = runs.len() as u32;
+    w.run_ms = runs;
+    w.settled = settled;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_runs_agree_within_two_percent_of_the_first() {
+        assert!(agree(10.0, 10.2));
+        assert!(agree(10.0, 9.8));
+        assert!(!agree(10.0, 10.21));
+        assert!(!agree(0.0, 0.0));
+        assert!(!agree(10.0, f64::NAN));
+    }
+
+    #[test]
+    fn a_warm_up_ends_at_the_first_agreeing_pair_or_at_the_cap() {
+        // Clocks rising: 30, 18, 11, 10.1, 10.0 ms: the 4th and 5th agree (1 %).
+        let mut seq = [30.0, 18.0, 11.0, 10.1, 10.0, 10.0].into_iter();
+        let (runs, settled) = until_steady(Duration::from_secs(60), || seq.next().unwrap());
+        assert_eq!(runs, vec![30.0, 18.0, 11.0, 10.1, 10.0]);
+        assert!(settled);
+        // Never agreeing: the cap (zero) ends it after the first pair.
+        let mut k = 0.0;
+        let (runs, settled) = until_steady(Duration::ZERO, || {
+            k += 1.0;
+            k * 10.0
+        });
+        assert_eq!(runs, vec![10.0, 20.0]);
+        assert!(!settled);
+        // A failed run (NaN) never agrees.
+        let (runs, settled) = until_steady(Duration::ZERO, || f64::NAN);
+        assert_eq!((runs.len(), settled), (2, false));
+    }
+}
