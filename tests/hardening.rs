@@ -966,3 +966,29 @@ fn the_number_reader_skips_names_and_references_and_keeps_measurements() {
     assert!(!reads_as(2.44, 2, &sorted));
     assert!(reads_as(75.0, 0, &sorted), "a percentage of 0.75");
 }
+
+// ---- issue 40: a closed stdout ----------------------------------------------------------
+
+/// `gpgpu-repro info | head -1`: the reader goes away before the program writes; the program
+/// ends quietly (SIGPIPE's default action or exit 0), never with a panic (exit 101).
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(BIN)
+        .arg("info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the only read end of the pipe before the program prints anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+        "{:?}: {stderr}",
+        out.status
+    );
+}
