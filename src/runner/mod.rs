@@ -339,8 +339,8 @@ pub fn reproduce_with(
         match result {
             Ok(()) => {}
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
-            // A malformed experiment file is the user's input, not a measurement: stop.
-            Err(e @ RunError::Config { .. }) => return Err(e),
+            // Every file was checked before any paper started; a configuration error found
+            // only while a paper runs fails that paper, not the papers after it (issue 40).
             Err(e) => failures.push(format!("{}: stopped by an error: {e}", paper.key)),
         }
         if interrupted.load(Ordering::SeqCst) {
@@ -470,7 +470,7 @@ impl PaperRunner<'_> {
             machine.noisy_parts = session.noisy_tables();
             prov.machine = Some(machine);
         }
-        let record = session.finish(prov.clone())?;
+        let record = session.finish(prov.clone(), result.is_err())?;
         Ok((record, prov, result))
     }
 }
