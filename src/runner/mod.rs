@@ -381,8 +381,9 @@ fn run_times(mode: Mode) -> RunTimes {
     }
 }
 
-/// The flag a Ctrl-C sets: the run finishes its current row and stops, a bench its current
-/// measurement ([`crate::bench::interrupt`]); a second Ctrl-C exits at once.
+/// The flag a Ctrl-C sets: the run ends its current row after the repetition under way
+/// ([`crate::gl::timing::request_stop`]; that row is not written) and stops, a bench its
+/// current measurement ([`crate::bench::interrupt`]); a second Ctrl-C exits at once.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = interrupted.clone();
@@ -391,12 +392,13 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     // the handler also catches SIGTERM (and SIGHUP).
     let _ = ctrlc::set_handler(move || {
         crate::bench::interrupt();
+        crate::gl::timing::request_stop();
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
         eprintln!(
-            "\ninterrupt: finishing the current row or bench measurement (Ctrl-C again to quit \
-             now)"
+            "\ninterrupt: stopping after the current repetition or bench measurement (Ctrl-C \
+             again to quit now)"
         );
     });
     interrupted

@@ -89,7 +89,12 @@ impl TableWriter {
             return Ok((row, true));
         }
         self.start(&key);
-        let row = match measure(row.clone()) {
+        let measured = measure(row.clone());
+        // An interrupt during the measurement cuts its repetitions short
+        // ([`crate::gl::timing::request_stop`]): such a row is not written as measured, and
+        // `--resume` measures it again.
+        s.check_interrupt()?;
+        let row = match measured {
             Ok(r) => r.build(),
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
             Err(e @ RunError::Config { .. }) => return Err(e),
