@@ -26,7 +26,7 @@ fn a_stop_request_ends_repetitions_and_rounds_within_one_run() {
     assert!(timing::stop_requested());
     assert!(took < Duration::from_secs(2), "repeat went on for {took:?}");
     let n = samples.timing().runs;
-    assert!(n >= 1 && n < 1000, "{n} runs");
+    assert!((1..1000).contains(&n), "{n} runs");
     // After the request, one timed run and no warm-up.
     let t0 = Instant::now();
     let samples = timing::repeat(plan, run).unwrap();

@@ -232,7 +232,7 @@ pub fn repeat<S, E>(
     let mut times: Vec<f64> = Vec::with_capacity(plan.repetitions);
     let mut spent_ms = 0.0;
     // One timed run at least (a `Samples` is never empty), then none after a stop request.
-    while plan.more(&times, spent_ms) && !(stop_requested() && !times.is_empty()) {
+    while plan.more(&times, spent_ms) && (times.is_empty() || !stop_requested()) {
         let (out, ms) = run()?;
         spent_ms += ms;
         times.push(ms);
