@@ -19,14 +19,24 @@ const OUT: &str = "GPGPU_REPRO_TEST_FIRST_CHART_OUT";
 
 const KINDS: [&str; 4] = ["line", "bar", "ratio", "heatmap"];
 
+/// Legend entries whose measured width differs from the fixed guess the old code used when
+/// the font was missing (300 px a name): one name far wider, so that the measured legend
+/// needs more rows than the guessed one, and a buffer sized with the guess was too small
+/// for the renderer (the "Wrong buffer size" panic).
+const NAMES: [&str; 3] = [
+    "a legend entry long enough to be measured far wider than any guess of its width",
+    "paper",
+    "CPU",
+];
+
 fn draw(kind: &str, path: &Path) {
-    let long = "a legend entry long enough to need a measurement";
     match kind {
         "line" => {
-            let chart = LineChart::new("first line chart", "n", "time (ms)")
-                .log_x()
-                .series(Series::ours(long, vec![(1.0, 2.0), (10.0, 3.0)]))
-                .series(Series::paper("the paper", vec![(1.0, 1.5), (10.0, 4.0)]));
+            let mut chart = LineChart::new("first line chart", "n", "time (ms)").log_x();
+            for (i, name) in NAMES.iter().enumerate() {
+                let y = 1.0 + i as f64;
+                chart = chart.series(Series::ours(*name, vec![(1.0, y), (10.0, 2.0 * y)]));
+            }
             chart.save(path).expect("a line chart draws");
         }
         "bar" => {
@@ -36,10 +46,11 @@ fn draw(kind: &str, path: &Path) {
                 y_label: "time (ms)".into(),
                 log_y: false,
                 categories: vec!["a".into(), "b".into()],
-                series: vec![
-                    (long.into(), vec![Some(1.0), Some(2.0)]),
-                    ("the paper".into(), vec![Some(1.5), None]),
-                ],
+                series: NAMES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| (n.to_string(), vec![Some(1.0 + i as f64), None]))
+                    .collect(),
             };
             chart.save(path).expect("a bar chart draws");
         }
