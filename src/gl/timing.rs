@@ -264,17 +264,26 @@ pub fn rounds<E>(
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
     let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
     let mut spent_ms = 0.0;
-    for round in 0u64.. {
+    'rounds: for round in 0u64.. {
         let done = spent_ms >= budget_ms || times.iter().all(|t| plan.enough(t));
-        // One full round at least (every variant timed once), none after a stop request.
-        if k == 0 || (round > 0 && (done || stop_requested())) {
+        if k == 0 || (round > 0 && done) {
             break;
         }
         for i in crate::stats::round_order(k, round) {
+            // One full round at least (every variant timed once); after a stop request no
+            // further run, even mid-round: the unfinished round is dropped below.
+            if round > 0 && stop_requested() {
+                break 'rounds;
+            }
             let ms = run(i)?;
             spent_ms += ms;
             times[i].push(ms);
         }
+    }
+    // Samples stay paired by round: only whole rounds are kept.
+    let whole = times.iter().map(Vec::len).min().unwrap_or(0);
+    for t in &mut times {
+        t.truncate(whole);
     }
     Ok(Rounds {
         timings: times.iter().map(|t| Timing::from_samples(t)).collect(),

@@ -211,6 +211,12 @@ impl TableWriter {
     }
 
     fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {
+        // After Ctrl-C / SIGTERM the repetition loops end early
+        // ([`crate::gl::timing::request_stop`]): a row built since may be cut short, whichever
+        // table writes it, so no new row is written as measured; `--resume` measures it again.
+        if !reused && crate::gl::timing::stop_requested() {
+            return Err(RunError::Interrupted);
+        }
         assert_eq!(
             row.values.len(),
             self.table.columns.len(),
