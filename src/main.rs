@@ -223,6 +223,7 @@ fn quiet_policy(full: bool, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
 }
 
 fn main() -> ExitCode {
+    quiet_on_closed_pipe();
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -230,6 +231,21 @@ fn main() -> ExitCode {
             eprintln!("error: {e:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// A closed stdout (`gpgpu-repro info | head -1`) ends the program quietly, as it does any
+/// Unix filter: SIGPIPE back to its default action, so that the write kills the process with
+/// SIGPIPE (the shell's status 141) instead of returning EPIPE, which `println!` turns into a
+/// panic ("failed printing to stdout", exit 101). Rust's runtime ignores SIGPIPE before `main`;
+/// nothing here writes to a pipe or socket whose reader may go away except stdout and stderr
+/// (child processes' output is read, not written), so the default action loses nothing.
+fn quiet_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: `signal` with SIG_DFL installs no handler; it runs first in `main`, before any
+    // thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
 

@@ -493,3 +493,37 @@ fn streaming_bandwidths_are_measured_and_verified() {
     let t = gpgpu_repro::bench::texture_read_bandwidth(&g, 256).unwrap();
     assert!(t.gb_per_s > 0.0 && t.gb_per_s.is_finite(), "{t:?}");
 }
+
+/// A readback into a slice one texel short (or long) is an error, and nothing is written
+/// past the slice (issue 40): the size is checked against what GL reports for the texture
+/// before `glGetTexImage`, which takes no size of its own.
+#[test]
+fn a_readback_into_a_slice_one_texel_short_is_an_error() {
+    let g = ctx();
+    g.enable_checks();
+    for (target, format) in [
+        (TexTarget::Tex2D, Format::RGBA32F),
+        (TexTarget::Rect, Format::R32F),
+    ] {
+        let (w, h) = (5u32, 3u32);
+        let data: Vec<f32> = (0..(w * h) as usize * format.channels())
+            .map(|i| i as f32)
+            .collect();
+        let t = Texture::new(&g, target, format, w, h, Some(&data)).unwrap();
+        let c = format.channels();
+        // A guard after the slice: a readback that ignored the slice's size would overwrite it.
+        let mut short = vec![-1f32; data.len()];
+        let err = t.read_into(&mut short[..data.len() - c]).unwrap_err();
+        assert!(
+            matches!(err, GlError::Invalid(_)),
+            "{target:?} {format:?}: {err}"
+        );
+        assert!(short.iter().all(|&x| x == -1.0), "nothing was written");
+        let mut long = vec![-1f32; data.len() + c];
+        assert!(t.read_into(&mut long).is_err());
+        let mut exact = vec![0f32; data.len()];
+        t.read_into(&mut exact).unwrap();
+        assert_eq!(exact, data);
+        assert_eq!(t.read().unwrap(), data, "the pack state was restored");
+    }
+}

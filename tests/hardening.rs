@@ -966,3 +966,125 @@ fn the_number_reader_skips_names_and_references_and_keeps_measurements() {
     assert!(!reads_as(2.44, 2, &sorted));
     assert!(reads_as(75.0, 0, &sorted), "a percentage of 0.75");
 }
+
+// ---- issue 40: closed sets on load, one paper's error, a closed stdout ------------------
+
+#[test]
+fn check_refuses_a_scalar_format_outside_its_closed_set() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let target = out.path().join("o");
+    let exp = experiments_copy();
+    let path = exp.path().join("lu.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, set_key(&text, "table4.scalar_format", "\"bgr32f\"")).unwrap();
+    let opts = options(&["lu"], Some(exp.path()), &target, true);
+    match runner::reproduce(&g, PAPERS, &opts) {
+        Err(RunError::Config { file, message }) => {
+            assert!(file.contains("lu.toml"), "{file}");
+            assert!(message.contains("bgr32f"), "{message}");
+            assert!(
+                message.contains("r32f"),
+                "names the values allowed: {message}"
+            );
+        }
+        other => panic!("`--check` accepted scalar_format = \"bgr32f\": {other:?}"),
+    }
+    assert!(!target.exists(), "--check writes nothing");
+    // The paper's kernel names in bicg's Table 2 are a closed set too.
+    std::fs::write(&path, text).unwrap();
+    let path = exp.path().join("bicg.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("kernel = \"SpMV\""));
+    std::fs::write(
+        &path,
+        text.replace("kernel = \"SpMV\"", "kernel = \"SpMv\""),
+    )
+    .unwrap();
+    let opts = options(&["bicg"], Some(exp.path()), &target, true);
+    match runner::reproduce(&g, PAPERS, &opts) {
+        Err(RunError::Config { file, message }) => {
+            assert!(file.contains("bicg.toml"), "{file}");
+            assert!(message.contains("SpMv"), "{message}");
+        }
+        other => panic!("`--check` accepted kernel = \"SpMv\": {other:?}"),
+    }
+}
+
+static CONFIG_FAILS: PaperEntry = PaperEntry {
+    key: "config-fails",
+    title: "A paper that finds a configuration error while it runs",
+    files: &[ExperimentFile::of::<toml::Table>(
+        "config-fails",
+        "[x]\ny = 1\n",
+    )],
+    tables: &[],
+    run: |_| {
+        Err(RunError::Config {
+            file: "config-fails.toml".into(),
+            message: "a value found wrong while running".into(),
+        })
+    },
+    original: &common::TEST_ORIGINAL,
+};
+
+static RAN_AFTER: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+static RUNS_AFTER: PaperEntry = PaperEntry {
+    key: "runs-after",
+    title: "A paper after one that failed",
+    files: &[ExperimentFile::of::<toml::Table>(
+        "runs-after",
+        "[x]\ny = 1\n",
+    )],
+    tables: &[],
+    run: |_| {
+        RAN_AFTER.store(true, std::sync::atomic::Ordering::SeqCst);
+        Ok(())
+    },
+    original: &common::TEST_ORIGINAL,
+};
+
+#[test]
+fn a_config_error_in_one_paper_fails_it_and_the_papers_after_it_still_run() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    let opts = options(&["config-fails", "runs-after"], None, out.path(), false);
+    let err = runner::reproduce(&g, &[&CONFIG_FAILS, &RUNS_AFTER], &opts).unwrap_err();
+    assert!(matches!(err, RunError::Failed(_)), "{err}");
+    let msg = err.to_string();
+    assert!(msg.contains("config-fails"), "{msg}");
+    assert!(msg.contains("a value found wrong while running"), "{msg}");
+    assert!(
+        RAN_AFTER.load(std::sync::atomic::Ordering::SeqCst),
+        "the paper after the failed one ran"
+    );
+    assert!(
+        !out.path().join("config-fails/paper.json").exists(),
+        "no empty record for a paper that stopped on its first error"
+    );
+}
+
+/// `gpgpu-repro info | head -1`: the reader goes away before the program writes; the program
+/// ends quietly (SIGPIPE's default action or exit 0), never with a panic (exit 101).
+#[cfg(unix)]
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let mut child = Command::new(BIN)
+        .arg("info")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the only read end of the pipe before the program prints anything.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(
+        out.status.success() || out.status.signal() == Some(libc::SIGPIPE),
+        "{:?}: {stderr}",
+        out.status
+    );
+}

@@ -459,20 +459,21 @@ impl DeviceProfile {
         self.measurements.iter().find(|m| m.key == key)
     }
 
-    /// Writes the profile as pretty JSON (creating the folder).
+    /// Writes the profile as pretty JSON (creating the folder), atomically like every other
+    /// file the program writes ([`crate::report::files::write_atomic`]): a full disk or an
+    /// interrupt leaves the old `device.json` or none, never a truncated one that no later
+    /// run can read (issue 40).
     pub fn save(&self, path: &Path) -> Result<(), BenchError> {
-        let io = |source| BenchError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
         let text = serde_json::to_string_pretty(self).map_err(|source| BenchError::Json {
             path: path.to_path_buf(),
             source,
         })?;
-        std::fs::write(path, text + "\n").map_err(io)
+        crate::report::files::write_atomic(path, (text + "\n").as_bytes()).map_err(|e| {
+            BenchError::Io {
+                path: e.path,
+                source: e.source,
+            }
+        })
     }
 
     /// Reads a profile written by [`DeviceProfile::save`].

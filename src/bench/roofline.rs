@@ -107,7 +107,10 @@ pub fn roofline(
     register_font();
     let ((x0, x1), (y0, y1)) = ranges(&roofs, points);
     let keys = legend_keys(&roofs, points);
-    let size = (1200, 800 + style::legend_height(&keys, 1200));
+    let size = (
+        1200,
+        800 + style::legend_height(&keys, 1200).map_err(&perr)?,
+    );
     let root = BitMapBackend::new(path, size).into_drawing_area();
     root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
     let (top, bottom) = root.split_vertically(800);

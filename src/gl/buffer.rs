@@ -146,10 +146,17 @@ impl<T: Pod> Buffer<T> {
                 self.len
             )));
         }
+        // With another context current the same name is another buffer (issue 40).
+        if !self.gl.is_current() {
+            return Err(GlError::Invalid(
+                "buffer readback: the buffer's context is not current on this thread".into(),
+            ));
+        }
         self.gl.storage_barrier();
         let raw = self.gl.raw();
         unsafe {
             raw.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(self.id));
+            // glow passes the slice's length as the size: GL writes no more than `out`.
             raw.get_buffer_sub_data(
                 glow::SHADER_STORAGE_BUFFER,
                 (offset * std::mem::size_of::<T>()) as i32,

@@ -259,6 +259,13 @@ impl Texture {
     /// Reads the whole texture into `out` (as [`Texture::read`]; memory the caller already
     /// has, so that the bench's readback times the transfer, not the first touch of freshly
     /// mapped pages).
+    ///
+    /// `glGetTexImage` takes a pointer and no size, so nothing in GL stops it writing past
+    /// `out` (issue 40). Before the call: this texture's context must be current (with
+    /// another one current the same name is another texture), the size GL itself reports
+    /// for the texture (queried width, height and internal format, not the values this
+    /// wrapper remembers) must be exactly `out`'s byte size, and the pack state is set to
+    /// tight rows with no pixel-pack buffer ([`with_pack_state`]).
     pub fn read_into(&self, out: &mut [f32]) -> Result<(), GlError> {
         if out.len() != self.len() {
             return Err(GlError::Invalid(format!(
@@ -267,19 +274,44 @@ impl Texture {
                 out.len()
             )));
         }
+        if !self.gl.is_current() {
+            return Err(GlError::Invalid(
+                "texture readback: the texture's context is not current on this thread".into(),
+            ));
+        }
         let raw = self.gl.raw();
-        unsafe {
+        let t = self.target.gl();
+        let (w, h, internal) = unsafe {
             raw.memory_barrier(glow::TEXTURE_UPDATE_BARRIER_BIT);
-            raw.bind_texture(self.target.gl(), Some(self.id));
-            raw.pixel_store_i32(glow::PACK_ALIGNMENT, 4);
+            raw.bind_texture(t, Some(self.id));
+            (
+                raw.get_tex_level_parameter_i32(t, 0, glow::TEXTURE_WIDTH),
+                raw.get_tex_level_parameter_i32(t, 0, glow::TEXTURE_HEIGHT),
+                raw.get_tex_level_parameter_i32(t, 0, glow::TEXTURE_INTERNAL_FORMAT),
+            )
+        };
+        let bytes = readback_bytes(w, h, internal, self.format).map_err(GlError::Invalid)?;
+        let dst: &mut [u8] = bytemuck::cast_slice_mut(out);
+        if bytes != dst.len() {
+            return Err(GlError::Invalid(format!(
+                "texture readback: GL reports {w}×{h} texels, {bytes} bytes, for a slice of {} \
+                 bytes (this wrapper's {}×{} {:?})",
+                dst.len(),
+                self.width,
+                self.height,
+                self.format
+            )));
+        }
+        with_pack_state(raw, || unsafe {
             raw.get_tex_image(
-                self.target.gl(),
+                t,
                 0,
                 self.format.external(),
                 glow::FLOAT,
-                glow::PixelPackData::Slice(Some(bytemuck::cast_slice_mut(out))),
+                glow::PixelPackData::Slice(Some(dst)),
             );
-        }
+        })
+        .map_err(GlError::Invalid)?;
         self.gl.check_now("texture readback")
     }
 
@@ -305,6 +337,48 @@ impl Texture {
         }
         Ok(())
     }
+}
+
+/// The bytes `glGetTexImage` writes for a texture GL reports as `w`×`h` of `internal`
+/// format, read as `format`'s floats; an error where GL's texture is not the one the
+/// wrapper describes (another internal format, a non-positive size).
+fn readback_bytes(w: i32, h: i32, internal: i32, format: Format) -> Result<usize, String> {
+    if internal != format.internal() as i32 {
+        return Err(format!(
+            "texture readback: GL reports internal format {internal:#x}, not {format:?}"
+        ));
+    }
+    if w <= 0 || h <= 0 {
+        return Err(format!("texture readback: GL reports a {w}×{h} texture"));
+    }
+    Ok(w as usize * h as usize * format.texel_bytes())
+}
+
+/// Runs `read` (a readback into client memory) with the pack state it assumes: rows tightly
+/// packed (alignment 4, which every float format meets), no row length and no skips, and
+/// no pixel-pack buffer bound (with one bound, the "pointer" would be an offset into it).
+/// The previous values are restored afterwards: the one place that sets pack state.
+pub(crate) fn with_pack_state(raw: &glow::Context, read: impl FnOnce()) -> Result<(), String> {
+    const STATE: [(u32, i32); 4] = [
+        (glow::PACK_ALIGNMENT, 4),
+        (glow::PACK_ROW_LENGTH, 0),
+        (glow::PACK_SKIP_ROWS, 0),
+        (glow::PACK_SKIP_PIXELS, 0),
+    ];
+    unsafe {
+        if raw.get_parameter_i32(glow::PIXEL_PACK_BUFFER_BINDING) != 0 {
+            return Err("readback: a pixel-pack buffer is bound".into());
+        }
+        let old = STATE.map(|(name, _)| raw.get_parameter_i32(name));
+        for (name, v) in STATE {
+            raw.pixel_store_i32(name, v);
+        }
+        read();
+        for ((name, _), v) in STATE.iter().zip(old) {
+            raw.pixel_store_i32(*name, v);
+        }
+    }
+    Ok(())
 }
 
 fn check_len(len: usize, w: u32, h: u32, f: Format) -> Result<(), GlError> {
@@ -438,5 +512,24 @@ impl Drop for RenderTexture {
         if self.tex.gl.is_current() {
             unsafe { self.tex.gl.raw().delete_framebuffer(self.fbo) }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readback_size_comes_from_what_gl_reports() {
+        let rgba = glow::RGBA32F as i32;
+        assert_eq!(readback_bytes(5, 3, rgba, Format::RGBA32F), Ok(5 * 3 * 16));
+        assert_eq!(
+            readback_bytes(5, 3, glow::R32F as i32, Format::R32F),
+            Ok(15 * 4)
+        );
+        // GL's texture is not the one the wrapper describes: no size is guessed.
+        assert!(readback_bytes(5, 3, rgba, Format::R32F).is_err());
+        assert!(readback_bytes(0, 3, rgba, Format::RGBA32F).is_err());
+        assert!(readback_bytes(5, -1, rgba, Format::RGBA32F).is_err());
     }
 }

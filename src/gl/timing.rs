@@ -198,6 +198,22 @@ impl<S> Samples<S> {
     }
 }
 
+static STOP: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Asks every repetition loop ([`repeat`], [`rounds`]) of the process to end after the run
+/// under way: the Ctrl-C / SIGTERM handler calls it, so that a long row (many repetitions of
+/// a long GPU pass or CPU baseline) stops within one run, not after its whole budget (on an
+/// H200 a run went on for 35 s after SIGTERM, issue 40). A row so cut short has fewer runs
+/// than its plan: the runner does not write a row measured while the interrupt came.
+pub fn request_stop() {
+    STOP.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Whether [`request_stop`] was called in this process.
+pub fn stop_requested() -> bool {
+    STOP.load(std::sync::atomic::Ordering::SeqCst)
+}
+
 /// The one repetition loop behind every timed number: `plan.warmup` untimed runs, then timed
 /// runs until `plan.repetitions` are made and the median's interval is within
 /// `plan.ci_target`, or `plan.max_runs` are made, or `plan.budget` is spent (at least one
@@ -209,12 +225,16 @@ pub fn repeat<S, E>(
     mut run: impl FnMut() -> Result<(S, f64), E>,
 ) -> Result<Samples<S>, E> {
     for _ in 0..plan.warmup {
+        if stop_requested() {
+            break;
+        }
         run()?;
     }
     let mut runs = Vec::with_capacity(plan.repetitions);
     let mut times: Vec<f64> = Vec::with_capacity(plan.repetitions);
     let mut spent_ms = 0.0;
-    while plan.more(&times, spent_ms) {
+    // One timed run at least (a `Samples` is never empty), then none after a stop request.
+    while plan.more(&times, spent_ms) && (times.is_empty() || !stop_requested()) {
         let (out, ms) = run()?;
         spent_ms += ms;
         times.push(ms);
@@ -237,22 +257,35 @@ pub fn rounds<E>(
 ) -> Result<Rounds, E> {
     for _ in 0..plan.warmup {
         for i in 0..k {
+            if stop_requested() {
+                break;
+            }
             run(i)?;
         }
     }
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
     let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
     let mut spent_ms = 0.0;
-    for round in 0u64.. {
-        if k == 0 || (round > 0 && (spent_ms >= budget_ms || times.iter().all(|t| plan.enough(t))))
-        {
+    'rounds: for round in 0u64.. {
+        let done = spent_ms >= budget_ms || times.iter().all(|t| plan.enough(t));
+        if k == 0 || (round > 0 && done) {
             break;
         }
         for i in crate::stats::round_order(k, round) {
+            // One full round at least (every variant timed once); after a stop request no
+            // further run, even mid-round: the unfinished round is dropped below.
+            if round > 0 && stop_requested() {
+                break 'rounds;
+            }
             let ms = run(i)?;
             spent_ms += ms;
             times[i].push(ms);
         }
+    }
+    // Samples stay paired by round: only whole rounds are kept.
+    let whole = times.iter().map(Vec::len).min().unwrap_or(0);
+    for t in &mut times {
+        t.truncate(whole);
     }
     Ok(Rounds {
         timings: times.iter().map(|t| Timing::from_samples(t)).collect(),

@@ -344,8 +344,8 @@ pub fn reproduce_with(
         match result {
             Ok(()) => {}
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
-            // A malformed experiment file is the user's input, not a measurement: stop.
-            Err(e @ RunError::Config { .. }) => return Err(e),
+            // Every file was checked before any paper started; a configuration error found
+            // only while a paper runs fails that paper, not the papers after it (issue 40).
             Err(e) => failures.push(format!("{}: stopped by an error: {e}", paper.key)),
         }
         if interrupted.load(Ordering::SeqCst) {
@@ -386,8 +386,9 @@ fn run_times(mode: Mode) -> RunTimes {
     }
 }
 
-/// The flag a Ctrl-C sets: the run finishes its current row and stops, a bench its current
-/// measurement ([`crate::bench::interrupt`]); a second Ctrl-C exits at once.
+/// The flag a Ctrl-C sets: the run ends its current row after the repetition under way
+/// ([`crate::gl::timing::request_stop`]; that row is not written) and stops, a bench its
+/// current measurement ([`crate::bench::interrupt`]); a second Ctrl-C exits at once.
 pub fn interrupt_flag() -> Arc<AtomicBool> {
     let interrupted = Arc::new(AtomicBool::new(false));
     let flag = interrupted.clone();
@@ -396,12 +397,13 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
     // the handler also catches SIGTERM (and SIGHUP).
     let _ = ctrlc::set_handler(move || {
         crate::bench::interrupt();
+        crate::gl::timing::request_stop();
         if flag.swap(true, Ordering::SeqCst) {
             std::process::exit(130);
         }
         eprintln!(
-            "\ninterrupt: finishing the current row or bench measurement (Ctrl-C again to quit \
-             now)"
+            "\ninterrupt: stopping after the current repetition or bench measurement (Ctrl-C \
+             again to quit now)"
         );
     });
     interrupted
@@ -485,7 +487,7 @@ impl PaperRunner<'_> {
             machine.noisy_parts = session.noisy_tables();
             prov.machine = Some(machine);
         }
-        let record = session.finish(prov.clone())?;
+        let record = session.finish(prov.clone(), result.is_err())?;
         Ok((record, prov, result))
     }
 }

@@ -373,8 +373,13 @@ impl Session {
     }
 
     /// Writes the paper's record; returns it. A run that produced no table and no figure
-    /// (it stopped on its first error) does not replace a record already on disk.
-    pub(crate) fn finish(&self, provenance: Provenance) -> Result<PaperRecord, RunError> {
+    /// does not replace a record already on disk, and one that `failed` so (it stopped on its
+    /// first error) writes none: an empty record would stand for a paper that ran (issue 40).
+    pub(crate) fn finish(
+        &self,
+        provenance: Provenance,
+        failed: bool,
+    ) -> Result<PaperRecord, RunError> {
         let st = self.shared.state.borrow();
         let record = PaperRecord {
             key: self.paper.key.into(),
@@ -387,7 +392,7 @@ impl Session {
             findings: st.findings.clone(),
         };
         let path = self.shared.dir.join("paper.json");
-        if record.tables.is_empty() && record.plots.is_empty() && path.exists() {
+        if record.tables.is_empty() && record.plots.is_empty() && (failed || path.exists()) {
             return Ok(record);
         }
         let json = serde_json::to_string_pretty(&record).expect("records serialize");

@@ -5,7 +5,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{builder, mesh_style, range, tick};
-use super::{PlotError, SIZE, render_png, start_render, style};
+use super::{PlotError, SIZE, plot_error, render_png, style};
 
 /// Grouped bars: one group per category, one bar per series (the paper's bar charts).
 #[derive(Clone, Debug)]
@@ -24,12 +24,17 @@ impl BarChart {
     /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically:
     /// the old file stays until the new one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(path, self.size(), |buf| self.render(path, buf))
+        render_png(
+            path,
+            || self.size(),
+            |buf, size| self.render(path, buf, size),
+        )
     }
 
-    /// The picture's size: the plot and the legend band under it.
-    pub fn size(&self) -> (u32, u32) {
-        (SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0))
+    /// The picture's size: the plot and the legend band under it (whose height depends on
+    /// the measured width of the names, hence the error).
+    pub fn size(&self) -> Result<(u32, u32), String> {
+        Ok((SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0)?))
     }
 
     fn keys(&self) -> Vec<style::Key> {
@@ -47,14 +52,14 @@ impl BarChart {
             .collect()
     }
 
-    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        let perr = start_render(path);
+    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+        let perr = plot_error(path);
         let Some((lo, hi)) = self.value_range() else {
             return Err(perr("no finite values to plot".into()));
         };
         let nc = self.categories.len();
         let (horizontal, longest) = self.lies_on_side();
-        let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(SIZE.1);

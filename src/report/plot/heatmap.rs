@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::tick;
-use super::{FONT, PlotError, render_png, start_render, style};
+use super::{FONT, PlotError, plot_error, render_png, style};
 
 /// The diverging blue–white–red colour map: `t` = 0 blue, 0.5 white, 1 red (clamped).
 pub fn diverging(t: f64) -> [u8; 3] {
@@ -81,11 +81,16 @@ impl HeatMap {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(path, self.size(), |buf| self.render(path, buf))
+        render_png(
+            path,
+            || Ok(self.size()),
+            |buf, size| self.render(path, buf, size),
+        )
     }
 
-    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        let perr = start_render(path);
+    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+        let perr = plot_error(path);
         if self.values.len() != self.nx * self.ny || self.nx < 2 || self.ny < 2 {
             return Err(perr(format!(
                 "{} values for a {}×{} grid (at least 2×2)",
@@ -98,7 +103,6 @@ impl HeatMap {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
             return Err(perr(format!("colour range {lo}..{hi} is empty")));
         }
-        let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, body) = root.split_vertically(Self::TITLE);

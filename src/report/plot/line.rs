@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, tick};
-use super::{PlotError, SIZE, render_png, start_render, style};
+use super::{PlotError, SIZE, plot_error, render_png, style};
 
 /// One curve.
 #[derive(Clone, Debug)]
@@ -102,12 +102,17 @@ impl LineChart {
     /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically: the
     /// old file stays until the new one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(path, self.size(), |buf| self.render(path, buf))
+        render_png(
+            path,
+            || self.size(),
+            |buf, size| self.render(path, buf, size),
+        )
     }
 
-    /// The picture's size: the plot and the legend band under it.
-    pub fn size(&self) -> (u32, u32) {
-        (SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0))
+    /// The picture's size: the plot and the legend band under it (whose height depends on
+    /// the measured width of the names, hence the error).
+    pub fn size(&self) -> Result<(u32, u32), String> {
+        Ok((SIZE.0, SIZE.1 + style::legend_height(&self.keys(), SIZE.0)?))
     }
 
     /// Series `i`'s colour, marker and dash: ours solid with filled markers, the paper's
@@ -141,14 +146,14 @@ impl LineChart {
         x.is_finite() && y.is_finite() && (!self.log_x || x > 0.0) && (!self.log_y || y > 0.0)
     }
 
-    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        let perr = start_render(path);
+    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+        let perr = plot_error(path);
         let Some((xr, yr)) = self.ranges() else {
             return Err(perr("no finite points to plot".into()));
         };
         let x_ticks = self.x_ticks(xr);
         let y_ticks = log_ticks(yr);
-        let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(SIZE.1);

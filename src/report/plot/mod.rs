@@ -19,7 +19,7 @@ pub use line::{LineChart, Series};
 pub use ratio::RatioChart;
 
 use std::path::{Path, PathBuf};
-use std::sync::Once;
+use std::sync::OnceLock;
 
 use super::files::{OutputError, write_atomic_with};
 use plotters::style::FontStyle;
@@ -37,25 +37,34 @@ pub(crate) const FONT: &str = "sans-serif";
 /// Every chart's size in pixels (a line or bar chart grows downwards by its legend).
 pub(crate) const SIZE: (u32, u32) = (1200, 800);
 
-/// Renders a chart through `render` into an RGB buffer of `size` pixels and saves it as a PNG
-/// at `path`, atomically.
+/// Renders a chart and saves it as a PNG at `path`, atomically.
+///
+/// The order matters: the font is registered first, then the picture's size is computed
+/// (`size`, which may measure text, e.g. a legend's widest entry), once, and that one size is
+/// handed to both the RGB buffer and `render`. Computing it twice, once before the font was
+/// registered, once after, gave two heights on the first chart of a process and a buffer that
+/// did not match the renderer's (issue 40).
 pub(crate) fn render_png(
     path: &Path,
-    size: (u32, u32),
-    render: impl FnOnce(&mut [u8]) -> Result<(), PlotError>,
+    size: impl FnOnce() -> Result<(u32, u32), String>,
+    render: impl FnOnce(&mut [u8], (u32, u32)) -> Result<(), PlotError>,
 ) -> Result<(), PlotError> {
-    let mut rgb = vec![0u8; (size.0 * size.1 * 3) as usize];
-    render(&mut rgb)?;
+    let perr = plot_error(path);
+    register_font().map_err(&perr)?;
+    let size = size().map_err(&perr)?;
+    if size.0 == 0 || size.1 == 0 {
+        return Err(perr(format!("empty picture ({}×{} px)", size.0, size.1)));
+    }
+    let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+    render(&mut rgb, size)?;
     write_png(path, &rgb, size.0, size.1, image::ExtendedColorType::Rgb8).map_err(|e| PlotError {
         path: path.to_path_buf(),
         message: format!("{}", e.source),
     })
 }
 
-/// What a chart's `render` needs first: the font registered, and the error of drawing
-/// `path` (`message` → [`PlotError`]).
-pub(crate) fn start_render(path: &Path) -> impl Fn(String) -> PlotError + '_ {
-    register_font();
+/// The error of drawing `path` (`message` → [`PlotError`]).
+pub(crate) fn plot_error(path: &Path) -> impl Fn(String) -> PlotError + '_ {
     |message| PlotError {
         path: path.to_path_buf(),
         message,
@@ -80,9 +89,13 @@ pub fn write_png(
     })
 }
 
-fn register_font() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
+/// Registers the compiled-in font under [`FONT`] for every style, once per process; every
+/// text measurement goes through here first ([`style::text_width`]), so that no measurement
+/// can see a process without the font. An error (a malformed font) is kept and returned to
+/// every caller.
+pub(crate) fn register_font() -> Result<(), String> {
+    static DONE: OnceLock<Result<(), String>> = OnceLock::new();
+    DONE.get_or_init(|| {
         let bytes = epaint_default_fonts::UBUNTU_LIGHT;
         for style in [
             FontStyle::Normal,
@@ -90,8 +103,10 @@ fn register_font() {
             FontStyle::Italic,
             FontStyle::Oblique,
         ] {
-            // Only fails on a malformed font, and this one is compiled in.
-            let _ = plotters::style::register_font(FONT, style, bytes);
+            plotters::style::register_font(FONT, style, bytes)
+                .map_err(|_| format!("the compiled-in font {FONT:?} could not be registered"))?;
         }
-    });
+        Ok(())
+    })
+    .clone()
 }

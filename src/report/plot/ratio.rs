@@ -6,7 +6,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, tick};
-use super::{FONT, PlotError, SIZE, render_png, start_render, style};
+use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
 /// log axis with a whisker over its interval, and a line at 1 (the two sides equal). For
@@ -44,18 +44,22 @@ impl RatioChart {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(path, self.size(), |buf| self.render(path, buf))
+        render_png(
+            path,
+            || Ok(self.size()),
+            |buf, size| self.render(path, buf, size),
+        )
     }
 
-    fn render(&self, path: &Path, buf: &mut [u8]) -> Result<(), PlotError> {
-        let perr = start_render(path);
+    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+        let perr = plot_error(path);
         let rows: Vec<&(String, f64, f64, f64)> = self.rows.iter().filter(|r| ok(r.1)).collect();
         if rows.is_empty() {
             return Err(perr("no finite positive ratio to plot".into()));
         }
         let (lo, hi, ticks) = symmetric_axis(&rows);
         let n = rows.len();
-        let size = self.size();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let mut b = builder(&root, &self.title, 140, self.label_width());
@@ -121,7 +125,7 @@ impl RatioChart {
         ))
         .map_err(e)?;
         let text = format!("{}  >", self.above);
-        let w = font.font.box_size(&text).map(|s| s.0 as i32).unwrap_or(200);
+        let w = style::text_width(&font.font, &text)?;
         root.draw(&Text::new(text, (r - w, yb + 48), font))
             .map_err(e)
     }

@@ -218,27 +218,36 @@ const SWATCH_W: i32 = 48;
 const ROW_H: i32 = 32;
 const PAD: i32 = 12;
 
+/// The width in pixels of `text` drawn in `font`, with the font registered first. A failed
+/// measurement is an error, not a guess: a guessed width once made a chart's size differ
+/// between two computations of it (issue 40).
+pub fn text_width(font: &FontDesc, text: &str) -> Result<i32, String> {
+    super::register_font()?;
+    font.box_size(text)
+        .map(|s| s.0 as i32)
+        .map_err(|e| format!("measuring the text {text:?}: {e}"))
+}
+
 /// The entries' columns and rows on a band `width` pixels wide.
-fn layout(keys: &[Key], width: u32) -> (usize, usize, i32) {
+fn layout(keys: &[Key], width: u32) -> Result<(usize, usize, i32), String> {
     let font = (FONT, LEGEND).into_font();
-    let widest = keys
-        .iter()
-        .map(|k| font.box_size(&k.name).map(|s| s.0 as i32).unwrap_or(300))
-        .max()
-        .unwrap_or(0);
+    let mut widest = 0;
+    for k in keys {
+        widest = widest.max(text_width(&font, &k.name)?);
+    }
     let col_w = SWATCH_W + 10 + widest + 28;
     let cols = ((width as i32 - 2 * PAD) / col_w).clamp(1, keys.len().max(1) as i32) as usize;
     let rows = keys.len().div_ceil(cols);
-    (cols, rows, col_w)
+    Ok((cols, rows, col_w))
 }
 
 /// The height in pixels of the legend band for `keys` on a picture `width` wide.
-pub fn legend_height(keys: &[Key], width: u32) -> u32 {
+pub fn legend_height(keys: &[Key], width: u32) -> Result<u32, String> {
     if keys.is_empty() {
-        return 0;
+        return Ok(0);
     }
-    let (_, rows, _) = layout(keys, width);
-    (rows as i32 * ROW_H + 2 * PAD) as u32
+    let (_, rows, _) = layout(keys, width)?;
+    Ok((rows as i32 * ROW_H + 2 * PAD) as u32)
 }
 
 /// Draws `keys` in columns on `area` (a band under the plot, [`legend_height`] high),
@@ -252,7 +261,7 @@ pub fn legend<DB: DrawingBackend>(
     }
     let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     let (w, _) = area.dim_in_pixel();
-    let (cols, rows, col_w) = layout(keys, w);
+    let (cols, rows, col_w) = layout(keys, w)?;
     let left = ((w as i32 - cols as i32 * col_w) / 2).max(PAD);
     let font = (FONT, LEGEND).into_font().color(&BLACK);
     for (i, k) in keys.iter().enumerate() {

@@ -89,7 +89,12 @@ impl TableWriter {
             return Ok((row, true));
         }
         self.start(&key);
-        let row = match measure(row.clone()) {
+        let measured = measure(row.clone());
+        // An interrupt during the measurement cuts its repetitions short
+        // ([`crate::gl::timing::request_stop`]): such a row is not written as measured, and
+        // `--resume` measures it again.
+        s.check_interrupt()?;
+        let row = match measured {
             Ok(r) => r.build(),
             Err(RunError::Interrupted) => return Err(RunError::Interrupted),
             Err(e @ RunError::Config { .. }) => return Err(e),
@@ -206,6 +211,12 @@ impl TableWriter {
     }
 
     fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {
+        // After Ctrl-C / SIGTERM the repetition loops end early
+        // ([`crate::gl::timing::request_stop`]): a row built since may be cut short, whichever
+        // table writes it, so no new row is written as measured; `--resume` measures it again.
+        if !reused && crate::gl::timing::stop_requested() {
+            return Err(RunError::Interrupted);
+        }
         assert_eq!(
             row.values.len(),
             self.table.columns.len(),

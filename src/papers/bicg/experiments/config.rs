@@ -224,6 +224,20 @@ impl Fields {
         if self.precision.cap_factor == 0 {
             return bad("precision.cap_factor", "must be at least 1".into());
         }
+        // The paper's kernel names are a closed set: a misspelt one would match no kernel
+        // of ours and its share would silently drop out of Table 2 (issue 40).
+        if let Some(p) = self
+            .table2
+            .paper
+            .iter()
+            .find(|p| !gpu::Kernel::ALL.iter().any(|k| k.name() == p.kernel))
+        {
+            let names: Vec<&str> = gpu::Kernel::ALL.iter().map(|k| k.name()).collect();
+            return bad(
+                "table2.paper.kernel",
+                format!("`{}` is not one of {}", p.kernel, names.join(", ")),
+            );
+        }
         for p in &self.fig4.paper {
             if !(p.cpu_ms > 0.0 && p.gpu_ms > 0.0 && p.cpu_ms.is_finite() && p.gpu_ms.is_finite()) {
                 return bad("fig4.paper", "times must be finite and > 0".into());

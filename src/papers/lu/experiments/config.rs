@@ -32,9 +32,32 @@ pub struct Table4Cfg {
     pub single_run_from: u32,
     /// Largest order for the scalar variants I1/I2 in a full run (the time budget).
     pub scalar_max_n: u32,
-    pub scalar_format: String,
+    /// The scalar variants' (I1/I2) texture format: a closed set, so that a typo such as
+    /// `"bgr32f"` is refused when the file is read (`reproduce --check` included), not when
+    /// the paper starts (issue 40).
+    pub scalar_format: ScalarFormat,
     pub seed: u64,
     pub paper: PaperTable4,
+}
+
+/// `table4.scalar_format`: the texture format of the scalar variants I1/I2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ScalarFormat {
+    /// Four channels per texel, one used (the paper's).
+    Rgba32f,
+    /// One channel per texel.
+    R32f,
+}
+
+impl ScalarFormat {
+    /// The GL texture format.
+    pub fn format(self) -> crate::gl::Format {
+        match self {
+            ScalarFormat::Rgba32f => crate::gl::Format::RGBA32F,
+            ScalarFormat::R32f => crate::gl::Format::R32F,
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -36,7 +36,7 @@ mod tables_1_2;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::gl::{Format, Need, PingPongMethod};
+use crate::gl::{Need, PingPongMethod};
 use crate::report::RowBuilder;
 use crate::runner::{RunError, Session, TableSpec};
 use crate::util::max_rel_error;
@@ -124,12 +124,8 @@ impl crate::runner::Paper for Lu {
     type Config = Config;
 
     fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
-        let config_error = |message: String| RunError::Config {
-            file: s.file().to_string(),
-            message,
-        };
         let sizes = cfg.table4.sizes.pick(s.mode).to_vec();
-        let fmt = scalar_format(cfg).map_err(config_error)?;
+        let fmt = cfg.table4.scalar_format.format();
         // Table 5's measurement first: whether the fragment arithmetic rounds correctly decides
         // how the factorizations are verified.
         let (t5, ulps) = table5::measure(s, cfg)?;
@@ -167,16 +163,6 @@ impl crate::runner::Paper for Lu {
             },
         );
         Ok(())
-    }
-}
-
-fn scalar_format(cfg: &Config) -> Result<Format, String> {
-    match cfg.table4.scalar_format.as_str() {
-        "rgba32f" => Ok(Format::RGBA32F),
-        "r32f" => Ok(Format::R32F),
-        other => Err(format!(
-            "`table4.scalar_format` = `{other}`: rgba32f or r32f"
-        )),
     }
 }
 
