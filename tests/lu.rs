@@ -211,11 +211,16 @@ fn counts_follow_the_passes() {
     let i1c = run(Params::new(Variant::I1, PingPongMethod::Copy));
     assert_eq!(i1c.passes, 2 * (n as u64 - 1));
     assert_eq!(i1c.copies, i1c.passes);
-    // L and U regions: Σ (N−i−1) + (N−i−1)² over i, 16 bytes per RGBA texel.
+    // L and U regions: Σ (N−i−1) + (N−i−1)² over i, 16 bytes per RGBA texel: what
+    // "copy (rendered only)" copies; the paper's copy copies the step's block after both
+    // passes, twice that (Table 1, issue 38).
     let texels: u64 = (0..n as u64)
         .map(|i| (n as u64 - i - 1) * (n as u64 - i))
         .sum();
-    assert_eq!(i1c.copied_bytes, 16 * texels);
+    assert_eq!(i1c.copied_bytes, 2 * 16 * texels);
+    let mut rendered = Params::new(Variant::I1, PingPongMethod::Copy);
+    rendered.feed = Feed::Alt;
+    assert_eq!(run(rendered).copied_bytes, 16 * texels);
     assert_eq!(
         i1c.flops as f64,
         2.0 * n as f64 * ((n * n) as f64 - 1.0) / 3.0
@@ -225,7 +230,11 @@ fn counts_follow_the_passes() {
         (i2s.passes, i2s.copies, i2s.copied_bytes),
         (n as u64 - 1, 0, 0)
     );
-    assert!(i2s.carried_fragments > 0);
+    // The paper's switch carries nothing; "switch (carry)" two strips per step.
+    assert_eq!(i2s.carried_fragments, 0);
+    let mut carry = Params::new(Variant::I2, PingPongMethod::Switch);
+    carry.feed = Feed::Alt;
+    assert!(run(carry).carried_fragments > 0);
     let i3c = run(Params::new(Variant::I3, PingPongMethod::Copy));
     assert_eq!(i3c.passes, 2 * (n as u64 - 1));
     assert_eq!(

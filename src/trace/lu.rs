@@ -131,7 +131,20 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
             PingPongMethod::Switch => p.role == Role::Drawn,
         })
         .ok_or_else(|| TraceError::Solver("no result texture in the last pass".into()))?;
-    let traced = unpack(&result.after, n, params);
+    // The paper's switch method leaves each finished entry in the texture that finished it
+    // (issue 38): the readback gathers them from both textures and the L texture.
+    let after = |label: &str| {
+        last.panels
+            .iter()
+            .find(|p| p.label == label)
+            .map(|p| p.after.as_slice())
+    };
+    let traced = match (method, after("A1"), after("A2")) {
+        (PingPongMethod::Switch, Some(a1), Some(a2)) => {
+            unpack(&lu.gather([a1, a2], after("A_L")), n, params)
+        }
+        _ => unpack(&result.after, n, params),
+    };
     let result_label = result.label.clone();
     super::same_as_solver(&traced, &solver_out, "solver's factors")?;
     let want = lu_f64_of(&a, n).map_err(err)?;

@@ -457,6 +457,13 @@ impl FragmentLu {
         super::checked_factors(lu, self.n)
     }
 
+    /// The layout's texels of the paper's switch method gathered from the contents of the two
+    /// ping-pong textures (in [`PingPong::pair`]'s order) and of the L texture (I1, I3, I4)
+    /// after the last pass, as [`Self::factors`] gathers them (for the `trace` command).
+    pub fn gather(&self, pair: [&[f32]; 2], l: Option<&[f32]>) -> Vec<f32> {
+        layout::merge(self.params, self.np, pair, self.first, &self.written, l)
+    }
+
     /// The factored matrix in the layout's texels: the ping-pong's current texture, or, under
     /// the paper's switch method, each entry from the texture holding it ([`layout::merge`]).
     fn state(&self) -> Result<Vec<f32>, LuError> {
