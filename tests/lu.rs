@@ -9,7 +9,7 @@ use gpgpu_repro::papers::lu::cpu::{
     Reference, Threads, diag_dominant, faer_lu_f32, lu_f32, lu_f64_of, lu_in_place_skipping_update,
 };
 use gpgpu_repro::papers::lu::fragment::rect_minus;
-use gpgpu_repro::papers::lu::{FragmentLu, LuError, Params, Variant};
+use gpgpu_repro::papers::lu::{Feed, FragmentLu, LuError, Params, Variant, theory};
 use gpgpu_repro::util::max_rel_error as factor_error;
 
 /// The verification tolerance the experiments use for the order-`n` matrix `a` (see
@@ -27,11 +27,17 @@ fn rounds_correctly(g: &gl::Gl) -> bool {
     stats(&ab, &frag).iter().all(|s| s.correctly_rounded == 1.0)
 }
 
+/// Every variant under both methods in both forms (the paper's and the labelled
+/// alternative, issue 38).
 fn configs() -> Vec<Params> {
     let mut v = vec![];
     for variant in Variant::ALL {
         for method in PingPongMethod::ALL {
-            v.push(Params::new(variant, method));
+            for feed in Feed::ALL {
+                let mut p = Params::new(variant, method);
+                p.feed = feed;
+                v.push(p);
+            }
         }
     }
     v
@@ -61,7 +67,7 @@ fn every_variant_and_method_matches_the_f64_factors() {
                 e <= tol,
                 "{:?} {} N={n}: error {e:.3e} > {tol:.3e}",
                 p.variant,
-                p.method,
+                p.method_label(),
             );
             // §5.1: the same operations in the same order, correctly rounded, give the same
             // bits as the CPU loop.
@@ -72,7 +78,7 @@ fn every_variant_and_method_matches_the_f64_factors() {
                         .all(|(x, y)| x.to_bits() == y.to_bits()),
                     "{:?} {} N={n}: not bit-identical to the CPU f32 loop",
                     p.variant,
-                    p.method
+                    p.method_label()
                 );
             }
         }
@@ -151,11 +157,16 @@ fn g_c_t_split_as_the_paper_defines_it() {
             "{p:?}: {i:?}"
         );
         assert!(i.g_ms > 0.0 && i.g_carry_ms <= i.g_ms, "{p:?}: {i:?}");
-        match p.method {
-            PingPongMethod::Copy => {
+        match (p.method, p.feed) {
+            (PingPongMethod::Copy, _) => {
                 assert!(i.t_ms > 0.0 && i.g_carry_ms == 0.0 && i.carried_fragments == 0)
             }
-            PingPongMethod::Switch => {
+            // The paper's switch draws no texel twice (issue 38).
+            (PingPongMethod::Switch, Feed::Paper) => assert!(
+                i.t_ms == 0.0 && i.g_carry_ms == 0.0 && i.carried_fragments == 0,
+                "{p:?}: {i:?}"
+            ),
+            (PingPongMethod::Switch, Feed::Alt) => {
                 assert!(i.t_ms == 0.0 && i.g_carry_ms > 0.0 && i.carried_fragments > 0)
             }
         }
@@ -177,7 +188,8 @@ fn i1_to_i4_and_both_methods_give_bit_identical_factors() {
             assert!(
                 same,
                 "{:?} {} N={n} differs from I1 copy",
-                p.variant, p.method
+                p.variant,
+                p.method_label()
             );
         }
         // R32F storage computes the same numbers as the paper's RGBA storage.
@@ -199,11 +211,16 @@ fn counts_follow_the_passes() {
     let i1c = run(Params::new(Variant::I1, PingPongMethod::Copy));
     assert_eq!(i1c.passes, 2 * (n as u64 - 1));
     assert_eq!(i1c.copies, i1c.passes);
-    // L and U regions: Σ (N−i−1) + (N−i−1)² over i, 16 bytes per RGBA texel.
+    // L and U regions: Σ (N−i−1) + (N−i−1)² over i, 16 bytes per RGBA texel: what
+    // "copy (rendered only)" copies; the paper's copy copies the step's block after both
+    // passes, twice that (Table 1, issue 38).
     let texels: u64 = (0..n as u64)
         .map(|i| (n as u64 - i - 1) * (n as u64 - i))
         .sum();
-    assert_eq!(i1c.copied_bytes, 16 * texels);
+    assert_eq!(i1c.copied_bytes, 2 * 16 * texels);
+    let mut rendered = Params::new(Variant::I1, PingPongMethod::Copy);
+    rendered.feed = Feed::Alt;
+    assert_eq!(run(rendered).copied_bytes, 16 * texels);
     assert_eq!(
         i1c.flops as f64,
         2.0 * n as f64 * ((n * n) as f64 - 1.0) / 3.0
@@ -213,13 +230,80 @@ fn counts_follow_the_passes() {
         (i2s.passes, i2s.copies, i2s.copied_bytes),
         (n as u64 - 1, 0, 0)
     );
-    assert!(i2s.carried_fragments > 0);
+    // The paper's switch carries nothing; "switch (carry)" two strips per step.
+    assert_eq!(i2s.carried_fragments, 0);
+    let mut carry = Params::new(Variant::I2, PingPongMethod::Switch);
+    carry.feed = Feed::Alt;
+    assert!(run(carry).carried_fragments > 0);
     let i3c = run(Params::new(Variant::I3, PingPongMethod::Copy));
     assert_eq!(i3c.passes, 2 * (n as u64 - 1));
     assert_eq!(
         i3c.flops, i1c.flops,
         "I3 updates exactly the channels I1 updates"
     );
+}
+
+/// Issue 38: every variant's counted passes, copies and copied bytes in both forms equal the
+/// closed forms of `theory` (the paper's copy: Table 1's bytes for I1 and I2), and the paper's
+/// switch method draws each entry once (no carried texels, as many fragments as the copy
+/// method draws) while "switch (carry)" carries the previous trailing block.
+#[test]
+fn copied_bytes_and_passes_follow_the_closed_forms() {
+    let g = ctx();
+    for n in [5usize, 8, 13, 16, 33] {
+        let a = diag_dominant(n, 38 + n as u64);
+        for v in Variant::ALL {
+            let np = if v.vector() { n.div_ceil(4) * 4 } else { n } as u64;
+            let run = |m, feed| {
+                let mut p = Params::new(v, m);
+                p.feed = feed;
+                let mut lu = FragmentLu::new(&g, &a, n, p).unwrap();
+                lu.run().unwrap()
+            };
+            for feed in Feed::ALL {
+                let c = run(PingPongMethod::Copy, feed);
+                let tag = format!("{v} {feed:?} N={n}");
+                assert_eq!(c.passes, theory::passes(v, np), "{tag}");
+                assert_eq!(c.copies, c.passes, "{tag}");
+                assert_eq!(
+                    c.copied_bytes,
+                    theory::copied_bytes(v, feed, np, 16),
+                    "{tag}"
+                );
+                let s = run(PingPongMethod::Switch, feed);
+                assert_eq!(
+                    (s.passes, s.copies, s.copied_bytes),
+                    (c.passes, 0, 0),
+                    "{tag}"
+                );
+                assert_eq!(s.fragments, c.fragments, "{tag}");
+                match feed {
+                    Feed::Paper => assert_eq!(s.carried_fragments, 0, "{tag}"),
+                    Feed::Alt => assert!(s.carried_fragments > 0, "{tag}"),
+                }
+            }
+            // Table 1's formulas, where they are exact (I1 and I2: 16 bytes per element).
+            if !v.vector() {
+                let (_, _, _, bytes) = theory::table1(v, np as f64);
+                assert_eq!(
+                    theory::copied_bytes(v, Feed::Paper, np, 16) as f64,
+                    bytes,
+                    "{v} N={n}"
+                );
+            }
+        }
+    }
+    // The carry of I1's "switch (carry)": every L pass redraws the previous U pass's block,
+    // Σ_{i=1}^{N−2} (N−i)² texels (the L column strips aside); at N = 33 that is most of
+    // the U passes' own S_U.
+    let n = 33u64;
+    let a = diag_dominant(n as usize, 1);
+    let mut p = Params::new(Variant::I1, PingPongMethod::Switch);
+    p.feed = Feed::Alt;
+    let mut lu = FragmentLu::new(&g, &a, n as usize, p).unwrap();
+    let i = lu.run().unwrap();
+    let s_u: u64 = (1..n).map(|k| (n - k) * (n - k)).sum();
+    assert!(i.carried_fragments as f64 > 0.9 * s_u as f64, "{i:?}");
 }
 
 #[test]

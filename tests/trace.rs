@@ -120,7 +120,7 @@ fn cli_bad_size_fails_without_output() {
     assert!(!out.exists());
 }
 
-/// LU I3 under the switch method (four rows per RGBA texel, carried texels): the traced
+/// LU I3 under the paper's switch method (four rows per RGBA texel, an L texture): the traced
 /// factors are a plain `FragmentLu` run's bit for bit; I3 refuses an order that is not a
 /// multiple of 4, I1 takes it.
 #[test]
@@ -143,12 +143,26 @@ fn traced_lu_i3_switch_equals_a_plain_run() {
     let want = lu.factors().unwrap();
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
     assert_eq!(bits(&tr.traced), bits(&want));
-    // The switch method's carried texels are shown on the drawn buffer.
+    // The paper's switch method (issue 38) carries no texel; its L passes draw into the third
+    // texture A_L, which the U passes read.
     assert!(
-        tr.passes[1..]
+        tr.passes
             .iter()
-            .all(|p| p.panels.iter().any(|s| !s.carried.is_empty()))
+            .all(|p| p.panels.iter().all(|s| s.carried.is_empty()))
     );
+    assert!(tr.passes.iter().enumerate().all(|(k, p)| {
+        let l = p
+            .panels
+            .iter()
+            .find(|s| s.label == "A_L")
+            .expect("A_L panel");
+        l.role
+            == if k % 2 == 0 {
+                gpgpu_repro::gl::Role::Drawn
+            } else {
+                gpgpu_repro::gl::Role::Read
+            }
+    }));
     assert!(matches!(
         trace::resolve("lu-i3-switch", Some(6), None, 1),
         Err(TraceError::BadInput { .. })

@@ -3,8 +3,17 @@
 // FETCH_ONLY (§4.3): the same three fetches, no arithmetic (the channels are shuffled into
 // the output so that no fetch can be optimised away). ARITH_2005: the product and the
 // difference follow the 2005 arithmetic model (common/arith2005.glsl) per its bit mask.
+// L_TEXTURE (the paper's switch method without carried texels, issue 38): the L values
+// A_ji come from their own texture u_l, which the step's L pass wrote; A_jk and A_ik from
+// u_a, the previous U pass's output.
 #include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
+#ifdef L_TEXTURE
+uniform sampler2DRect u_l;
+#define L_SRC u_l
+#else
+#define L_SRC u_a
+#endif
 uniform int u_i;
 #ifdef VEC4
 uniform int u_pb;
@@ -21,7 +30,7 @@ void main() {
     vec4 a = texture(u_a, v_tex.xy);
 #ifdef VEC4
     // Four L values of this texel's rows (column i), and U_ik of row i (channel u_c).
-    vec4 l = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5));
+    vec4 l = texture(L_SRC, vec2(v_tex.x, float(u_i) + 0.5));
     vec4 row = texture(u_a, vec2(float(u_pb) + 0.5, v_tex.y));
 #ifdef FETCH_ONLY
     o_color = vec4(a.xy, l.z, row.w);
@@ -41,7 +50,7 @@ void main() {
 #endif
 #endif
 #else
-    float l = texture(u_a, vec2(float(u_i) + 0.5, v_tex.y)).r;
+    float l = texture(L_SRC, vec2(float(u_i) + 0.5, v_tex.y)).r;
     float u = texture(u_a, vec2(v_tex.x, float(u_i) + 0.5)).r;
 #ifdef FETCH_ONLY
     o_color = vec4(a.r, l, u, 0.0);

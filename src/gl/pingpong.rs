@@ -225,6 +225,16 @@ impl PingPong {
         self.input().read()
     }
 
+    /// Copy method: the render buffer holds `data` too, so that a pass may copy a rectangle
+    /// larger than the one it drew (the rest holding what an earlier pass drew there, or
+    /// `data`). The switch method's two textures already hold it ([`Self::upload`]).
+    pub fn upload_render_buffer(&self, data: &[f32]) -> Result<(), GlError> {
+        match &self.storage {
+            Storage::Copy { buffer, .. } => buffer.texture().upload(data),
+            Storage::Switch { .. } => Ok(()),
+        }
+    }
+
     /// Replaces the current state (both buffers under the switch method).
     pub fn upload(&mut self, data: &[f32]) -> Result<(), GlError> {
         match &self.storage {

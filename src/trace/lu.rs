@@ -131,7 +131,20 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
             PingPongMethod::Switch => p.role == Role::Drawn,
         })
         .ok_or_else(|| TraceError::Solver("no result texture in the last pass".into()))?;
-    let traced = unpack(&result.after, n, params);
+    // The paper's switch method leaves each finished entry in the texture that finished it
+    // (issue 38): the readback gathers them from both textures and the L texture.
+    let after = |label: &str| {
+        last.panels
+            .iter()
+            .find(|p| p.label == label)
+            .map(|p| p.after.as_slice())
+    };
+    let traced = match (method, after("A1"), after("A2")) {
+        (PingPongMethod::Switch, Some(a1), Some(a2)) => {
+            unpack(&lu.gather([a1, a2], after("A_L")), n, params)
+        }
+        _ => unpack(&result.after, n, params),
+    };
     let result_label = result.label.clone();
     super::same_as_solver(&traced, &solver_out, "solver's factors")?;
     let want = lu_f64_of(&a, n).map_err(err)?;
@@ -187,20 +200,25 @@ fn intro(n: usize, seed: u64, v: Variant, method: PingPongMethod) -> String {
          (below the diagonal, unit diagonal implied) and U (on and above).\n\n\
          {method_note}\n\n\
          In the pictures: blue texels were fetched, orange ones drawn (red outline: the \
-         quads; under the switch method the extra quads carry texels forward), green ones \
+         quads), green ones \
          copied back by `glCopyTexSubImage2D`. The solver is `FragmentLu` \
          (`src/papers/lu/fragment/mod.rs`), the one the experiments time; the pass \
          descriptions come from `src/papers/lu/fragment/lu_trace.rs`.",
         method_note = match method {
             PingPongMethod::Copy =>
-                "Copy method (§3.3): each pass draws into the render buffer (2005: a pbuffer), \
-                 then `glCopyTexSubImage2D` copies the drawn rectangle into the one input \
-                 texture.",
+                "Copy method (§3.3), as the paper ran it (Table 1's bytes, issue 38): each pass \
+                 draws into the render buffer (2005: a pbuffer), then `glCopyTexSubImage2D` \
+                 copies the step's whole active block (L column and trailing block) into the \
+                 one input texture.",
             PingPongMethod::Switch =>
-                "Switch method (§3.3): A1 and A2 swap roles after every pass. A pass's target \
-                 holds what was written two passes ago, so the texels the previous pass \
-                 computed outside this pass's rectangle are carried (drawn by `lu/copy.frag`) \
-                 — the cost the paper's Table 1 does not list.",
+                "Switch method (§3.3), as the paper ran it (issue 38): no texel is drawn twice. \
+                 I2: A1 and A2 swap roles after every pass, each pass reading only what the \
+                 previous one drew. I1, I3, I4: the L passes draw the L column into a third \
+                 texture A_L; the U passes read it beside the last U output and alternate \
+                 between A1 and A2. Each finished entry stays in the texture that finished it, \
+                 and the readback gathers them (`papers::lu::fragment` module docs). The \
+                 labelled alternative \"switch (carry)\" (two textures, carried texels) is \
+                 timed in `reproduce lu`'s table4.",
         }
     )
 }

@@ -10,8 +10,11 @@
 //! # What the paper built (§3.3–3.5) and where it lives here
 //! - [`fragment`]: I1 (L and U passes, CPU branching), I2 (one pass, GPU branching), I3 (I1
 //!   on four rows per RGBA texel, four edge programs), I4 (I3 with a GPU branch at the edge),
-//!   each under the copy and the switch method (the toolkit's [`crate::gl::PingPong`]), with
-//!   the counts of Tables 1–2 and the A/G/C/T times of Table 4.
+//!   each under the copy and the switch method (the toolkit's [`crate::gl::PingPong`]) as the
+//!   paper ran them (§3.3, Table 1: the copy of the step's whole active block; a switch that
+//!   draws no texel twice, with a third texture for I1, I3, I4) and in the labelled forms
+//!   first built ("copy (rendered only)", "switch (carry)"; [`fragment::Feed`]), with the
+//!   counts of Tables 1–2 and the A/G/C/T times of Table 4.
 //! - [`theory`]: the paper's formulas for Tables 1 and 2.
 //! - [`cpu`]: the same loop in `f32` and `f64`, partial pivoting in `f64`, `faer`'s LU.
 //! - [`ulp`]: Table 5, the ULP error of `+ − × ÷` in fragment and compute shaders.
@@ -23,7 +26,7 @@
 //! `gpgpu-repro trace lu-i3-switch` (and `lu-i1-copy` … `lu-i4-switch`, `--size 8` by
 //! default) runs [`fragment::FragmentLu`] pass by pass on a small matrix and draws every
 //! texture after each pass — the quads of Fig. 3–5, I3's four rows per texel, the switch
-//! method's carried texels — with a `trace.md` narrating each pass
+//! method's L texture — with a `trace.md` narrating each pass
 //! (`fragment/lu_trace.rs` says what each pass is).
 
 pub mod arith2005;
@@ -34,7 +37,7 @@ pub mod fragment;
 pub mod theory;
 pub mod ulp;
 
-pub use fragment::{FragmentLu, LuInfo, Params, Variant};
+pub use fragment::{Feed, FragmentLu, LuInfo, Params, Variant, method_label};
 
 use crate::gl::{Define, GlError};
 use arith2005::Arith2005;
@@ -110,8 +113,9 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
         runs.push((experiments::ABLATION_VARIANT, false, m));
     }
     for (v, fetch_only, arith) in runs {
-        {
-            let set = fragment::ProgramSet::of(v, fetch_only, arith);
+        // The separate L texture: the paper's switch method for I1, I3, I4 (issue 38).
+        for separate_l in [false, v != Variant::I2] {
+            let set = fragment::ProgramSet::of(v, fetch_only, arith, separate_l);
             for d in set.l {
                 push(Stage::Fragment, fragment::L_FRAG, d);
             }

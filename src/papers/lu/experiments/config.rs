@@ -36,6 +36,10 @@ pub struct Table4Cfg {
     /// `"bgr32f"` is refused when the file is read (`reproduce --check` included), not when
     /// the paper starts (issue 40).
     pub scalar_format: ScalarFormat,
+    /// Orders (a subset of `sizes`, per mode) at which the labelled alternative forms of the
+    /// methods (issue 38: "copy (rendered only)", "switch (carry)") run beside the paper's,
+    /// in the same rounds.
+    pub labelled_sizes: Sizes,
     pub seed: u64,
     pub paper: PaperTable4,
 }
@@ -170,6 +174,16 @@ impl Config {
             }
         }
         t.sizes.at_least("table4.sizes", 1, "(N)")?;
+        for (mode, l, all) in [
+            ("full", &t.labelled_sizes.full, &t.sizes.full),
+            ("quick", &t.labelled_sizes.quick, &t.sizes.quick),
+        ] {
+            if let Some(n) = l.iter().find(|n| !all.contains(n)) {
+                return Err(format!(
+                    "`table4.labelled_sizes.{mode}` holds N = {n}, which `table4.sizes.{mode}` does not"
+                ));
+            }
+        }
         at_least("table4.single_run_from", t.single_run_from, 1)?;
         at_least("table4.scalar_max_n", t.scalar_max_n, 1)?;
         let p = &t.paper;

@@ -44,6 +44,7 @@ use crate::util::max_rel_error;
 use super::LuInfo;
 use super::Variant;
 use super::cpu::{Reference, diag_dominant};
+use super::{Feed, method_label};
 
 pub use config::{Config, host_bytes};
 
@@ -81,6 +82,33 @@ fn configs() -> Vec<(Variant, PingPongMethod)> {
 
 fn key(n: u32, v: Variant, m: PingPongMethod) -> String {
     format!("N={n} {v} {m}")
+}
+
+/// A configuration with its form of the method (issue 38): the paper's ([`configs`], keyed
+/// by [`key`]) or a labelled alternative ([`labelled_configs`]).
+type Form = (Variant, PingPongMethod, Feed);
+
+/// The labelled alternatives that differ from the paper's form: "copy (rendered only)" for
+/// I1, I3, I4 (I2 copies its rectangle either way), "switch (carry)" for all four.
+fn labelled_configs() -> Vec<Form> {
+    let mut v = vec![];
+    for m in PingPongMethod::ALL {
+        for var in Variant::ALL {
+            if !(m == PingPongMethod::Copy && var == Variant::I2) {
+                v.push((var, m, Feed::Alt));
+            }
+        }
+    }
+    v
+}
+
+/// The row key of a configuration in a form: [`key`] for the paper's, `N=64 I1 switch (carry)`
+/// for an alternative.
+fn form_key(n: u32, (v, m, f): Form) -> String {
+    match f {
+        Feed::Paper => key(n, v, m),
+        Feed::Alt => format!("N={n} {v} {}", method_label(m, f)),
+    }
 }
 
 /// Whether two factorizations hold the same bits.

@@ -6,14 +6,16 @@ use std::time::Duration;
 
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
-use crate::gl::{Format, Gl, PingPongMethod};
+use crate::gl::{Format, Gl};
 use crate::report::{Column, Row, bound_columns};
 use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
-use super::super::fragment::{FragmentLu, LuInfo, Params};
-use super::super::{LuError, Variant, theory};
-use super::{Config, Measured, Reference, configs, gflops, key, verify_fragment};
+use super::super::fragment::{Feed, FragmentLu, LuInfo, Params};
+use super::super::{LuError, theory};
+use super::{
+    Config, Form, Measured, Reference, configs, form_key, gflops, labelled_configs, verify_fragment,
+};
 
 /// The algorithm the fragment variants and the compute LU without pivoting share, for the
 /// legacy-vs-compute table.
@@ -97,12 +99,21 @@ pub(super) fn measure(
 }
 
 /// The rows of one order: every configuration that runs there (scalar ones up to
-/// `scalar_max_n`), in [`configs`]' order.
-fn configs_at(cfg: &Config, n: u32) -> Vec<(Variant, PingPongMethod)> {
+/// `scalar_max_n`), the paper's forms in [`configs`]' order, then (at `labelled_sizes`) the
+/// labelled alternatives.
+fn configs_at(cfg: &Config, n: u32, mode: Mode) -> Vec<Form> {
+    let labelled = cfg.table4.labelled_sizes.pick(mode).contains(&n);
     configs()
         .into_iter()
-        .filter(|(v, _)| v.vector() || n <= cfg.table4.scalar_max_n)
+        .map(|(v, m)| (v, m, Feed::Paper))
+        .chain(labelled_configs().into_iter().filter(|_| labelled))
+        .filter(|(v, _, _)| v.vector() || n <= cfg.table4.scalar_max_n)
         .collect()
+}
+
+/// The method's name in a row: `copy`, `switch`, `copy (rendered only)`, `switch (carry)`.
+fn method_name((_, m, f): Form) -> &'static str {
+    super::method_label(m, f)
 }
 
 /// One configuration during an order's rounds: its decomposition (or why it could not be
@@ -141,10 +152,19 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
         .collect(),
         &(c, &cfg.table4.scalar_format),
     )?;
-    t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws the switch method's carried texels (table1, last column).");
+    t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws carried texels: only the labelled \"switch (carry)\" form has any (table1).");
+    t.caption("Methods (issue 38; src/papers/lu/fragment/mod.rs says why): `copy` and `switch` are the paper's forms (§3.3, Table 1). `copy` copies the step's whole active block (L column and trailing block) after each of the step's passes, which gives Table 1's bytes for I1 and I2 (table1). `switch` draws no texel twice: I2 ping-pongs two textures; I1, I3 and I4 add a third texture for the L values, which the text of §3.3 (one input and one output texture) does not mention but the paper's G times require (a two-texture I1 must redraw the previous trailing block in each L pass). The labelled alternatives, built first, run beside them: `copy (rendered only)` copies each pass's own rectangle (half the bytes for I1, I3, I4; for I2 the same as `copy`, not repeated), `switch (carry)` has two textures and every pass also redraws the texels the previous pass computed. All forms compute the same operations in the same order; their factors are verified alike. The paper's Quadro numbers stand beside the paper's forms only.");
     let r = c.repeat.pick(s.mode);
     t.caption(format!(
-        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G, C, T and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
+        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch, the paper's forms; at N = {} also the labelled alternatives) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G, C, T and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2, on the paper's forms) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
+        {
+            let l = c.labelled_sizes.pick(s.mode);
+            if l.is_empty() {
+                "none".to_string()
+            } else {
+                l.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
+            }
+        },
         r.warmup,
         r.repetitions,
         100.0 * r.ci_target,
@@ -157,19 +177,24 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
             ""
         }
     ));
-    let scalar_rows = sizes.iter().filter(|&&n| n <= c.scalar_max_n).count();
-    t.expect_rows(sizes.len() * 4 + scalar_rows * 4);
+    let rows: usize = sizes
+        .iter()
+        .map(|&n| configs_at(cfg, n, s.mode).len())
+        .sum();
+    t.expect_rows(rows);
     if sizes.iter().any(|&n| n > c.scalar_max_n) {
         t.caption(format!("I1 and I2 (scalar layout, 4× the fragments of I3/I4) run up to N = {} only, to keep the full run within its time budget.", c.scalar_max_n));
     }
     Ok(t)
 }
 
-/// The parameters of configuration `(v, m)`: profiled, with the scalar layout's format.
-fn params(fmt: Format, v: Variant, m: PingPongMethod) -> Params {
+/// The parameters of configuration `(v, m)` in form `f`: profiled, with the scalar layout's
+/// format.
+fn params(fmt: Format, (v, m, f): Form) -> Params {
     let mut p = Params::new(v, m);
     p.scalar_format = fmt;
     p.profile = true;
+    p.feed = f;
     p
 }
 
@@ -178,7 +203,7 @@ fn params(fmt: Format, v: Variant, m: PingPongMethod) -> Params {
 struct Order<'a> {
     n: u32,
     r: &'a Reference,
-    cfgs: Vec<(Variant, PingPongMethod)>,
+    cfgs: Vec<Form>,
     keys: Vec<String>,
 }
 
@@ -194,8 +219,8 @@ pub(super) fn run(
     let mut out = HashMap::new();
     for &n in sizes {
         s.check_interrupt()?;
-        let cfgs = configs_at(cfg, n);
-        let keys: Vec<String> = cfgs.iter().map(|&(v, m)| key(n, v, m)).collect();
+        let cfgs = configs_at(cfg, n, s.mode);
+        let keys: Vec<String> = cfgs.iter().map(|&f| form_key(n, f)).collect();
         let o = Order {
             n,
             r: &refs[&n],
@@ -229,11 +254,11 @@ fn reuse_order(
     // row does not hold: one untimed factorization (no warm-up) each gives them; the
     // times (A with its rounds, G, C, T, G carry) and GFLOPS are the reused rows'.
     let mut all = true;
-    for ((&(v, m), k), row) in o.cfgs.iter().zip(&o.keys).zip(rows) {
+    for ((&form, k), row) in o.cfgs.iter().zip(&o.keys).zip(rows) {
         let times = ["G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(row, c));
         let a = row.values[t.table().col("A")].estimate().cloned();
         let once = TimingPlan::once();
-        let res = measure(&s.gl, &o.r.a, o.n as usize, params(fmt, v, m), once, |i| {
+        let res = measure(&s.gl, &o.r.a, o.n as usize, params(fmt, form), once, |i| {
             i.a_ms
         })
         .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
@@ -276,14 +301,17 @@ fn measure_order(
         t.start(k);
     }
     let (runs, timed) = time_in_rounds(s, cfg, fmt, o)?;
-    for (i, (&(v, m), k)) in o.cfgs.iter().zip(&o.keys).enumerate() {
+    for (i, (&form, k)) in o.cfgs.iter().zip(&o.keys).enumerate() {
+        let (v, m, f) = form;
         let flops = theory::table2(v, n as f64).0;
         let mut row = t
             .row(k)
             .num("N", n as f64)
             .text("impl", v.name())
-            .text("method", m.name());
-        if let Some([pa, pg, pc, pt]) = c.paper.get(v, m, n) {
+            .text("method", method_name(form));
+        // The paper's numbers beside the paper's forms only.
+        let printed = c.paper.get(v, m, n).filter(|_| f == Feed::Paper);
+        if let Some([pa, pg, pc, pt]) = printed {
             row = row
                 .num("Quadro A", pa)
                 .num("Quadro G", pg)
@@ -291,7 +319,7 @@ fn measure_order(
                 .num("Quadro T", pt)
                 .num("Quadro GFLOPS", gflops(flops, pa));
         }
-        let paper_a = c.paper.get(v, m, n).map(|p| p[0]);
+        let paper_a = printed.map(|p| p[0]);
         let x = &runs[i];
         let lu = match &x.lu {
             Ok(lu) => lu,
@@ -326,7 +354,11 @@ fn measure_order(
             .est("GFLOPS", gf.clone())
             .opt_est("A / paper A", paper_a.map(|p| a.map(|ms| ms / p)))
             .num("error vs f64", max_rel_error(&factors, &r.f64))
-            .work_timed(kernel(v, m), fragment_work(&info, false), timing)
+            .work_timed(
+                kernel(v, method_name(form)),
+                fragment_work(&info, false),
+                timing,
+            )
             .versus(VERSUS, format!("N = {n}"))
             .runs(timing.runs);
         t.push(verify_fragment(row, &factors, r, exact))?;
@@ -355,8 +387,8 @@ fn time_in_rounds(
     let mut runs: Vec<InRounds> = o
         .cfgs
         .iter()
-        .map(|&(v, m)| InRounds {
-            lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(fmt, v, m))
+        .map(|&form| InRounds {
+            lu: FragmentLu::new(&s.gl, &r.a, n as usize, params(fmt, form))
                 .map_err(|e| e.to_string()),
             infos: vec![],
         })

@@ -1,7 +1,8 @@
 //! What each pass of [`super::FragmentLu`] is, for a [`PassObserver`](crate::gl::PassObserver)
 //! (the `trace` command): the programs of [`ProgramSet`] the decomposition builds, the
-//! uniforms it sets, the quads it draws (computing ones, then the switch method's carried
-//! texels), the texels each fragment fetches, and the paper's figure.
+//! uniforms it sets, the quads it draws (computing ones, then the carried texels of the
+//! "switch (carry)" form; the paper's switch draws I1/I3/I4's L passes into a third texture,
+//! shown as `A_L`), the texels each fragment fetches, and the paper's figure.
 //!
 //! Step `i` (0-based here; the paper counts from 1) of right-looking LU (Fig. 2):
 //! `A_ji /= A_ii` for `j > i` (the L column), then `A_jk −= A_ik · A_ji` for `j, k > i` (the
@@ -12,7 +13,7 @@ use super::layout::{Kind, PassPlan, layout};
 use super::programs::{L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
 use super::{Params, Variant};
 use crate::gl::observe::{pair_label, pair_panels};
-use crate::gl::{Define, PassInfo, PingPong, Quad, Rect, Role};
+use crate::gl::{Define, Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};
 
 /// Channels shown of a scalar texel (the red one holds `A_jk`).
 pub const SCALAR: &[&str] = &["A"];
@@ -28,6 +29,7 @@ pub(super) fn pass_info<'a>(
     carry: &[Rect],
     pp: &'a PingPong,
     reading: usize,
+    l_tex: Option<&'a Texture>,
 ) -> PassInfo<'a> {
     let v = params.variant;
     let r = pass.rect;
@@ -43,12 +45,40 @@ pub(super) fn pass_info<'a>(
     } else {
         (SCALAR, "row")
     };
-    let mut panels = pair_panels(pp, "A", channels, 0, reading, fetched, quads, r);
+    let into_l = l_tex.is_some() && matches!(pass.kind, Kind::L);
+    let mut panels = pair_panels(
+        pp,
+        "A",
+        channels,
+        0,
+        reading,
+        fetched.clone(),
+        quads.clone(),
+        r,
+    );
     for p in &mut panels {
         p.rows = rows;
         if p.role == Role::Drawn {
             p.carried = carry.to_vec();
+            if into_l {
+                // The paper's switch method: the L pass draws into the L texture instead.
+                p.role = Role::Idle;
+                p.quads.clear();
+            }
         }
+    }
+    if let Some(l) = l_tex {
+        // The third texture of the paper's switch method (I1, I3, I4): drawn by the L passes,
+        // read (the L column) by the U passes.
+        let mut panel = Panel::new("A_L", l, Role::Read, channels, 0);
+        panel.rows = rows;
+        if into_l {
+            panel.role = Role::Drawn;
+            panel.quads = quads;
+        } else if matches!(pass.kind, Kind::U) {
+            panel.fetched = fetched;
+        }
+        panels.push(panel);
     }
     let what = match pass.kind {
         Kind::L => format!("L column: A_j{i} /= A_{i}{i} for j > {i}"),
@@ -69,7 +99,7 @@ pub(super) fn pass_info<'a>(
 /// The shader `pass` runs and its defines (I3: the program of the edge's `START`).
 fn program(params: &Params, pass: &PassPlan) -> (&'static str, Vec<Define>) {
     let v = params.variant;
-    let set = ProgramSet::of(v, params.fetch_only, params.arith);
+    let set = ProgramSet::of(v, params.fetch_only, params.arith, params.separate_l());
     let s = pass.start;
     match (v, pass.kind) {
         (Variant::I2, _) => (ONEPASS_FRAG, set.onepass.clone().unwrap_or_default()),
@@ -155,6 +185,9 @@ fn uniforms(
         ),
         ("u_i".into(), i.to_string()),
     ];
+    if params.separate_l() && matches!(pass.kind, Kind::U) {
+        uniforms.push(("u_l".into(), "A_L (texture unit 1)".into()));
+    }
     if v.vector() {
         uniforms.push(("u_pb".into(), pb.to_string()));
         uniforms.push(("u_c".into(), c.to_string()));

@@ -22,25 +22,52 @@
 //! The last step (`i = N−1`) has nothing to update and issues no pass: we run `2(N−1)` passes
 //! for I1, where the paper's Table 1 counts `2N` (its sums run over `i = 1 … N`).
 //!
-//! # The switch method needs carried texels
-//! Under the switch method a pass renders into the texture written *two* passes ago; texels
-//! outside its rectangle are stale. Every pass therefore also copies, through a trivial
-//! program, the texels the previous pass computed and this one does not (`carried`
-//! fragments, drawn in their own draw call and timed apart). For I2 that is two thin strips
-//! per step; for I1, I3 and I4 (an L and a U pass per step) the L pass must carry the whole
-//! trailing block of the previous U pass — as many fragments as the copy method's
-//! `glCopyTexSubImage2D` moves. The paper's Table 1 lists no such cost (0 copies); its
-//! render-texture implementation is not described in enough detail to say how it avoided it.
+//! # The two methods as the paper ran them, and the labelled alternatives (issue 38)
+//! [`Feed::Paper`] (the default) is the paper's; [`Feed::Alt`] keeps the forms this module
+//! first built, labelled "copy (rendered only)" and "switch (carry)" ([`method_label`]).
 //!
-//! A carry-free two-texture switch is not possible for the two-pass variants: the U pass of
-//! step `i` reads what the L pass of step `i` wrote (the L column) *and* what the U pass of
-//! step `i − 1` wrote (the trailing block), and with two textures one of them is its own
-//! output (a feedback loop, defined only under GL 4.5's disjoint-texel rule with
-//! `glTextureBarrier`). Writing the *finished* row and column to both textures does not help:
-//! the stale texels are the unfinished trailing block. A third texture holding only the L
-//! columns (L passes write it; U passes read it beside the previous U output and alternate
-//! between the other two; the readback merges the finished rows) would be carry-free; it is
-//! not built here.
+//! **Copy method (§3.3, Table 1).** Table 1's copied bytes are `32N(N²−1)/3` for I1 — at 16
+//! bytes per element, *twice* the `S_L + S_U = N(N²−1)/3` elements the L and U passes render
+//! (eqs. 1–2) — and `16N(N²−1)/3` for I2, exactly its region (eq. 3). Table 4 agrees: T(I1)
+//! ≈ 2·T(I2) at every N ≥ 256. The paper's I1 therefore copies, after *each* of its two
+//! passes, the step's whole active block (the bounding rectangle of the L column and the
+//! trailing block, Fig. 5(c): `(N−i)(N−i−1)` elements at step `i`, 0-based), summing to
+//! `2N(N²−1)/3` elements. We do that (the copy-method render buffer starts holding the matrix
+//! too, so that step 0's L pass copies valid texels). For I3/I4 the same rule copies
+//! `2·16·(ΣL_i + ΣU_i)` bytes (eqs. 4–5) `= 2N(4N²+3N−4)/3 + 4N(N+2)`, where the paper's
+//! formula `2N(4N²+3N−4)/3 = 2·16·ΣU_i` leaves out the L row (`4N(N+2)` bytes, an `O(N²)`
+//! term: 5 % at N = 32, 0.07 % at N = 2048) — the only disagreement between the formulas and
+//! the rule; Table 4's T(I3) ≈ T(I1)/4 fits both. The alternative ("copy (rendered only)")
+//! copies exactly each pass's own rectangle: half the bytes for I1, I3, I4; for I2 the two
+//! are the same.
+//!
+//! **Switch method (§3.3).** The text: "one texture for input and one for output, their roles
+//! switched at every draw", and Table 1: no copies. Under it a pass renders into the texture
+//! written *two* passes ago; texels outside its rectangle are stale. I2 is not hurt: each pass
+//! reads only texels the previous pass wrote (its rectangle is the previous one's minus a
+//! row and a column), so its two textures suffice; each finished entry then stays in the
+//! texture of the last pass that wrote it, and the readback gathers them (`layout::merge`;
+//! upload and readback are outside A). I1, I3 and I4 are: step `i`'s U pass reads what
+//! step `i`'s L pass wrote (the L column) *and* what step `i−1`'s U pass wrote (the trailing
+//! block), and with two textures one of the two is its own render target (a feedback loop,
+//! undefined in GL without GL 4.5's texture barrier). Two textures work only if each L pass
+//! also redraws the previous trailing block — about `N³/3` texels over the run, what the copy
+//! method copies — and the paper's times say it did not: G(switch) / G(copy) is 0.52 (I1)
+//! and 0.55 (I2) at N = 2048, the same for the two-pass I1 as for I2, which carries nothing
+//! (`experiments/lu.toml`, `table4.paper`), and G(I1 switch) < G(I2 switch) at every N ≥ 64;
+//! with a carry I1-switch would draw about as many texels as the whole copy method moves.
+//! The measurements and a correct result together need a third texture, which the text does
+//! not mention: here the L passes write the L column into an L texture (reading the last U
+//! output), the U passes read the last U output and the L texture (`L_TEXTURE` in
+//! `u.frag`) and alternate between the two others; no texel is drawn twice, and the readback
+//! gathers L from the L texture and each row of U from the texture its finishing pass wrote.
+//! The alternative ("switch (carry)") has two textures: every pass also draws, through a
+//! trivial program (`copy.frag`), the texels the previous pass computed and this one does not
+//! (`carried` fragments, their own draw call, timed apart): two thin strips per step for I2,
+//! the previous trailing block for each L pass of I1, I3, I4.
+//!
+//! Both methods compute every entry with the same operations in the same order under either
+//! feed: the factors are bit-identical across the four forms.
 //!
 //! # Timing (§4.1, Table 4)
 //! With [`Params::profile`] every draw call and every copy is bracketed by `glFinish`: `G` is
@@ -69,7 +96,7 @@ use std::time::Instant;
 use crate::gl::timing::Stopwatch;
 use crate::gl::{
     Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
-    Rect, TexTarget,
+    Rect, RenderTexture, TexTarget,
 };
 
 use super::LuError;
@@ -77,6 +104,33 @@ use super::arith2005::Arith2005;
 use layout::{Kind, PassPlan, layout, step_passes};
 
 pub use layout::{pack, rect_minus, unpack};
+
+/// Which form of a method a run uses (issue 38; the module docs say why).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Feed {
+    /// The paper's (§3.3, Table 1): the copy method copies the step's whole active block
+    /// after each pass; the switch method draws nothing twice (I1, I3, I4: a third texture
+    /// holds the L values).
+    Paper,
+    /// The labelled alternatives: "copy (rendered only)" copies each pass's own rectangle;
+    /// "switch (carry)" has two textures and carries the previous pass's texels.
+    Alt,
+}
+
+impl Feed {
+    pub const ALL: [Feed; 2] = [Feed::Paper, Feed::Alt];
+}
+
+/// The name of a method in a form: `copy`, `switch` (the paper's) or `copy (rendered
+/// only)`, `switch (carry)`.
+pub fn method_label(m: PingPongMethod, f: Feed) -> &'static str {
+    match (m, f) {
+        (PingPongMethod::Copy, Feed::Paper) => "copy",
+        (PingPongMethod::Switch, Feed::Paper) => "switch",
+        (PingPongMethod::Copy, Feed::Alt) => "copy (rendered only)",
+        (PingPongMethod::Switch, Feed::Alt) => "switch (carry)",
+    }
+}
 pub use programs::{COPY_FRAG, L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
 
 /// The paper's four implementations (Table 1).
@@ -124,6 +178,29 @@ pub struct Params {
     /// Which operations of the elimination follow the 2005 arithmetic model (issue 25;
     /// [`crate::papers::lu::arith2005`]); IEEE by default.
     pub arith: Arith2005,
+    /// The paper's form of the method (default) or the labelled alternative (issue 38).
+    pub feed: Feed,
+}
+
+impl Params {
+    /// Whether the U passes read the L values from a third texture: the paper's switch
+    /// method for the two-pass variants (I1, I3, I4).
+    pub fn separate_l(&self) -> bool {
+        self.method == PingPongMethod::Switch
+            && self.feed == Feed::Paper
+            && self.variant != Variant::I2
+    }
+
+    /// Whether the finished entries are spread over the textures (the paper's switch method:
+    /// no carried texels) and the readback gathers them.
+    fn gathered(&self) -> bool {
+        self.method == PingPongMethod::Switch && self.feed == Feed::Paper
+    }
+
+    /// The method's name in this form ([`method_label`]).
+    pub fn method_label(&self) -> &'static str {
+        method_label(self.method, self.feed)
+    }
 }
 
 impl Params {
@@ -135,6 +212,7 @@ impl Params {
             fetch_only: false,
             profile: false,
             arith: Arith2005::IEEE,
+            feed: Feed::Paper,
         }
     }
 }
@@ -178,6 +256,12 @@ pub struct FragmentLu {
     n: usize,
     np: usize,
     pp: PingPong,
+    /// The paper's switch method for I1, I3, I4: the texture the L passes write.
+    l_tex: Option<RenderTexture>,
+    /// The ping-pong texture the first pass reads, and the one each step's U pass (I2: its
+    /// pass) wrote, for the gathering readback ([`layout::merge`]).
+    first: usize,
+    written: Vec<usize>,
     batch: QuadBatch,
     carry: QuadBatch,
     copy_prog: Rc<Program>,
@@ -212,16 +296,29 @@ impl FragmentLu {
             )));
         }
         let (w, h, fmt) = layout(params, np);
-        let pp = PingPong::new(
-            gl,
-            params.method,
-            TexTarget::Rect,
-            fmt,
-            w,
-            h,
-            &pack(a, n, params),
-        )?;
-        let set = ProgramSet::of(params.variant, params.fetch_only, params.arith);
+        let packed = pack(a, n, params);
+        let pp = PingPong::new(gl, params.method, TexTarget::Rect, fmt, w, h, &packed)?;
+        if params.feed == Feed::Paper {
+            pp.upload_render_buffer(&packed)?;
+        }
+        let l_tex = if params.separate_l() {
+            Some(RenderTexture::new(
+                gl,
+                TexTarget::Rect,
+                fmt,
+                w,
+                h,
+                Some(&packed),
+            )?)
+        } else {
+            None
+        };
+        let set = ProgramSet::of(
+            params.variant,
+            params.fetch_only,
+            params.arith,
+            params.separate_l(),
+        );
         let build = |list: &[Vec<Define>], file: &str| -> Result<Vec<Rc<Program>>, GlError> {
             list.iter()
                 .map(|d| Program::fragment(gl, file, d))
@@ -238,7 +335,10 @@ impl FragmentLu {
             params,
             n,
             np,
+            first: pp.pair().1,
             pp,
+            l_tex,
+            written: vec![],
             batch: QuadBatch::new(gl, &[])?,
             carry: QuadBatch::new(gl, &[])?,
             copy_prog: Program::fragment(gl, COPY_FRAG, &[])?,
@@ -265,7 +365,14 @@ impl FragmentLu {
                 self.n
             )));
         }
-        self.pp.upload(&pack(a, self.n, self.params))?;
+        let packed = pack(a, self.n, self.params);
+        self.pp.upload(&packed)?;
+        if self.params.feed == Feed::Paper {
+            self.pp.upload_render_buffer(&packed)?;
+        }
+        if let Some(l) = &self.l_tex {
+            l.texture().upload(&packed)?;
+        }
         Ok(())
     }
 
@@ -291,13 +398,17 @@ impl FragmentLu {
             texel_bytes: self.pp.input().format().texel_bytes() as u64,
             ..Default::default()
         };
+        self.first = self.pp.pair().1;
+        self.written.clear();
         self.gl.finish();
         let t0 = Instant::now();
         let mut prev: Vec<Rect> = vec![];
         for i in 0..self.np {
             for pass in step_passes(self.params.variant, self.np, i) {
                 let rect = pass.rect;
-                let carry: Vec<Rect> = if self.params.method == PingPongMethod::Switch {
+                let carry: Vec<Rect> = if self.params.method == PingPongMethod::Switch
+                    && self.params.feed == Feed::Alt
+                {
                     prev.iter().flat_map(|p| rect_minus(*p, rect)).collect()
                 } else {
                     vec![]
@@ -305,15 +416,17 @@ impl FragmentLu {
                 let reading = self.pp.pair().1;
                 let (p, np) = (&self.params, self.np);
                 if let Some(o) = obs.as_deref_mut() {
+                    let l = self.l_tex.as_ref().map(|l| l.texture());
                     o.before(&lu_trace::pass_info(
-                        p, np, &pass, &carry, &self.pp, reading,
+                        p, np, &pass, &carry, &self.pp, reading, l,
                     ))?;
                 }
                 self.run_pass(&pass, &carry)?;
                 let p = &self.params;
                 if let Some(o) = obs.as_deref_mut() {
+                    let l = self.l_tex.as_ref().map(|l| l.texture());
                     o.after(&lu_trace::pass_info(
-                        p, np, &pass, &carry, &self.pp, reading,
+                        p, np, &pass, &carry, &self.pp, reading, l,
                     ))?;
                 }
                 prev = vec![rect];
@@ -340,8 +453,37 @@ impl FragmentLu {
     /// The packed factors (`L` strictly below the diagonal, `U` on and above), row-major
     /// `n × n`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
-        let lu = unpack(&self.pp.read()?, self.n, self.params);
+        let lu = unpack(&self.state()?, self.n, self.params);
         super::checked_factors(lu, self.n)
+    }
+
+    /// The layout's texels of the paper's switch method gathered from the contents of the two
+    /// ping-pong textures (in [`PingPong::pair`]'s order) and of the L texture (I1, I3, I4)
+    /// after the last pass, as [`Self::factors`] gathers them (for the `trace` command).
+    pub fn gather(&self, pair: [&[f32]; 2], l: Option<&[f32]>) -> Vec<f32> {
+        layout::merge(self.params, self.np, pair, self.first, &self.written, l)
+    }
+
+    /// The factored matrix in the layout's texels: the ping-pong's current texture, or, under
+    /// the paper's switch method, each entry from the texture holding it ([`layout::merge`]).
+    fn state(&self) -> Result<Vec<f32>, LuError> {
+        if !self.params.gathered() {
+            return Ok(self.pp.read()?);
+        }
+        let ([t0, t1], _) = self.pp.pair();
+        let (t0, t1) = (t0.read()?, t1.read()?);
+        let l = match &self.l_tex {
+            Some(l) => Some(l.texture().read()?),
+            None => None,
+        };
+        Ok(layout::merge(
+            self.params,
+            self.np,
+            [&t0, &t1],
+            self.first,
+            &self.written,
+            l.as_deref(),
+        ))
     }
 
     /// One pass: draws (edge / rest / carried texels), then the ping-pong's copy or switch.
@@ -372,12 +514,25 @@ impl FragmentLu {
             draws[0].1 = r;
         }
         let profile = self.params.profile;
+        // The paper's switch method for I1, I3, I4: L passes draw into the L texture (and
+        // switch nothing); U passes read it beside the last U output.
+        let into_l = matches!(pass.kind, Kind::L) && self.l_tex.is_some();
+        let l_input = match (&self.l_tex, pass.kind) {
+            (Some(l), Kind::U) => Some(l.texture()),
+            _ => None,
+        };
         // C: bind the output, then per draw the program, texture, uniforms and vertices; G:
         // the draw call alone (glFinish on both sides when profiling).
-        self.pp.bind_output();
+        match &self.l_tex {
+            Some(l) if into_l => l.bind(),
+            _ => self.pp.bind_output(),
+        }
         let input = self.pp.input();
         for (p, d, _) in &draws {
             p.bind_texture(0, "u_a", input);
+            if let Some(l) = l_input {
+                p.bind_texture(1, "u_l", l);
+            }
             set_uniforms(p);
             self.batch.set(&[Quad::identity(*d)])?;
             timed(&self.gl, profile, &mut self.draws, || {
@@ -396,7 +551,19 @@ impl FragmentLu {
             self.info.draws += 1;
         }
         self.info.passes += 1;
-        self.pp.end_pass(r)?;
+        if into_l {
+            return Ok(self.gl.check("LU L pass into the L texture")?);
+        }
+        if !matches!(pass.kind, Kind::L) {
+            // The texture this step's U (I2: only) pass writes (a switch flips `pair().1`).
+            self.written.push(1 - self.pp.pair().1);
+        }
+        // The copy method copies the step's active block (the paper's) or the rectangle drawn.
+        let copied = match self.params.feed {
+            Feed::Paper => pass.block,
+            Feed::Alt => r,
+        };
+        self.pp.end_pass(copied)?;
         Ok(())
     }
 

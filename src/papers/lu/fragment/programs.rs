@@ -14,7 +14,9 @@ pub const COPY_FRAG: &str = "lu/copy.frag";
 
 /// The `#define` sets of one configuration's programs: L programs, U programs (scalar: one
 /// each; I3: `START` = 0…3, indexed by the edge's first channel; I4: one with
-/// `EDGE_BRANCH`), or the one-pass program of I2. The one place these are decided: the
+/// `EDGE_BRANCH`), or the one-pass program of I2; with `separate_l` (the paper's switch
+/// method, issue 38) the U programs read the L values from their own texture (`L_TEXTURE`).
+/// The one place these are decided: the
 /// decomposition builds exactly these, and [`crate::papers::lu::program_variants`] lists them all.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProgramSet {
@@ -26,7 +28,12 @@ pub struct ProgramSet {
 impl ProgramSet {
     /// The programs of `variant`; `arith` routes the elimination's operations through the
     /// 2005 arithmetic model (`ARITH_2005`, none for IEEE).
-    pub fn of(variant: Variant, fetch_only: bool, arith: Arith2005) -> ProgramSet {
+    pub fn of(
+        variant: Variant,
+        fetch_only: bool,
+        arith: Arith2005,
+        separate_l: bool,
+    ) -> ProgramSet {
         let mut base = arith.defines();
         if variant.vector() {
             base.push(Define::flag("VEC4"));
@@ -39,10 +46,17 @@ impl ProgramSet {
             d.extend(extra);
             d
         };
+        let with_u = |extra: Option<Define>| {
+            let mut d = with(extra);
+            if separate_l {
+                d.push(Define::flag("L_TEXTURE"));
+            }
+            d
+        };
         match variant {
             Variant::I1 => ProgramSet {
                 l: vec![with(None)],
-                u: vec![with(None)],
+                u: vec![with_u(None)],
                 onepass: None,
             },
             // I2 has no fetch-only form: its one program is always the full one.
@@ -52,18 +66,16 @@ impl ProgramSet {
                 onepass: Some(arith.defines()),
             },
             Variant::I3 => {
-                let sets: Vec<Vec<Define>> = (0..4)
-                    .map(|s| with(Some(Define::new("START", s))))
-                    .collect();
+                let start = |s| Some(Define::new("START", s));
                 ProgramSet {
-                    l: sets.clone(),
-                    u: sets,
+                    l: (0..4).map(|s| with(start(s))).collect(),
+                    u: (0..4).map(|s| with_u(start(s))).collect(),
                     onepass: None,
                 }
             }
             Variant::I4 => ProgramSet {
                 l: vec![with(Some(Define::flag("EDGE_BRANCH")))],
-                u: vec![with(Some(Define::flag("EDGE_BRANCH")))],
+                u: vec![with_u(Some(Define::flag("EDGE_BRANCH")))],
                 onepass: None,
             },
         }
