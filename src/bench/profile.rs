@@ -795,11 +795,15 @@ mod tests {
                     access: Access::TexRgba,
                     memory_gbs: Some(10.0),
                     peak_gbs: Some(100.0),
+                    cache_only: false,
+                    curve: vec![],
                 },
                 AccessRoof {
                     access: Access::Target,
                     memory_gbs: Some(5.0),
                     peak_gbs: Some(10.0),
+                    cache_only: false,
+                    curve: vec![],
                 },
             ],
             ..Limits::default()
