@@ -375,6 +375,7 @@ fn tiny_experiments() -> tempfile::TempDir {
             "lu",
             &[
                 ("table4.sizes.quick", "[8]"),
+                ("table4.labelled_sizes.quick", "[8]"),
                 ("table4.repeat.quick", ONCE),
                 ("cpu.repeat", ONCE),
                 ("bandwidth.texture_size", "64"),

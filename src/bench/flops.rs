@@ -13,7 +13,7 @@
 //!
 //! The invocations grow from [`FROM_THREADS`] by 4× to [`super::Settings::fma_threads`] while
 //! one call of the lightest kernel (2 chains) lasts less than [`MIN_CALL_MS`] and the row's
-//! time share allows ([`super::ladder::grow`]). On a GPU that is the mode's count: a 2-chain
+//! time share allows (`ladder::grow`). On a GPU that is the mode's count: a 2-chain
 //! call at 262 144 invocations is 2.1 Gflop, about 1.1 ms at the H200's fragment FMA rate
 //! (1934 GFLOPS, `../shared/device-runs/h200-2026-11-27/`) and less in compute. On a
 //! software renderer it is as many as make a call long enough that the launch costs little

@@ -265,7 +265,7 @@ impl Texture {
     /// another one current the same name is another texture), the size GL itself reports
     /// for the texture (queried width, height and internal format, not the values this
     /// wrapper remembers) must be exactly `out`'s byte size, and the pack state is set to
-    /// tight rows with no pixel-pack buffer ([`with_pack_state`]).
+    /// tight rows with no pixel-pack buffer (`with_pack_state`).
     pub fn read_into(&self, out: &mut [f32]) -> Result<(), GlError> {
         if out.len() != self.len() {
             return Err(GlError::Invalid(format!(
