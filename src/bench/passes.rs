@@ -34,7 +34,10 @@
 //!   A fixed cost's median pass was tried (issue 23) and moved as much between benches as
 //!   its best: of three quiet full benches, `fixed.draw` read 55.0 / 69.9 / 57.0 µs by the
 //!   median pass and 50.7 / 58.3 / 53.9 by the best; the best is the roof's definition;
-//! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile;
+//! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile — for a
+//!   swept row each pass's rate at the largest size every pass reached (under the time
+//!   budget passes may end their sweeps at different sizes, and plateaus read at a cache's
+//!   size and at the memory's are not one quantity);
 //! - a fixed cost's extra pass in a process kept on one CPU ([`with_floor`], [`super::fixed`])
 //!   is another configuration, not another spell: it stays out of `passes` (in
 //!   [`Measurement::one_cpu`]), and the row keeps it where it is the better.
@@ -99,6 +102,10 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
         return m;
     }
     let curve = best_curve(&ms);
+    let values = curve
+        .last()
+        .and_then(|largest| rates_at(&ms, largest.bytes))
+        .unwrap_or(values);
     let mut best = kept(ms);
     if !curve.is_empty() {
         read_curve(&mut best, curve);
@@ -107,6 +114,25 @@ pub fn best_of(ms: Vec<Measurement>) -> Measurement {
         best.passes = values;
     }
     best
+}
+
+/// Each pass's rate at the swept size `bytes`, where every pass measured one there.
+///
+/// These, not the passes' plateaus, are a swept row's [`Measurement::passes`] (what the
+/// between-run term pairs): under the bench's time budget the passes of one row may end their
+/// sweeps at different sizes, and each pass's plateau is read at its own last size — a
+/// cache's in one pass, the memory's in another — so that the ratio of two plateaus would be
+/// the memory hierarchy, not a slow spell. At the largest size every pass reached, the
+/// passes measured the same quantity.
+fn rates_at(ms: &[Measurement], bytes: f64) -> Option<Vec<f64>> {
+    ms.iter()
+        .map(|m| {
+            m.sweep
+                .iter()
+                .find(|p| p.bytes == bytes)
+                .and_then(|p| p.gbs)
+        })
+        .collect()
 }
 
 /// A row from all its measurements: [`best_of`] its passes, then [`with_floor`] its pass on
@@ -184,6 +210,28 @@ mod tests {
         m
     }
 
+    /// Passes whose sweeps ended at different sizes: the plateaus differ by the hierarchy
+    /// (20 at 4 MiB in a short pass against 10 at 16 MiB), the rates at the largest size both
+    /// reached (4 MiB: 19 and 20) by the spell; the passes kept are those rates.
+    #[test]
+    fn a_swept_row_pairs_its_passes_at_the_largest_size_all_reached() {
+        let m = best_of(vec![
+            row(
+                Unit::GBs,
+                Some(10.0),
+                &[(1.0, 30.0), (4.0, 19.0), (16.0, 10.0)],
+            ),
+            row(Unit::GBs, Some(20.0), &[(1.0, 31.0), (4.0, 20.0)]),
+        ]);
+        assert_eq!(m.passes, [19.0, 20.0]);
+        // Rows without a sweep keep their values.
+        let m = best_of(vec![
+            row(Unit::Gflops, Some(10.0), &[]),
+            row(Unit::Gflops, Some(12.0), &[]),
+        ]);
+        assert_eq!(m.passes, [10.0, 12.0]);
+    }
+
     #[test]
     fn a_fixed_cost_keeps_the_lesser_of_its_passes_and_its_floor_apart_from_the_passes() {
         let all = best_of(vec![
@@ -245,7 +293,9 @@ mod tests {
         assert_eq!(rates, vec![52.0, 10.0, 10.4]);
         assert_eq!(m.value, Some(10.0), "lower median of the plateau 10, 10.4");
         assert_eq!(m.peak, Some(52.0));
-        assert_eq!(m.passes, vec![10.0, 3.4, 9.0]);
+        // The passes as the between-run term pairs them: each pass's rate at the largest
+        // size all reached (16), not its plateau.
+        assert_eq!(m.passes, vec![10.4, 3.4, 9.9]);
     }
 
     #[test]
