@@ -22,12 +22,12 @@ use common::ctx;
 use gpgpu_repro::gl::program::set_inexact_division;
 use gpgpu_repro::gl::{Need, PingPongMethod};
 use gpgpu_repro::papers::lu::arith2005::{Arith2005, ops05, same_bits, test_operands};
-use gpgpu_repro::papers::lu::cpu::{diag_dominant, lu_f32_under};
+use gpgpu_repro::papers::lu::cpu::diag_dominant;
 use gpgpu_repro::papers::lu::experiments::ABLATION_VARIANT;
 use gpgpu_repro::papers::lu::ulp::{
     OPS, compute_results, fragment_results, fragment_results_with, operands, stats,
 };
-use gpgpu_repro::papers::lu::{FragmentLu, Params, Variant};
+use gpgpu_repro::papers::lu::{Params, Variant};
 
 #[test]
 fn the_2005_model_equals_its_cpu_twin_with_an_inexact_device_division() {
@@ -74,24 +74,7 @@ fn the_2005_model_equals_its_cpu_twin_with_an_inexact_device_division() {
             runs.push(p);
         }
         for p in runs {
-            let mut lu = FragmentLu::new(&g, &a, n, p).unwrap();
-            lu.run().unwrap();
-            let got = lu.factors().unwrap();
-            let mut twin = a.clone();
-            lu_f32_under(&mut twin, n, p.arith).unwrap();
-            let differ = got
-                .iter()
-                .zip(&twin)
-                .filter(|(x, y)| x.to_bits() != y.to_bits())
-                .count();
-            assert_eq!(
-                differ,
-                0,
-                "N={n} {:?} {:?} {}: {differ} entries differ from the CPU twin",
-                p.variant,
-                p.method,
-                p.arith.name()
-            );
+            common::lu_equals_its_2005_twin(&g, &a, n, p);
         }
     }
 }

@@ -659,7 +659,6 @@ fn arith2005_glsl_equals_its_cpu_twin_bit_for_bit() {
 #[test]
 fn lu_under_the_2005_model_equals_the_cpu_twin() {
     use gpgpu_repro::papers::lu::arith2005::Arith2005;
-    use gpgpu_repro::papers::lu::cpu::lu_f32_under;
     use gpgpu_repro::papers::lu::experiments::ABLATION_VARIANT;
     let g = ctx();
     // Non-multiples of 4 exercise the I3/I4 identity padding under the model too.
@@ -674,22 +673,7 @@ fn lu_under_the_2005_model_equals_the_cpu_twin() {
         }
         for (mut p, model) in runs {
             p.arith = model;
-            let got = gpu_lu(&g, &a, n, p).unwrap();
-            let mut twin = a.clone();
-            lu_f32_under(&mut twin, n, model).unwrap();
-            let differ = got
-                .iter()
-                .zip(&twin)
-                .filter(|(x, y)| x.to_bits() != y.to_bits())
-                .count();
-            assert_eq!(
-                differ,
-                0,
-                "N={n} {:?} {:?} {}: {differ} entries differ from the CPU twin",
-                p.variant,
-                p.method,
-                model.name()
-            );
+            let got = common::lu_equals_its_2005_twin(&g, &a, n, p);
             if model == Arith2005::ALL && n == 31 {
                 assert_ne!(got, ieee, "the model left every bit of the IEEE factors");
             }

@@ -73,7 +73,7 @@ impl DeviceShape {
     pub fn bandwidth_ratio(&self) -> Option<f64> {
         Some(self.fragment_gbs? / self.compute_gbs?)
     }
-    /// The sentence the report puts beside legacy-against-compute ratios: each ratio as
+    /// The sentence (capitalised) the report puts beside legacy-against-compute ratios: each ratio as
     /// `1/k` (or `k×` where fragment is the faster) with the two roofs it comes from; empty
     /// where neither was measured.
     pub fn describe(&self) -> String {
@@ -111,7 +111,7 @@ impl DeviceShape {
             return String::new();
         }
         format!(
-            "on this device fragment shaders reach {} (`bench`)",
+            "On this device fragment shaders reach {} (`bench`)",
             parts.join(" and ")
         )
     }

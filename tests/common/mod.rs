@@ -54,3 +54,32 @@ pub const TEST_ORIGINAL: gpgpu_repro::report::article::Original =
         here: "none",
         omitted: &[],
     };
+
+/// Factors `a` (order `n`) on the GPU with `p` (its `arith` the 2005 model or part of it) and
+/// asserts that they equal the CPU twin's under the same model bit for bit; returns them.
+pub fn lu_equals_its_2005_twin(
+    g: &Gl,
+    a: &[f32],
+    n: usize,
+    p: gpgpu_repro::papers::lu::Params,
+) -> Vec<f32> {
+    let mut lu = gpgpu_repro::papers::lu::FragmentLu::new(g, a, n, p).unwrap();
+    lu.run().unwrap();
+    let got = lu.factors().unwrap();
+    let mut twin = a.to_vec();
+    gpgpu_repro::papers::lu::cpu::lu_f32_under(&mut twin, n, p.arith).unwrap();
+    let differ = got
+        .iter()
+        .zip(&twin)
+        .filter(|(x, y)| x.to_bits() != y.to_bits())
+        .count();
+    assert_eq!(
+        differ,
+        0,
+        "N={n} {:?} {:?} {}: {differ} entries differ from the CPU twin",
+        p.variant,
+        p.method,
+        p.arith.name()
+    );
+    got
+}

@@ -83,13 +83,9 @@ fn device_class(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
         .map(|s| s.describe())
         .filter(|s| !s.is_empty())
         .map(|s| {
-            let mut c = s.chars();
-            let first = c.next().map(|f| f.to_uppercase().collect::<String>());
             format!(
-                " {}{}: every legacy (fragment) against compute ratio of this run includes \
-                 that difference of the pipelines as much as any difference of the techniques.",
-                first.unwrap_or_default(),
-                c.as_str()
+                " {s}: every legacy (fragment) against compute ratio of this run includes that \
+                 difference of the pipelines as much as any difference of the techniques."
             )
         })
         .unwrap_or_default();
