@@ -229,7 +229,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::FAILURE
+            // A run ended by Ctrl-C / SIGTERM exits as an interrupted Unix program does (128 +
+            // SIGINT), whether it stopped between rows or by the stop's backstop.
+            match e.downcast_ref::<gpgpu_repro::runner::RunError>() {
+                Some(gpgpu_repro::runner::RunError::Interrupted) => ExitCode::from(130),
+                _ => ExitCode::FAILURE,
+            }
         }
     }
 }

@@ -42,3 +42,86 @@ fn a_stop_request_ends_repetitions_and_rounds_within_one_run() {
     assert!(r.timings.iter().all(|t| t.runs == 1), "{:?}", r.timings);
     assert!(t0.elapsed() < Duration::from_millis(500));
 }
+
+/// The whole program under SIGTERM (issue 40): a quick run of tridiagonal is stopped at ten
+/// points, each a little later into a row than the last (after the next newly measured row,
+/// then 0.2 s, 0.5 s, …), each run resuming the one before. Every stop ends the process within
+/// 5 s of the signal with 130 (an orderly stop, or the stop's backstop `runner::STOP_GRACE`),
+/// every JSON file in the output parses, and the last run, let finish, reuses what the stopped
+/// runs measured.
+#[cfg(unix)]
+#[test]
+fn sigterm_at_ten_points_of_a_quick_run_exits_within_5_s_and_resume_reuses_the_rows() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
+    let out = tempfile::tempdir().unwrap();
+    let run = |resume: bool| {
+        let mut c = Command::new(bin);
+        c.args(["reproduce", "tridiagonal", "--quick", "--no-bench", "--out"])
+            .arg(out.path())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        if resume {
+            c.arg("--resume");
+        }
+        c
+    };
+    let mut stops = Vec::new();
+    for i in 0..10u64 {
+        let mut child = run(i > 0).spawn().unwrap();
+        // The child's progress lines, read on a thread of their own (a full pipe would stall it).
+        let (tx, rx) = std::sync::mpsc::channel();
+        let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+        std::thread::spawn(move || {
+            for line in stderr.lines().map_while(Result::ok) {
+                let _ = tx.send(line);
+            }
+        });
+        let measured = rx
+            .iter()
+            .find(|l| l.ends_with(": done"))
+            .unwrap_or_else(|| panic!("stop {i}: the run ended before measuring a row"));
+        std::thread::sleep(Duration::from_millis(200 + 300 * i));
+        if child.try_wait().unwrap().is_some() {
+            break; // the run finished before this point: nothing left to stop
+        }
+        // SAFETY: `kill` with a child's pid and SIGTERM.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+        let signalled = Instant::now();
+        let status = child.wait().unwrap();
+        let took = signalled.elapsed();
+        eprintln!("stop {i} after `{measured}`: exit {status:?} {took:?} after SIGTERM");
+        stops.push(took);
+        assert!(
+            took < Duration::from_secs(5),
+            "stop {i}: the process ended {took:?} after SIGTERM"
+        );
+        assert_eq!(status.code(), Some(130), "stop {i}: {status:?}");
+        every_json_parses(out.path());
+    }
+    assert!(
+        stops.len() >= 5,
+        "only {} stops landed in the run",
+        stops.len()
+    );
+    let done = run(true).output().unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(done.status.success(), "the resumed run: {stderr}");
+    let reused = stderr.lines().filter(|l| l.ends_with("(reused)")).count();
+    assert!(reused >= stops.len(), "{reused} rows reused: {stderr}");
+    every_json_parses(out.path());
+}
+#[cfg(unix)]
+fn every_json_parses(dir: &std::path::Path) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            every_json_parses(&p);
+        } else if p.extension().is_some_and(|x| x == "json") {
+            let text = std::fs::read_to_string(&p).unwrap();
+            serde_json::from_str::<serde_json::Value>(&text)
+                .unwrap_or_else(|e| panic!("{} does not parse: {e}", p.display()));
+        }
+    }
+}
