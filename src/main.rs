@@ -142,7 +142,7 @@ struct TraceArgs {
 // command's about text).
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Smaller sizes and a 50 s time budget (`bench::budget`; the full bench 60 s, 240 s on a
+    /// Smaller sizes and a 50 s time budget (`bench::budget`; the full bench 75 s, 240 s on a
     /// software renderer).
     #[arg(long)]
     quick: bool,

@@ -91,8 +91,9 @@ impl Access {
     }
 
     /// The prefixes of the bench rows whose kernels make this access (the roof is their best).
-    /// The compute texture row reads with `texelFetch` and writes with `imageStore`, so it
-    /// bounds both image kinds; the SSBO copy both reads and writes.
+    /// The compute rectangle-texture row reads with `texelFetch` and writes with `imageStore`,
+    /// so it bounds both image kinds; the buffer-texture row only reads (its sums go to an
+    /// SSBO), so it bounds reads only; the SSBO copy both reads and writes.
     pub fn keys(self) -> &'static [&'static str] {
         match self {
             Access::TexScalar => &["texture.r32f."],
@@ -101,7 +102,8 @@ impl Access {
             Access::Copy => &["copytex."],
             Access::SsboRead => &["ssbo.read.", "ssbo.copy."],
             Access::SsboWrite => &["ssbo.write.", "ssbo.copy."],
-            Access::ImageRead | Access::ImageWrite => &["compute.texture."],
+            Access::ImageRead => &["compute.texture."],
+            Access::ImageWrite => &["compute.texture.rgba32f.rect."],
         }
     }
 }

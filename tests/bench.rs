@@ -50,6 +50,7 @@ fn every_measurement_is_made_and_verified() {
         "target.r32f",
         "copytex.rgba32f",
         "compute.texture.rgba32f.rect.consecutive",
+        "compute.texture.rgba32f.buffer.read",
         "fma.compute.f32",
         "fma.compute.f64",
         "fma.fragment.f32",
@@ -62,7 +63,7 @@ fn every_measurement_is_made_and_verified() {
     ] {
         assert!(keys.contains(&want), "no {want} in {keys:?}");
     }
-    assert_eq!(keys.len(), 29, "{keys:?}");
+    assert_eq!(keys.len(), 30, "{keys:?}");
     for m in &p.measurements {
         // llvmpipe has every feature: a missing value is a failed check or a GL error.
         let v = m.value.unwrap_or_else(|| panic!("{}: {}", m.key, m.note));

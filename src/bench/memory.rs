@@ -17,7 +17,7 @@ use super::ladder::sweep;
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step, groups_256, time_kernel};
 use crate::gl::timing::{TimingPlan, measure_gpu};
-use crate::gl::{Buffer, Define, Format, Gl, GlError, Program, TexTarget, Texture};
+use crate::gl::{Buffer, BufferTexture, Define, Format, Gl, GlError, Program, TexTarget, Texture};
 use crate::util::{max_rel_error, max_rel_error_with};
 
 /// Elements each invocation of the read kernel sums.
@@ -40,6 +40,9 @@ trait Elem: Pod {
     const NAME: &'static str;
     const VEC: &'static str;
     fn new(v: [f64; 4]) -> Self;
+    /// A buffer-texture view of a buffer of these elements (one texel each), where GL has a
+    /// texel format for them.
+    fn texel_view(gl: &Gl, b: &Buffer<Self>) -> Result<BufferTexture, GlError>;
     /// The elements' floats in order, without a copy.
     fn flat(v: &[Self]) -> &[Self::Scalar] {
         bytemuck::cast_slice(v)
@@ -53,6 +56,9 @@ impl Elem for [f32; 4] {
     fn new(v: [f64; 4]) -> Self {
         v.map(|x| x as f32)
     }
+    fn texel_view(gl: &Gl, b: &Buffer<Self>) -> Result<BufferTexture, GlError> {
+        BufferTexture::new(gl, b)
+    }
 }
 
 impl Elem for [f64; 4] {
@@ -61,6 +67,9 @@ impl Elem for [f64; 4] {
     const VEC: &'static str = "dvec4";
     fn new(v: [f64; 4]) -> Self {
         v
+    }
+    fn texel_view(_: &Gl, _: &Buffer<Self>) -> Result<BufferTexture, GlError> {
+        Err(GlError::Unsupported("fp64 buffer textures".into()))
     }
 }
 
@@ -71,32 +80,46 @@ fn pattern<T: Elem>(n: usize) -> Vec<T> {
         .collect()
 }
 
-/// The SSBO kernels.
+/// The SSBO kernels, and the read kernel through a buffer texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
     Read,
     Write,
     Copy,
+    /// [`Op::Read`]'s loads made with `texelFetch` on a [`BufferTexture`] view of the same
+    /// buffer (`samplerBuffer`, RGBA32F): the texture path a compute kernel reads linear
+    /// arrays through, as CUDA's `tex1Dfetch` (fem-storage's Jacobi, §4 of its paper).
+    TexRead,
 }
 
 impl Op {
     fn name(self) -> &'static str {
         match self {
-            Op::Read => "read",
+            Op::Read | Op::TexRead => "read",
             Op::Write => "write",
             Op::Copy => "copy",
         }
     }
 }
 
+/// The key of the buffer-texture read row: a `compute.texture.` row, so that it is one of
+/// the rows the compute texture-read roof is the best of ([`crate::work::Access::keys`]).
+pub(super) const TEXBUF_READ: &str = "compute.texture.rgba32f.buffer.read";
+
 /// SSBO bandwidth of `op` over `bytes` bytes per buffer of `T` elements.
 fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurement, GlError> {
-    let key = format!("ssbo.{}.{}", op.name(), T::NAME);
+    let key = match op {
+        Op::TexRead => TEXBUF_READ.to_string(),
+        _ => format!("ssbo.{}.{}", op.name(), T::NAME),
+    };
     let e = std::mem::size_of::<T>();
     let n = (bytes / e / READS).max(1) * READS;
-    let defines = [Define::new("VEC", T::VEC), Define::new("READS", READS)];
+    let mut defines = vec![Define::new("VEC", T::VEC), Define::new("READS", READS)];
+    if op == Op::TexRead {
+        defines.push(Define::flag("TEXTURE"));
+    }
     let (prog, x, out_len) = match op {
-        Op::Read => ("bench/ssbo_read.comp", Some(pattern::<T>(n)), n / READS),
+        Op::Read | Op::TexRead => ("bench/ssbo_read.comp", Some(pattern::<T>(n)), n / READS),
         Op::Write => ("bench/ssbo_write.comp", None, n),
         Op::Copy => ("bench/ssbo_copy.comp", Some(pattern::<T>(n)), n),
     };
@@ -106,12 +129,20 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
     let prog = Program::compute(gl, prog, &defines)?;
     let xb = x.as_ref().map(|x| Buffer::from_slice(gl, x)).transpose()?;
     let yb = Buffer::<T>::zeroed(gl, out_len)?;
-    match &xb {
-        Some(xb) => {
+    let view = match (&xb, op) {
+        (Some(xb), Op::TexRead) => Some(T::texel_view(gl, xb)?),
+        _ => None,
+    };
+    match (&xb, &view) {
+        (_, Some(view)) => {
+            prog.bind_buffer_texture(0, "u_x", view);
+            yb.bind(1);
+        }
+        (Some(xb), None) => {
             xb.bind(0);
             yb.bind(1);
         }
-        None => yb.bind(0),
+        (None, None) => yb.bind(0),
     }
     prog.set_u32("n", n as u32);
     prog.set_u32("u_threads", (n / READS) as u32);
@@ -129,7 +160,7 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
     let x = x.as_deref().map(T::flat).unwrap_or_default();
     let g = n / READS;
     let error = match op {
-        Op::Read => max_rel_error_with(got, |j| {
+        Op::Read | Op::TexRead => max_rel_error_with(got, |j| {
             (0..READS)
                 .map(|k| x[(j / 4 + k * g) * 4 + j % 4].into())
                 .sum()
@@ -141,13 +172,18 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
         }),
     };
     let moved = match op {
-        Op::Read => n * e + out_len * e,
+        Op::Read | Op::TexRead => n * e + out_len * e,
         Op::Write => n * e,
         Op::Copy => 2 * n * e,
     };
     let what = format!(
-        "compute {} of {} {} elements ({:.0} MiB)",
+        "compute {}{} of {} {} elements ({:.0} MiB)",
         op.name(),
+        if op == Op::TexRead {
+            " through a buffer texture (texelFetch)"
+        } else {
+            ""
+        },
         n,
         T::VEC,
         (n * e) as f64 / (1 << 20) as f64
@@ -242,6 +278,21 @@ pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
         out.push((
             format!("ssbo.{}.f64", op.name()),
             Box::new(move || sweep(s.sweep_from, end, cap, |b| ssbo::<[f64; 4]>(gl, s, op, b))),
+        ));
+    }
+    // The buffer-texture read, f32 only (RGBA32F texels), within the device's
+    // GL_MAX_TEXTURE_BUFFER_SIZE.
+    let texels = usize::try_from(gl.info().max_texture_buffer_size.max(0)).unwrap_or(0);
+    let tex_cap = cap.min(texels.saturating_mul(16));
+    if tex_cap > 0 {
+        let end = s.ladder_end(gl, tex_cap);
+        out.push((
+            TEXBUF_READ.into(),
+            Box::new(move || {
+                sweep(s.sweep_from, end, tex_cap, |b| {
+                    ssbo::<[f32; 4]>(gl, s, Op::TexRead, b)
+                })
+            }),
         ));
     }
     for texture in [false, true] {

@@ -192,8 +192,9 @@ impl Settings {
             warm_cap: Duration::from_secs(2),
         }
     }
-    /// The full run: three passes within a 60 s budget on a GPU (issue 36 asks ≤ 90 s on an
-    /// H100/H200, all included), 240 s on a software renderer (whose sweeps reach 512 MiB
+    /// The full run: three passes within a 75 s budget on a GPU (issue 36 asks ≤ 90 s on an
+    /// H100/H200, all included: within a 60 s budget the H200's sweeps ended inside its L2,
+    /// the roofs a cache's, with time to spare), 240 s on a software renderer (whose sweeps reach 512 MiB
     /// at memory rates of a few GB/s; the rule before this one took 375 s on this
     /// project's 2-core llvmpipe machine, `figures/llvmpipe/device.json`).
     pub fn full() -> Settings {
@@ -208,7 +209,7 @@ impl Settings {
             min_run_ms: 20.0,
             timing: TimingPlan::new(1, 5, Duration::from_millis(400)).adaptive(0.02, 25),
             passes: 3,
-            budget: Duration::from_secs(60),
+            budget: Duration::from_secs(75),
             software_budget: Duration::from_secs(240),
             software_cap: 2 << 30,
             warm_cap: Duration::from_secs(3),
