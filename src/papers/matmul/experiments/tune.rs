@@ -41,8 +41,8 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     let mut tuner = s.tuner(&(tune, cfg.seed, cfg.tolerance))?;
     tuner.caption(format!(
         "{}: every register block tm ∈ {:?} (rows) × tn ∈ {:?} (vec4 columns) with every \
-             work group {:?} (x × y invocations), shared-memory k tile kwg ∈ {:?} (0: none; \
-             `db`: double-buffered, tried where {:?} allows) and A and B read from {:?} \
+             work group {:?} (x × y invocations), shared-memory k tile kwg ∈ {:?} (0: none), \
+             single or double-buffered (db ∈ {:?}, with tiles only), and A and B read from {:?} \
              (texture: texelFetch from rectangle textures), {} candidates in all (those whose \
              tiles exceed GL's guaranteed {} bytes of shared memory left out), timed at \
              N = {n}. {}",
