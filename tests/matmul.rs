@@ -117,10 +117,30 @@ fn beyond_the_paper_kernels_handle_ragged_shapes() {
             wg_x: 8,
             wg_y: 8,
             reads,
+            ..Default::default()
         };
         Blocked::new(&g, p).unwrap()
     };
     let (blk, tex) = (blocked(Reads::Ssbo), blocked(Reads::Texture));
+    // Shared-memory tiles, single and double-buffered, through both read paths: 8-deep tiles
+    // so that the shapes' n (1 to 100) end in partial tiles and run one or many of them.
+    let tiled = |db, reads| {
+        let p = BlockedParams {
+            tm: 4,
+            tn: 2,
+            wg_x: 8,
+            wg_y: 4,
+            reads,
+            kwg: 8,
+            db,
+        };
+        (p.label(), Blocked::new(&g, p).unwrap())
+    };
+    let tiles = [
+        tiled(false, Reads::Ssbo),
+        tiled(true, Reads::Ssbo),
+        tiled(true, Reads::Texture),
+    ];
     let frag = Multipass::new(&g, 8).unwrap();
     for (i, &(m, n, l)) in SHAPES.iter().enumerate() {
         let a = Matrix::random(m, n, 30 + i as u64);
@@ -133,6 +153,9 @@ fn beyond_the_paper_kernels_handle_ragged_shapes() {
             &tex.multiply(&a, &b).unwrap(),
         );
         check("fragment", &a, &b, &frag.multiply(&a, &b).unwrap());
+        for (name, k) in &tiles {
+            check(name, &a, &b, &k.multiply(&a, &b).unwrap());
+        }
     }
 }
 
@@ -243,13 +266,13 @@ fn audit_compares_within_the_printed_precision() {
 
 #[test]
 fn zero_tile_sizes_are_refused_on_load_naming_the_key() {
-    let bad = config(&TOML.replace("tm = [1, 2, 4, 8]", "tm = [1, 0]"));
+    let bad = config(&TOML.replace("tm = [4, 8]", "tm = [4, 0]"));
     let e = bad.table1.validate().unwrap_err();
     assert!(e.contains("blocked.tm"), "{e}");
     let bad = config(&TOML.replace("k_chunk = [16, 32, 64, 128]", "k_chunk = [16, 0]"));
     let e = bad.table1.validate().unwrap_err();
     assert!(e.contains("k_chunk"), "{e}");
-    let bad = config(&TOML.replace("wg = [[8, 8], [16, 16], [16, 4], [4, 16]]", "wg = []"));
+    let bad = config(&TOML.replace("wg = [[8, 8], [16, 16]]", "wg = []"));
     let e = bad.table1.validate().unwrap_err();
     assert!(e.contains("table1.tune.wg"), "{e}");
     assert!(config(TOML).table1.validate().is_ok());
@@ -334,7 +357,7 @@ fn matmul_quick_8192_is_refused_on_the_ssbo_limit() {
 
 #[test]
 fn matmul_zero_tile_size_is_refused_before_any_shader() {
-    let (err, _) = reproduce_with(&TOML.replace("tm = [1, 2, 4, 8]", "tm = [1, 0]"));
+    let (err, _) = reproduce_with(&TOML.replace("tm = [4, 8]", "tm = [4, 0]"));
     assert!(matches!(err, RunError::Config { .. }), "{err}");
     assert!(err.to_string().contains("blocked.tm"), "{err}");
     let (err, _) = reproduce_with(&TOML.replace("k_chunk = [16, 32, 64, 128]", "k_chunk = [0]"));

@@ -27,11 +27,14 @@
 //!   whose extra groups multiply zero tiles without reading memory); dispatches
 //!   `⌈⌈l/b⌉/64⌉·⌈⌈m/b⌉/64⌉`. Ragged edge tiles are counted whole (their guarded loads
 //!   read less).
-//! - the register-blocked kernel ([`BlockedParams::work`]): `I = ⌈l₄/TN⌉·⌈m/TM⌉`
+//! - the blocked kernel ([`BlockedParams::work`]): `I = ⌈l₄/TN⌉·⌈m/TM⌉`
 //!   invocations (l₄ = ⌈l/4⌉) each read `n·TN` vec4s of B and `n·TM` floats of A and write
 //!   `TM·TN` vec4s: `bytes = I·n·(16·TN + 4·TM) + m·l₄·16`, `flops = I·n·TM·TN·8`; one
-//!   dispatch. The same counts whether A and B are read from SSBOs or with `texelFetch`
-//!   ([`Reads`]).
+//!   dispatch. With shared-memory tiles (`kwg` > 0) the memory reads are the work groups'
+//!   tiles instead: `G = ⌈l₄/(TN·WG_X)⌉·⌈m/(TM·WG_Y)⌉` groups each load `n'` = n rounded up to
+//!   a multiple of `kwg` k of their `TM·WG_Y` rows of A and `TN·WG_X` vec4 columns of B:
+//!   `bytes = G·n'·(16·TN·WG_X + 4·TM·WG_Y) + m·l₄·16` (shared-memory traffic not counted).
+//!   The same counts whether A and B are read from SSBOs or with `texelFetch` ([`Reads`]).
 
 use std::rc::Rc;
 
@@ -44,7 +47,7 @@ use crate::gl::{Buffer, Define, Format, Gl, Program, TexTarget, Texture};
 
 /// The paper's kernel (Algorithm 2).
 pub const PARK2019: &str = "matmul/park2019.comp";
-/// Beyond the paper: the register-blocked compute kernel.
+/// Beyond the paper: the blocked compute kernel (register blocks, optional shared tiles).
 pub const BLOCKED: &str = "matmul/blocked.comp";
 
 /// Every program the paper's code builds, in one place: (shader file, `#define`s) for the
@@ -226,7 +229,7 @@ impl Park2019 {
     }
 }
 
-/// Parameters of the register-blocked kernel.
+/// Parameters of the blocked kernel (CLBlast's names in `glsl/matmul/blocked.comp`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BlockedParams {
     /// Rows of R per invocation.
@@ -239,6 +242,12 @@ pub struct BlockedParams {
     /// Where A and B are read from (the result R is an SSBO either way).
     #[serde(default)]
     pub reads: Reads,
+    /// k per shared-memory tile (CLBlast's KWG); 0: A and B read straight from memory.
+    #[serde(default)]
+    pub kwg: u32,
+    /// Two shared tile buffers, the next loaded while this one is multiplied (with `kwg` > 0).
+    #[serde(default)]
+    pub db: bool,
 }
 
 impl BlockedParams {
@@ -251,11 +260,16 @@ impl BlockedParams {
             Reads::Ssbo => Access::SsboRead,
             Reads::Texture => Access::ImageRead,
         };
+        let loaded = if self.kwg == 0 {
+            inv * n as f64 * (16 * tn + 4 * tm) as f64
+        } else {
+            let (mwg, nwg4) = (tm * self.wg_y as usize, tn * self.wg_x as usize);
+            let groups = (l4.div_ceil(nwg4) * m.div_ceil(mwg)) as f64;
+            let k = n.next_multiple_of(self.kwg as usize) as f64;
+            groups * k * (16 * nwg4 + 4 * mwg) as f64
+        };
         Work {
-            bytes: Bytes::of(&[
-                (read, inv * n as f64 * (16 * tn + 4 * tm) as f64),
-                (Access::SsboWrite, (m * l4 * 16) as f64),
-            ]),
+            bytes: Bytes::of(&[(read, loaded), (Access::SsboWrite, (m * l4 * 16) as f64)]),
             flops32: inv * n as f64 * (tm * tn * 8) as f64,
             flops64: 0.0,
             passes: 0,
@@ -271,8 +285,53 @@ impl BlockedParams {
             Define::new("WG_X", self.wg_x),
             Define::new("WG_Y", self.wg_y),
         ];
+        d.push(Define::new("KWG", format!("{}u", self.kwg)));
+        d.push(Define::new("DB", u32::from(self.db)));
         d.extend(self.reads.define());
         d
+    }
+
+    /// The candidate's label in the tuning table: `tm=8 tn=2 wg=16×1 kwg=32 db ssbo`.
+    pub fn label(&self) -> String {
+        let tile = match (self.kwg, self.db) {
+            (0, _) => String::new(),
+            (k, false) => format!(" kwg={k}"),
+            (k, true) => format!(" kwg={k} db"),
+        };
+        format!(
+            "tm={} tn={} wg={}×{}{tile} {}",
+            self.tm,
+            self.tn,
+            self.wg_x,
+            self.wg_y,
+            self.reads.name()
+        )
+    }
+
+    /// The parameters in words, for captions and notes.
+    pub fn describe(&self) -> String {
+        let tiles = match (self.kwg, self.db) {
+            (0, _) => "no shared memory".to_string(),
+            (k, false) => format!("{k}-deep tiles of A and B in shared memory"),
+            (k, true) => format!("{k}-deep double-buffered tiles of A and B in shared memory"),
+        };
+        format!(
+            "{} rows × {} vec4 columns per invocation, {}×{} work groups, {tiles}, A and B \
+             read from {}",
+            self.tm,
+            self.tn,
+            self.wg_x,
+            self.wg_y,
+            self.reads.describe()
+        )
+    }
+
+    /// Shared memory one work group of these parameters needs (bytes): the A tile
+    /// (`kwg × tm·wg_y` floats) and the B tile (`kwg × tn·wg_x` vec4s), twice with `db`.
+    pub fn shared_bytes(&self) -> u64 {
+        let bufs = if self.db { 2 } else { 1 };
+        let (mwg, nwg4) = ((self.tm * self.wg_y) as u64, (self.tn * self.wg_x) as u64);
+        bufs * self.kwg as u64 * (mwg * 4 + nwg4 * 16)
     }
 
     /// Checks the sizes before any shader is built: `Err` names the bad field.
@@ -286,6 +345,20 @@ impl BlockedParams {
             if v == 0 || v > max {
                 return Err(format!("blocked.{name} = {v}: must be 1..={max}"));
             }
+        }
+        if self.kwg > 256 {
+            return Err(format!("blocked.kwg = {}: must be 0..=256", self.kwg));
+        }
+        if self.shared_bytes() > MIN_SHARED_BYTES {
+            return Err(format!(
+                "blocked tiles need {} bytes of shared memory (kwg = {}, tm·wg_y = {}, \
+                 tn·wg_x = {} vec4{}): GL guarantees {MIN_SHARED_BYTES}",
+                self.shared_bytes(),
+                self.kwg,
+                self.tm * self.wg_y,
+                self.tn * self.wg_x,
+                if self.db { ", double-buffered" } else { "" }
+            ));
         }
         if self.wg_x * self.wg_y > 1024 {
             return Err(format!(
@@ -302,6 +375,9 @@ impl BlockedParams {
 /// invocation must stay in registers.
 pub const MAX_REGISTER_BLOCK: u32 = 16;
 
+/// `GL_MAX_COMPUTE_SHARED_MEMORY_SIZE`'s guaranteed minimum (GL 4.3, table 23.75).
+pub const MIN_SHARED_BYTES: u64 = 32768;
+
 impl Default for BlockedParams {
     fn default() -> Self {
         BlockedParams {
@@ -310,11 +386,13 @@ impl Default for BlockedParams {
             wg_x: 8,
             wg_y: 8,
             reads: Reads::Ssbo,
+            kwg: 0,
+            db: false,
         }
     }
 }
 
-/// Beyond the paper: register blocking, vec4 loads, no shared memory (`blocked.comp`).
+/// Beyond the paper: register blocks, vec4 loads, optional shared-memory tiles (`blocked.comp`).
 /// Columns are padded to a multiple of 4 on upload when needed.
 pub struct Blocked {
     gl: Gl,
@@ -431,15 +509,42 @@ mod work_tests {
             tm: 4,
             tn: 2,
             wg_x: 8,
-            wg_y: 8,
-            reads: Reads::Ssbo,
+            ..Default::default()
         }
         .work(n, n, n);
         assert_eq!(b.flops32, flops);
         assert_eq!(b.bytes.total(), 512.0 * 128.0 * 48.0 + 65536.0);
+        // The same block in 32-deep shared tiles: 2 × 4 groups of 32 rows × 16 vec4 columns,
+        // each loading its 128 k of both once.
+        let t = BlockedParams {
+            tm: 4,
+            tn: 2,
+            kwg: 32,
+            ..Default::default()
+        }
+        .work(n, n, n);
+        assert_eq!(t.flops32, flops);
+        assert_eq!(t.bytes.total(), 8.0 * 128.0 * (256.0 + 128.0) + 65536.0);
         // Multipass, 64 k per pass: 2 passes over 32×128 texels.
         let f = Multipass::work(64, n, n, n);
         assert_eq!((f.flops32, f.passes, f.kind), (flops, 2, Kind::Fragment));
         assert_eq!(f.bytes.total(), 4096.0 * 16.0 * (4.0 + 160.0 + 1.0));
+    }
+
+    #[test]
+    fn tiles_beyond_guaranteed_shared_memory_are_refused() {
+        // 128 rows × 64 vec4 in 16-deep tiles: 24 KiB, fits; double-buffered 48 KiB does not.
+        let p = BlockedParams {
+            tm: 8,
+            tn: 4,
+            wg_x: 16,
+            wg_y: 16,
+            kwg: 16,
+            ..Default::default()
+        };
+        assert_eq!(p.shared_bytes(), 16 * (128 * 4 + 64 * 16));
+        assert!(p.validate().is_ok());
+        let e = BlockedParams { db: true, ..p }.validate().unwrap_err();
+        assert!(e.contains("shared memory"), "{e}");
     }
 }

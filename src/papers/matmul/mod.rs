@@ -18,7 +18,7 @@
 //!   variant ([`gpu::Park2019Params::full_grid`]).
 //!
 //! Beyond the paper, in the same table (experiments in [`experiments`], one file per table
-//! or figure; every program variant listed in [`gpu::programs`]): a register-blocked compute kernel
+//! or figure; every program variant listed in [`gpu::programs`]): a blocked compute kernel
 //! ([`gpu::Blocked`]), a multipass fragment-shader matmul on RGBA32F textures in the style
 //! of 2001–2004 ([`multipass::Multipass`]), and a tuned single-threaded CPU SGEMM
 //! (`matrixmultiply`) as today's CPU anchor.
@@ -100,6 +100,6 @@ pub fn gflops(m: usize, n: usize, l: usize, ms: f64) -> f64 {
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
     citation: "S. Park, \"Parallel Algorithm for Matrix-Matrix Multiplication on the GPU\" (GPU 기반 행렬 곱셈 병렬처리 알고리즘), Korea National University of Transportation, 2019.",
     setup: "Quadro 4000 (2 GB); an OpenGL 4.3 compute shader, 32×32 tiles in shared memory, SSBOs, fp32; the naive CPU loop (Algorithm 3)",
-    here: "the same GL 4.3 compute shader (Algorithm 2) and CPU loop; beside them a register-blocked compute kernel tuned on this device and a multipass fragment kernel (labelled +)",
+    here: "the same GL 4.3 compute shader (Algorithm 2) and CPU loop; beside them a blocked compute kernel (register blocks, shared-memory tiles) tuned on this device and a multipass fragment kernel (labelled +)",
     omitted: &[],
 };

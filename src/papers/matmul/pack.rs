@@ -1,4 +1,4 @@
-//! Matrices four columns to a texel or vec4 (the register-blocked and the multipass kernels'
+//! Matrices four columns to a texel or vec4 (the blocked and the multipass kernels'
 //! storage): packing, unpacking, and the RGBA32F rectangle texture.
 
 use super::{MatmulError, Matrix};

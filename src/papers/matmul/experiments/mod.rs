@@ -14,7 +14,7 @@ pub mod tune;
 
 use serde::{Deserialize, Serialize};
 
-use super::gpu::{BlockedParams, Reads};
+use super::gpu::{BlockedParams, MIN_SHARED_BYTES, Reads};
 use crate::gl::{DeviceInfo, Need};
 use crate::report::Table;
 use crate::runner::{Mode, PerMode, Repeat, RunError, Session, Sizes, TableSpec};
@@ -52,6 +52,9 @@ pub struct Table1Config {
 pub struct TuneConfig {
     /// The N×N product every candidate is timed on.
     pub n: PerMode<u32>,
+    /// Why that size (printed under the tuning table).
+    #[serde(default)]
+    pub why_n: String,
     /// Register block of the blocked kernel: rows of R per invocation.
     pub tm: Vec<u32>,
     /// Register block: vec4 columns of R per invocation.
@@ -60,29 +63,46 @@ pub struct TuneConfig {
     pub wg: Vec<[u32; 2]>,
     /// Where the blocked kernel reads A and B from: `"ssbo"`, `"texture"` (texelFetch).
     pub reads: Vec<Reads>,
+    /// k per shared-memory tile of the blocked kernel (0: no shared memory).
+    #[serde(default = "no_tiles")]
+    pub kwg: Vec<u32>,
+    /// Double-buffered tiles (tried only where `kwg` > 0).
+    #[serde(default = "single_buffer")]
+    pub db: Vec<bool>,
     /// k per pass of the multipass fragment kernel.
     pub k_chunk: Vec<u32>,
     pub repeat: Repeat,
 }
 
 impl TuneConfig {
-    /// Every (tm, tn, work group) combination, labelled.
+    /// Every (tm, tn, work group, k tile, buffering, reads) combination, labelled; `db` only
+    /// with tiles, and combinations whose tiles exceed GL's guaranteed shared memory are
+    /// left out (as CLBlast's tuner leaves out configurations its constraints reject).
     pub fn blocked_candidates(&self) -> Vec<(String, BlockedParams)> {
         let mut v = Vec::new();
         for &tm in &self.tm {
             for &tn in &self.tn {
                 for &[wg_x, wg_y] in &self.wg {
-                    for &reads in &self.reads {
-                        v.push((
-                            format!("tm={tm} tn={tn} wg={wg_x}×{wg_y} {}", reads.name()),
-                            BlockedParams {
-                                tm,
-                                tn,
-                                wg_x,
-                                wg_y,
-                                reads,
-                            },
-                        ));
+                    for &kwg in &self.kwg {
+                        for &db in &self.db {
+                            if db && kwg == 0 {
+                                continue;
+                            }
+                            for &reads in &self.reads {
+                                let p = BlockedParams {
+                                    tm,
+                                    tn,
+                                    wg_x,
+                                    wg_y,
+                                    reads,
+                                    kwg,
+                                    db,
+                                };
+                                if p.shared_bytes() <= MIN_SHARED_BYTES {
+                                    v.push((p.label(), p));
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -109,6 +129,8 @@ impl TuneConfig {
             ("tn", self.tn.is_empty()),
             ("wg", self.wg.is_empty()),
             ("reads", self.reads.is_empty()),
+            ("kwg", self.kwg.is_empty()),
+            ("db", self.db.is_empty()),
             ("k_chunk", self.k_chunk.is_empty()),
         ] {
             if empty {
@@ -123,11 +145,26 @@ impl TuneConfig {
         if let Some(k) = self.k_chunk.iter().find(|&&k| k == 0) {
             return Err(format!("table1.tune.k_chunk: {k} must be ≥ 1 (k per pass)"));
         }
-        for (_, p) in self.blocked_candidates() {
+        let candidates = self.blocked_candidates();
+        if candidates.is_empty() {
+            return Err(format!(
+                "table1.tune: every blocked candidate's tiles exceed the {MIN_SHARED_BYTES} \
+                 bytes of shared memory GL guarantees (lower kwg, tm, tn or the work group)"
+            ));
+        }
+        for (_, p) in candidates {
             p.validate().map_err(|e| format!("table1.tune: {e}"))?;
         }
         Ok(())
     }
+}
+
+fn no_tiles() -> Vec<u32> {
+    vec![0]
+}
+
+fn single_buffer() -> Vec<bool> {
+    vec![false]
 }
 
 /// One row of the paper's Table 1, each number as printed ([`Printed`]).

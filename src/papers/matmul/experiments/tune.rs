@@ -1,6 +1,7 @@
 //! Tuning of the variants beyond the paper (issue 13's "tuning, not hand-picking"): before
-//! Table 1, the register-blocked compute kernel sweeps its register block (`tm` rows × `tn`
-//! vec4 columns per invocation) and work-group shape, and the multipass fragment kernel its k
+//! Table 1, the blocked compute kernel sweeps its register block (`tm` rows × `tn` vec4
+//! columns per invocation), work-group shape and shared-memory k tile (`kwg`, single or
+//! double-buffered; CLBlast's parameters), and the multipass fragment kernel its k
 //! per pass, each sweep's candidates timed interleaved in rounds on one N×N product of
 //! `[table1.tune]` ([`crate::runner::tuning::Tuner::pick_interleaved`], `glFinish` around
 //! the dispatch loop as in Table 1) and verified against the
@@ -40,8 +41,11 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     let mut tuner = s.tuner(&(tune, cfg.seed, cfg.tolerance))?;
     tuner.caption(format!(
         "{}: every register block tm ∈ {:?} (rows) × tn ∈ {:?} (vec4 columns) with every \
-             work group {:?} (x × y invocations), A and B read from {:?} (texture: texelFetch \
-             from rectangle textures), timed at N = {n}.",
+             work group {:?} (x × y invocations), shared-memory k tile kwg ∈ {:?} (0: none), \
+             single or double-buffered (db ∈ {:?}, with tiles only), and A and B read from {:?} \
+             (texture: texelFetch from rectangle textures), {} candidates in all (those whose \
+             tiles exceed GL's guaranteed {} bytes of shared memory left out), timed at \
+             N = {n}. {}",
         KERNELS[2],
         tune.tm,
         tune.tn,
@@ -49,7 +53,12 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
             .iter()
             .map(|w| format!("{}×{}", w[0], w[1]))
             .collect::<Vec<_>>(),
-        tune.reads.iter().map(|r| r.name()).collect::<Vec<_>>()
+        tune.kwg,
+        tune.db,
+        tune.reads.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        tune.blocked_candidates().len(),
+        crate::papers::matmul::gpu::MIN_SHARED_BYTES,
+        tune.why_n
     ));
     let blocked = tuner.pick_interleaved(
         s,
@@ -119,14 +128,10 @@ fn rounds_caption(tuner: &mut Tuner, tune: &TuneConfig) {
 /// What was picked at size `n`, which Table 1 runs with.
 fn tuned_note(s: &Session, n: usize, t: Tuned) {
     s.note(format!(
-        "Tuned on this device at N = {n} (the `tuning` table): {} with tm = {}, tn = {}, \
-         {}×{} work groups, {} reads; {} with {} k per pass. Table 1 runs both with these.",
+        "Tuned on this device at N = {n} (the `tuning` table): {} with {}; {} with {} k per \
+         pass. Table 1 runs both with these.",
         KERNELS[2],
-        t.blocked.tm,
-        t.blocked.tn,
-        t.blocked.wg_x,
-        t.blocked.wg_y,
-        t.blocked.reads.name(),
+        t.blocked.describe(),
         KERNELS[3],
         Multipass::chunk(t.k_chunk)
     ));

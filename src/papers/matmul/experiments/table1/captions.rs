@@ -49,15 +49,10 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
     ));
     t.caption(format!(
         "Beyond the paper, each with the parameters tuned on this device (the `tuning` \
-         table): `blocked` = register-blocked compute kernel ({}×{} vec4 per invocation, {}×{} \
-         work groups, A and B read from {}); `fragment` = multipass fragment-shader matmul on \
-         RGBA32F textures, {} k per pass, switch method; `SGEMM` = matrixmultiply::sgemm, one \
-         thread.",
-        tuned.blocked.tm,
-        tuned.blocked.tn,
-        tuned.blocked.wg_x,
-        tuned.blocked.wg_y,
-        tuned.blocked.reads.describe(),
+         table): `blocked` = blocked compute kernel ({}); `fragment` = multipass \
+         fragment-shader matmul on RGBA32F textures, {} k per pass, switch method; `SGEMM` = \
+         matrixmultiply::sgemm, one thread.",
+        tuned.blocked.describe(),
         Multipass::chunk(tuned.k_chunk)
     ));
     t.caption(

@@ -1,6 +1,6 @@
 //! Table 1: Algorithm 3 (CPU) against Algorithms 1 + 2 (GPU) for N×N matrices, with the
 //! labelled variants in the same table: Algorithm 1 as printed (a full 64×64 grid on every
-//! dispatch), and beyond the paper the register-blocked compute kernel, the multipass
+//! dispatch), and beyond the paper the blocked compute kernel, the multipass
 //! fragment kernel and a tuned CPU SGEMM. GFLOPS by eq. (2): 2N³ / (10⁶ · ms).
 //!
 //! Timing (§4: "10회 측정하여 평균"): every variant of a row is timed interleaved

@@ -86,7 +86,7 @@ fn measured_notes(s: &Session, t: &Table, cfg: &Table1Config) {
     {
         s.note(format!(
             "At N = {n} the paper's kernel reaches {f:.2} GFLOPS on this device, the \
-                 register-blocked kernel {b:.2} GFLOPS ({:.1}× the paper's kernel) and the \
+                 blocked kernel {b:.2} GFLOPS ({:.1}× the paper's kernel) and the \
                  fragment multipass {fr:.2} GFLOPS (blocked / fragment = {:.2}).",
             b / f,
             b / fr
