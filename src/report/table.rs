@@ -262,7 +262,11 @@ impl Table {
 
     /// `(x, y, y's interval)` of two numeric columns, rows where both are numbers: a
     /// measured curve with its whiskers ([`crate::report::Series::measured`]).
-    pub fn measured_series(&self, x: &str, y: &str) -> Vec<(f64, f64, Option<(f64, f64)>)> {
+    pub fn measured_series(
+        &self,
+        x: &str,
+        y: &str,
+    ) -> Vec<crate::report::plot::line::MeasuredPoint> {
         self.numbers(x)
             .into_iter()
             .zip(self.numbers(y))

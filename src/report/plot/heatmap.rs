@@ -34,11 +34,14 @@ pub fn viridis(t: f64) -> [u8; 3] {
     rgb
 }
 
+/// A colour map: `t` ∈ [0, 1] to 8-bit RGB.
+pub type ColourMap = fn(f64) -> [u8; 3];
+
 /// The colour map for values over `lo..hi` of a field whose values are `values`, and the
 /// range it spans: a field of one sign gets the sequential [`viridis`] over `lo..hi`; one
 /// of both signs the [`diverging`] map over a range symmetric about zero, so that white is
 /// zero.
-pub fn colour_map(values: &[f64], (lo, hi): (f64, f64)) -> (fn(f64) -> [u8; 3], (f64, f64)) {
+pub fn colour_map(values: &[f64], (lo, hi): (f64, f64)) -> (ColourMap, (f64, f64)) {
     let finite = || values.iter().filter(|v| v.is_finite());
     let one_signed = finite().all(|v| *v >= 0.0) || finite().all(|v| *v <= 0.0);
     if one_signed {

@@ -13,6 +13,9 @@ use super::{PlotError, SIZE, plot_error, render_png, style};
 const PLOT_W: u32 = SIZE.0 - 40 - 110;
 const PLOT_H: u32 = SIZE.1 - 40 - 70 - 50;
 
+/// A measured point: x, y and y's 95 % interval where it has one.
+pub type MeasuredPoint = (f64, f64, Option<(f64, f64)>);
+
 /// One curve.
 #[derive(Clone, Debug)]
 pub struct Series {
@@ -45,10 +48,7 @@ impl Series {
     }
     /// Ours, measured: each point with its interval (`(x, y, Some((lo, hi)))`), as
     /// [`crate::report::Table::measured_series`] gives them.
-    pub fn measured(
-        name: impl Into<String>,
-        points: Vec<(f64, f64, Option<(f64, f64)>)>,
-    ) -> Series {
+    pub fn measured(name: impl Into<String>, points: Vec<MeasuredPoint>) -> Series {
         Series {
             intervals: points.iter().map(|p| p.2).collect(),
             ..Series::ours(name, points.iter().map(|p| (p.0, p.1)).collect())

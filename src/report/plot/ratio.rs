@@ -140,7 +140,9 @@ fn ok(v: f64) -> bool {
 }
 
 /// The ratio axis: every ratio, interval end and 1, made symmetric about 1 (so that "twice
-/// as fast" either way is as far from the line), and its ticks mirrored as `1 / t`.
+/// as fast" either way is as far from the line), with ticks chosen on each half alone (each
+/// half of the axis long), so that both sides read in round numbers (0.2, 0.5 | 2, 5) and
+/// no labels collide.
 fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Option<Vec<f64>>) {
     let vals = rows
         .iter()
@@ -150,15 +152,14 @@ fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Opt
     let (lo, hi) = range(vals, true);
     let m = (1.0 / lo).max(hi);
     let (lo, hi) = (1.0 / m, m);
-    // Ticks chosen on the half above 1 (half the axis), then mirrored.
-    let ticks = log_ticks((1.0, hi), len / 2, false).map(|t| {
-        let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
-        let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
-        t.extend(inv);
-        t.sort_by(f64::total_cmp);
-        t
-    });
-    (lo, hi, ticks)
+    let mut t: Vec<f64> = [(lo, 1.0), (1.0, hi)]
+        .into_iter()
+        .filter_map(|half| log_ticks(half, len / 2, false))
+        .flatten()
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+    (lo, hi, (t.len() >= 2).then_some(t))
 }
 
 /// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
