@@ -11,13 +11,15 @@
 use std::path::Path;
 use std::process::Command;
 
-use gpgpu_repro::report::{BarChart, HeatMap, LineChart, RatioChart, Series};
+use gpgpu_repro::report::{
+    BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, Series,
+};
 
 /// The environment variable that tells a child which chart kind to draw, and where.
 const KIND: &str = "GPGPU_REPRO_TEST_FIRST_CHART";
 const OUT: &str = "GPGPU_REPRO_TEST_FIRST_CHART_OUT";
 
-const KINDS: [&str; 4] = ["line", "bar", "ratio", "heatmap"];
+const KINDS: [&str; 5] = ["line", "bar", "dot", "ratio", "heatmap"];
 
 /// Legend entries whose measured width differs from the fixed guess the old code used when
 /// the font was missing (300 px a name): one name far wider, so that the measured legend
@@ -44,7 +46,6 @@ fn draw(kind: &str, path: &Path) {
                 title: "first bar chart".into(),
                 x_label: "variant".into(),
                 y_label: "time (ms)".into(),
-                log_y: false,
                 categories: vec!["a".into(), "b".into()],
                 series: NAMES
                     .iter()
@@ -53,6 +54,25 @@ fn draw(kind: &str, path: &Path) {
                     .collect(),
             };
             chart.save(path).expect("a bar chart draws");
+        }
+        "dot" => {
+            let chart = DotChart {
+                title: "first dot chart".into(),
+                category_label: "variant".into(),
+                value_label: "time (ms, log)".into(),
+                log: true,
+                categories: vec!["a".into(), "b".into()],
+                series: NAMES
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| DotSeries {
+                        name: n.to_string(),
+                        dots: vec![Some(Dot::new(1.0 + i as f64, Some((0.5, 4.0)))), None],
+                        paper: i == 1,
+                    })
+                    .collect(),
+            };
+            chart.save(path).expect("a dot chart draws");
         }
         "ratio" => {
             let chart = RatioChart {

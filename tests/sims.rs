@@ -660,6 +660,7 @@ fn fig14_chart_draws_one_series_per_grid_and_the_papers_where_it_gives_a_value()
         category: c.into(),
         n,
         fps,
+        interval: Some((0.9 * fps, 1.1 * fps)),
         paper,
     };
     let bars = [
@@ -679,7 +680,7 @@ fn fig14_chart_draws_one_series_per_grid_and_the_papers_where_it_gives_a_value()
             "shallow-water + view"
         ]
     );
-    let names: Vec<&str> = chart.series.iter().map(|s| s.0.as_str()).collect();
+    let names: Vec<&str> = chart.series.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -688,13 +689,30 @@ fn fig14_chart_draws_one_series_per_grid_and_the_papers_where_it_gives_a_value()
             "paper (GeForce 6800), N' = 1024"
         ]
     );
-    assert_eq!(chart.series[0].1, [Some(900.0), None, None, None]);
+    let values = |k: usize| -> Vec<Option<f64>> {
+        chart.series[k]
+            .dots
+            .iter()
+            .map(|d| d.map(|d| d.value))
+            .collect()
+    };
+    assert_eq!(values(0), [Some(900.0), None, None, None]);
+    assert_eq!(values(1), [Some(80.0), Some(120.0), Some(60.0), Some(30.0)]);
+    assert_eq!(values(2), [None, None, Some(35.0), Some(17.0)]);
+    // Ours carry their intervals; the paper's values have none.
     assert_eq!(
-        chart.series[1].1,
-        [Some(80.0), Some(120.0), Some(60.0), Some(30.0)]
+        chart.series[1].dots[0].unwrap().interval,
+        Some((72.0, 88.0))
     );
-    assert_eq!(chart.series[2].1, [None, None, Some(35.0), Some(17.0)]);
-    assert!(chart.log_y && chart.title.contains("llvmpipe"));
+    assert!(
+        chart.series[2]
+            .dots
+            .iter()
+            .flatten()
+            .all(|d| d.interval.is_none())
+    );
+    assert!(chart.series[2].paper && !chart.series[1].paper);
+    assert!(chart.log && chart.title.contains("llvmpipe"));
     // Without paper values there is no paper series.
     assert_eq!(fig14_chart(&bars[..3], "d", 1024).series.len(), 2);
     let path = std::env::temp_dir().join("gpgpu-repro-fig14-test.png");

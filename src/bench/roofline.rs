@@ -2,7 +2,8 @@
 //! operational intensity `I` (flop per byte moved), log–log, under the device's roofs
 //! `min(peak, I · bandwidth)` — one roof per pipeline (legacy = fragment passes, compute),
 //! fp32 solid and fp64 dashed, from a [`DeviceProfile`]. Kernels are points: legacy circles,
-//! compute triangles, each numbered, with the numbers' names in the legend under the plot.
+//! compute triangles, numbered beside them (points that overlap share one label, "4, 6, 8"),
+//! with the numbers' names in the legend under the plot.
 
 use std::path::Path;
 use std::sync::Once;
@@ -146,7 +147,8 @@ pub fn roofline(
         let (shape, color) = look(p.pipeline);
         style::marker(&top, shape, xy, 9, color, true).map_err(&perr)?;
     }
-    number_points(&top, &at).map_err(&perr)?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    number_points(&top, &at, (xs.start, ys.start, xs.end, ys.end)).map_err(&perr)?;
     style::legend(&bottom, &keys).map_err(&perr)?;
     root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
@@ -199,69 +201,121 @@ fn legend_keys(roofs: &[Roof], points: &[RooflinePoint]) -> Vec<Key> {
 /// A box in pixels: (left, top, right, bottom).
 type Bbox = (i32, i32, i32, i32);
 
-/// Draws each point's number (1, 2, …) where it covers neither another number nor a marker
-/// (see [`label_box`]); a number set away from its point gets a thin leader line to it.
-fn number_points(top: &DrawingArea<BitMapBackend, Shift>, at: &[(i32, i32)]) -> Result<(), String> {
+/// Points whose centres lie within this many pixels of each other share one label.
+const GROUP_PX: i32 = 24;
+
+/// The points grouped for labelling: greedily, each group the points within [`GROUP_PX`] of
+/// all its members (markers that overlap or touch at this size), left to right in a group.
+fn groups(at: &[(i32, i32)]) -> Vec<Vec<usize>> {
+    let near = |a: (i32, i32), b: (i32, i32)| {
+        (a.0 - b.0).abs() <= GROUP_PX && (a.1 - b.1).abs() <= GROUP_PX
+    };
+    let mut out: Vec<Vec<usize>> = vec![];
+    for i in 0..at.len() {
+        match out
+            .iter_mut()
+            .find(|g| g.iter().all(|&j| near(at[i], at[j])))
+        {
+            Some(g) => g.push(i),
+            None => out.push(vec![i]),
+        }
+    }
+    for g in &mut out {
+        g.sort_by_key(|&i| (at[i].0, i));
+    }
+    out
+}
+
+/// Labels each group of points ([`groups`]) with its numbers ("4, 6, 8"), in a box touching
+/// the group's markers on one side: right, left, above, below, then the corners, the first
+/// that covers no marker, no other label and stays in the plot (`plot`: its pixel box); the
+/// right side where none does. No label stands away from its points, and none needs a
+/// leader line.
+fn number_points(
+    top: &DrawingArea<BitMapBackend, Shift>,
+    at: &[(i32, i32)],
+    plot: Bbox,
+) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    const R: i32 = 11;
     let mut placed: Vec<Bbox> = at
         .iter()
-        .map(|&(x, y)| (x - 11, y - 11, x + 11, y + 11))
+        .map(|&(x, y)| (x - R, y - R, x + R, y + R))
         .collect();
-    let font = (FONT, style::LEGEND).into_font().color(&BLACK);
-    for (i, &(px, py)) in at.iter().enumerate() {
-        let label = format!("{}", i + 1);
-        let (w, h) = (13 * label.len() as i32 + 4, 24);
-        let (b, near) = label_box((px, py), (w, h), &placed);
+    let font = (FONT, style::LEGEND).into_font();
+    for g in groups(at) {
+        let label = g
+            .iter()
+            .map(|i| (i + 1).to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        let size = (style::text_width(&font, &label)? + 6, 24);
+        let group = g.iter().map(|&i| placed[i]).fold(placed[g[0]], |a, b| {
+            (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
+        });
+        let b = label_box(group, size, &placed, plot);
         placed.push(b);
-        let (cx, cy) = ((b.0 + b.2) / 2, (b.1 + b.3) / 2);
-        if !near {
-            top.draw(&PathElement::new(
-                vec![(px, py), (cx, cy)],
-                RGBColor(120, 120, 120).stroke_width(1),
-            ))
-            .map_err(e)?;
-            top.draw(&Rectangle::new([(b.0, b.1), (b.2, b.3)], WHITE.filled()))
-                .map_err(e)?;
-        }
         top.draw(&Text::new(
             label,
-            (cx, cy),
-            font.pos(Pos::new(HPos::Center, VPos::Center)),
+            ((b.0 + b.2) / 2, (b.1 + b.3) / 2),
+            font.color(&BLACK).pos(Pos::new(HPos::Center, VPos::Center)),
         ))
         .map_err(e)?;
     }
     Ok(())
 }
 
-/// Where a `w`×`h` number for the point at `(px, py)` goes: the nearest box clear of every
-/// `placed` one, in rings stepping outwards (the first ring if none is clear), and whether
-/// it is in the first ring, next to the marker.
-fn label_box((px, py): (i32, i32), (w, h): (i32, i32), placed: &[Bbox]) -> (Bbox, bool) {
-    let mut boxes = vec![];
-    for r in [14, 30, 48, 66, 84] {
-        for (dx, dy) in [
-            (1, 0),
-            (1, -1),
-            (0, -1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (0, 1),
-            (1, 1),
-        ] {
-            let cx = px + dx * (r + w / 2);
-            let cy = py + dy * (r + h / 2);
-            boxes.push(((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2), r == 14));
-        }
-    }
+/// Where a `w`×`h` label for the markers in box `g` goes: touching `g` (2 px apart) on the
+/// first side clear of every `placed` box and inside `plot`, else on the right.
+fn label_box(g: Bbox, (w, h): (i32, i32), placed: &[Bbox], plot: Bbox) -> Bbox {
+    let (cx, cy) = ((g.0 + g.2) / 2, (g.1 + g.3) / 2);
+    let d = 2;
+    let sides = [
+        (g.2 + d, cy - h / 2),
+        (g.0 - d - w, cy - h / 2),
+        (cx - w / 2, g.1 - d - h),
+        (cx - w / 2, g.3 + d),
+        (g.2 + d, g.1 - d - h),
+        (g.2 + d, g.3 + d),
+        (g.0 - d - w, g.1 - d - h),
+        (g.0 - d - w, g.3 + d),
+    ];
+    let boxes = sides.map(|(x, y)| (x, y, x + w, y + h));
     let free = |b: &Bbox| {
-        placed
-            .iter()
-            .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
+        b.0 >= plot.0
+            && b.1 >= plot.1
+            && b.2 <= plot.2
+            && b.3 <= plot.3
+            && placed
+                .iter()
+                .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
     };
-    boxes
-        .iter()
-        .copied()
-        .find(|(b, _)| free(b))
-        .unwrap_or(boxes[0])
+    boxes.iter().copied().find(free).unwrap_or(boxes[0])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Overlapping markers share one label; a label touches its group's markers and covers
+    /// no marker when a side is free.
+    #[test]
+    fn overlapping_points_share_a_label_beside_them() {
+        let at = [(100, 100), (108, 104), (300, 300), (104, 96), (130, 100)];
+        let g = groups(&at);
+        assert_eq!(g, vec![vec![0, 3, 1], vec![2], vec![4]]);
+        let markers: Vec<Bbox> = at
+            .iter()
+            .map(|&(x, y)| (x - 11, y - 11, x + 11, y + 11))
+            .collect();
+        let group = (89, 85, 119, 115);
+        let b = label_box(group, (40, 24), &markers, (0, 0, 1000, 1000));
+        // Not on the right (point 5's marker is there): the left side, touching the group.
+        assert_eq!((b.2, b.1), (group.0 - 2, 100 - 12));
+        assert!(
+            markers
+                .iter()
+                .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
+        );
+    }
 }

@@ -16,7 +16,7 @@ pub mod table;
 
 pub use audit::Audit;
 pub use finding::{Finding, Verdict};
-pub use plot::{BarChart, HeatMap, LineChart, RatioChart, Series};
+pub use plot::{BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, Series};
 pub use provenance::Provenance;
 pub use table::{
     Attained, BOUND, Column, Fmt, LIMITER, OF_BOUND, Row, RowBuilder, Source, Status, Table, Value,

@@ -250,6 +250,31 @@ impl Table {
             .collect()
     }
 
+    /// The 95 % intervals of column `name`, one per row (`None` where the cell is not an
+    /// estimate).
+    pub fn intervals(&self, name: &str) -> Vec<Option<(f64, f64)>> {
+        let c = self.col(name);
+        self.rows
+            .iter()
+            .map(|r| r.values.get(c).and_then(Value::interval))
+            .collect()
+    }
+
+    /// `(x, y, y's interval)` of two numeric columns, rows where both are numbers: a
+    /// measured curve with its whiskers ([`crate::report::Series::measured`]).
+    pub fn measured_series(
+        &self,
+        x: &str,
+        y: &str,
+    ) -> Vec<crate::report::plot::line::MeasuredPoint> {
+        self.numbers(x)
+            .into_iter()
+            .zip(self.numbers(y))
+            .zip(self.intervals(y))
+            .filter_map(|((a, b), iv)| Some((a?, b?, iv)))
+            .collect()
+    }
+
     /// `(x, y)` pairs of two numeric columns, rows where both are numbers.
     pub fn series(&self, x: &str, y: &str) -> Vec<(f64, f64)> {
         self.numbers(x)

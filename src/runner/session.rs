@@ -18,7 +18,9 @@ use crate::bench::{DeviceProfile, OVER_BOUND};
 use crate::gl::Gl;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
-use crate::report::{Attained, Audit, BarChart, Column, Finding, LineChart, Provenance, Table};
+use crate::report::{
+    Attained, Audit, BarChart, Column, DotChart, Finding, LineChart, Provenance, Table,
+};
 
 mod writer;
 pub use writer::TableWriter;
@@ -348,6 +350,13 @@ impl Session {
 
     /// Saves a bar chart as `DIR/<paper>/<file>` and lists it in the report.
     pub fn bar_chart(&self, file: &str, chart: &BarChart, caption: &str) -> Result<(), RunError> {
+        chart.save(&self.shared.dir.join(file))?;
+        self.add_plot(file, caption);
+        Ok(())
+    }
+
+    /// Saves a dot chart as `DIR/<paper>/<file>` and lists it in the report.
+    pub fn dot_chart(&self, file: &str, chart: &DotChart, caption: &str) -> Result<(), RunError> {
         chart.save(&self.shared.dir.join(file))?;
         self.add_plot(file, caption);
         Ok(())

@@ -1,8 +1,8 @@
 //! PNG frames: a field in a perceptual colour map (viridis) with a colour bar.
 //!
-//! The colour map is the polynomial fit of viridis (Matt Zucker's, public domain), the same
-//! one `glsl/sim/colormap.frag` uses for the GPU visualisation, so frames and the live view
-//! agree. Small grids are enlarged by pixel replication to at least 512 pixels.
+//! The colour map is the polynomial fit of viridis ([`crate::report::plot::viridis`]), the
+//! same one `glsl/sim/colormap.frag` uses for the GPU visualisation, so frames and the live
+//! view agree. Small grids are enlarged by pixel replication to at least 512 pixels.
 
 use std::path::Path;
 use std::sync::Once;
@@ -12,27 +12,9 @@ use plotters::style::FontStyle;
 
 use super::{SimError, Simulation};
 
-/// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB.
+/// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB ([`crate::report::plot::viridis`]).
 pub fn viridis(t: f32) -> [u8; 3] {
-    let t = t.clamp(0.0, 1.0) as f64;
-    const C: [[f64; 3]; 7] = [
-        [0.277_727_3, 0.005_407_344, 0.334_099_8],
-        [0.105_093_0, 1.404_613_5, 1.384_590_2],
-        [-0.330_861_8, 0.214_847_6, 0.095_095_16],
-        [-4.634_230_5, -5.799_101, -19.332_441],
-        [6.228_270, 14.179_934, 56.690_55],
-        [4.776_385, -13.745_146, -65.353_03],
-        [-5.435_456, 4.645_852_6, 26.312_435],
-    ];
-    let mut rgb = [0u8; 3];
-    for (ch, out) in rgb.iter_mut().enumerate() {
-        let mut v = C[6][ch];
-        for k in (0..6).rev() {
-            v = v * t + C[k][ch];
-        }
-        *out = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
-    }
-    rgb
+    crate::report::plot::viridis(t as f64)
 }
 
 /// Registers the sans-serif font of frames and the viewer's overlay with plotters (once).

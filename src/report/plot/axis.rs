@@ -85,27 +85,133 @@ pub(crate) fn tick(v: f64) -> String {
     }
 }
 
-/// Key points of a log axis over `lo..hi` spanning under four decades: 1-2-5 steps (or
-/// 1-1.5-2-3-5-7 within one decade); none (the axis's own powers of ten) for wider spans.
-pub(crate) fn log_ticks((lo, hi): (f64, f64)) -> Option<Vec<f64>> {
-    if !(lo > 0.0 && hi > lo) || hi / lo >= 1e4 {
+/// Key points of a log axis over `lo..hi` that is `len` pixels long (`vertical`: the y
+/// axis, whose labels stack by their height; else the x axis, whose labels sit side by side
+/// by their width): the densest of 1-1.5-2-3-5-7, 1-2-5, 1-3 and 1 per decade, then powers
+/// of ten every 2, 3, … decades, whose labels ([`tick`]) keep [`TICK_GAP`] pixels apart.
+/// `None` where even one label per decade collides or fewer than two ticks fall in the range
+/// (the axis's own powers of ten then).
+pub(crate) fn log_ticks((lo, hi): (f64, f64), len: u32, vertical: bool) -> Option<Vec<f64>> {
+    if !(lo > 0.0 && hi > lo && lo.is_finite() && hi.is_finite()) {
         return None;
     }
-    let steps: &[f64] = if hi / lo < 10.0 {
-        &[1.0, 1.5, 2.0, 3.0, 5.0, 7.0]
-    } else {
-        &[1.0, 2.0, 5.0]
-    };
+    const STEPS: [&[f64]; 4] = [
+        &[1.0, 1.5, 2.0, 3.0, 5.0, 7.0],
+        &[1.0, 2.0, 5.0],
+        &[1.0, 3.0],
+        &[1.0],
+    ];
+    let at = |v: f64| (v / lo).log10() / (hi / lo).log10() * len as f64;
+    let decades = (hi / lo).log10().ceil().max(1.0) as usize;
+    let candidates = STEPS
+        .iter()
+        .map(|m| decade_ticks((lo, hi), m, 1))
+        .chain((2..=decades.max(2)).map(|k| decade_ticks((lo, hi), &[1.0], k)));
+    for t in candidates {
+        if t.len() < 2 {
+            return None;
+        }
+        if labels_apart(&t, &at, vertical) {
+            return Some(t);
+        }
+    }
+    None
+}
+
+/// The minimum gap in pixels between two neighbouring tick labels.
+pub(crate) const TICK_GAP: f64 = 12.0;
+
+/// The ticks `m × 10^(k e)` (m from `mantissas`, every `every`-th decade) within `lo..hi`.
+fn decade_ticks((lo, hi): (f64, f64), mantissas: &[f64], every: usize) -> Vec<f64> {
     let mut out = vec![];
-    let mut decade = 10f64.powf(lo.log10().floor());
-    while decade <= hi {
-        for m in steps {
-            let v = m * decade;
-            if v >= lo && v <= hi {
-                out.push(v);
+    let mut e = lo.log10().floor() as i32;
+    while 10f64.powi(e) <= hi {
+        if e.rem_euclid(every as i32) == 0 {
+            for m in mantissas {
+                let v = m * 10f64.powi(e);
+                if v >= lo * (1.0 - 1e-12) && v <= hi * (1.0 + 1e-12) {
+                    out.push(v);
+                }
             }
         }
-        decade *= 10.0;
+        e += 1;
     }
-    (out.len() >= 2).then_some(out)
+    out
+}
+
+/// Whether the labels of `ticks` ([`tick`] at the tick font), centred at the pixels `at`
+/// gives along an axis, keep [`TICK_GAP`] pixels apart: by their widths on an x axis, by
+/// the font's height on a y axis.
+pub(crate) fn labels_apart(ticks: &[f64], at: &dyn Fn(f64) -> f64, vertical: bool) -> bool {
+    let font = (FONT, style::TICK).into_font();
+    let extent = |v: f64| {
+        if vertical {
+            Some(style::TICK as f64)
+        } else {
+            style::text_width(&font, &tick(v)).ok().map(f64::from)
+        }
+    };
+    ticks
+        .windows(2)
+        .all(|w| match (extent(w[0]), extent(w[1])) {
+            (Some(a), Some(b)) => (at(w[1]) - at(w[0])).abs() - (a + b) / 2.0 >= TICK_GAP,
+            _ => false,
+        })
+}
+
+/// `ticks` thinned until their labels keep apart ([`labels_apart`]): every second one, then
+/// every third, … (the first kept), so that the kept ones stay evenly spaced.
+pub(crate) fn thin_ticks(ticks: Vec<f64>, at: &dyn Fn(f64) -> f64, vertical: bool) -> Vec<f64> {
+    for k in 1..=ticks.len().max(1) {
+        let t: Vec<f64> = ticks.iter().copied().step_by(k).collect();
+        if labels_apart(&t, at, vertical) {
+            return t;
+        }
+    }
+    ticks.into_iter().take(1).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The log axis of `fig11_1024.png` (times from about 6 to 450 ms, plot ~870 px wide):
+    /// the chosen ticks' labels keep apart at the rendered width (the old axis printed
+    /// "708090100" there), and ticks are chosen at all.
+    #[test]
+    fn log_ticks_for_fig11_1024_do_not_collide() {
+        for (range, len) in [((5.5, 520.0), 870), ((0.3, 55.0), 870), ((0.02, 60.0), 560)] {
+            let t = log_ticks(range, len, false).expect("ticks");
+            assert!(t.len() >= 3, "{range:?}: {t:?}");
+            let at = |v: f64| (v / range.0).log10() / (range.1 / range.0).log10() * len as f64;
+            assert!(labels_apart(&t, &at, false), "{range:?}: {t:?}");
+            // Every integer mantissa, as the old axis drew them, collides at this width.
+            let every: Vec<f64> = (1..10).map(f64::from).collect();
+            assert!(
+                !labels_apart(&decade_ticks(range, &every, 1), &at, false),
+                "{range:?}"
+            );
+        }
+        // A y axis: labels stack by the font's height, so a tall one gets the densest set
+        // and a short one a sparser set.
+        let t = log_ticks((1.0, 100.0), 600, true).expect("ticks");
+        assert_eq!(t.len(), 13);
+        let t = log_ticks((1.0, 100.0), 200, true).expect("ticks");
+        assert_eq!(t, [1.0, 3.0, 10.0, 30.0, 100.0]);
+        // Eight decades on 600 px: every other power of ten, or every one.
+        let t = log_ticks((1e-3, 1e5), 600, false).expect("ticks");
+        assert!(
+            t.iter()
+                .all(|v| (v.log10().round() - v.log10()).abs() < 1e-9)
+        );
+    }
+
+    #[test]
+    fn thinning_keeps_every_kth_tick_until_labels_are_apart() {
+        let xs = [992.0, 4032.0, 16256.0, 65280.0, 261632.0, 1.05e6];
+        let at = |v: f64| (v / 992.0).log10() / (1.05e6f64 / 992.0).log10() * 200.0;
+        let t = thin_ticks(xs.to_vec(), &at, false);
+        assert!(t.len() < xs.len() && t[0] == 992.0);
+        assert!(labels_apart(&t, &at, false));
+    }
 }

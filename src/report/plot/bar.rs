@@ -7,14 +7,15 @@ use plotters::prelude::*;
 use super::axis::{builder, mesh_style, range, tick};
 use super::{PlotError, SIZE, plot_error, render_png, style};
 
-/// Grouped bars: one group per category, one bar per series (the paper's bar charts).
+/// Grouped bars: one group per category, one bar per series (the paper's bar charts), on a
+/// linear axis from zero: a bar's length is its value only there, so there is no log axis
+/// (values over decades go on a [`super::DotChart`]).
 #[derive(Clone, Debug)]
 pub struct BarChart {
     pub title: String,
     /// What the categories are (under them; left of them when the chart lies on its side).
     pub x_label: String,
     pub y_label: String,
-    pub log_y: bool,
     pub categories: Vec<String>,
     /// (series name, one value per category).
     pub series: Vec<(String, Vec<Option<f64>>)>,
@@ -113,31 +114,40 @@ impl BarChart {
             }};
         }
         let cr = -0.5..(nc as f64 - 0.5);
-        match (horizontal, self.log_y) {
-            (true, true) => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr), lo),
-            (true, false) => draw!(b.build_cartesian_2d(lo..hi, cr), 0.0),
-            (false, true) => draw!(b.build_cartesian_2d(cr, (lo..hi).log_scale()), lo),
-            (false, false) => draw!(b.build_cartesian_2d(cr, lo..hi), 0.0),
+        if horizontal {
+            draw!(b.build_cartesian_2d(lo..hi, cr), 0.0)
+        } else {
+            draw!(b.build_cartesian_2d(cr, lo..hi), 0.0)
         }
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
         root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 
-    /// The value axis: every finite value (positive on a log axis), from 0 on a linear one;
-    /// `None` when there is nothing to plot.
+    /// The value axis: every finite value, and zero (where every bar starts); `None` when
+    /// there is nothing to plot.
     fn value_range(&self) -> Option<(f64, f64)> {
         let vals: Vec<f64> = self
             .series
             .iter()
             .flat_map(|(_, v)| v.iter().flatten().copied())
-            .filter(|v| v.is_finite() && (!self.log_y || *v > 0.0))
+            .filter(|v| v.is_finite())
             .collect();
         if vals.is_empty() || self.categories.is_empty() {
             return None;
         }
-        let (lo, hi) = range(vals.iter().copied(), self.log_y);
-        let lo = if self.log_y { lo } else { 0f64.min(lo) };
+        // The margin only on the side away from zero: one-signed bars stand on the axis.
+        let (lo, hi) = range(vals.iter().copied().chain([0.0]), false);
+        let lo = if vals.iter().all(|v| *v >= 0.0) {
+            0.0
+        } else {
+            lo
+        };
+        let hi = if vals.iter().all(|v| *v <= 0.0) {
+            0.0
+        } else {
+            hi
+        };
         Some((lo, hi))
     }
 
@@ -176,7 +186,7 @@ impl BarChart {
             .enumerate()
             .filter_map(|(i, y)| {
                 let y = (*y)?;
-                if !y.is_finite() || (self.log_y && y <= 0.0) {
+                if !y.is_finite() {
                     return None;
                 }
                 // Series in legend order: left to right, or top to bottom.
@@ -190,5 +200,28 @@ impl BarChart {
                 })
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every bar starts at zero, on the axis: the value range always holds 0, for positive,
+    /// negative and mixed values alike.
+    #[test]
+    fn bars_start_at_zero_on_a_linear_axis() {
+        for vals in [[3.0, 70.0], [-4.0, -1.0], [-2.0, 5.0]] {
+            let c = BarChart {
+                title: "t".into(),
+                x_label: "x".into(),
+                y_label: "y".into(),
+                categories: vec!["a".into(), "b".into()],
+                series: vec![("s".into(), vals.iter().map(|v| Some(*v)).collect())],
+            };
+            let (lo, hi) = c.value_range().expect("values");
+            assert!(lo <= 0.0 && hi >= 0.0, "{vals:?}: {lo}..{hi}");
+            assert!(lo <= vals[0] && hi >= vals[1]);
+        }
     }
 }

@@ -1,4 +1,5 @@
-//! Heat maps with a diverging colour bar ([`HeatMap`], [`diverging`]).
+//! Heat maps with a colour bar ([`HeatMap`]): a sequential map ([`viridis`]) for a one-signed
+//! field, a diverging one ([`diverging`]) centred on zero for a field of both signs.
 
 use std::path::Path;
 
@@ -7,6 +8,49 @@ use plotters::prelude::*;
 
 use super::axis::tick;
 use super::{FONT, PlotError, plot_error, render_png, style};
+
+/// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB: the polynomial fit of viridis (Matt
+/// Zucker's, public domain), the same one `glsl/sim/colormap.frag` uses for the GPU
+/// visualisation. Sequential and perceptually uniform: for one-signed fields.
+pub fn viridis(t: f64) -> [u8; 3] {
+    let t = if t.is_nan() { 0.0 } else { t.clamp(0.0, 1.0) };
+    const C: [[f64; 3]; 7] = [
+        [0.277_727_3, 0.005_407_344, 0.334_099_8],
+        [0.105_093_0, 1.404_613_5, 1.384_590_2],
+        [-0.330_861_8, 0.214_847_6, 0.095_095_16],
+        [-4.634_230_5, -5.799_101, -19.332_441],
+        [6.228_270, 14.179_934, 56.690_55],
+        [4.776_385, -13.745_146, -65.353_03],
+        [-5.435_456, 4.645_852_6, 26.312_435],
+    ];
+    let mut rgb = [0u8; 3];
+    for (ch, out) in rgb.iter_mut().enumerate() {
+        let mut v = C[6][ch];
+        for k in (0..6).rev() {
+            v = v * t + C[k][ch];
+        }
+        *out = (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    }
+    rgb
+}
+
+/// A colour map: `t` ∈ [0, 1] to 8-bit RGB.
+pub type ColourMap = fn(f64) -> [u8; 3];
+
+/// The colour map for values over `lo..hi` of a field whose values are `values`, and the
+/// range it spans: a field of one sign gets the sequential [`viridis`] over `lo..hi`; one
+/// of both signs the [`diverging`] map over a range symmetric about zero, so that white is
+/// zero.
+pub fn colour_map(values: &[f64], (lo, hi): (f64, f64)) -> (ColourMap, (f64, f64)) {
+    let finite = || values.iter().filter(|v| v.is_finite());
+    let one_signed = finite().all(|v| *v >= 0.0) || finite().all(|v| *v <= 0.0);
+    if one_signed {
+        (viridis, (lo, hi))
+    } else {
+        let m = lo.abs().max(hi.abs());
+        (diverging, (-m, m))
+    }
+}
 
 /// The diverging blue–white–red colour map: `t` = 0 blue, 0.5 white, 1 red (clamped).
 pub fn diverging(t: f64) -> [u8; 3] {
@@ -22,7 +66,7 @@ pub fn diverging(t: f64) -> [u8; 3] {
 }
 
 /// A field sampled on a regular grid of square cells (spacing `h` on both axes), drawn as a
-/// heat map with the [`diverging`] colour map and a labelled colour bar. Node (i, j) sits at
+/// heat map in the colour map its sign asks for ([`colour_map`]) with a labelled colour bar. Node (i, j) sits at
 /// (i h, j h); its cell spans ± h/2 around it, clipped to the domain [0, (nx−1) h] ×
 /// [0, (ny−1) h], so the axes show the physical domain. The picture keeps the domain's aspect
 /// (square cells): 1200 px wide, as tall as that needs (a tall domain is narrowed instead, to
@@ -40,7 +84,8 @@ pub struct HeatMap {
     pub h: f64,
     /// `values[j * nx + i]` at node (i, j), j from the bottom.
     pub values: Vec<f64>,
-    /// The values at the two ends of the colour map.
+    /// The values at the two ends of the colour map (widened to be symmetric about zero for
+    /// a field of both signs).
     pub range: (f64, f64),
 }
 
@@ -122,7 +167,7 @@ impl HeatMap {
     /// The field: one cell of the colour map per node, on axes in the domain's units.
     fn draw_field(&self, left: &Area) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-        let (lo, hi) = self.range;
+        let (map, (lo, hi)) = colour_map(&self.values, self.range);
         let (xmax, ymax) = ((self.nx - 1) as f64 * self.h, (self.ny - 1) as f64 * self.h);
         let mut chart = ChartBuilder::on(left)
             .margin(Self::MARGIN)
@@ -145,7 +190,7 @@ impl HeatMap {
         let cells = (0..self.ny).flat_map(|j| {
             (0..self.nx).map(move |i| {
                 let (x, y) = (i as f64 * self.h, j as f64 * self.h);
-                let [r, g, b] = diverging((self.values[j * self.nx + i] - lo) / (hi - lo));
+                let [r, g, b] = map((self.values[j * self.nx + i] - lo) / (hi - lo));
                 Rectangle::new(
                     [
                         ((x - half).max(0.0), (y - half).max(0.0)),
@@ -162,7 +207,7 @@ impl HeatMap {
     /// The colour bar: a strip as tall as the plot, labelled on its right.
     fn draw_colour_bar(&self, right: &Area) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-        let (lo, hi) = self.range;
+        let (map, (lo, hi)) = colour_map(&self.values, self.range);
         let mut bar = ChartBuilder::on(right)
             .margin_top(Self::MARGIN)
             .margin_bottom(Self::MARGIN + Self::X_AREA)
@@ -185,7 +230,7 @@ impl HeatMap {
         let steps = 256;
         bar.draw_series((0..steps).map(|k| {
             let (a, b) = (k as f64 / steps as f64, (k + 1) as f64 / steps as f64);
-            let [r, g, bl] = diverging(a + 0.5 / steps as f64);
+            let [r, g, bl] = map(a + 0.5 / steps as f64);
             Rectangle::new(
                 [(0.0, lo + a * (hi - lo)), (1.0, lo + b * (hi - lo))],
                 RGBColor(r, g, bl).filled(),
@@ -236,6 +281,23 @@ mod tests {
         map(21, 8).save(&path).expect("renders");
         let img = image::open(&path).expect("a PNG").to_rgb8();
         assert_eq!(img.dimensions(), map(21, 8).size());
+    }
+
+    /// A one-signed field (a potential from 0 to 10 mV) gets the sequential map over its
+    /// range; a field of both signs the diverging one, over a range symmetric about zero
+    /// (white at zero).
+    #[test]
+    fn heat_map_picks_its_colour_map_by_the_fields_sign() {
+        let (map, r) = colour_map(&[0.0, 4.0, 10.0], (0.0, 10.0));
+        assert_eq!(r, (0.0, 10.0));
+        assert_eq!(map(0.0), viridis(0.0));
+        assert_eq!(map(1.0), viridis(1.0));
+        let (map, r) = colour_map(&[-3.0, 0.5, 1.0], (-3.0, 1.0));
+        assert_eq!(r, (-3.0, 3.0));
+        assert_eq!(map(0.5), [255, 255, 255]);
+        assert_eq!(map(0.0), diverging(0.0));
+        // Negative alone is one-signed too.
+        assert_eq!(colour_map(&[-2.0, -1.0], (-2.0, -1.0)).1, (-2.0, -1.0));
     }
 
     #[test]

@@ -5,8 +5,16 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, mesh_style, range, tick};
+use super::axis::{builder, log_ticks, mesh_style, range, thin_ticks, tick};
 use super::{PlotError, SIZE, plot_error, render_png, style};
+
+/// The plot's width and height in pixels (about: the picture less the margins, the title
+/// and the label areas), for choosing ticks whose labels keep apart.
+const PLOT_W: u32 = SIZE.0 - 40 - 110;
+const PLOT_H: u32 = SIZE.1 - 40 - 70 - 50;
+
+/// A measured point: x, y and y's 95 % interval where it has one.
+pub type MeasuredPoint = (f64, f64, Option<(f64, f64)>);
 
 /// One curve.
 #[derive(Clone, Debug)]
@@ -15,6 +23,11 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
     /// Drawn dashed with hollow markers: the paper's numbers.
     pub paper: bool,
+    /// Each point's 95 % interval in y (empty, or one per point), drawn as a whisker.
+    pub intervals: Vec<Option<(f64, f64)>>,
+    /// Drawn first, wide and pale, so that a curve drawn over it leaves it showing at both
+    /// edges (two curves that coincide over much of their length, e.g. fp32 under fp64).
+    pub under: bool,
 }
 
 impl Series {
@@ -23,14 +36,28 @@ impl Series {
             name: name.into(),
             points,
             paper: false,
+            intervals: vec![],
+            under: false,
         }
     }
     pub fn paper(name: impl Into<String>, points: Vec<(f64, f64)>) -> Series {
         Series {
-            name: name.into(),
-            points,
             paper: true,
+            ..Series::ours(name, points)
         }
+    }
+    /// Ours, measured: each point with its interval (`(x, y, Some((lo, hi)))`), as
+    /// [`crate::report::Table::measured_series`] gives them.
+    pub fn measured(name: impl Into<String>, points: Vec<MeasuredPoint>) -> Series {
+        Series {
+            intervals: points.iter().map(|p| p.2).collect(),
+            ..Series::ours(name, points.iter().map(|p| (p.0, p.1)).collect())
+        }
+    }
+    /// Drawn under the others, wide and pale ([`Series::under`]).
+    pub fn under(mut self) -> Series {
+        self.under = true;
+        self
     }
 }
 
@@ -88,7 +115,12 @@ impl LineChart {
         let pts: Vec<(f64, f64)> = self
             .series
             .iter()
-            .flat_map(|s| s.points.iter().copied())
+            .flat_map(|s| {
+                let ends = s.points.iter().zip(&s.intervals).flat_map(|(p, iv)| {
+                    iv.iter().flat_map(move |&(lo, hi)| [(p.0, lo), (p.0, hi)])
+                });
+                s.points.iter().copied().chain(ends)
+            })
             .filter(|&p| self.plottable(p))
             .collect();
         (!pts.is_empty()).then(|| {
@@ -153,7 +185,7 @@ impl LineChart {
             return Err(perr("no finite points to plot".into()));
         };
         let x_ticks = self.x_ticks(xr);
-        let y_ticks = log_ticks(yr);
+        let y_ticks = log_ticks(yr, PLOT_H, true);
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(SIZE.1);
@@ -171,10 +203,8 @@ impl LineChart {
                 .y_label_formatter(&|v| tick(*v))
                 .draw()
                 .map_err(|e| perr(e.to_string()))?;
-                for i in 0..self.series.len() {
-                    self.draw_curve(&top, i, &|p| chart.backend_coord(&p))
-                        .map_err(&perr)?;
-                }
+                self.draw_curves(&top, &|p| chart.backend_coord(&p))
+                    .map_err(&perr)?;
             }};
         }
         macro_rules! with_y {
@@ -224,41 +254,98 @@ impl LineChart {
         xs.sort_by(f64::total_cmp);
         xs.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
         if xs.len() <= 12 && xs.len() >= 2 {
-            Some(xs)
+            let at = |v: f64| (v / xr.0).log10() / (xr.1 / xr.0).log10() * PLOT_W as f64;
+            Some(thin_ticks(xs, &at, false))
         } else {
-            log_ticks(xr)
+            log_ticks(xr, PLOT_W, false)
         }
     }
 
-    /// Draws series `i`: its line through the plottable points and its markers; `at` maps a
-    /// point to pixels.
-    fn draw_curve(
+    /// Draws every series in layers, so that coinciding curves all show: the lines (those
+    /// [`Series::under`] first, wide and pale; the paper's dashed ones over ours, ours showing
+    /// in their gaps), the whiskers, the paper's hollow markers, and ours filled and smaller
+    /// on top (one of ours on a paper point is a dot in its ring). `at` maps a point to pixels.
+    fn draw_curves(
+        &self,
+        top: &DrawingArea<BitMapBackend, Shift>,
+        at: &dyn Fn((f64, f64)) -> (i32, i32),
+    ) -> Result<(), String> {
+        let n = self.series.len();
+        let order = |paper: bool| {
+            (0..n).filter(move |&i| self.series[i].paper == paper && !self.series[i].under)
+        };
+        let under = (0..n).filter(|&i| self.series[i].under);
+        let layers: Vec<usize> = under.chain(order(false)).chain(order(true)).collect();
+        for &i in &layers {
+            let (color, _, dash) = self.look(i);
+            let s = &self.series[i];
+            let px: Vec<(i32, i32)> = self.drawn(s).map(at).collect();
+            let style = if s.under {
+                pale(color).stroke_width(9)
+            } else {
+                color.stroke_width(3)
+            };
+            style::line(top, &px, style, dash)?;
+        }
+        for &i in &layers {
+            self.draw_whiskers(top, i, at)?;
+        }
+        for i in order(true).chain((0..n).filter(|&i| !self.series[i].paper)) {
+            self.draw_markers(top, i, at)?;
+        }
+        Ok(())
+    }
+
+    /// Series `s`'s plottable points.
+    fn drawn<'s>(&'s self, s: &'s Series) -> impl Iterator<Item = (f64, f64)> + 's {
+        s.points.iter().copied().filter(|&p| self.plottable(p))
+    }
+
+    /// Series `i`'s interval whiskers: a vertical line over each interval, capped at both ends.
+    fn draw_whiskers(
         &self,
         top: &DrawingArea<BitMapBackend, Shift>,
         i: usize,
         at: &dyn Fn((f64, f64)) -> (i32, i32),
     ) -> Result<(), String> {
         let s = &self.series[i];
-        let (color, shape, dash) = self.look(i);
-        let px: Vec<(i32, i32)> = s
-            .points
-            .iter()
-            .copied()
-            .filter(|&p| self.plottable(p))
-            .map(at)
-            .collect();
-        style::line(top, &px, color.stroke_width(3), dash)?;
-        // A dense curve (a profile, an analytic line) gets about 20 markers.
+        let (color, _, _) = self.look(i);
+        for (p, iv) in s.points.iter().zip(&s.intervals) {
+            let Some((lo, hi)) = *iv else { continue };
+            if self.plottable(*p) && self.plottable((p.0, lo)) && self.plottable((p.0, hi)) {
+                style::whisker(top, at((p.0, lo)), at((p.0, hi)), color, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Series `i`'s markers: about 20 on a dense curve, each series starting at another
+    /// point so that curves that coincide still show each one's markers; the paper's hollow
+    /// and larger, ours filled.
+    fn draw_markers(
+        &self,
+        top: &DrawingArea<BitMapBackend, Shift>,
+        i: usize,
+        at: &dyn Fn((f64, f64)) -> (i32, i32),
+    ) -> Result<(), String> {
+        let s = &self.series[i];
+        let (color, shape, _) = self.look(i);
+        let px: Vec<(i32, i32)> = self.drawn(s).map(at).collect();
         let every = px.len().div_ceil(20).max(1);
-        // Series start their markers at different points, so that curves that
-        // coincide still show each one's markers.
+        let r = if s.paper { 10 } else { 6 };
         for &p in px
             .iter()
             .skip((i * every.div_ceil(3)) % every)
             .step_by(every)
         {
-            style::marker(top, shape, p, 7, color, !s.paper)?;
+            style::marker(top, shape, p, r, color, !s.paper)?;
         }
         Ok(())
     }
+}
+
+/// `c` mixed 55 % with white: the wide line of a series drawn under the others.
+fn pale(c: RGBColor) -> RGBColor {
+    let mix = |v: u8| (v as f64 * 0.45 + 255.0 * 0.55).round() as u8;
+    RGBColor(mix(c.0), mix(c.1), mix(c.2))
 }

@@ -58,7 +58,7 @@ impl RatioChart {
         if rows.is_empty() {
             return Err(perr("no finite positive ratio to plot".into()));
         }
-        let (lo, hi, ticks) = symmetric_axis(&rows);
+        let (lo, hi, ticks) = symmetric_axis(&rows, size.0 - self.label_width() - 40);
         let n = rows.len();
         let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
         root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
@@ -95,7 +95,7 @@ impl RatioChart {
                     ))
                     .map_err(|e| perr(e.to_string()))?;
                 let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                draw_rows(&root, &rows, &at).map_err(&perr)?;
+                draw_rows(&root, &rows, &at, at(hi, y0).0).map_err(&perr)?;
                 // What each side of the line means, under the axis at either end.
                 let (l, _) = at(lo, y0);
                 let (r, yb) = at(hi, y0);
@@ -140,8 +140,10 @@ fn ok(v: f64) -> bool {
 }
 
 /// The ratio axis: every ratio, interval end and 1, made symmetric about 1 (so that "twice
-/// as fast" either way is as far from the line), and its ticks mirrored as `1 / t`.
-fn symmetric_axis(rows: &[&(String, f64, f64, f64)]) -> (f64, f64, Option<Vec<f64>>) {
+/// as fast" either way is as far from the line), with ticks chosen on each half alone (each
+/// half of the axis long), so that both sides read in round numbers (0.2, 0.5 | 2, 5) and
+/// no labels collide.
+fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Option<Vec<f64>>) {
     let vals = rows
         .iter()
         .flat_map(|r| [r.1, r.2, r.3])
@@ -150,22 +152,24 @@ fn symmetric_axis(rows: &[&(String, f64, f64, f64)]) -> (f64, f64, Option<Vec<f6
     let (lo, hi) = range(vals, true);
     let m = (1.0 / lo).max(hi);
     let (lo, hi) = (1.0 / m, m);
-    let ticks = log_ticks((lo, hi)).map(|t| {
-        let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
-        let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
-        t.extend(inv);
-        t.sort_by(f64::total_cmp);
-        t
-    });
-    (lo, hi, ticks)
+    let mut t: Vec<f64> = [(lo, 1.0), (1.0, hi)]
+        .into_iter()
+        .filter_map(|half| log_ticks(half, len / 2, false))
+        .flatten()
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+    (lo, hi, (t.len() >= 2).then_some(t))
 }
 
 /// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
-/// maps (ratio, row position) to pixels.
+/// maps (ratio, row position) to pixels. A label that would pass `right` (the axis's end)
+/// ends there instead, so that no label is cut at the picture's edge.
 fn draw_rows(
     root: &Area,
     rows: &[&(String, f64, f64, f64)],
     at: &dyn Fn(f64, f64) -> (i32, i32),
+    right: i32,
 ) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
     let color = style::color(0);
@@ -174,25 +178,15 @@ fn draw_rows(
         let y = (n - 1 - i) as f64;
         let (wl, wh) = (r.2.min(r.1), r.3.max(r.1));
         if ok(wl) && ok(wh) && wh > wl {
-            let (a, b) = (at(wl, y), at(wh, y));
-            root.draw(&PathElement::new(vec![a, b], color.stroke_width(3)))
-                .map_err(e)?;
-            for p in [a, b] {
-                root.draw(&PathElement::new(
-                    vec![(p.0, p.1 - 10), (p.0, p.1 + 10)],
-                    color.stroke_width(3),
-                ))
-                .map_err(e)?;
-            }
+            style::whisker(root, at(wl, y), at(wh, y), color, false)?;
         }
         let p = at(r.1, y);
         style::marker(root, style::Shape::Circle, p, 9, color, true)?;
-        root.draw(&Text::new(
-            format!("{:.2}×", r.1),
-            (p.0 + 6, p.1 - 34),
-            (FONT, style::LEGEND).into_font(),
-        ))
-        .map_err(e)?;
+        let font = (FONT, style::LEGEND).into_font();
+        let text = format!("{:.2}×", r.1);
+        let x = (p.0 + 6).min(right - style::text_width(&font, &text)?);
+        root.draw(&Text::new(text, (x, p.1 - 34), font))
+            .map_err(e)?;
     }
     Ok(())
 }

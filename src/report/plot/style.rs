@@ -130,6 +130,30 @@ pub fn marker<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Draws an interval's whisker from `a` to `b` (pixels), with a cap across each end: a
+/// vertical whisker (`vertical`, on a y value axis) gets horizontal caps and the reverse.
+pub fn whisker<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    a: (i32, i32),
+    b: (i32, i32),
+    color: RGBColor,
+    vertical: bool,
+) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let stroke = color.stroke_width(2);
+    area.draw(&PathElement::new(vec![a, b], stroke))
+        .map_err(e)?;
+    for p in [a, b] {
+        let cap = if vertical {
+            vec![(p.0 - 7, p.1), (p.0 + 7, p.1)]
+        } else {
+            vec![(p.0, p.1 - 7), (p.0, p.1 + 7)]
+        };
+        area.draw(&PathElement::new(cap, stroke)).map_err(e)?;
+    }
+    Ok(())
+}
+
 /// Draws the polyline `pts` (pixels) on `area`, solid or dashed.
 pub fn line<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,

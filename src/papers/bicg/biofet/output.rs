@@ -10,12 +10,13 @@ use super::super::poisson::Mesh;
 use super::{AxisPoint, Biofet, BiofetError, BiofetParams, THERMAL_VOLTAGE};
 use crate::gl;
 use crate::report::files::write_atomic;
-use crate::report::plot::diverging;
+use crate::report::plot::colour_map;
 use crate::report::{HeatMap, LineChart, Series};
 
 impl Biofet {
-    /// A y–z slice through the middle of x of a field, as a bare RGB image (blue–white–red
-    /// from `lo` to `hi`, y across, z up), for the frame sequences. Written atomically (temp
+    /// A y–z slice through the middle of x of a field, as a bare RGB image (from `lo` to
+    /// `hi` in the colour map the field's sign asks for, [`colour_map`]; y across, z up),
+    /// for the frame sequences. Written atomically (temp
     /// file + rename).
     pub fn slice_png(
         &self,
@@ -25,13 +26,15 @@ impl Biofet {
         path: &Path,
     ) -> Result<(), BiofetError> {
         let Mesh { nx, ny, nz } = self.mesh;
+        // Sequential for a one-signed field (ψ, the concentrations), diverging otherwise.
+        let (map, (lo, hi)) = colour_map(field, (lo, hi));
         let scale = (384 / ny.max(nz)).max(1) as u32;
         let mut img = image::RgbImage::new(ny as u32 * scale, nz as u32 * scale);
         for (px, py, p) in img.enumerate_pixels_mut() {
             let y = (px / scale) as usize;
             let z = nz - 1 - (py / scale) as usize;
             let v = field[self.mesh.index(nx / 2, y, z)];
-            *p = image::Rgb(diverging((v - lo) / (hi - lo)));
+            *p = image::Rgb(map((v - lo) / (hi - lo)));
         }
         let mut png = std::io::Cursor::new(Vec::new());
         img.write_to(&mut png, image::ImageFormat::Png)

@@ -14,7 +14,9 @@ use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Audit, BarChart, Column, Finding, Table, Verdict, bound_columns};
+use crate::report::{
+    Audit, Column, Dot, DotChart, DotSeries, Finding, Table, Verdict, bound_columns,
+};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
@@ -37,7 +39,7 @@ pub fn run(
     }
     let table = t.finish()?;
     let out = measured(&table);
-    chart(s, cfg, &out)?;
+    chart(s, cfg, &table)?;
     audits(s, cfg);
     orientation_notes(s, &out, cfg.fig4.about_as_long);
     Ok(())
@@ -186,46 +188,60 @@ fn measured(table: &Table) -> Vec<Measured> {
         .collect()
 }
 
-/// `fig4.png`: ours per measured mesh, and the paper's bars at its meshes (shown even where
-/// this run did not measure them, e.g. 128³ in a quick run).
-fn chart(s: &Session, cfg: &Config, out: &[Measured]) -> Result<(), RunError> {
-    let mut cats: Vec<Mesh> = out.iter().map(|r| r.0).collect();
+/// `fig4.png`: ours per measured mesh with its 95 % intervals, and the paper's points at its
+/// meshes (shown even where this run did not measure them, e.g. 128³ in a quick run); dots
+/// on a log axis, since the times span five decades.
+fn chart(s: &Session, cfg: &Config, table: &Table) -> Result<(), RunError> {
+    let rows: Vec<(Mesh, usize)> = (table.rows.iter().enumerate())
+        .filter_map(|(i, r)| Some((r.key.parse::<Mesh>().ok()?, i)))
+        .collect();
+    let mut cats: Vec<Mesh> = rows.iter().map(|r| r.0).collect();
     for p in &cfg.fig4.paper {
         if !cats.contains(&p.mesh.0) {
             cats.push(p.mesh.0);
         }
     }
-    let ours = |f: fn(&Measured) -> f64| -> Vec<Option<f64>> {
+    let ours = |column: &str| -> Vec<Option<Dot>> {
+        let (v, iv) = (table.numbers(column), table.intervals(column));
         cats.iter()
-            .map(|m| out.iter().find(|r| r.0 == *m).map(f))
+            .map(|m| {
+                let &(_, i) = rows.iter().find(|r| r.0 == *m)?;
+                Some(Dot::new(v[i]?, iv[i]))
+            })
             .collect()
     };
-    let theirs = |f: fn(&PaperTime) -> f64| -> Vec<Option<f64>> {
-        cats.iter().map(|m| paper_at(cfg, m).map(f)).collect()
+    let theirs = |f: fn(&PaperTime) -> f64| -> Vec<Option<Dot>> {
+        cats.iter()
+            .map(|m| paper_at(cfg, m).map(|p| Dot::new(f(p), None)))
+            .collect()
     };
-    s.bar_chart(
+    let series =
+        |name: String, dots: Vec<Option<Dot>>, paper: bool| DotSeries { name, dots, paper };
+    s.dot_chart(
         "fig4.png",
-        &BarChart {
+        &DotChart {
             title: "Fig. 4 — Poisson solve time per mesh, GL fp64 vs single-thread CPU".into(),
-            x_label: "mesh (nx × ny × nz)".into(),
-            y_label: "time (ms, log)".into(),
-            log_y: true,
+            category_label: "mesh (nx × ny × nz)".into(),
+            value_label: "time (ms, log; whiskers: 95 % interval)".into(),
+            log: true,
             categories: cats.iter().map(Mesh::label).collect(),
             series: vec![
-                (
+                series(
                     format!("GL fp64 Bi-CG (ours, {})", s.gl.info().label()),
-                    ours(|r| r.1),
+                    ours("GPU time"),
+                    false,
                 ),
-                ("CPU f64 Bi-CG, 1 thread (ours)".into(), ours(|r| r.2)),
-                ("paper GTX 285".into(), theirs(|p| p.gpu_ms)),
-                (
+                series("CPU f64 Bi-CG, 1 thread (ours)".into(), ours("CPU time"), false),
+                series("paper GTX 285".into(), theirs(|p| p.gpu_ms), true),
+                series(
                     "paper CPU (i7 at 16³, Core 2 Duo at 128³)".into(),
                     theirs(|p| p.cpu_ms),
+                    true,
                 ),
             ],
         },
-        "Fig. 4: GL fp64 Bi-CG vs single-thread CPU Bi-CG per mesh (log time), with the \
-         paper's published points where it gives them (its meshes appear even where this run \
+        "Fig. 4: GL fp64 Bi-CG vs single-thread CPU Bi-CG per mesh (log time, median with its 95 % interval), with \
+         the paper's published points where it gives them (its meshes appear even where this run \
          did not measure them).",
     )
 }

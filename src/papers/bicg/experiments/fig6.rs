@@ -71,12 +71,13 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
             "time (ms)",
         )
         .log_x()
-        .series(Series::ours(
+        .series(Series::measured(
             "GL fp64 Bi-CG",
-            table.series("Local size", "GPU time"),
+            table.measured_series("Local size", "GPU time"),
         ))
         .y_from_zero(),
-        "Fig. 6: solve time against threads per work group (the paper's threads per block).",
+        "Fig. 6: solve time against threads per work group (the paper's threads per block); \
+         median with its 95 % interval.",
     )
 }
 

@@ -173,7 +173,6 @@ fn chart(s: &Session, cfg: &Config, table: &Table, mesh: &str) -> Result<(), Run
             title: format!("Table 2 — share of GPU time per kernel, ours ({mesh}) vs the paper"),
             x_label: "kernel".into(),
             y_label: "share of solve time (%)".into(),
-            log_y: false,
             categories: Kernel::ALL.iter().map(|k| k.name().to_string()).collect(),
             series: vec![
                 (format!("ours (GL fp64, {})", s.gl.info().label()), ours),

@@ -23,11 +23,14 @@ pub(super) fn run(
     )
     .log_x();
     for (v, m) in configs() {
-        let pts: Vec<(f64, f64)> = sizes
+        let pts: Vec<_> = sizes
             .iter()
-            .filter_map(|&n| measured.get(&key(n, v, m)).map(|x| (n as f64, x.gflops)))
+            .filter_map(|&n| {
+                let x = measured.get(&key(n, v, m))?;
+                Some((n as f64, x.gflops, gflops_interval(x)))
+            })
             .collect();
-        chart = chart.series(Series::ours(format!("{v} {m}"), pts));
+        chart = chart.series(Series::measured(format!("{v} {m}"), pts));
     }
     let pts: Vec<(f64, f64)> = sizes
         .iter()
@@ -67,7 +70,7 @@ pub(super) fn run(
     s.line_chart(
         "fig6.png",
         &chart,
-        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper), on the same y scale as `fig6_paper.png`.",
+        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper), on the same y scale as `fig6_paper.png`; whiskers: the 95 % interval of A (the compute line's rows in `compute`).",
     )?;
     s.line_chart(
         "fig6_paper.png",
@@ -75,4 +78,11 @@ pub(super) fn run(
         "The paper's Fig. 6 (Quadro), recomputed from its Table 4 times with its Table 2 flops, on the same y scale as `fig6.png`.",
     )?;
     Ok(())
+}
+
+/// The 95 % interval of a configuration's GFLOPS: its flops over A's interval (GFLOPS is
+/// flops / A, so A's ends map to GFLOPS's swapped).
+fn gflops_interval(x: &Measured) -> Option<(f64, f64)> {
+    let a = &x.a;
+    (a.lo > 0.0 && a.hi >= a.lo).then(|| (x.gflops * a.median / a.hi, x.gflops * a.median / a.lo))
 }

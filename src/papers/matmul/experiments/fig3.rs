@@ -35,7 +35,7 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
         ("+ GPU fragment multipass", "fragment GFLOPS"),
         ("+ CPU SGEMM (matrixmultiply)", "SGEMM GFLOPS"),
     ] {
-        chart = chart.series(Series::ours(name, t.series("N", column)));
+        chart = chart.series(Series::measured(name, t.measured_series("N", column)));
     }
     for (name, points) in [
         (
@@ -60,7 +60,8 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
         "fig3_gflops.png",
         &chart,
         "Fig. 3 (left axis): GFLOPS of every variant vs N; dashed: the paper's Table 1, its CPU \
-         GFLOPS both as printed and recomputed from its CPU times with its eq. (2)",
+         GFLOPS both as printed and recomputed from its CPU times with its eq. (2); ours: median \
+         with its 95 % interval",
     )?;
     let speed = LineChart::new(
         "Fig. 3 — speed-up of the GPU over Algorithm 3 (time ratio)",
@@ -69,9 +70,9 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
     )
     .log_x()
     .log_y()
-    .series(Series::ours(
+    .series(Series::measured(
         "this device / this CPU",
-        t.series("N", "speed-up"),
+        t.measured_series("N", "speed-up"),
     ))
     .series(Series::paper(
         "paper: Quadro 4000 / CPU, from its times",
@@ -85,7 +86,8 @@ pub fn run(s: &Session, t: &Table, published: &[Published]) -> Result<(), RunErr
         "fig3_speedup.png",
         &speed,
         "Fig. 3 (right axis): speed-up of the paper's GPU kernel over the naive CPU loop as \
-         CPU ms / GPU ms on both sides; the paper's printed speed-ups (GFLOPS ratios) beside",
+         CPU ms / GPU ms on both sides (ours: median with its 95 % interval); the paper's \
+         printed speed-ups (GFLOPS ratios) beside",
     )?;
     Ok(())
 }

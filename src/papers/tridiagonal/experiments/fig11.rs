@@ -17,7 +17,7 @@ use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
 use crate::report::bound_columns;
-use crate::report::{BarChart, Column};
+use crate::report::{Column, Dot, DotChart, DotSeries, Table};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 use crate::util::max_rel_error;
 
@@ -146,9 +146,9 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
         findings::claims(s, &times);
         all.push(times);
     }
-    t.finish()?;
+    let table = t.finish()?;
     for times in &all {
-        chart(s, times)?;
+        chart(s, times, &table)?;
     }
     findings::cr_vs_thomas(s, &all);
     Ok(all)
@@ -328,28 +328,37 @@ fn solver_row(
     Ok(())
 }
 
-/// The bar chart of one grid: Thomas (CPU) and every verified GL solver.
-fn chart(s: &Session, times: &Fig11Times) -> Result<(), RunError> {
+/// The dot chart of one grid: Thomas (CPU) and every verified GL solver, each time with its
+/// 95 % interval, on a log axis (the times span two decades; `table`: Thomas's interval).
+fn chart(s: &Session, times: &Fig11Times, table: &Table) -> Result<(), RunError> {
     let g = times.grid;
-    let mut bars = vec![("Thomas CPU".to_string(), times.thomas_ms)];
-    bars.extend(
-        times
-            .solvers
-            .iter()
-            .map(|(n, ms, _)| (n.replace("fragment ", ""), *ms)),
-    );
-    let chart = BarChart {
+    let thomas = table
+        .rows
+        .iter()
+        .find(|r| r.key == format!("{g}×{g} Thomas CPU f32"))
+        .and_then(|r| r.values.get(table.col(TIME)))
+        .and_then(|v| v.interval());
+    let mut dots = vec![("Thomas CPU".to_string(), Dot::new(times.thomas_ms, thomas))];
+    dots.extend(times.solvers.iter().map(|(n, ms, _)| {
+        let iv = times.time_est(n).map(|e| (e.lo, e.hi));
+        (n.replace("fragment ", ""), Dot::new(*ms, iv))
+    }));
+    let chart = DotChart {
         title: format!("Fig. 11 — solve time, N = {g}×{g} (this machine)"),
-        x_label: "solver".into(),
-        y_label: "time (ms, log)".into(),
-        log_y: true,
-        categories: bars.iter().map(|b| b.0.clone()).collect(),
-        series: vec![("ours".into(), bars.iter().map(|b| Some(b.1)).collect())],
+        category_label: "solver".into(),
+        value_label: "time (ms, log; whiskers: 95 % interval)".into(),
+        log: true,
+        categories: dots.iter().map(|d| d.0.clone()).collect(),
+        series: vec![DotSeries {
+            name: "ours".into(),
+            dots: dots.iter().map(|d| Some(d.1)).collect(),
+            paper: false,
+        }],
     };
-    s.bar_chart(
+    s.dot_chart(
         &format!("fig11_{g}.png"),
         &chart,
-        &format!("Fig. 11 at {g}×{g}: Thomas (CPU), CG with n iterations, CR (switch and copy), and the compute variants"),
+        &format!("Fig. 11 at {g}×{g}: Thomas (CPU), CG with n iterations, CR (switch and copy), and the compute variants; median time with its 95 % interval"),
     )?;
     Ok(())
 }

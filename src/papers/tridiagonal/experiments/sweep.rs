@@ -8,7 +8,7 @@ use super::fig11::solvers;
 use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32};
 use super::{time_solver, time_thomas_cpu, timed_row};
 use crate::report::bound_columns;
-use crate::report::{Column, LineChart, Series};
+use crate::report::{Column, LineChart, Row, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -53,7 +53,7 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
     let gl = &s.gl;
     let grids = c.grids.pick(s.mode).to_vec();
     let mut t = table(s, c, local)?;
-    let mut series: Vec<Vec<(f64, f64)>> = vec![vec![]; NAMES.len()];
+    let mut series: Vec<Vec<Point>> = vec![vec![]; NAMES.len()];
     t.expect_rows(grids.len() * NAMES.len());
     for &g in &grids {
         let (n, batch) = (g as usize - 1, g as usize);
@@ -62,17 +62,21 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
         let keys = NAMES.map(|name| format!("{g} {name}"));
         // CPU Thomas f32, every ratio's denominator: with `--resume` the GL rows of a grid are
         // reused only together with it, so that their ratios share one denominator.
-        let reused_th = t.reuse(&keys[0])?.and_then(|row| t.value(&row, TIME));
+        let reused_th = t.reuse(&keys[0])?.and_then(|row| point(&t, &row, unknowns));
         let th_ms = match reused_th {
-            Some(ms) => ms,
+            Some(p) => {
+                series[0].push(p);
+                p.1
+            }
             None => {
                 let d = GridData::get(&mut data, gl, (n, batch), c.heat_r, seed)?;
                 let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
                 push(&mut t, &keys[0], g, 0, &th, th.ms)?;
+                let e = th.timing.est();
+                series[0].push((unknowns, th.ms, Some((e.lo, e.hi))));
                 th.ms
             }
         };
-        series[0].push((unknowns, th_ms));
         // The GL solvers of Fig. 11 without CG, skipping "Thomas via texture".
         for (i, e) in solvers(gl, n, batch, None, local)
             .into_iter()
@@ -88,9 +92,7 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
             if reused_th.is_some()
                 && let Some(row) = t.reuse(&keys[i])?
             {
-                if let Some(ms) = t.value(&row, TIME) {
-                    series[i].push((unknowns, ms));
-                }
+                series[i].extend(point(&t, &row, unknowns));
                 continue;
             }
             t.start(&keys[i]);
@@ -106,7 +108,8 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
             )?;
             push(&mut t, &keys[i], g, i, &m, th_ms)?;
             if m.ms.is_finite() {
-                series[i].push((unknowns, m.ms));
+                let e = m.timing.est();
+                series[i].push((unknowns, m.ms, Some((e.lo, e.hi))));
             }
         }
     }
@@ -133,8 +136,19 @@ fn table(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<Tabl
     )
 }
 
-/// Solve time against the unknowns of the batch, one series per solver of [`NAMES`].
-fn chart(s: &Session, series: Vec<Vec<(f64, f64)>>) -> Result<(), RunError> {
+/// A point of the chart: unknowns, median ms and its 95 % interval.
+type Point = (f64, f64, Option<(f64, f64)>);
+
+/// The point of a reused `row` at `unknowns`: its time with the interval, if it has a time.
+fn point(t: &TableWriter, row: &Row, unknowns: f64) -> Option<Point> {
+    let c = t.table().col(TIME);
+    let iv = row.values.get(c).and_then(|v| v.interval());
+    Some((unknowns, t.value(row, TIME)?, iv))
+}
+
+/// Solve time against the unknowns of the batch, one series per solver of [`NAMES`], each
+/// point with its 95 % interval.
+fn chart(s: &Session, series: Vec<Vec<Point>>) -> Result<(), RunError> {
     let mut chart = LineChart::new(
         "Fig. 11 (sweep): solve time vs unknowns (N systems × (N − 1))",
         "unknowns in the batch",
@@ -143,12 +157,13 @@ fn chart(s: &Session, series: Vec<Vec<(f64, f64)>>) -> Result<(), RunError> {
     .log_x()
     .log_y();
     for (name, pts) in NAMES.iter().zip(series) {
-        chart = chart.series(Series::ours(*name, pts));
+        chart = chart.series(Series::measured(*name, pts));
     }
     s.line_chart(
         "fig11_sweep.png",
         &chart,
         "Solve time against problem size: CPU Thomas, the paper's fragment CR (copy and switch), \
-         the compute-shader CR/PCR and the CR passes as compute dispatches",
+         the compute-shader CR/PCR and the CR passes as compute dispatches; median with its \
+         95 % interval",
     )
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
-use crate::report::{BarChart, Row};
+use crate::report::{Dot, DotChart, DotSeries, Row};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::sim::SimError;
 use crate::sim::Simulation;
@@ -29,15 +29,15 @@ pub(super) fn fig14(s: &Session, cfg: &Config) -> Result<(), RunError> {
         return Ok(());
     }
     let device = s.gl.info().label().to_string();
-    s.bar_chart(
+    s.dot_chart(
         "fig14.png",
         &fig14_chart(&bars, &device, cfg.fig14_all.paper_grid),
         &format!(
             "Fig. 14 as a chart, from the rows of `fig14_heat` and `fig14_all` (failed and \
              skipped rows left out): frames (time steps) per second on {device}, log scale, one \
-             bar per grid N (unknowns per line). `heat · <solver>`: the heat simulation with \
+             dot per grid N (unknowns per line) with its 95 % interval. `heat · <solver>`: the heat simulation with \
              that solver, visualisation excluded (the paper's Fig. 14 compares cr, cg and \
-             thomas this way but prints no values, so no paper bar); `<simulation> + view`: \
+             thomas this way but prints no values, so no paper dot); `<simulation> + view`: \
              each simulation with GPU CR and its visualisation, beside the paper's rates on a \
              GeForce 6800 at N' = {g} (§4: 35, 35, 35 and 17 FPS).",
             g = cfg.fig14_all.paper_grid
@@ -45,20 +45,22 @@ pub(super) fn fig14(s: &Session, cfg: &Config) -> Result<(), RunError> {
     )
 }
 
-/// One bar of `fig14.png`: its category (the heat simulation with one solver, or one
-/// simulation with its view), the grid N, our FPS, and the paper's FPS for that category (at
-/// the paper's grid) where it gives one.
+/// One dot of `fig14.png`: its category (the heat simulation with one solver, or one
+/// simulation with its view), the grid N, our FPS with its 95 % interval, and the paper's
+/// FPS for that category (at the paper's grid) where it gives one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fig14Bar {
     pub category: String,
     pub n: u32,
     pub fps: f64,
+    pub interval: Option<(f64, f64)>,
     pub paper: Option<f64>,
 }
 
 /// `fig14.png`: categories in the order of `bars`, one series of ours per grid N (ascending),
-/// and the paper's series where any bar carries a paper value.
-pub fn fig14_chart(bars: &[Fig14Bar], device: &str, paper_grid: u32) -> BarChart {
+/// and the paper's series where any bar carries a paper value; dots with whiskers on a log
+/// axis (the rates span two decades, so bars from an arbitrary baseline would mislead).
+pub fn fig14_chart(bars: &[Fig14Bar], device: &str, paper_grid: u32) -> DotChart {
     let mut categories: Vec<String> = vec![];
     let mut sizes: Vec<u32> = vec![];
     for b in bars {
@@ -70,35 +72,49 @@ pub fn fig14_chart(bars: &[Fig14Bar], device: &str, paper_grid: u32) -> BarChart
         }
     }
     sizes.sort_unstable();
-    let mut series: Vec<(String, Vec<Option<f64>>)> = sizes
+    let mut series: Vec<DotSeries> = sizes
         .iter()
-        .map(|&n| {
-            let values = categories
+        .map(|&n| DotSeries {
+            name: format!("ours ({device}), N = {n}"),
+            dots: categories
                 .iter()
                 .map(|c| {
                     bars.iter()
                         .find(|b| b.n == n && &b.category == c)
-                        .map(|b| b.fps)
+                        .map(|b| Dot::new(b.fps, b.interval))
                 })
-                .collect();
-            (format!("ours ({device}), N = {n}"), values)
+                .collect(),
+            paper: false,
         })
         .collect();
-    let paper: Vec<Option<f64>> = categories
+    let paper: Vec<Option<Dot>> = categories
         .iter()
-        .map(|c| bars.iter().find(|b| &b.category == c).and_then(|b| b.paper))
+        .map(|c| {
+            let p = bars.iter().find(|b| &b.category == c).and_then(|b| b.paper);
+            p.map(|v| Dot::new(v, None))
+        })
         .collect();
     if paper.iter().any(Option::is_some) {
-        series.push((format!("paper (GeForce 6800), N' = {paper_grid}"), paper));
+        series.push(DotSeries {
+            name: format!("paper (GeForce 6800), N' = {paper_grid}"),
+            dots: paper,
+            paper: true,
+        });
     }
-    BarChart {
+    DotChart {
         title: format!("Fig. 14 — simulation frame rates, {device} vs the paper"),
-        x_label: String::new(),
-        y_label: "frames per second (FPS, log scale)".into(),
-        log_y: true,
+        category_label: String::new(),
+        value_label: "frames per second (FPS, log; whiskers: 95 % interval)".into(),
+        log: true,
         categories,
         series,
     }
+}
+
+/// The 95 % interval of `row`'s cell in `column`, where the cell is an estimate.
+fn interval(t: &TableWriter, row: &Row, column: &str) -> Option<(f64, f64)> {
+    let c = t.table().col(column);
+    row.values.get(c).and_then(|v| v.interval())
 }
 
 /// The heat table; returns its rows' bars for `fig14.png`.
@@ -171,6 +187,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             category: format!("heat · {}", t.text(r, "solver")?),
             n: t.value(r, "N")? as u32,
             fps: t.value(r, "FPS")?,
+            interval: interval(&t, r, "FPS"),
             paper: None,
         })
     });
@@ -281,8 +298,8 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
                 }) => row
                     .num("FPS, compute only", 1e3 / alone)
                     .num("FPS, step between views", 1e3 / between)
-                    .num("FPS with view", 1e3 / view)
-                    .opt("ours / paper", paper.map(|p| 1e3 / view / p))
+                    .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
+                    .est("FPS with view", view.rate(1.0))
                     .num("error vs CPU f64", err)
                     .runs(runs)
                     .verify(err, TOL),
@@ -296,6 +313,7 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             category: format!("{} + view", t.text(r, "simulation")?),
             n: t.value(r, "N")? as u32,
             fps: t.value(r, "FPS with view")?,
+            interval: interval(&t, r, "FPS with view"),
             paper: t.value(r, "paper: FPS with view"),
         })
     });
@@ -304,12 +322,13 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
 }
 
 /// One row of `fig14_all`: median ms of a step timed alone (steps back to back, as
-/// `fig14_heat`), of a step and of step + view in the loop that alternates them, the error
-/// against the CPU, and the timed runs of that loop.
+/// `fig14_heat`), of a step in the loop that alternates step and view, the timing of step +
+/// view in that loop (its FPS with a 95 % interval), the error against the CPU, and the
+/// timed runs of that loop.
 struct AllRow {
     alone: f64,
     between: f64,
-    view: f64,
+    view: crate::gl::Timing,
     err: f64,
     runs: usize,
 }
@@ -345,8 +364,8 @@ fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunErr
     Ok(AllRow {
         alone,
         between,
-        view: view.median_ms,
-        err,
         runs: view.runs,
+        view,
+        err,
     })
 }

@@ -2,7 +2,7 @@
 //! [`config`]), one file per table or figure:
 //! - `stability.rs`: the `stability` table (simulation 2's ADI scheme in the rotating flow,
 //!   CPU f64 twin) and the simulations' reproduction notes;
-//! - `fig14.rs`: Fig. 14 as two tables (`fig14_heat`, `fig14_all`) and one bar chart
+//! - `fig14.rs`: Fig. 14 as two tables (`fig14_heat`, `fig14_all`) and one dot chart
 //!   (`fig14.png`, drawn from the tables' rows: [`fig14_chart`]);
 //! - `frames.rs`: the frame sequences of Figs. 13, 16, 18 and 19 as PNG montages.
 //!
