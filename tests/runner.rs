@@ -355,7 +355,7 @@ fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
     let mut policy = QuietPolicy {
         wait: std::time::Duration::from_secs(5),
         source: LoadSource::Fixed(vec![busy]),
-        ..QuietPolicy::for_run(true)
+        ..QuietPolicy::for_run(gpgpu_repro::Mode::Full)
     };
     let err = runner::reproduce_with(&g, &[&NEEDS_TOO_MUCH], &opts, &policy).unwrap_err();
     let msg = err.to_string();
