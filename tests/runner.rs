@@ -677,7 +677,7 @@ fn bounded_table(
     use gpgpu_repro::report::bound_columns;
     let paper = registry::paper("matmul").unwrap();
     let s = Session::for_tests(g, paper, Mode::Quick, dir, false).unwrap();
-    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
+    let mut p = DeviceProfile::new(g.info().clone(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     p.limits.draw_ms = Some(draw_ms);
     s.set_profile(std::rc::Rc::new(p));
     let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
