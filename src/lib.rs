@@ -21,12 +21,14 @@
 //! - [`trace`]: `gpgpu-repro trace`, a legacy technique pass by pass (PNGs, GIF, Markdown);
 //!   sits beside the registry, above the papers.
 //! - [`report`]: tables (Markdown, CSV, JSON), plots (PNG), provenance, `REPORT.md`.
+//! - [`mode`](mod@mode): a run's [`Mode`] (quick or full), below every folder.
 //! - [`work`]: the work model (bytes by access kind, flops, passes) and the bound types,
 //!   plain data below the bench and the report that both use.
 
 pub mod bench;
 pub mod float;
 pub mod gl;
+pub mod mode;
 pub mod papers;
 pub mod registry;
 pub mod report;
@@ -36,3 +38,5 @@ pub mod stats;
 pub mod trace;
 pub mod util;
 pub mod work;
+
+pub use mode::Mode;

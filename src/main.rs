@@ -144,7 +144,7 @@ struct TraceArgs {
 struct BenchArgs {
     /// Smaller sizes and a 50 s time budget (`bench::budget`; the full bench 75 s, 240 s on a
     /// software renderer).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "show")]
     quick: bool,
     /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
     #[arg(long)]
@@ -170,7 +170,7 @@ struct BenchArgs {
     one_cpu: bool,
     /// Print a saved profile (`device.json`: its table, and its between-run terms per limiter
     /// as this build derives them) and measure nothing.
-    #[arg(long, value_name = "DEVICE_JSON", conflicts_with_all = ["quick", "out", "only", "pass"])]
+    #[arg(long, value_name = "DEVICE_JSON", conflicts_with_all = ["out", "only", "pass"])]
     show: Option<PathBuf>,
 }
 
@@ -214,11 +214,11 @@ impl SimOptions {
 }
 
 /// How a run treats a busy machine: `--wait-quiet`, `--allow-noisy`, the mode's defaults.
-fn quiet_policy(full: bool, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
+fn quiet_policy(mode: Mode, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
     QuietPolicy {
         wait: std::time::Duration::from_secs(wait_s),
         allow_noisy,
-        ..QuietPolicy::for_run(full)
+        ..QuietPolicy::for_run(mode)
     }
 }
 
@@ -299,9 +299,10 @@ fn info(device: &DeviceSelector) -> anyhow::Result<()> {
 
 /// `reproduce`: the papers' experiments, then where the report is.
 fn reproduce(device: &DeviceSelector, a: ReproduceArgs) -> anyhow::Result<()> {
+    let mode = Mode::from_quick_flag(a.quick);
     let opts = Options {
         papers: a.papers,
-        mode: if a.quick { Mode::Quick } else { Mode::Full },
+        mode,
         out: a.out,
         resume: a.resume,
         experiments: a.experiments,
@@ -311,7 +312,7 @@ fn reproduce(device: &DeviceSelector, a: ReproduceArgs) -> anyhow::Result<()> {
     runner::select(registry::PAPERS, &opts.papers)?;
     let g = gl::headless(device).context("creating a headless GL context")?;
     eprintln!("device: {}", g.info().short());
-    let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
+    let quiet = quiet_policy(mode, a.wait_quiet, a.allow_noisy);
     runner::reproduce_with(&g, registry::PAPERS, &opts, &quiet)?;
     if a.check {
         eprintln!("experiment files: ok");
@@ -407,17 +408,18 @@ fn bench(device: &DeviceSelector, a: BenchArgs) -> anyhow::Result<()> {
         anyhow::bail!("bench --one-cpu: this system does not let a process keep to one CPU");
     }
     let g = gl::headless(device).context("creating a headless GL context")?;
+    let mode = Mode::from_quick_flag(a.quick);
     let out = a
         .out
-        .unwrap_or_else(|| gpgpu_repro::bench::default_path(a.quick));
+        .unwrap_or_else(|| gpgpu_repro::bench::default_path(mode));
     if let Some(pass) = a.pass {
-        gpgpu_repro::bench::measure_pass(&g, a.quick, pass, a.only.as_deref(), a.one_cpu, &out)?;
+        gpgpu_repro::bench::measure_pass(&g, mode, pass, a.only.as_deref(), a.one_cpu, &out)?;
         return Ok(());
     }
-    let quiet = quiet_policy(!a.quick, a.wait_quiet, a.allow_noisy);
+    let quiet = quiet_policy(mode, a.wait_quiet, a.allow_noisy);
     // Ctrl-C or SIGTERM stops the bench before its next measurement, nothing written.
     let _ = gpgpu_repro::runner::interrupt_flag();
-    let profile = gpgpu_repro::bench::run(&g, a.quick, &out, &quiet, a.only.as_deref())?;
+    let profile = gpgpu_repro::bench::run(&g, mode, &out, &quiet, a.only.as_deref())?;
     print!("{profile}");
     eprintln!("profile: {}", out.display());
     Ok(())

@@ -18,7 +18,7 @@ fn ctx() -> gl::Gl {
 /// Small sizes: one timed run of each kernel, enough to check every result.
 fn tiny() -> Settings {
     Settings {
-        mode: "test",
+        mode: gpgpu_repro::Mode::Quick,
         sweep_from: 16 << 10,
         buffer_bytes: 64 << 10,
         sweep_cap: 256 << 10,
@@ -470,7 +470,7 @@ fn bytes_read_as_a_bare_number_are_of_no_known_kind() {
 }
 
 fn profile() -> DeviceProfile {
-    let mut p = DeviceProfile::new(DeviceInfo::default(), "test", 0.0, vec![]);
+    let mut p = DeviceProfile::new(DeviceInfo::default(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     p.limits = limits();
     p
 }
@@ -516,7 +516,7 @@ fn a_roofline_with_a_bad_point_or_no_roofs_is_an_error() {
     let err = bench::roofline(&profile(), "bad", &pts, &path).unwrap_err();
     assert!(err.to_string().contains("multipass matmul"), "{err}");
     assert!(!path.exists(), "nothing written for bad input");
-    let empty = DeviceProfile::new(DeviceInfo::default(), "test", 0.0, vec![]);
+    let empty = DeviceProfile::new(DeviceInfo::default(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     let err = bench::roofline(&empty, "none", &points(), &path).unwrap_err();
     assert!(err.to_string().contains("no bandwidth"), "{err}");
     assert!(!path.exists());

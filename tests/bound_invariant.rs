@@ -42,7 +42,7 @@ fn one_run(r: &mut toml::Table) {
 /// A short bench whose sweep still reaches past the caches that small sizes sit in.
 fn short_bench() -> Settings {
     Settings {
-        mode: "quick",
+        mode: gpgpu_repro::Mode::Quick,
         sweep_from: 256 << 10,
         buffer_bytes: 16 << 20,
         sweep_cap: 16 << 20,

@@ -34,7 +34,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
     );
     let prov = Provenance {
         gl_renderer: renderer.into(),
-        mode: "full".into(),
+        mode: gpgpu_repro::Mode::Full,
         ..Default::default()
     };
     let record = PaperRecord {
@@ -202,7 +202,7 @@ fn stability_run(
         title: "Zhang 2010".into(),
         provenance: Provenance {
             gl_renderer: "llvmpipe".into(),
-            mode: "quick".into(),
+            mode: gpgpu_repro::Mode::Quick,
             ..Default::default()
         },
         tables: vec![table_ref("table1", 2), table_ref("tuning", 3)],

@@ -355,7 +355,7 @@ fn a_full_run_on_a_busy_machine_refuses_and_writes_nothing_unless_allowed() {
     let mut policy = QuietPolicy {
         wait: std::time::Duration::from_secs(5),
         source: LoadSource::Fixed(vec![busy]),
-        ..QuietPolicy::for_run(true)
+        ..QuietPolicy::for_run(gpgpu_repro::Mode::Full)
     };
     let err = runner::reproduce_with(&g, &[&NEEDS_TOO_MUCH], &opts, &policy).unwrap_err();
     let msg = err.to_string();
@@ -677,7 +677,7 @@ fn bounded_table(
     use gpgpu_repro::report::bound_columns;
     let paper = registry::paper("matmul").unwrap();
     let s = Session::for_tests(g, paper, Mode::Quick, dir, false).unwrap();
-    let mut p = DeviceProfile::new(g.info().clone(), "test", 0.0, vec![]);
+    let mut p = DeviceProfile::new(g.info().clone(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     p.limits.draw_ms = Some(draw_ms);
     s.set_profile(std::rc::Rc::new(p));
     let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];

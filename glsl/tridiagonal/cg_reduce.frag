@@ -4,14 +4,7 @@
 // counts every texel fetched and every float it carries (Table 1, measured).
 // ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
 #include "common/arith2005.glsl"
-#ifdef COUNT_FETCHES
-layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
-#define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
-#define FETCH_OFF(s, c, o, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), textureOffset(s, c, o))
-#else
-#define FETCH(s, c, nf) texture(s, c)
-#define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
-#endif
+#include "tridiagonal/fetch.glsl"
 uniform sampler2DRect u_src;
 uniform vec2 u_size;
 in vec4 v_tex;

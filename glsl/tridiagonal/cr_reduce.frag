@@ -4,14 +4,7 @@
 // arithmetic (see src/papers/tridiagonal/layout.rs for the half-texel convention).
 // Texture fetches go through FETCH/FETCH_OFF so that an instrumented build (COUNT_FETCHES)
 // counts every texel fetched and every float it carries (Table 1, measured).
-#ifdef COUNT_FETCHES
-layout(std430, binding = 7) buffer FetchCounter { uint fetched_texels; uint fetched_floats; };
-#define FETCH(s, c, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), texture(s, c))
-#define FETCH_OFF(s, c, o, nf) (atomicAdd(fetched_texels, 1u), atomicAdd(fetched_floats, nf), textureOffset(s, c, o))
-#else
-#define FETCH(s, c, nf) texture(s, c)
-#define FETCH_OFF(s, c, o, nf) textureOffset(s, c, o)
-#endif
+#include "tridiagonal/fetch.glsl"
 
 // ARITH_2005 (issue 25): + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl).
 #include "common/arith2005.glsl"

@@ -9,63 +9,23 @@
 //! A timed run makes `fixed_ops` operations between two `glFinish` calls; the value written
 //! by the last one is read back and checked.
 //!
-//! # Many short runs, a few warm-ups
-//! On llvmpipe the cost of one operation is not one number: it is what handing work to the
-//! driver's worker threads costs, and that depends on whether they are awake. Runs of 100
-//! empty dispatches on the 2-core machine fall into modes near 16, 25 and 45 µs per
-//! dispatch that last a few runs each; a run of 1000 averages over them, so the best of a
-//! dozen such runs moved between 19 and 28 µs from one process to the next (issue 23). So a
-//! measurement makes many short runs ([`super::Settings::fixed_timing`]: 200 in the full
-//! bench, each of `fixed_ops` = 100 operations) and keeps the best, which is the lowest mode
-//! once enough runs were made, and across the bench's passes the best pass, as every row
-//! ([`super::passes`]). The lowest mode is not reached in every pass, nor in every process:
-//! `fixed.dispatch` still moves by a fifth or more between benches (issue 23). The first
-//! run or two after a pause are cheaper than any later one (the workers are still spinning:
-//! one of 100 draws at 9 µs against a steady 55), so three untimed runs come first.
+//! # The rules, and why
+//! - Many short runs ([`super::Settings::fixed_timing`]), the best kept, three untimed runs
+//!   first: a software driver's cost per operation falls into modes that last a few runs
+//!   (its worker threads asleep or awake), a long run averages them away, and the first
+//!   runs after a pause are cheaper than the steady state.
+//! - One more pass in a child process kept on one CPU (`bench --pass K --one-cpu`,
+//!   [`super::affinity::pin_to_one_cpu`]); a row keeps the better of its passes' best and
+//!   that floor (`super::passes::with_floor`): a cost that moves with where the threads run
+//!   is no property of the device, and a dependent pass cannot beat the driver's own work.
+//! - [`probe`]: `fixed.draw` and `fixed.dispatch` measured again, briefly ([`PROBE_OPS`]
+//!   operations, the best of [`PROBE_RUNS`] runs after [`PROBE_WARMUP`]), in the process that
+//!   times the rows, at each table's first bounded row and after a row at over `REPROBE_AT`
+//!   of a fixed-cost bound (`runner::session::writer`): a bound is the least the device was
+//!   seen to need in that process; the probed costs set how far up `of bound`'s interval
+//!   reaches (`Bound::ms_met`).
 //!
-//! # Where the modes come from (a lead)
-//! On this project's 2-core virtual machine the guest's idle driver is `haltpoll` with
-//! `guest_halt_poll_ns` = 0: an idle vCPU halts, and waking llvmpipe's worker thread on it
-//! goes through the host. Kept from halting by a `nice -n 19` busy loop, the other vCPU
-//! gave a best empty draw of 17.7–19.8 µs in four `bench --only fixed` runs against
-//! 19.6–41.4 µs in four without it, alternated (issue 23). So much of what llvmpipe's
-//! fixed cost measures there is the host's wake-up latency, whose state no best-of rule
-//! controls; the bench reports what it met, and a bound keeps its range (`Bound::ms_met`).
-//!
-//! # The floor: one pass on one CPU
-//! None of the above makes the fixed costs a roof: a value that moves 4× with a state of
-//! the host is no property of the device. So the bench measures them once more in a child
-//! process kept on one CPU from its start (`bench --pass K --one-cpu`,
-//! [`super::affinity::pin_to_one_cpu`]): there the driver makes one worker, nothing is
-//! handed to another CPU, and what an operation costs is the driver's own work. A row keeps
-//! the better of its passes' best and this floor (`super::passes::with_floor`), so on
-//! llvmpipe the roof is the floor, and the passes on all CPUs stay in `passes` beside it.
-//! Three `bench --only fixed` runs with the process on one CPU (`taskset -c 0`) read 2.491
-//! / 2.500 / 2.495 µs per empty draw and 0.445 / 0.409 / 0.433 µs per empty dispatch
-//! (issue 23). It is a lower bound on a pass on
-//! all CPUs as well: a dependent pass (ping-pong) cannot start its rasterization before the
-//! one it reads has finished, so two CPUs save at most the context switches, and no pass on
-//! two CPUs was ever seen below three times the floor. What two CPUs add — the hand-off,
-//! 5–60 µs here — is not a roof; the `of bound` interval of a table's rows reaches up to it
-//! (the probe below), and rows whose time is mostly hand-off read far below their bound.
-//! On a GPU (not measured this way yet: no GPU was lent when this was written) whichever
-//! configuration is faster gives the roof, by the same rule.
-//!
-//! # The probe
-//! The fixed costs are the roofs that move most between processes: on llvmpipe an empty draw
-//! costs what handing work to the driver's other threads costs, and that depends on where the
-//! process's threads run (20–70 µs between runs of one commit on a 2-core machine, about
-//! 2.5 µs on one core). A bound read against the bench's value, measured in another process,
-//! can then lie above a row's own time. [`probe`] measures `fixed.draw` and `fixed.dispatch`
-//! again, briefly ([`PROBE_OPS`] operations, the best of [`PROBE_RUNS`] runs after
-//! [`PROBE_WARMUP`]), in the process that times the rows; the runner probes at each table's
-//! first bounded row, and again right after any row at over `REPROBE_AT` (0.8) of a bound
-//! whose limiter is a fixed cost (the mode that row met is then likely still on), and bounds
-//! all of that table's rows with the least of the probed and the bench's costs
-//! (`runner::session::writer`): a bound is the least the device was seen to need. Where the
-//! bench's one-CPU floor is the least (llvmpipe), the probe no longer lowers a bound; its
-//! costs — those the table's rows meet on all CPUs — set how far up `of bound`'s interval
-//! reaches (`Bound::ms_met`).
+//! The measurements behind these rules (issue 23) are in that issue and its commits.
 
 use super::profile::{Measurement, Unit};
 use super::{Settings, Step};

@@ -89,6 +89,7 @@ pub use texture::{FetchPass, texture_read_bandwidth};
 
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Gl, GlError, Timing};
+use crate::mode::Mode;
 use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot, THRESHOLD};
 
 /// Why `bench` (or a bound) failed.
@@ -135,8 +136,7 @@ fn interrupted() -> bool {
 /// Sizes and repetitions of one `bench` run.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Settings {
-    /// `quick` or `full`.
-    pub mode: &'static str,
+    pub mode: Mode,
     /// The smallest array of a bandwidth sweep ([`sweep`]), bytes.
     pub sweep_from: usize,
     /// Where a sweep's ladder ends on a GPU, bytes (a software renderer uses 16× the largest
@@ -176,7 +176,7 @@ impl Settings {
     /// this one did not leave: issue 36), on a software renderer at 64 MiB at the latest.
     pub fn quick() -> Settings {
         Settings {
-            mode: "quick",
+            mode: Mode::Quick,
             sweep_from: 1 << 20,
             buffer_bytes: 256 << 20,
             sweep_cap: 256 << 20,
@@ -199,7 +199,7 @@ impl Settings {
     /// project's 2-core llvmpipe machine, `figures/llvmpipe/device.json`).
     pub fn full() -> Settings {
         Settings {
-            mode: "full",
+            mode: Mode::Full,
             sweep_from: 512 << 10,
             buffer_bytes: 256 << 20,
             sweep_cap: 2 << 30,
@@ -224,8 +224,11 @@ impl Settings {
             self.budget
         }
     }
-    pub fn new(quick: bool) -> Settings {
-        if quick { Self::quick() } else { Self::full() }
+    pub fn new(mode: Mode) -> Settings {
+        match mode {
+            Mode::Quick => Self::quick(),
+            Mode::Full => Self::full(),
+        }
     }
     /// Where every sweep's ladder ends: its first size at or past this, within `cap`
     /// ([`sweep`]). On a software renderer 16× the largest CPU cache (the caches of that
@@ -259,8 +262,12 @@ impl Settings {
 }
 
 /// Where `bench` writes `device.json` unless told: beside the report `reproduce` writes.
-pub fn default_path(quick: bool) -> PathBuf {
-    PathBuf::from(if quick { "figures/quick" } else { "figures" }).join("device.json")
+pub fn default_path(mode: Mode) -> PathBuf {
+    PathBuf::from(match mode {
+        Mode::Quick => "figures/quick",
+        Mode::Full => "figures",
+    })
+    .join("device.json")
 }
 
 /// Measures every limit of the device behind `gl` (progress bar on stderr), writes the
@@ -272,13 +279,13 @@ pub fn default_path(quick: bool) -> PathBuf {
 /// and the measurements taken while the machine was noisy.
 pub fn run(
     gl: &Gl,
-    quick: bool,
+    mode: Mode,
     out: &std::path::Path,
     quiet: &QuietPolicy,
     only: Option<&str>,
 ) -> Result<DeviceProfile, BenchError> {
     let gate = quiet.check(&mut |line| eprintln!("{line}"))?;
-    let settings = Settings::new(quick);
+    let settings = Settings::new(mode);
     let mut profile = measure_only(gl, &settings, true, only)?;
     if matches!(quiet.source, LoadSource::Off) {
         profile.machine = None;
@@ -360,7 +367,7 @@ pub fn measure_only(
     let passes = s.passes.max(1);
     // The machine's load over the whole bench and over each measurement.
     let first = Snapshot::now();
-    let standard = *s == Settings::new(s.mode == "quick");
+    let standard = *s == Settings::new(s.mode);
     let ran = match PASS_COMMAND.get().filter(|_| standard) {
         Some(command) => passes_in_children(gl, command, s, &steps, &shares, only)?,
         None => run_passes(gl, s, &steps, &shares, 0..passes, progress, "parent"),
@@ -405,14 +412,14 @@ pub fn measure_only(
 /// [`Measurement::one_cpu`].
 pub fn measure_pass(
     gl: &Gl,
-    quick: bool,
+    mode: Mode,
     pass: u32,
     only: Option<&str>,
     one_cpu: bool,
     out: &std::path::Path,
 ) -> Result<DeviceProfile, BenchError> {
     let t0 = Instant::now();
-    let s = Settings::new(quick);
+    let s = Settings::new(mode);
     let (mut steps, shares) = steps(gl, &s, only)?;
     // On all CPUs the fixed costs are measured by the process that started this one
     // ([`measure_only`]); on one CPU, here.
@@ -682,7 +689,7 @@ fn child_pass(
         .arg("--pass")
         .arg(pass.to_string());
     child.arg("--out").arg(&file);
-    if s.mode == "quick" {
+    if s.mode == Mode::Quick {
         child.arg("--quick");
     }
     if let Some(only) = only {

@@ -10,6 +10,7 @@ use super::BenchError;
 use super::sweep::{CacheLevel, Plateau, SweepPoint};
 use super::warm::WarmUp;
 use crate::gl::{DeviceInfo, Timing};
+use crate::mode::Mode;
 use crate::work::{Access, Bound, Kind, Limiter, Work};
 
 /// The unit of a measurement's value.
@@ -351,8 +352,7 @@ fn best_at_each_size<'a>(points: impl Iterator<Item = &'a SweepPoint>) -> Vec<Sw
 pub struct DeviceProfile {
     /// When it was measured (UTC, RFC 3339).
     pub date: String,
-    /// `quick` or `full`.
-    pub mode: String,
+    pub mode: Mode,
     /// Seconds the whole `bench` took.
     pub seconds: f64,
     pub device: DeviceInfo,
@@ -373,13 +373,13 @@ pub struct DeviceProfile {
 impl DeviceProfile {
     pub fn new(
         device: DeviceInfo,
-        mode: &str,
+        mode: Mode,
         seconds: f64,
         measurements: Vec<Measurement>,
     ) -> Self {
         DeviceProfile {
             date: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-            mode: mode.to_string(),
+            mode,
             seconds,
             device,
             limits: Limits::from_measurements(&measurements),
@@ -730,7 +730,7 @@ mod tests {
             passes: q(1.0, 3.0),
             ..Measurement::failed("ssbo.write.f32", "no")
         });
-        let p = DeviceProfile::new(DeviceInfo::default(), "quick", 1.0, m);
+        let p = DeviceProfile::new(DeviceInfo::default(), Mode::Quick, 1.0, m);
         let t = p.between_terms();
         let limit = |g: &str| t.get(g).unwrap().term.unwrap().limit;
         let near = |a: f64, b: f64| (a - b).abs() < 1e-9;

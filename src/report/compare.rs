@@ -140,7 +140,7 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
     let fields: [(&str, Field); 5] = [
         ("GL renderer", |p| p.provenance.gl_renderer.clone()),
         ("GL version", |p| p.provenance.gl_version.clone()),
-        ("mode", |p| p.provenance.mode.clone()),
+        ("mode", |p| p.provenance.mode.to_string()),
         ("commit", |p| p.provenance.commit.clone()),
         ("between-run term", |p| {
             match (&p.provenance.between_terms, &p.provenance.between_run) {

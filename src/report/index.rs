@@ -7,6 +7,7 @@ use std::path::Path;
 use super::article::{PaperMeta, article};
 use super::files::{OutputError, write_atomic};
 use super::{Provenance, Table};
+use crate::mode::Mode;
 
 pub use super::record::{PaperRecord, PlotRef, RUN_JSON, RunTimes, TableRef};
 
@@ -198,7 +199,7 @@ pub fn write_device_index(root: &Path, papers: &[PaperMeta]) -> Result<(), Outpu
         // Quick runs (`figures/quick/`, not committed) are not a device's results.
         if latest
             .as_ref()
-            .is_some_and(|r| r.provenance.mode == "quick")
+            .is_some_and(|r| r.provenance.mode == Mode::Quick)
         {
             continue;
         }

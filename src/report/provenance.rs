@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::load::RunLoad;
 use crate::gl::DeviceInfo;
+use crate::mode::Mode;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {
@@ -13,7 +14,7 @@ pub struct Provenance {
     #[serde(default)]
     pub build: String,
     pub command: String,
-    pub mode: String,
+    pub mode: Mode,
     pub gl_vendor: String,
     pub gl_renderer: String,
     pub gl_version: String,
@@ -119,7 +120,7 @@ impl DeviceShape {
 
 impl Provenance {
     /// Provenance of the current process on `info`'s device.
-    pub fn now(info: &DeviceInfo, mode: &str) -> Provenance {
+    pub fn now(info: &DeviceInfo, mode: Mode) -> Provenance {
         Provenance {
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             commit: git_commit(),
@@ -134,7 +135,7 @@ impl Provenance {
                 env!("GPGPU_REPRO_BUILD").to_string()
             },
             command: command_line(),
-            mode: mode.into(),
+            mode,
             gl_vendor: info.vendor.clone(),
             gl_renderer: info.renderer.clone(),
             gl_version: info.version.clone(),

@@ -3,6 +3,7 @@
 //! ([`super::index`]) and the article ([`super::article`]) are both written from, in a file of
 //! their own so that neither of the two imports the other for it.
 
+use crate::mode::Mode;
 use serde::{Deserialize, Serialize};
 
 use super::load::LoadSample;
@@ -92,7 +93,7 @@ pub struct RunTimes {
     pub commit: String,
     /// When the command started.
     pub date: String,
-    pub mode: String,
+    pub mode: Mode,
     /// Wall-clock seconds of the whole command so far (all of it once `complete`).
     pub seconds: f64,
     /// Seconds of the device bench (`--bench`) before the papers, if it ran.

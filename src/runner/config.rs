@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::Mode;
 use crate::gl::TimingPlan;
+use crate::mode::Mode;
 
 /// A value for a full and for a quick run (`full = …`, `quick = …` in the TOML).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -28,6 +28,11 @@ impl<T> PerMode<T> {
             Mode::Full => &self.full,
         }
     }
+
+    /// Each mode with its value, full first (for checks whose errors name `key.mode`).
+    pub fn each(&self) -> impl Iterator<Item = (Mode, &T)> {
+        Mode::ALL.into_iter().map(|m| (m, self.pick(m)))
+    }
 }
 
 /// Sizes for a full and for a quick run.
@@ -38,7 +43,7 @@ impl Sizes {
     /// `min` means is the caller's: `what` names it, e.g. "nodes per side"); the error names
     /// `key.mode` and the size.
     pub fn at_least(&self, key: &str, min: u32, what: &str) -> Result<(), String> {
-        for (mode, sizes) in [("full", &self.full), ("quick", &self.quick)] {
+        for (mode, sizes) in self.each() {
             if let Some(n) = sizes.iter().find(|&&n| n < min) {
                 return Err(format!("{key}.{mode}: {n} {what}: must be ≥ {min}"));
             }

@@ -23,8 +23,9 @@ use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
 
-use super::{Mode, RunError, Session};
+use super::{RunError, Session};
 use crate::gl::{Caps, DeviceInfo, Need};
+use crate::mode::Mode;
 
 /// One experiment file a paper reads.
 pub struct ExperimentFile {

@@ -81,21 +81,7 @@ impl RunError {
     }
 }
 
-/// Quick (capped sizes, `figures/quick/`) or full (`figures/`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum Mode {
-    Quick,
-    Full,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Quick => "quick",
-            Mode::Full => "full",
-        }
-    }
-}
+pub use crate::mode::Mode;
 
 /// What `reproduce` was asked to do.
 #[derive(Clone, Debug)]
@@ -138,7 +124,7 @@ fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Result<Option<DeviceProfil
     let path = dir.join(DEVICE_JSON);
     if let Ok(p) = DeviceProfile::load(&path)
         && p.device.short() == gl.info().short()
-        && (p.mode == Mode::Full.name() || mode == Mode::Quick)
+        && (p.mode == Mode::Full || mode == Mode::Quick)
     {
         eprintln!(
             "device limits: {} ({} bench of {})",
@@ -149,9 +135,8 @@ fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Result<Option<DeviceProfil
         return Ok(Some(p));
     }
     eprintln!("device limits: measuring (bench, {} mode)", mode.name());
-    let measured =
-        crate::bench::measure(gl, &crate::bench::Settings::new(mode == Mode::Quick), true)
-            .and_then(|p| p.save(&path).map(|()| p));
+    let measured = crate::bench::measure(gl, &crate::bench::Settings::new(mode), true)
+        .and_then(|p| p.save(&path).map(|()| p));
     match measured {
         Ok(p) => Ok(Some(p)),
         Err(crate::bench::BenchError::Interrupted) => Err(RunError::Interrupted),
@@ -278,12 +263,7 @@ pub fn check_all(
 /// after checking the experiment files. The machine's load is treated by the default policy
 /// of the run's mode ([`QuietPolicy::for_run`]); see [`reproduce_with`].
 pub fn reproduce(gl: &Gl, all: &[&'static PaperEntry], opts: &Options) -> Result<(), RunError> {
-    reproduce_with(
-        gl,
-        all,
-        opts,
-        &QuietPolicy::for_run(opts.mode == Mode::Full),
-    )
+    reproduce_with(gl, all, opts, &QuietPolicy::for_run(opts.mode))
 }
 
 /// [`reproduce`] with the machine's load treated by `quiet`: sampled after the experiment
@@ -332,7 +312,7 @@ pub fn reproduce_with(
         interrupted: interrupted.clone(),
     };
     let mut failures = Vec::new();
-    let mut last_prov = Provenance::now(gl.info(), opts.mode.name());
+    let mut last_prov = Provenance::now(gl.info(), opts.mode);
     for (paper, files) in loaded {
         let (record, prov, result) = runner.run(paper, files)?;
         times.papers.push((paper.key.to_string(), prov.seconds));
@@ -381,7 +361,7 @@ fn run_times(mode: Mode) -> RunTimes {
         command: crate::report::provenance::command_line(),
         commit: crate::report::provenance::git_commit(),
         date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
-        mode: mode.name().into(),
+        mode,
         ..RunTimes::default()
     }
 }
@@ -482,7 +462,7 @@ impl PaperRunner<'_> {
         let result = (paper.run)(&session)
             .and_then(|()| session.roofline())
             .and_then(|()| session.versus());
-        let mut prov = Provenance::now(gl.info(), opts.mode.name());
+        let mut prov = Provenance::now(gl.info(), opts.mode);
         prov.seconds = started.elapsed().as_secs_f64();
         prov.load = load;
         prov.limits = self

@@ -12,10 +12,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use indicatif::{MultiProgress, ProgressBar, ProgressStyle};
 use serde::Serialize;
 
+use super::RunError;
 use super::entry::{LoadedFile, PaperEntry};
-use super::{Mode, RunError};
 use crate::bench::{DeviceProfile, OVER_BOUND};
 use crate::gl::Gl;
+use crate::mode::Mode;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{
@@ -176,11 +177,6 @@ impl Session {
     /// Every timed GPU row so far: table id, row key, its work, time and bound.
     pub(crate) fn attained(&self) -> Vec<(String, String, Attained, Option<f64>)> {
         self.shared.state.borrow().attained.clone()
-    }
-
-    /// Whether this is a quick run.
-    pub fn quick(&self) -> bool {
-        self.mode == Mode::Quick
     }
 
     /// The paper's own experiment file as read (for errors that name it).

@@ -5,6 +5,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use super::{DEFAULT_WAIT_S, LoadSample, Snapshot, THRESHOLD};
+use crate::mode::Mode;
 
 /// Takes load samples and pauses between them.
 pub trait Sampler {
@@ -87,10 +88,11 @@ pub struct QuietPolicy {
 }
 
 impl QuietPolicy {
-    /// The default for a full (`true`) or quick run: `/proc`, threshold ¼ of the cores; a
-    /// full run samples 2 s at a time and waits up to [`DEFAULT_WAIT_S`], a quick run samples
-    /// a quarter second once.
-    pub fn for_run(full: bool) -> QuietPolicy {
+    /// The default for a run in `mode`: `/proc`, threshold ¼ of the cores; a full run
+    /// samples 2 s at a time and waits up to [`DEFAULT_WAIT_S`], a quick run samples a
+    /// quarter second once.
+    pub fn for_run(mode: Mode) -> QuietPolicy {
+        let full = mode == Mode::Full;
         QuietPolicy {
             threshold: THRESHOLD,
             wait: Duration::from_secs(DEFAULT_WAIT_S),

@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::*;
+use crate::mode::Mode;
 
 const STAT: &str = "cpu  145776 0 12462 700153 585 0 60 239 0 0\n\
                     cpu0 67001 0 5515 356762 153 0 13 117 0 0\n\
@@ -89,11 +90,11 @@ fn sample(others: f64) -> LoadSample {
     }
 }
 
-fn policy(full: bool, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
+fn policy(mode: Mode, wait_s: u64, allow_noisy: bool) -> QuietPolicy {
     QuietPolicy {
         wait: Duration::from_secs(wait_s),
         allow_noisy,
-        ..QuietPolicy::for_run(full)
+        ..QuietPolicy::for_run(mode)
     }
 }
 
@@ -106,7 +107,7 @@ fn run_gate(p: &QuietPolicy, samples: Vec<f64>) -> (Result<Gate, NoisyError>, Ve
 
 #[test]
 fn a_quiet_machine_passes_at_once() {
-    let (g, said) = run_gate(&policy(true, 120, false), vec![0.3, 2.0]);
+    let (g, said) = run_gate(&policy(Mode::Full, 120, false), vec![0.3, 2.0]);
     let g = g.unwrap();
     assert_eq!(g.waited_s, 2.0);
     assert!(!g.before.unwrap().noisy);
@@ -116,7 +117,7 @@ fn a_quiet_machine_passes_at_once() {
 #[test]
 fn a_full_run_waits_for_quiet() {
     // Busy, busy, then quiet: two samples of 2 s and two pauses of 3 s, then 2 s.
-    let (g, said) = run_gate(&policy(true, 120, false), vec![1.5, 1.0, 0.2]);
+    let (g, said) = run_gate(&policy(Mode::Full, 120, false), vec![1.5, 1.0, 0.2]);
     let g = g.unwrap();
     assert_eq!(g.waited_s, 2.0 + 3.0 + 2.0 + 3.0 + 2.0);
     assert_eq!(g.before.unwrap().others, 0.2);
@@ -125,7 +126,7 @@ fn a_full_run_waits_for_quiet() {
 
 #[test]
 fn a_full_run_on_a_busy_machine_refuses_after_the_wait_unless_allowed() {
-    let (g, _) = run_gate(&policy(true, 10, false), vec![1.0]);
+    let (g, _) = run_gate(&policy(Mode::Full, 10, false), vec![1.0]);
     let e = g.unwrap_err();
     // 2 + 3 + 2 + 3 + 2 ≥ 10 s.
     assert_eq!(e.waited_s, 12.0);
@@ -134,17 +135,17 @@ fn a_full_run_on_a_busy_machine_refuses_after_the_wait_unless_allowed() {
         msg.contains("busy") && msg.contains("--allow-noisy") && msg.contains("--wait-quiet"),
         "{msg}"
     );
-    let (g, said) = run_gate(&policy(true, 10, true), vec![1.0]);
+    let (g, said) = run_gate(&policy(Mode::Full, 10, true), vec![1.0]);
     assert!(g.unwrap().before.unwrap().noisy);
     assert!(said.last().unwrap().contains("running anyway"), "{said:?}");
     // --wait-quiet 0: one sample, then the decision.
-    let (g, _) = run_gate(&policy(true, 0, false), vec![1.0]);
+    let (g, _) = run_gate(&policy(Mode::Full, 0, false), vec![1.0]);
     assert_eq!(g.unwrap_err().waited_s, 2.0);
 }
 
 #[test]
 fn a_quick_run_only_warns() {
-    let (g, said) = run_gate(&policy(false, 120, false), vec![1.9, 0.0]);
+    let (g, said) = run_gate(&policy(Mode::Quick, 120, false), vec![1.9, 0.0]);
     let g = g.unwrap();
     assert!(g.before.unwrap().noisy);
     assert_eq!(said.len(), 1);
@@ -158,7 +159,7 @@ fn the_threshold_is_a_share_of_the_cores() {
     assert!(sample(0.51).is_noisy(0.25));
     let p = QuietPolicy {
         threshold: 0.5,
-        ..policy(true, 0, false)
+        ..policy(Mode::Full, 0, false)
     };
     assert!(run_gate(&p, vec![0.9]).0.is_ok());
 }

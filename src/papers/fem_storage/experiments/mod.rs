@@ -188,10 +188,8 @@ fn check_table4(t4: &Table4Config) -> Result<(), String> {
     }
     positive("table4.tol", t4.tol)?;
     at_least("table4.max_iterations", t4.max_iterations, 1)?;
-    for (mode, sizes, budgets) in [
-        ("full", &t4.sizes.full, &t4.jacobi_budget_s.full),
-        ("quick", &t4.sizes.quick, &t4.jacobi_budget_s.quick),
-    ] {
+    for mode in Mode::ALL {
+        let (sizes, budgets) = (t4.sizes.pick(mode), t4.jacobi_budget_s.pick(mode));
         if let Some(n) = sizes.iter().find(|&&n| n < 4) {
             return Err(format!("table4.sizes.{mode}: {n} unknowns: must be ≥ 4"));
         }
@@ -216,7 +214,7 @@ fn check_table4(t4: &Table4Config) -> Result<(), String> {
 /// `[perf]`'s keys: sizes (the `legacy` table's fragment Jacobi keeps indices exact in f32),
 /// the dimension and the sweeps.
 fn check_perf(pf: &PerfConfig) -> Result<(), String> {
-    for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+    for (mode, v) in pf.unknowns.each() {
         if let Some(n) = v.iter().find(|&&n| n < 4) {
             return Err(format!("perf.unknowns.{mode}: {n}: must be ≥ 4"));
         }
@@ -224,7 +222,7 @@ fn check_perf(pf: &PerfConfig) -> Result<(), String> {
     if pf.dim != 2 && pf.dim != 3 {
         return Err(format!("perf.dim = {}: dimensions are 2 or 3", pf.dim));
     }
-    for (mode, v) in [("full", &pf.unknowns.full), ("quick", &pf.unknowns.quick)] {
+    for (mode, v) in pf.unknowns.each() {
         for &n in v {
             // The `legacy` table's fragment Jacobi stores indices and offsets as exact floats.
             let entries = n as u64 * (2 * upper_per_row(pf.dim) - 1);

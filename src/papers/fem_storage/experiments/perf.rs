@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::{Config, PerfConfig, threads};
 use crate::gl::Reads;
 use crate::gl::timing::{Rounds, rounds};
+use crate::mode::Mode;
 use crate::papers::fem_storage::FemError;
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
@@ -59,7 +60,7 @@ fn keys(grid: &Grid, cpu_threads: &[usize]) -> Vec<String> {
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let p = &cfg.perf;
-    let stream_mib = if s.quick() { 16 } else { 64 };
+    let stream_mib = if s.mode == Mode::Quick { 16 } else { 64 };
     let mut t = s.table(
         "perf",
         "Jacobi sweep: GL compute vs CPU on the same flattened arrays",

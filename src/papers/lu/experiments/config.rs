@@ -168,16 +168,14 @@ impl Config {
     /// Every number of the file in range; the first that is not, named by its key.
     pub fn validate(&self) -> Result<(), String> {
         let t = &self.table4;
-        for (mode, sizes) in [("full", &t.sizes.full), ("quick", &t.sizes.quick)] {
+        for (mode, sizes) in t.sizes.each() {
             if sizes.is_empty() {
                 return Err(format!("`table4.sizes.{mode}` is empty"));
             }
         }
         t.sizes.at_least("table4.sizes", 1, "(N)")?;
-        for (mode, l, all) in [
-            ("full", &t.labelled_sizes.full, &t.sizes.full),
-            ("quick", &t.labelled_sizes.quick, &t.sizes.quick),
-        ] {
+        for (mode, l) in t.labelled_sizes.each() {
+            let all = t.sizes.pick(mode);
             if let Some(n) = l.iter().find(|n| !all.contains(n)) {
                 return Err(format!(
                     "`table4.labelled_sizes.{mode}` holds N = {n}, which `table4.sizes.{mode}` does not"
@@ -233,7 +231,7 @@ impl Config {
         }
         at_least("sec51.scan", self.sec51.scan, 1)?;
         let m = &self.sec51_2005.sizes;
-        for (mode, sizes) in [("full", &m.full), ("quick", &m.quick)] {
+        for (mode, sizes) in m.each() {
             if sizes.is_empty() {
                 return Err(format!("`sec51_2005.sizes.{mode}` is empty"));
             }

@@ -137,7 +137,7 @@ impl TuneConfig {
                 return Err(format!("table1.tune.{key}: give at least one candidate"));
             }
         }
-        for (mode, n) in [("full", self.n.full), ("quick", self.n.quick)] {
+        for (mode, &n) in self.n.each() {
             if n == 0 {
                 return Err(format!("table1.tune.n.{mode} = 0: must be ≥ 1"));
             }
@@ -241,7 +241,7 @@ impl Table1Config {
             return Err("table1.cpu_rows_max = 0: must be ≥ 1".into());
         }
         if let Some(cap) = &self.max_run_s {
-            for (mode, v) in [("full", cap.full), ("quick", cap.quick)] {
+            for (mode, &v) in cap.each() {
                 if !(v.is_finite() && v > 0.0) {
                     return Err(format!(
                         "table1.max_run_s.{mode} = {v}: must be a finite number of seconds > 0"

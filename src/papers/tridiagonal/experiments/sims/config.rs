@@ -92,7 +92,7 @@ fn bad(key: &str, why: impl std::fmt::Display) -> RunError {
 }
 
 fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
-    for (mode, v) in [("full", &s.full), ("quick", &s.quick)] {
+    for (mode, v) in s.each() {
         if v.is_empty() {
             return Err(bad(&format!("{key}.{mode}"), "needs at least one size"));
         }
