@@ -1,12 +1,13 @@
 //! PNG plots with `plotters`, rendered with a font compiled into the binary (Ubuntu Light from
 //! `epaint_default_fonts`), so they look the same on a machine with no system fonts.
 //!
-//! One file per chart kind ([`line`](mod@line), [`bar`], [`ratio`], [`heatmap`]); what they share is
+//! One file per chart kind ([`line`](mod@line), [`bar`], [`ratio`], [`heatmap`], [`forest`]); what they share is
 //! [`style`] (fonts, colours, markers, the legend band) and [`axis`] (the frame, ranges,
 //! ticks); here the error type and the atomic PNG writing every chart ends with.
 
 pub mod axis;
 pub mod bar;
+pub mod forest;
 pub mod heatmap;
 pub mod line;
 pub mod ratio;
@@ -14,6 +15,7 @@ pub mod style;
 
 pub(crate) use axis::{builder, mesh_style, tick};
 pub use bar::BarChart;
+pub use forest::{ForestChart, ForestRow};
 pub use heatmap::{HeatMap, diverging};
 pub use line::{LineChart, Series};
 pub use ratio::RatioChart;
