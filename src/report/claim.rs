@@ -100,7 +100,10 @@ pub fn judge(c: &Claim, cases: &[&Finding], software: bool) -> ClaimVerdict {
             },
         );
     }
-    let tally = format!("{held} held, {not} not held, {inc} inconclusive of {decided}");
+    let tally = format!(
+        "{held} held, {not} not held, {inc} inconclusive of {decided} decided case{}",
+        plural(decided)
+    );
     let verdict = if inc > 0 || (held > 0 && not > 0) {
         Verdict::Inconclusive
     } else {
@@ -112,7 +115,7 @@ pub fn judge(c: &Claim, cases: &[&Finding], software: bool) -> ClaimVerdict {
         _ if inc > 0 => "a case is undecided",
         _ => "the cases disagree",
     };
-    counts(verdict, format!("{why} ({tally} cases)"))
+    counts(verdict, format!("{why} ({tally})"))
 }
 
 fn plural(n: usize) -> &'static str {
@@ -170,6 +173,64 @@ pub fn page_section(claims: &[Claim], findings: &[Finding], software: bool) -> S
         s.push('\n');
     }
     s
+}
+
+/// The colour of a verdict in the forest plot.
+fn verdict_color(v: Verdict) -> (u8, u8, u8) {
+    match v {
+        Verdict::Held => (0, 130, 60),
+        Verdict::NotHeld => (200, 30, 30),
+        Verdict::Inconclusive => (220, 130, 0),
+        Verdict::NotTestable => (110, 110, 110),
+        Verdict::NotTested => (170, 170, 170),
+    }
+}
+
+/// `x` on the forest plot's scale: divided by the rule's threshold and turned so that the
+/// claim's side is above 1; `None` where the threshold cannot scale it.
+fn oriented(x: f64, p: &super::finding::Point) -> Option<f64> {
+    let r = if p.at_least {
+        x / p.threshold
+    } else {
+        p.threshold / x
+    };
+    (p.threshold > 0.0 && r.is_finite() && r > 0.0).then_some(r)
+}
+
+/// One forest-plot row per claim (`claims` with the findings of its paper's run, `key` the
+/// paper): its cases that carry numbers, oriented ([`oriented`]), the paper's values, the
+/// verdict and its colour.
+pub fn forest_rows(
+    key: &str,
+    claims: &[Claim],
+    findings: &[Finding],
+    software: bool,
+) -> Vec<super::plot::ForestRow> {
+    claims
+        .iter()
+        .map(|c| {
+            let cases = cases_of(c, findings);
+            let v = judge(c, &cases, software);
+            let points: Vec<&super::finding::Point> =
+                cases.iter().filter_map(|f| f.point.as_ref()).collect();
+            super::plot::ForestRow {
+                label: clip(&format!("{key} {} {}", c.id, c.short), 64),
+                verdict: v.verdict.to_string(),
+                color: verdict_color(v.verdict),
+                cases: points
+                    .iter()
+                    .filter_map(|p| {
+                        let (a, b) = (oriented(p.lo, p)?, oriented(p.hi, p)?);
+                        Some((oriented(p.median, p)?, a.min(b), a.max(b)))
+                    })
+                    .collect(),
+                paper: points
+                    .iter()
+                    .filter_map(|p| oriented(p.paper?, p))
+                    .collect(),
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -258,62 +319,4 @@ mod tests {
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abc", 4), "abc");
     }
-}
-
-/// The colour of a verdict in the forest plot.
-fn verdict_color(v: Verdict) -> (u8, u8, u8) {
-    match v {
-        Verdict::Held => (0, 130, 60),
-        Verdict::NotHeld => (200, 30, 30),
-        Verdict::Inconclusive => (220, 130, 0),
-        Verdict::NotTestable => (110, 110, 110),
-        Verdict::NotTested => (170, 170, 170),
-    }
-}
-
-/// `x` on the forest plot's scale: divided by the rule's threshold and turned so that the
-/// claim's side is above 1; `None` where the threshold cannot scale it.
-fn oriented(x: f64, p: &super::finding::Point) -> Option<f64> {
-    let r = if p.at_least {
-        x / p.threshold
-    } else {
-        p.threshold / x
-    };
-    (p.threshold > 0.0 && r.is_finite() && r > 0.0).then_some(r)
-}
-
-/// One forest-plot row per claim (`claims` with the findings of its paper's run, `key` the
-/// paper): its cases that carry numbers, oriented ([`oriented`]), the paper's values, the
-/// verdict and its colour.
-pub fn forest_rows(
-    key: &str,
-    claims: &[Claim],
-    findings: &[Finding],
-    software: bool,
-) -> Vec<super::plot::ForestRow> {
-    claims
-        .iter()
-        .map(|c| {
-            let cases = cases_of(c, findings);
-            let v = judge(c, &cases, software);
-            let points: Vec<&super::finding::Point> =
-                cases.iter().filter_map(|f| f.point.as_ref()).collect();
-            super::plot::ForestRow {
-                label: clip(&format!("{key} {} {}", c.id, c.short), 64),
-                verdict: v.verdict.to_string(),
-                color: verdict_color(v.verdict),
-                cases: points
-                    .iter()
-                    .filter_map(|p| {
-                        let (a, b) = (oriented(p.lo, p)?, oriented(p.hi, p)?);
-                        Some((oriented(p.median, p)?, a.min(b), a.max(b)))
-                    })
-                    .collect(),
-                paper: points
-                    .iter()
-                    .filter_map(|p| oriented(p.paper?, p))
-                    .collect(),
-            }
-        })
-        .collect()
 }

@@ -1,7 +1,10 @@
-//! A paper's claim re-tested on a run: the claim in short with where the paper makes it, the
-//! paper's number, ours, the verdict and what it rests on, and the table the numbers come
-//! from. `REPORT.md` opens with every paper's findings in one table ("findings at a glance");
-//! each paper's page lists them in full; `compare` lists the verdicts that change.
+//! A paper's claim re-tested on a run, one case of it (a size, a variant): the claim in short
+//! with where the paper makes it, the paper's number, ours, the verdict and what it rests on,
+//! and the table the numbers come from. Findings are the cases of the claims inventories
+//! ([`super::claim`]): `REPORT.md` counts claims, each paper's page lists every case in full;
+//! `compare` lists the verdicts that change. Each rule type has one decision function that
+//! writes the verdict and its sentence from the same numbers: [`decide`] (one side of a
+//! threshold), [`decide_band`] (inside a band), [`Finding::exact`] (a count).
 //!
 //! **What a device can test.** A claim is of one of two kinds:
 //! * about the *technique's own ratios* — switch vs copy, CPU vs GPU branching, CR vs CG on
@@ -284,28 +287,6 @@ impl Finding {
         self.claim == other.claim
     }
 
-    /// A Markdown table cell: no pipes, no line breaks.
-    fn cell(s: &str) -> String {
-        s.replace('|', "\\|").replace('\n', " ")
-    }
-
-    /// The row of the at-a-glance table (`paper` the paper's key, for the link).
-    pub fn glance_row(&self, paper: &str) -> String {
-        format!(
-            "| [{paper}]({paper}/README.md) | {} | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
-            Self::cell(&self.claim),
-            Self::cell(&self.paper),
-            Self::cell(&self.ours),
-            Self::cell(if self.threshold.is_empty() {
-                "—"
-            } else {
-                &self.threshold
-            }),
-            self.verdict,
-            t = self.table
-        )
-    }
-
     /// The full text, for the paper's section.
     pub fn to_markdown(&self) -> String {
         let mut s = format!(
@@ -421,9 +402,6 @@ pub fn by_claim<'a>(runs: &[Vec<&'a Finding>]) -> Vec<(&'a Finding, Vec<Option<&
     }
     out
 }
-
-/// The at-a-glance table's header.
-pub const GLANCE_HEADER: &str = "| paper | claim | paper's number | ours | rule | verdict | from |\n|---|---|---|---|---|---|---|\n";
 
 #[cfg(test)]
 mod tests {

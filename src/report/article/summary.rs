@@ -151,8 +151,19 @@ fn paper_sentence(j: &Judged) -> String {
                 .iter()
                 .find(|(_, v, _)| v.verdict == Verdict::Inconclusive)
         });
+    let untestable: Vec<&str> = j
+        .claims
+        .iter()
+        .filter(|(_, v, _)| v.verdict == Verdict::NotTestable)
+        .map(|(c, _, _)| c.id)
+        .collect();
     let tail = match first {
         Some((c, v, _)) => format!("; {} {} {}: {}", c.id, c.short, v.verdict, v.sentence),
+        None if !untestable.is_empty() => format!(
+            "; {} not testable here (they need {})",
+            untestable.join(", "),
+            claim::NEEDS_GPU
+        ),
         None => String::new(),
     };
     format!(
@@ -192,9 +203,10 @@ fn counts(all: &[Judged]) -> String {
     let loose: usize = all.iter().map(|j| j.loose).sum();
     if loose > 0 {
         s.push_str(&format!(
-            "{loose} further finding{} of this run belong to no quoted claim; they are on the \
-             papers' pages.\n\n",
-            if loose == 1 { "" } else { "s" }
+            "{loose} further finding{} of this run {} to no quoted claim; on the papers' \
+             pages.\n\n",
+            if loose == 1 { "" } else { "s" },
+            if loose == 1 { "belongs" } else { "belong" }
         ));
     }
     s

@@ -149,14 +149,18 @@ impl ForestChart {
         Ok(())
     }
 
-    /// Each row's cases (whiskers and dots, spread a little apart vertically so that they
-    /// do not hide each other) and the paper's diamonds, top row first.
+    /// Each row's paper diamonds, then its cases (whiskers and dots, spread a little apart
+    /// vertically so that they do not hide each other), top row first.
     fn draw_rows(&self, root: &Area, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         let n = self.rows.len();
         for (i, r) in self.rows.iter().enumerate() {
             let y = (n - 1 - i) as f64;
             let color = RGBColor(r.color.0, r.color.1, r.color.2);
+            // The paper's diamonds first, so that ours (drawn over them) stay visible.
+            for &p in r.paper.iter().filter(|&&p| ok(p)) {
+                style::marker(root, style::Shape::Diamond, at(p, y), 13, BLACK, false)?;
+            }
             let k = r.cases.len().max(1) as f64;
             for (j, c) in r.cases.iter().enumerate() {
                 let yj = y + 0.3 * ((j as f64 + 0.5) / k - 0.5);
@@ -171,9 +175,6 @@ impl ForestChart {
                 if ok(c.0) {
                     style::marker(root, style::Shape::Circle, at(c.0, yj), 7, color, true)?;
                 }
-            }
-            for &p in r.paper.iter().filter(|&&p| ok(p)) {
-                style::marker(root, style::Shape::Diamond, at(p, y), 9, BLACK, false)?;
             }
         }
         Ok(())

@@ -81,13 +81,13 @@ pub fn findings(rows: &[Stored]) -> Vec<Finding> {
     if let Some(r) = rows.iter().find(|r| r.dim == 2 && r.nodes == LARGE) {
         let x = r.skyline / r.with_indices;
         for (at_least, t, side) in [
-            (true, 13.0 / ABOUT, "no less"),
-            (false, 13.0 * ABOUT, "no more"),
+            (true, 13.0 / ABOUT, "at least 13 ÷"),
+            (false, 13.0 * ABOUT, "at most 13 ×"),
         ] {
             out.push(
                 Finding::new(
                     "table2",
-                    format!("about 1/13 of skyline at 128×128 ({side} than 13 ÷ or × {ABOUT})"),
+                    format!("about 1/13 of skyline at 128×128 ({side} {ABOUT})"),
                 )
                 .paper("about 1/13 (§IV)")
                 .exact(

@@ -98,6 +98,9 @@ pub(super) fn run(s: &Session, c: &Table1Config) -> Result<(), RunError> {
     Ok(())
 }
 
+/// T4's statistic, judged ≤ 1 exactly.
+const FETCH_RULE: &str = "CR fetches / CG (set-up + 1 iteration) fetches";
+
 /// Claim T4 ("CR fetches fewer texels than one CG iteration", Table 1), two exact cases:
 /// in floats (scalar textures) and in texels (RGBA-packed CG), each CR total (the cheaper
 /// method) against CG's set-up plus one iteration, the paper's sums beside.
@@ -144,12 +147,7 @@ fn fetch_findings(s: &Session, t: &TableWriter, p: &Table1Paper) {
             .paper(format!(
                 "CR {paper_cr} < CG set-up + 1 iteration {paper_cg} (Table 1)"
             ))
-            .exact(
-                "CR fetches / CG (set-up + 1 iteration) fetches",
-                a / b,
-                1.0,
-                false,
-            )
+            .exact(FETCH_RULE, a / b, 1.0, false)
             .paper_value(paper_cr / paper_cg),
         );
     }
@@ -359,4 +357,27 @@ fn audit(s: &Session, c: &Table1Config, measured_cg: [f64; 2]) {
          iteration (table1, 'per iteration' rows; the reductions' fetches included).",
         p.cg_scalar_per_iteration, measured_cg[0], measured_cg[1]
     ));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// T4's rule on the paper's own Table 1 (`experiments/tridiagonal.toml`) gives the
+    /// paper's side, in floats and in RGBA texels.
+    #[test]
+    fn the_fetch_rule_on_the_papers_table_1_holds() {
+        let cfg: super::super::Config =
+            toml::from_str(include_str!("../../../../experiments/tridiagonal.toml"))
+                .expect("parses");
+        let p = &cfg.table1.paper;
+        for (cr, cg) in [
+            (p.cr_scalar, p.cg_scalar_setup + p.cg_scalar_per_iteration),
+            (p.cr_vector, p.cg_vector_setup + p.cg_vector_per_iteration),
+        ] {
+            let f =
+                crate::report::Finding::new("table1", "T4").exact(FETCH_RULE, cr / cg, 1.0, false);
+            assert_eq!(f.verdict, crate::report::Verdict::Held, "{}", f.why);
+        }
+    }
 }
