@@ -927,11 +927,25 @@ fn every_number_in_a_note_or_finding_comes_from_the_run() {
         }
     }
     assert!(checked > 50, "only {checked} numbers found in the notes");
-    // The report is an article a reader finishes: the summary on its first screen, the whole
-    // under 300 lines, the details on the papers' pages.
+    // The report is an article a reader finishes: the abstract on its first screen, no
+    // summary cell over 300 characters, the whole under 300 lines, the details on the
+    // papers' pages.
     let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
     let first_screen: Vec<&str> = report.lines().take(12).collect();
-    assert!(first_screen.contains(&"## Summary"), "{report}");
+    assert!(first_screen.contains(&"## Abstract"), "{report}");
+    let summary = report
+        .split("### The claims")
+        .nth(1)
+        .and_then(|r| r.split("### Terms").next())
+        .expect("the claims table");
+    for line in summary.lines().filter(|l| l.starts_with('|')) {
+        for cell in line.split(" | ") {
+            assert!(
+                cell.chars().count() <= 310,
+                "a cell over 300 characters: {cell}"
+            );
+        }
+    }
     assert!(
         report.lines().count() < 300,
         "{} lines",

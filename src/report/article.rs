@@ -11,10 +11,12 @@
 use std::path::Path;
 
 use super::Table;
-use super::finding::{GLANCE_HEADER, Verdict};
+use super::finding::Verdict;
 use super::record::{PaperRecord, RunTimes};
 
+mod summary;
 mod threats;
+use summary::summary;
 use threats::threats;
 
 /// What the report says of a paper beyond its run: where it was published, what it ran on,
@@ -29,6 +31,9 @@ pub struct Original {
     pub here: &'static str,
     /// Parts of the paper not reproduced, each with why: (what, why).
     pub omitted: &'static [(&'static str, &'static str)],
+    /// The paper's claims inventory (`papers/<paper>/claims.rs`): the report's summary
+    /// counts these, with the run's findings as their cases.
+    pub claims: &'static [super::claim::Claim],
 }
 
 /// A paper as the report lists it.
@@ -85,8 +90,7 @@ pub fn article(
         .map(|(_, r)| r.provenance.gl_renderer.clone())
         .unwrap_or_else(|| "this device".into());
     let mut s = format!("# Five GPGPU papers (2005–2019) re-run on {device}\n\n");
-    s.push_str(&intro(&ran, run));
-    s.push_str(&summary(&ran));
+    s.push_str(&summary(dir, &device, &ran));
     s.push_str(&method(dir, &ran));
     s.push_str(&threats(dir, &ran));
     s.push_str(versus);
@@ -118,10 +122,13 @@ pub fn article(
     for (i, m) in METHOD_REFERENCES.iter().enumerate() {
         s.push_str(&format!("{}. {m}\n", papers.len() + i + 1));
     }
+    s.push_str("\n## This run\n\n");
+    s.push_str(&intro(&ran, run));
     s
 }
 
-/// The opening paragraph: what this is and where its numbers come from.
+/// What this is and where its numbers come from (near the end: provenance follows the
+/// findings).
 fn intro(ran: &[(&PaperMeta, &PaperRecord)], run: Option<&RunTimes>) -> String {
     let mut s = String::from(
         "Five papers on solving linear systems on GPUs — two written for the fragment \
@@ -140,69 +147,6 @@ fn intro(ran: &[(&PaperMeta, &PaperRecord)], run: Option<&RunTimes>) -> String {
         s.push_str(&format!(" {}", run.describe()));
     }
     s.push_str("\n\n");
-    s
-}
-
-/// Per paper: how many claims held / not held / were inconclusive / not testable / not
-/// tested; then every claim with its rule and the number it rests on.
-fn summary(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
-    const KINDS: [Verdict; 5] = [
-        Verdict::Held,
-        Verdict::NotHeld,
-        Verdict::Inconclusive,
-        Verdict::NotTestable,
-        Verdict::NotTested,
-    ];
-    let mut s = String::from(
-        "## Summary\n\nEach claim is judged on a 95 % confidence interval: *held* when the \
-         whole interval lies on the claim's side of its rule, *not held* when it lies wholly \
-         on the other side, *inconclusive* when it straddles the rule (or rests on too few \
-         runs); *not testable here* when the claim compares a GPU with a CPU and this \
-         device's \"GPU\" is the CPU; *not tested* when the rows it needs did not run.\n\n",
-    );
-    if ran.iter().all(|(_, r)| r.findings.is_empty()) {
-        s.push_str(
-            "No claim was judged in this run (a run older than the findings, or its papers \
-             judged nothing): the tables and figures are on the papers' pages.\n\n",
-        );
-        return s;
-    }
-    s.push_str(
-        "| paper | claims | held | not held | inconclusive | not testable here | not tested |\n\
-         |---|---:|---:|---:|---:|---:|---:|\n",
-    );
-    let mut totals = [0usize; 5];
-    for (p, r) in ran {
-        let counts = KINDS.map(|k| r.findings.iter().filter(|f| f.verdict == k).count());
-        for (t, c) in totals.iter_mut().zip(counts) {
-            *t += c;
-        }
-        s.push_str(&format!(
-            "| [{key}]({key}/README.md) | {} | {} |\n",
-            r.findings.len(),
-            counts.map(|c| c.to_string()).join(" | "),
-            key = p.key
-        ));
-    }
-    s.push_str(&format!(
-        "| **all** | **{}** | {} |\n\n",
-        totals.iter().sum::<usize>(),
-        totals.map(|c| format!("**{c}**")).join(" | ")
-    ));
-    let rows: String = ran
-        .iter()
-        .flat_map(|(p, r)| r.findings.iter().map(move |f| f.glance_row(p.key)))
-        .collect();
-    if !rows.is_empty() {
-        s.push_str(
-            "The claims: the paper's number, ours (the one number the verdict rests on, with \
-             its 95 % interval), the rule, the verdict; the reasoning is on the paper's \
-             page.\n\n",
-        );
-        s.push_str(GLANCE_HEADER);
-        s.push_str(&rows);
-        s.push('\n');
-    }
     s
 }
 

@@ -1,7 +1,10 @@
-//! A paper's claim re-tested on a run: the claim in short with where the paper makes it, the
-//! paper's number, ours, the verdict and what it rests on, and the table the numbers come
-//! from. `REPORT.md` opens with every paper's findings in one table ("findings at a glance");
-//! each paper's page lists them in full; `compare` lists the verdicts that change.
+//! A paper's claim re-tested on a run, one case of it (a size, a variant): the claim in short
+//! with where the paper makes it, the paper's number, ours, the verdict and what it rests on,
+//! and the table the numbers come from. Findings are the cases of the claims inventories
+//! ([`super::claim`]): `REPORT.md` counts claims, each paper's page lists every case in full;
+//! `compare` lists the verdicts that change. Each rule type has one decision function that
+//! writes the verdict and its sentence from the same numbers: [`decide`] (one side of a
+//! threshold), [`decide_band`] (inside a band), [`Finding::exact`] (a count).
 //!
 //! **What a device can test.** A claim is of one of two kinds:
 //! * about the *technique's own ratios* — switch vs copy, CPU vs GPU branching, CR vs CG on
@@ -75,6 +78,24 @@ pub struct Finding {
     pub threshold: String,
     /// The table the numbers come from (its id in the paper's folder).
     pub table: String,
+    /// The statistic the verdict rests on, as numbers (the claims' forest plot); set by
+    /// [`Finding::judge`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub point: Option<Point>,
+}
+
+/// A verdict's statistic as numbers: ours with its 95 % interval, the rule's threshold and
+/// side, and the paper's value of the same statistic where it printed one.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    pub median: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub threshold: f64,
+    /// The claim holds at or above the threshold (else at or below).
+    pub at_least: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub paper: Option<f64>,
 }
 
 impl Finding {
@@ -88,6 +109,7 @@ impl Finding {
             why: String::new(),
             threshold: String::new(),
             table: table.into(),
+            point: None,
         }
     }
 
@@ -111,14 +133,7 @@ impl Finding {
         threshold: f64,
         at_least: bool,
     ) -> Finding {
-        use crate::stats::Decision;
-        // An interval of fewer runs than a 95 % one needs decides nothing.
-        let verdict = match crate::stats::decide(stat.interval(), threshold, at_least) {
-            _ if !stat.has_ci() => Verdict::Inconclusive,
-            Decision::Holds => Verdict::Held,
-            Decision::Fails => Verdict::NotHeld,
-            Decision::Undecided => Verdict::Inconclusive,
-        };
+        let (verdict, sentence) = decide(name, stat, threshold, at_least);
         let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
         let ours = if stat.hi > stat.lo {
             format!(
@@ -131,11 +146,100 @@ impl Finding {
             format!("{name} = {}", v(stat.median))
         };
         let op = if at_least { "≥" } else { "≤" };
-        self.verdict(verdict).ours(ours).threshold(format!(
+        let mut f = self;
+        f.point = Some(Point {
+            median: stat.median,
+            lo: stat.lo,
+            hi: stat.hi,
+            threshold,
+            at_least,
+            paper: None,
+        });
+        if f.why.is_empty() {
+            f.why = sentence;
+        }
+        f.verdict(verdict).ours(ours).threshold(format!(
             "{name} {op} {} (whole 95 % interval)",
             v(threshold)
         ))
     }
+    /// Judges a two-sided claim "`lo` ≤ `stat` ≤ `hi`" ("about as long") on the statistic's
+    /// 95 % interval ([`decide_band`]); sets the verdict, its sentence (`why`), `ours`, the
+    /// rule and the plotted point (against the band's nearer end).
+    pub fn judge_band(
+        mut self,
+        name: &str,
+        stat: &crate::stats::Estimate,
+        band: (f64, f64),
+    ) -> Finding {
+        let (verdict, sentence) = decide_band(name, stat, band);
+        let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+        let (threshold, at_least) = if stat.median >= (band.0 * band.1).sqrt() {
+            (band.1, false)
+        } else {
+            (band.0, true)
+        };
+        self.point = Some(Point {
+            median: stat.median,
+            lo: stat.lo,
+            hi: stat.hi,
+            threshold,
+            at_least,
+            paper: None,
+        });
+        self.why = sentence;
+        self.verdict(verdict)
+            .ours(format!(
+                "{name} = {} [{}, {}]",
+                v(stat.median),
+                v(stat.lo),
+                v(stat.hi)
+            ))
+            .threshold(format!(
+                "{} ≤ {name} ≤ {} (whole 95 % interval)",
+                v(band.0),
+                v(band.1)
+            ))
+    }
+
+    /// Judges an exact claim "`value` ≥ `threshold`" (`at_least`; else "≤") on a count
+    /// (storage entries, fetches, calls): no interval, the verdict is exact — *held* or *not
+    /// held* — and its sentence, `ours`, the rule and the plotted point come from the same
+    /// numbers.
+    pub fn exact(mut self, name: &str, value: f64, threshold: f64, at_least: bool) -> Finding {
+        // A whole count as an integer, a ratio of counts to 4 significant digits.
+        let v = |x: f64| {
+            if x.fract() == 0.0 && x.abs() < 1e15 {
+                format!("{x:.0}")
+            } else {
+                crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(4))
+            }
+        };
+        let held = if at_least {
+            value >= threshold
+        } else {
+            value <= threshold
+        };
+        let (op, other) = if at_least { ("≥", "<") } else { ("≤", ">") };
+        self.point = Some(Point {
+            median: value,
+            lo: value,
+            hi: value,
+            threshold,
+            at_least,
+            paper: None,
+        });
+        self.why = format!(
+            "Exact count: {name} = {} {} {} (no interval: nothing random in a count).",
+            v(value),
+            if held { op } else { other },
+            v(threshold)
+        );
+        self.verdict(Verdict::of(held))
+            .ours(format!("{name} = {} (exact)", v(value)))
+            .threshold(format!("{name} {op} {} (exact)", v(threshold)))
+    }
+
     /// Marks a claim about a GPU against a CPU: on a software rasterizer (`software`) the
     /// verdict becomes [`Verdict::NotTestable`], and `why` opens with the reason and what the
     /// numbers alone would read (see the module docs). Call it after the verdict and `why`
@@ -149,6 +253,14 @@ impl Finding {
                 self.verdict, self.why
             );
             self.verdict = Verdict::NotTestable;
+        }
+        self
+    }
+    /// The paper's own value of the judged statistic (after [`Finding::judge`]; the forest
+    /// plot marks it).
+    pub fn paper_value(mut self, v: f64) -> Finding {
+        if let Some(p) = self.point.as_mut() {
+            p.paper = Some(v);
         }
         self
     }
@@ -175,28 +287,6 @@ impl Finding {
         self.claim == other.claim
     }
 
-    /// A Markdown table cell: no pipes, no line breaks.
-    fn cell(s: &str) -> String {
-        s.replace('|', "\\|").replace('\n', " ")
-    }
-
-    /// The row of the at-a-glance table (`paper` the paper's key, for the link).
-    pub fn glance_row(&self, paper: &str) -> String {
-        format!(
-            "| [{paper}]({paper}/README.md) | {} | {} | {} | {} | **{}** | [{t}]({paper}/{t}.md) |\n",
-            Self::cell(&self.claim),
-            Self::cell(&self.paper),
-            Self::cell(&self.ours),
-            Self::cell(if self.threshold.is_empty() {
-                "—"
-            } else {
-                &self.threshold
-            }),
-            self.verdict,
-            t = self.table
-        )
-    }
-
     /// The full text, for the paper's section.
     pub fn to_markdown(&self) -> String {
         let mut s = format!(
@@ -212,6 +302,85 @@ impl Finding {
         }
         s.push_str(&format!(" (table `{}`)", self.table));
         s
+    }
+}
+
+/// The decision of a rule "`stat` ≥ `threshold`" (`at_least`; else "≤") on the statistic's
+/// 95 % interval, with its sentence, both from the same numbers: *held* / *not held* when
+/// the whole interval is on one side, *inconclusive* when it contains the threshold, and
+/// *inconclusive* for too few runs when the statistic rests on fewer samples than a 95 %
+/// interval needs ([`crate::stats::Estimate::has_ci`]).
+pub fn decide(
+    name: &str,
+    stat: &crate::stats::Estimate,
+    threshold: f64,
+    at_least: bool,
+) -> (Verdict, String) {
+    use crate::stats::Decision;
+    let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+    let iv = format!("{name}'s 95 % interval [{}, {}]", v(stat.lo), v(stat.hi));
+    let (op, other) = if at_least { ("≥", "<") } else { ("≤", ">") };
+    let t = v(threshold);
+    if !stat.has_ci() {
+        let rests = match stat.n {
+            0 => "rests on fewer runs than".to_string(),
+            1 => "rests on 1 run,".to_string(),
+            k => format!("rests on {k} runs,"),
+        };
+        return (
+            Verdict::Inconclusive,
+            format!(
+                "Too few runs: {name} {rests} a 95 % interval needs {}; no verdict.",
+                crate::stats::MIN_SAMPLES_FOR_CI
+            ),
+        );
+    }
+    match crate::stats::decide(stat.interval(), threshold, at_least) {
+        Decision::Holds => (
+            Verdict::Held,
+            format!("{iv} lies wholly on the claim's side ({op} {t})."),
+        ),
+        Decision::Fails => (
+            Verdict::NotHeld,
+            format!("{iv} lies wholly on the other side ({other} {t})."),
+        ),
+        Decision::Undecided => (
+            Verdict::Inconclusive,
+            format!("{iv} contains the threshold {t}: too close to call."),
+        ),
+    }
+}
+
+/// The decision of a band rule "`lo` ≤ `stat` ≤ `hi`" with its sentence: *held* when the
+/// whole 95 % interval is inside the band, *not held* when wholly outside it, *inconclusive*
+/// when it straddles an end, and *inconclusive* for too few runs (as [`decide`]).
+pub fn decide_band(
+    name: &str,
+    stat: &crate::stats::Estimate,
+    (lo, hi): (f64, f64),
+) -> (Verdict, String) {
+    let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+    let (verdict, s) = decide(name, stat, lo, true);
+    if verdict == Verdict::Inconclusive && !stat.has_ci() {
+        return (verdict, s);
+    }
+    let iv = format!("{name}'s 95 % interval [{}, {}]", v(stat.lo), v(stat.hi));
+    let band = format!("[{}, {}]", v(lo), v(hi));
+    if stat.lo >= lo && stat.hi <= hi {
+        (
+            Verdict::Held,
+            format!("{iv} lies wholly inside the band {band}."),
+        )
+    } else if stat.hi < lo || stat.lo > hi {
+        (
+            Verdict::NotHeld,
+            format!("{iv} lies wholly outside the band {band}."),
+        )
+    } else {
+        (
+            Verdict::Inconclusive,
+            format!("{iv} straddles an end of the band {band}: too close to call."),
+        )
     }
 }
 
@@ -234,9 +403,6 @@ pub fn by_claim<'a>(runs: &[Vec<&'a Finding>]) -> Vec<(&'a Finding, Vec<Option<&
     out
 }
 
-/// The at-a-glance table's header.
-pub const GLANCE_HEADER: &str = "| paper | claim | paper's number | ours | rule | verdict | from |\n|---|---|---|---|---|---|---|\n";
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,6 +418,59 @@ mod tests {
         let untested = Finding::new("t", "c").gpu_vs_cpu(true);
         assert_eq!(untested.verdict, Verdict::NotTested);
         assert_eq!(Verdict::NotTestable.name(), "not testable here");
+    }
+
+    fn est(samples: &[f64]) -> crate::stats::Estimate {
+        crate::stats::Estimate::of(samples).expect("samples")
+    }
+
+    #[test]
+    fn each_verdict_and_its_sentence_come_from_the_same_interval() {
+        let six = |x: f64| est(&[x, x * 1.01, x * 0.99, x * 1.02, x * 0.98, x]);
+        let (v, s) = decide("r", &six(0.5), 0.6, false);
+        assert_eq!(v, Verdict::Held);
+        assert!(s.contains("wholly on the claim's side (≤ 0.600)"), "{s}");
+        let (v, s) = decide("r", &six(0.9), 0.6, false);
+        assert_eq!(v, Verdict::NotHeld);
+        assert!(s.contains("wholly on the other side (> 0.600)"), "{s}");
+        let (v, s) = decide("r", &est(&[0.5, 0.7, 0.55, 0.65, 0.6, 0.62]), 0.6, false);
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(s.contains("contains the threshold"), "{s}");
+        // One run: no interval, and the sentence says so rather than "contains".
+        let (v, s) = decide("r", &est(&[0.5]), 0.6, false);
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(
+            s.starts_with("Too few runs") && !s.contains("contains"),
+            "{s}"
+        );
+        let f = Finding::new("t", "c").judge("r", &six(0.5), 0.6, false);
+        assert_eq!(f.verdict, Verdict::Held);
+        assert!(f.why.contains("claim's side") && f.point.is_some());
+    }
+
+    #[test]
+    fn a_band_holds_inside_fails_outside_and_needs_six_runs() {
+        let six = |x: f64| est(&[x, x * 1.01, x * 0.99, x * 1.02, x * 0.98, x]);
+        let band = (0.8, 1.25);
+        assert_eq!(decide_band("r", &six(1.0), band).0, Verdict::Held);
+        let (v, s) = decide_band("r", &six(2.0), band);
+        assert_eq!(v, Verdict::NotHeld);
+        assert!(s.contains("wholly outside"), "{s}");
+        assert_eq!(decide_band("r", &six(1.25), band).0, Verdict::Inconclusive);
+        let (v, s) = decide_band("r", &est(&[1.0, 1.0]), band);
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(s.starts_with("Too few runs"), "{s}");
+    }
+
+    #[test]
+    fn an_exact_count_is_held_or_not_held_and_says_which() {
+        let f = Finding::new("t", "c").exact("n", 5.0, 5.0, false);
+        assert_eq!(f.verdict, Verdict::Held);
+        assert!(f.why.contains("n = 5 ≤ 5"), "{}", f.why);
+        let f = Finding::new("t", "c").exact("n", 6.0, 5.0, false);
+        assert_eq!(f.verdict, Verdict::NotHeld);
+        assert!(f.why.contains("n = 6 > 5"), "{}", f.why);
+        assert_eq!(f.point.map(|p| (p.lo, p.hi)), Some((6.0, 6.0)));
     }
 
     #[test]

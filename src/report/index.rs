@@ -34,7 +34,7 @@ pub fn write_report(
         .and_then(|t| serde_json::from_str(&t).ok());
     for (p, rec) in papers.iter().zip(&records) {
         if let Some(r) = rec {
-            let page = paper_page(&dir.join(p.key), p.key, p.title, r);
+            let page = paper_page(&dir.join(p.key), p.key, p.title, p.original.claims, r);
             write_atomic(&dir.join(p.key).join("README.md"), page.as_bytes())?;
         }
     }
@@ -43,6 +43,7 @@ pub fn write_report(
         .zip(&records)
         .map(|(p, r)| (p.key, r.as_ref()))
         .collect();
+    write_forest(dir, papers, &records);
     let mut s = article(
         dir,
         papers,
@@ -57,6 +58,40 @@ pub fn write_report(
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
 }
+
+/// The claims' forest plot, `DIR/claims.png` (the article's first figure); no file when no
+/// paper ran or it could not be drawn.
+fn write_forest(dir: &Path, papers: &[PaperMeta], records: &[Option<PaperRecord>]) {
+    let rows: Vec<crate::report::plot::ForestRow> = papers
+        .iter()
+        .zip(records)
+        .filter_map(|(p, r)| r.as_ref().map(|r| (p, r)))
+        .flat_map(|(p, r)| {
+            crate::report::claim::forest_rows(
+                p.key,
+                p.original.claims,
+                &r.findings,
+                crate::report::claim::software(&r.provenance),
+            )
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let chart = crate::report::plot::ForestChart {
+        title: "The papers' claims on this device".into(),
+        x_label: "ours ÷ the rule's threshold (log; right of 1 = the claim's side)".into(),
+        rows,
+    };
+    // A chart that cannot be drawn leaves the report without it (as `versus.png`), said on
+    // stderr; the summary links it only where the file exists.
+    if let Err(e) = chart.save(&dir.join(FOREST_PNG)) {
+        eprintln!("warning: {e}");
+    }
+}
+
+/// The claims' forest plot's file name in a device folder.
+pub const FOREST_PNG: &str = "claims.png";
 
 /// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
 /// largest input of each algorithm, legacy / compute with its interval) saved as `versus.png`.

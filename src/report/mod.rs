@@ -3,6 +3,7 @@
 
 pub mod article;
 pub mod audit;
+pub mod claim;
 pub mod compare;
 pub mod files;
 pub mod finding;

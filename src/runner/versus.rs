@@ -13,8 +13,8 @@
 //! interval is that of two independent estimates ([`Estimate::ratio_unpaired`]): the
 //! conservative `[legacy.lo / compute.hi, legacy.hi / compute.lo]` of their repetitions'
 //! intervals, widened by their between-run terms in quadrature; a side is called faster only
-//! when the two times' intervals separate ([`crate::stats::separated`]), otherwise the row
-//! says `tie`. Every cell keeps its between-run term ([`Estimate::between`]), so that what is
+//! when that ratio's interval excludes 1, otherwise the row says `tie` (the word is read
+//! from the interval printed beside it). Every cell keeps its between-run term ([`Estimate::between`]), so that what is
 //! said of the repetitions' width alone ([`Estimate::within`]) holds for these cells too.
 //!
 //! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
@@ -111,6 +111,19 @@ fn versus_columns() -> Vec<Column> {
     ]
 }
 
+/// The faster side, read from the printed ratio legacy / compute: `compute` where its
+/// whole interval is above 1, `legacy` where wholly below, else `tie` (so that the word and
+/// the interval beside it never disagree).
+fn faster(ratio: &Estimate) -> &'static str {
+    if ratio.lo > 1.0 {
+        "compute"
+    } else if ratio.hi < 1.0 {
+        "legacy"
+    } else {
+        TIE
+    }
+}
+
 /// The row of one pair: both sides' cells, their ratio with its conservative interval, and
 /// the faster side (or `tie`).
 fn versus_row(
@@ -118,6 +131,7 @@ fn versus_row(
     key: String,
     (alg, input, l, c): (&String, &String, &Side, &Side),
 ) -> RowBuilder {
+    let ratio = Estimate::ratio_unpaired(&l.1, &c.1);
     t.row(key)
         .text("algorithm", alg.clone())
         .text("input", input.clone())
@@ -129,15 +143,8 @@ fn versus_row(
         .est(COMPUTE_MS, c.1.clone())
         .num("compute error", c.2)
         .opt("compute of bound", c.3)
-        .est(RATIO, Estimate::ratio_unpaired(&l.1, &c.1))
-        .text(
-            FASTER,
-            match crate::stats::separated((l.1.lo, l.1.hi), (c.1.lo, c.1.hi)) {
-                Some(std::cmp::Ordering::Less) => "legacy",
-                Some(std::cmp::Ordering::Greater) => "compute",
-                _ => TIE,
-            },
-        )
+        .est(RATIO, ratio.clone())
+        .text(FASTER, faster(&ratio))
         .unchecked(format!(
             "both sides verified in their tables ({}; {})",
             l.4, c.4
@@ -178,8 +185,8 @@ impl Session {
              (95 % intervals, each row's limiter's between-run term included); the two sides were timed \
              in their own tables, so the ratio's interval is [legacy lo / compute hi, legacy \
              hi / compute lo] of the repetitions' intervals, widened by the two sides' \
-             between-run terms in quadrature, and `faster` names a pipeline only where the two \
-             times' intervals separate (else `tie`).",
+             between-run terms in quadrature, and `faster` names a pipeline only where that \
+             ratio's interval excludes 1 (else `tie`).",
         );
         for (alg, input, l, c) in &pairs {
             let key = format!("{alg} @ {input}");
@@ -218,6 +225,18 @@ mod tests {
             ..Estimate::exact(median)
         };
         (name.into(), e, 0.0, None, String::new())
+    }
+
+    #[test]
+    fn faster_is_read_from_the_ratio_interval_printed_beside_it() {
+        let r = |lo: f64, hi: f64| Estimate {
+            lo,
+            hi,
+            ..Estimate::exact(0.5 * (lo + hi))
+        };
+        assert_eq!(faster(&r(0.38, 0.86)), "legacy");
+        assert_eq!(faster(&r(1.11, 2.54)), "compute");
+        assert_eq!(faster(&r(0.9, 1.1)), TIE);
     }
 
     #[test]

@@ -53,6 +53,7 @@ pub const TEST_ORIGINAL: gpgpu_repro::report::article::Original =
         setup: "none",
         here: "none",
         omitted: &[],
+        claims: &[],
     };
 
 /// Factors `a` (order `n`) on the GPU with `p` (its `arith` the 2005 model or part of it) and

@@ -31,6 +31,7 @@
 
 pub mod anchor;
 pub mod biofet;
+pub mod claims;
 pub mod cpu;
 pub mod ellpack;
 pub mod error;
@@ -49,6 +50,7 @@ pub use poisson::{Mesh, PoissonSystem};
 /// The paper as the report cites it, its setup, how it runs here, and what is not
 /// reproduced ([`crate::report::article`]).
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
+    claims: claims::CLAIMS,
     citation: "T. Park, J.-M. Woo and C.-H. Kim, \"CUDA-based Parallel Bi-Conjugate Gradient Matrix Solver for BioFET Simulation\" (BioFET 시뮬레이션을 위한 CUDA 기반 병렬 Bi-CG 행렬 해법), Journal of the Institute of Electronics Engineers of Korea (IEIE) CI, paper 2011-48CI-1-12, 2011.",
     setup: "CUDA on a GeForce GTX 285 (1 GB) with a Core i7 902 and a Core 2 Duo 6600 host; ELLPACK-R, shared-memory tree reductions, fp64",
     here: "one GL 4.3 compute shader per CUDA kernel of Table 2, fp64 (`GL_ARB_gpu_shader_fp64`), ELLPACK-R in SSBOs, the same tree reductions; an fp32 build and an fp32 fragment-pass Bi-CG beside (labelled +); CPU `linbcg` in f64",

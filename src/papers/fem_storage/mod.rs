@@ -27,6 +27,7 @@
 //! the paper builds is listed in [`gpu::programs`] (compute) and [`fragment::programs`].
 
 pub mod assembly;
+pub mod claims;
 pub mod direct;
 pub mod element;
 pub mod experiments;
@@ -69,6 +70,7 @@ pub enum FemError {
 /// The paper as the report cites it, its setup, how it runs here, and what is not
 /// reproduced ([`crate::report::article`]).
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
+    claims: claims::CLAIMS,
     citation: "H.-H. Boo and S.-H. Kim, \"Two dimensional variable-length vector storage format for efficient storage of sparse matrix in the finite element method\" (유한요소법에서 희소행렬의 효율적인 저장을 위한 2차원 가변길이 벡터 저장구조), Journal of the Korea Society of Computer and Information (KSCI), 2012.",
     setup: "CUDA Jacobi on a Tesla C1060 reading with `tex1Dfetch`; MATLAB `x = A\\b` (sparse Cholesky) on the CPU",
     here: "the storage formats and their counts on the CPU; the Jacobi sweep as a GL 4.3 compute shader reading SSBOs and, as the paper did, buffer textures; faer's sparse Cholesky in MATLAB's role; a fragment-pass Jacobi beside (labelled +)",

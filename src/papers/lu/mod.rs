@@ -30,6 +30,7 @@
 //! (`fragment/lu_trace.rs` says what each pass is).
 
 pub mod arith2005;
+pub mod claims;
 pub mod compute;
 pub mod cpu;
 pub mod experiments;
@@ -140,6 +141,7 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
 /// The paper as the report cites it, its setup, how it runs here, and what is not
 /// reproduced ([`crate::report::article`]).
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
+    claims: claims::CLAIMS,
     citation: "M. Matsui, F. Ino and K. Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\" (プログラマブルGPUにおけるLU分解の設計と実装), Information Processing Society of Japan (IPSJ), 2005.",
     setup: "Quadro FX 3400 (PCIe, Windows XP) and GeForce FX 5900 Ultra (AGP 8X, copy method only); C++, OpenGL, Cg; fp32, no pivoting",
     here: "GLSL fragment shaders for I1–I4 × copy/switch with render-to-texture, fp32, no pivoting; the 2005 division and rounding errors emulated in GLSL (`arith2005`); a GL 4.3 compute LU with pivoting beside (labelled +)",

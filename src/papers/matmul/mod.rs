@@ -27,6 +27,7 @@
 //! kernel pass by pass on small N×N matrices, 4 k per pass, and draws A, B and the R1/R2
 //! ping-pong pair after each pass ([`multipass::trace`] says what each pass is).
 
+pub mod claims;
 pub mod cpu;
 pub mod experiments;
 pub mod gpu;
@@ -98,6 +99,7 @@ pub fn gflops(m: usize, n: usize, l: usize, ms: f64) -> f64 {
 /// The paper as the report cites it, its setup, how it runs here, and what is not
 /// reproduced ([`crate::report::article`]).
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
+    claims: claims::CLAIMS,
     citation: "S. Park, \"Parallel Algorithm for Matrix-Matrix Multiplication on the GPU\" (GPU 기반 행렬 곱셈 병렬처리 알고리즘), Korea National University of Transportation, 2019.",
     setup: "Quadro 4000 (2 GB); an OpenGL 4.3 compute shader, 32×32 tiles in shared memory, SSBOs, fp32; the naive CPU loop (Algorithm 3)",
     here: "the same GL 4.3 compute shader (Algorithm 2) and CPU loop; beside them a blocked compute kernel (register blocks, shared-memory tiles) tuned on this device and a multipass fragment kernel (labelled +)",

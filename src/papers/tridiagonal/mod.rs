@@ -81,6 +81,7 @@
 pub mod cg;
 pub mod cg_model;
 pub mod cg_trace;
+pub mod claims;
 pub mod compute;
 pub mod cpu;
 pub mod cr_trace;
@@ -249,6 +250,7 @@ impl BatchSolver for CpuThomas {
 /// The paper as the report cites it, its setup, how it runs here, and what is not
 /// reproduced ([`crate::report::article`]).
 pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
+    claims: claims::CLAIMS,
     citation: "Y. Kim and S. Lee, \"Fast GPU Implementation for the Solution of Tridiagonal Matrix Systems\" (삼중대각행렬 시스템 풀이의 빠른 GPU 구현), Journal of KIISE, 2005.",
     setup: "GeForce 6800 (256 MB, PCIe) against a Pentium IV 3.0 GHz; OpenGL with Cg fragment programs, pbuffers with several colour surfaces, fp32",
     here: "GLSL fragment shaders rendering into framebuffer objects (core GL has no pbuffers), the paper's copy and switch ping-pong, fp32; CPU Thomas single-threaded; GL 4.3 compute variants beside (labelled +)",

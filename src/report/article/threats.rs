@@ -59,13 +59,9 @@ fn device_class(ran: &[(&PaperMeta, &PaperRecord)]) -> String {
     let Some((_, r)) = ran.first() else {
         return String::new();
     };
-    let software = ran.iter().any(|(_, r)| {
-        let p = &r.provenance;
-        p.egl_device.contains("[software]")
-            || ["llvmpipe", "softpipe", "swrast"]
-                .iter()
-                .any(|n| p.gl_renderer.contains(n))
-    });
+    let software = ran
+        .iter()
+        .any(|(_, r)| crate::report::claim::software(&r.provenance));
     let untestable: usize = ran
         .iter()
         .map(|(_, r)| {

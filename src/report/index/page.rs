@@ -5,14 +5,27 @@ use std::path::Path;
 
 use super::{PaperRecord, TableRef};
 use crate::report::Audit;
+use crate::report::claim::Claim;
 
 /// A paper's page: its provenance, tables (with their files), plots, findings in full,
 /// reproduction notes and the audit of its own numbers; links are relative to its folder.
-pub(super) fn paper_page(dir: &Path, key: &str, title: &str, r: &PaperRecord) -> String {
+pub(super) fn paper_page(
+    dir: &Path,
+    key: &str,
+    title: &str,
+    claims: &[Claim],
+    r: &PaperRecord,
+) -> String {
     let mut s = format!("# `{key}` — {title}\n\n[← the report](../REPORT.md)\n\n");
     s.push_str(&run_lines(r));
     s.push_str(&contents_line(r));
-    if !r.findings.is_empty() {
+    if !claims.is_empty() {
+        s.push_str(&crate::report::claim::page_section(
+            claims,
+            &r.findings,
+            crate::report::claim::software(&r.provenance),
+        ));
+    } else if !r.findings.is_empty() {
         s.push_str("<a id=\"findings\"></a>\n## Findings\n\n");
         for f in &r.findings {
             s.push_str(&format!("- {}\n", f.to_markdown()));

@@ -17,6 +17,7 @@ pub mod audit;
 pub mod fig3;
 pub mod legacy;
 pub mod perf;
+pub mod storage_claims;
 pub mod table2;
 pub mod table4;
 
@@ -112,6 +113,7 @@ impl crate::runner::Paper for FemStorage {
 
     fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         let counts = table2::run(s, cfg)?;
+        storage_claims::run(s, &counts, &cfg.table2.paper);
         fig3::run(s, &counts, &cfg.table2)?;
         audit::run(s, &cfg.table2);
         s.check_interrupt()?;

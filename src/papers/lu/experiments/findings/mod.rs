@@ -3,6 +3,7 @@
 
 mod arithmetic;
 mod timing;
+mod vector;
 
 use std::collections::HashMap;
 
@@ -42,9 +43,10 @@ fn show(e: &Estimate) -> String {
 }
 
 pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
-    let c = timing::Compared::of(r);
+    let c = timing::Compared::of(r, cfg.table4.paper.top());
     timing::finding1(s, cfg, r, &c);
     timing::finding2(s, cfg, r, &c);
+    vector::run(s, cfg, r);
     if let Some(bw) = &r.bw {
         finding3(s, cfg, bw);
     }
@@ -76,6 +78,11 @@ fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
         true,
     );
     let share = decide(frac.interval(), paper_low, true);
+    let paired = if bw.fetch_over_full.n > 1 {
+        "paired by round"
+    } else {
+        "one round, nothing to pair"
+    };
     let (verdict, why) = match (f3.verdict, share) {
         (Verdict::Held, Decision::Holds) => (
             Verdict::Held,
@@ -88,7 +95,7 @@ fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
             format!(
                 "Held in part: removing the arithmetic leaves most of G (fetch-bound), so \
                  the flops are not the limit; but the fetches reach {} of this device's \
-                 streaming texture reads (paired by round), not wholly at or above the \
+                 streaming texture reads ({paired}), not wholly at or above the \
                  paper's {:.2}–{:.2}.",
                 show(&frac),
                 paper_low,
@@ -101,14 +108,12 @@ fn finding3(s: &Session, cfg: &Config, bw: &Bandwidth) {
              interval below the rule); the passes are not fetch-bound here."
                 .to_string(),
         ),
-        (v, _) => (
-            v,
-            "The paired ratio's interval contains the rule's threshold: too close to call."
-                .to_string(),
-        ),
+        // Undecided: the decision's own sentence (too few rounds, or an interval that
+        // contains the threshold), from the same numbers as the verdict.
+        (v, _) => (v, f3.why.clone()),
     };
     let ours = format!(
-        "{}; fetch-only variant {} GB/s = fraction {} (paired by round) of this device's {} \
+        "{}; fetch-only variant {} GB/s = fraction {} ({paired}) of this device's {} \
          GB/s texture reads, timed in the same rounds",
         f3.ours,
         show(&bw.gbps),

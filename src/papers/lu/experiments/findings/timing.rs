@@ -15,7 +15,7 @@ use crate::papers::lu::{LuInfo, Variant};
 const SWITCH_HALVES: f64 = 0.6;
 
 impl Results<'_> {
-    fn info(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<LuInfo> {
+    pub(super) fn info(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<LuInfo> {
         self.measured.get(&key(n, v, m)).map(|x| x.info)
     }
 
@@ -33,7 +33,7 @@ impl Results<'_> {
     }
 
     /// A(`one`) / A(`other`) at order `n`, paired by round.
-    fn paired(
+    pub(super) fn paired(
         &self,
         (v1, m1): (Variant, PingPongMethod),
         (v2, m2): (Variant, PingPongMethod),
@@ -43,53 +43,72 @@ impl Results<'_> {
     }
 }
 
-/// The order findings 1 and 2 compare all eight configurations at, timed in the same rounds.
+/// The order findings 1 and 2 compare all eight configurations at, timed in the same rounds:
+/// the paper's own N (its Table 4's largest, where it states both findings), else — in a run
+/// that did not reach it — the largest order where all eight ran, and the verdicts are
+/// inconclusive (not the claim's condition).
 pub(super) struct Compared {
     n: u32,
-    /// No order had all eight with enough rounds for a 95 % interval.
-    few_rounds: bool,
+    /// The paper's N, where this run did not reach it.
+    short_of: Option<u32>,
+    /// Fewer rounds at `n` than a 95 % interval needs (the number of rounds).
+    few_rounds: Option<usize>,
 }
 
 impl Compared {
-    /// The largest order where all ran with enough rounds for a 95 % interval (else the
-    /// largest where all ran, and the verdicts are inconclusive).
-    pub(super) fn of(r: &Results) -> Compared {
+    pub(super) fn of(r: &Results, paper_n: u32) -> Compared {
         let top = *r.sizes.last().expect("validated: sizes are not empty");
         let all_ran = |n: u32| configs().iter().all(|&(v, m)| r.a(v, m, n).is_some());
-        let with_ci = |n: u32| {
-            configs().iter().all(|&(v, m)| {
-                r.rounds(v, m, n)
-                    .is_some_and(|x| x.len() >= crate::stats::MIN_SAMPLES_FOR_CI)
-            })
+        let n = if all_ran(paper_n) {
+            paper_n
+        } else {
+            r.sizes
+                .iter()
+                .copied()
+                .filter(|&n| all_ran(n))
+                .max()
+                .unwrap_or(top)
         };
-        let n_ci = r
-            .sizes
+        let rounds = configs()
             .iter()
-            .copied()
-            .filter(|&n| all_ran(n) && with_ci(n))
-            .max();
-        let n = n_ci
-            .or_else(|| r.sizes.iter().copied().filter(|&n| all_ran(n)).max())
-            .unwrap_or(top);
+            .map(|&(v, m)| r.rounds(v, m, n).map_or(0, <[f64]>::len))
+            .min()
+            .unwrap_or(0);
         Compared {
             n,
-            few_rounds: n_ci.is_none(),
+            short_of: (n != paper_n).then_some(paper_n),
+            few_rounds: (rounds < crate::stats::MIN_SAMPLES_FOR_CI).then_some(rounds),
         }
     }
 
-    /// `v`, made inconclusive (with the reason) where too few rounds ran.
+    /// `v`, made inconclusive (with the reason) where the run is short of the paper's N or
+    /// of the rounds a 95 % interval needs.
     fn few_why(&self, v: Verdict) -> (Verdict, String) {
-        if self.few_rounds && v != Verdict::NotTested {
-            (
+        if v == Verdict::NotTested {
+            return (v, String::new());
+        }
+        if let Some(p) = self.short_of {
+            return (
                 Verdict::Inconclusive,
                 format!(
-                    " Inconclusive: no order had all eight configurations timed in at least {} \
-                     rounds (the fewest with a 95 % interval).",
+                    " Inconclusive: the paper states it at N = {p}, which this run did not \
+                     reach (shown at N = {}, not the claim's condition).",
+                    self.n
+                ),
+            );
+        }
+        match self.few_rounds {
+            Some(k) => (
+                Verdict::Inconclusive,
+                format!(
+                    " Inconclusive, too few rounds: N = {} ran {k} round{} of the eight \
+                     configurations, a 95 % interval needs {}.",
+                    self.n,
+                    if k == 1 { "" } else { "s" },
                     crate::stats::MIN_SAMPLES_FOR_CI
                 ),
-            )
-        } else {
-            (v, String::new())
+            ),
+            None => (v, String::new()),
         }
     }
 }
@@ -192,15 +211,7 @@ pub(super) fn finding2(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
     let n = c.n;
     let p = &cfg.table4.paper;
     let (decisions, shown, rests) = branch_pairs(r, n);
-    let verdict = if decisions.is_empty() {
-        Verdict::NotTested
-    } else if decisions.iter().all(|d| *d == Decision::Holds) {
-        Verdict::Held
-    } else if decisions.iter().all(|d| *d == Decision::Fails) {
-        Verdict::NotHeld
-    } else {
-        Verdict::Inconclusive
-    };
+    let verdict = branching_verdict(&decisions);
     let (verdict, few) = c.few_why(verdict);
     let count = |want: Decision| decisions.iter().filter(|d| **d == want).count();
     let per_n = branch_by_order(r);
@@ -226,8 +237,10 @@ pub(super) fn finding2(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
             )
         })
         .threshold(
-            "each paired ratio A(GPU branching) / A(CPU branching) ≥ 1 (whole 95 % interval): \
-             held when all four pairs are, not held when all four are below 1, else inconclusive",
+            "at the paper's N, each counted paired ratio A(GPU branching) / A(CPU branching) \
+             ≥ 1 (whole 95 % interval); a copy pair whose GPU branching copies less is exempt \
+             (guideline 2 leaves it to the trade-off): held when all counted pairs are, not \
+             held when all are below 1, else inconclusive",
         )
         .verdict(verdict)
         .why(format!(
@@ -257,6 +270,15 @@ fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>
                 continue;
             };
             let d = decide(ratio.interval(), 1.0, true);
+            if !counts_in_finding2(m, ic.copied_bytes, ig.copied_bytes) {
+                shown.push(format!("{gpu_b}/{cpu_b} {m} {} (exempt)", show(&ratio)));
+                rests.push(format!(
+                    "{gpu_b}/{cpu_b} {m} exempt: {gpu_b} copies {} bytes against {cpu_b}'s {} \
+                     (guideline 2: where GPU branching saves copies, the trade-off decides)",
+                    ig.copied_bytes, ic.copied_bytes
+                ));
+                continue;
+            }
             decisions.push(d);
             shown.push(format!("{gpu_b}/{cpu_b} {m} {}", show(&ratio)));
             let mut why = format!(
@@ -284,6 +306,27 @@ fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>
         }
     }
     (decisions, shown, rests)
+}
+
+/// Whether a GPU/CPU-branching pair counts in finding 2: the §4.1 guideline 2 exempts a pair
+/// whose GPU-branching side copies less (I2 against I1 with the copy method), where the
+/// paper leaves the choice to the trade-off between branch cost and copies saved.
+pub(super) fn counts_in_finding2(m: PingPongMethod, cpu_copied: u64, gpu_copied: u64) -> bool {
+    m == PingPongMethod::Switch || gpu_copied >= cpu_copied
+}
+
+/// Finding 2's verdict from its counted pairs' decisions: held when all hold, not held when
+/// all fail, inconclusive otherwise, not tested when none ran.
+pub(super) fn branching_verdict(decisions: &[Decision]) -> Verdict {
+    if decisions.is_empty() {
+        Verdict::NotTested
+    } else if decisions.iter().all(|d| *d == Decision::Holds) {
+        Verdict::Held
+    } else if decisions.iter().all(|d| *d == Decision::Fails) {
+        Verdict::NotHeld
+    } else {
+        Verdict::Inconclusive
+    }
 }
 
 /// Finding 2's ratios I2/I1 and I4/I3 at every order, per method.
@@ -360,5 +403,61 @@ pub(super) fn best_note(s: &Session, r: &Results) {
             all / ms,
             comp.map(|c| format!(" The compute-shader blocked LU (beyond the paper): {:.0} ms, {:.2} GFLOPS, {:.3} of faer on one thread, {:.3} on all threads.", c.0, c.1, one / c.0, all / c.0)).unwrap_or_default()
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::papers::lu::fragment::Feed;
+    use crate::papers::lu::theory::copied_bytes;
+
+    /// The rules of findings 1 and 2, run on the paper's own Table 4 at its N (2048, from
+    /// `experiments/lu.toml`), give the paper's side: a rule the original fails is wrong.
+    #[test]
+    fn the_rules_of_findings_1_and_2_on_the_papers_table_4_give_the_papers_side() {
+        let cfg: Config = toml::from_str(include_str!("../../../../../experiments/lu.toml"))
+            .expect("lu.toml parses");
+        let p = &cfg.table4.paper;
+        let n = p.top();
+        assert_eq!(
+            n, 2048,
+            "the paper states findings 1 and 2 at its largest N"
+        );
+        let a = |v, m| p.get(v, m, n).expect("printed")[0];
+        let (sw, cp) = (PingPongMethod::Switch, PingPongMethod::Copy);
+        let mean = Variant::ALL
+            .iter()
+            .map(|&v| a(v, sw) / a(v, cp))
+            .sum::<f64>()
+            / 4.0;
+        assert_eq!(
+            decide((mean, mean), SWITCH_HALVES, false),
+            Decision::Holds,
+            "mean {mean}"
+        );
+        let mut d = vec![];
+        let mut exempt = 0;
+        for m in PingPongMethod::ALL {
+            for (cpu, gpu) in [(Variant::I1, Variant::I2), (Variant::I3, Variant::I4)] {
+                let bytes = |v| copied_bytes(v, Feed::Paper, u64::from(n), 16);
+                if !counts_in_finding2(m, bytes(cpu), bytes(gpu)) {
+                    exempt += 1;
+                    continue;
+                }
+                let r = a(gpu, m) / a(cpu, m);
+                d.push(decide((r, r), 1.0, true));
+            }
+        }
+        assert_eq!(exempt, 1, "only I2/I1 with the copy method saves copies");
+        assert_eq!(branching_verdict(&d), Verdict::Held, "{d:?}");
+    }
+
+    #[test]
+    fn finding_2_is_inconclusive_on_mixed_pairs_and_not_tested_on_none() {
+        use Decision::*;
+        assert_eq!(branching_verdict(&[Holds, Fails]), Verdict::Inconclusive);
+        assert_eq!(branching_verdict(&[Fails, Fails]), Verdict::NotHeld);
+        assert_eq!(branching_verdict(&[]), Verdict::NotTested);
     }
 }

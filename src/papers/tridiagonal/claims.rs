@@ -1,0 +1,73 @@
+//! Kim & Lee 2005's claims, quoted from the paper (Korean) with our English rendering; the
+//! findings of `experiments/findings.rs` are their cases ([`crate::report::claim`]).
+
+use crate::report::claim::{Claim, Scope};
+
+pub const CLAIMS: &[Claim] = &[
+    Claim {
+        id: "T1",
+        section: "abstract",
+        quote: "본 논문에서 제안한 방법을 삼중대각행렬 시스템 풀이 방법으로 잘 알려져 있는 Thomas 방법과 GPU를 이용한 선형시스템 풀이에서 좋은 성과를 보이고 있는 conjugate gradient 방법과 비교할 때 상당한 성능 향상을 얻을 수 있었다.",
+        english: "Compared with the Thomas method, well known for tridiagonal systems, and with the conjugate gradient method, which does well for linear systems on the GPU, the proposed method gave a considerable performance improvement.",
+        short: "GPU CR considerably faster than CPU Thomas",
+        quantity: "CR fragment time / Thomas time at 256² and 1024² (Fig. 11's sizes)",
+        rule: "ratio ≤ 1 over the whole 95 % interval (\"considerably faster\" read as at least faster; the paper prints no number)",
+        scope: Scope::GpuVsCpu,
+        cases: &["CR is considerably faster than Thomas"],
+    },
+    Claim {
+        id: "T2",
+        section: "§4 (Fig. 11)",
+        quote: "GPU에서 cyclic reduction 방법은 conjugate gradient 방법의 반복 횟수가 2회인 경우보다 빠름을 볼 수 있다.",
+        english: "On the GPU, cyclic reduction is faster than the conjugate gradient method with 2 iterations.",
+        short: "CR beats CG with 2 iterations",
+        quantity: "CR fragment time against CG n=2 time, scalar and RGBA CG, at 256² and 1024²",
+        rule: "CR's 95 % interval wholly below CG n=2's (both on the same device)",
+        scope: Scope::Any,
+        cases: &["CR beats CG with 2 iterations"],
+    },
+    Claim {
+        id: "T3",
+        section: "§4 (Fig. 11(a))",
+        quote: "또한 conjugate gradient 방법으로 삼중대각행렬 시스템의 풀이를 하는 경우 N이 작을 때(그림 11(a)), GPU 구현에 의한 성능 향상을 기대하기 어려움을 볼 수 있다.",
+        english: "Also, when the systems are solved by conjugate gradient and N is small (Fig. 11(a)), little gain can be expected from the GPU implementation.",
+        short: "at small N, GPU CG gains nothing over CPU Thomas",
+        quantity: "CG fragment n=1 time / Thomas time at 256²",
+        rule: "ratio ≥ 1 over the whole 95 % interval (\"little gain\" read as no gain)",
+        scope: Scope::GpuVsCpu,
+        cases: &["for 256×256, CG on the GPU gains nothing"],
+    },
+    Claim {
+        id: "T4",
+        section: "§4 (Table 1)",
+        quote: "표 1에서 보여 지듯이 cyclic reduction 방법의 텍스처 패치량은 conjugate gradient 방법의 반복횟수가 1회인 경우보다 적음을 알 수 있다.",
+        english: "As Table 1 shows, cyclic reduction fetches fewer texels than the conjugate gradient method with one iteration.",
+        short: "CR fetches fewer texels than one CG iteration",
+        quantity: "fetches per unknown counted in the shaders (Table 1's model), in floats and in RGBA texels",
+        rule: "exact counts: CR's fetches < one CG iteration's",
+        scope: Scope::Any,
+        cases: &["CR fetches fewer texels than one CG iteration"],
+    },
+    Claim {
+        id: "T5",
+        section: "abstract, §4 (simulations 1–2)",
+        quote: "시물레이션 1과 시물레이션 2의 경우에 N=1024×1024의 계산 영역에서 cyclic reduction 방법을 이용할 때 가시화를 포함하여 35 FPS의 성능을 보여주었다.",
+        english: "For simulations 1 and 2 on the N = 1024×1024 domain, cyclic reduction ran at 35 FPS, visualization included.",
+        short: "heat and advection–diffusion at 1024² run at 35 FPS",
+        quantity: "frames per second of the ADI simulations with CR at 1024², view included (`fig14_all`)",
+        rule: "an absolute GPU speed: compares the device with a 2005 GeForce 6800, not with the paper's technique",
+        scope: Scope::GpuVsCpu,
+        cases: &["simulations 1–2 run at 35 FPS"],
+    },
+    Claim {
+        id: "T6",
+        section: "§4 (simulation 3)",
+        quote: "따라서 N=1024×1024의 계산 영역에 대해서 17 FPS의 성능을 보여주었다.",
+        english: "Hence, on the N = 1024×1024 domain, it ran at 17 FPS (the shallow-water simulation, with its 3D view).",
+        short: "shallow water at 1024² runs at 17 FPS",
+        quantity: "frames per second of the shallow-water simulation with CR at 1024², view included (`fig14_all`)",
+        rule: "an absolute GPU speed, as T5",
+        scope: Scope::GpuVsCpu,
+        cases: &["simulation 3 runs at 17 FPS"],
+    },
+];

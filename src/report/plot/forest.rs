@@ -1,0 +1,225 @@
+//! Forest plots: one row per claim, its cases as dots with whiskers over their 95 %
+//! intervals, each oriented so that the claim's side of its rule is right of the line at 1
+//! ([`ForestChart`]); the paper's own value as a hollow diamond, the row coloured by its
+//! verdict, the verdict written at the row's right end.
+
+use std::path::Path;
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+use super::axis::{builder, log_ticks, mesh_style, range, tick};
+use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
+
+/// One claim's row.
+#[derive(Clone, Debug)]
+pub struct ForestRow {
+    /// "lu L1 switching halves the time".
+    pub label: String,
+    /// The verdict as written at the row's end, and its colour (RGB).
+    pub verdict: String,
+    pub color: (u8, u8, u8),
+    /// Each case: (value, interval low, interval high), already divided by the rule's
+    /// threshold and oriented (> 1 on the claim's side).
+    pub cases: Vec<(f64, f64, f64)>,
+    /// The paper's values on the same scale.
+    pub paper: Vec<f64>,
+}
+
+/// The claims at a glance.
+#[derive(Clone, Debug)]
+pub struct ForestChart {
+    pub title: String,
+    pub x_label: String,
+    pub rows: Vec<ForestRow>,
+}
+
+/// The drawing area a forest plot renders on.
+type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+fn ok(v: f64) -> bool {
+    v.is_finite() && v > 0.0
+}
+
+impl ForestChart {
+    const ROW: u32 = 46;
+
+    /// The picture's size: a fixed-height row per claim, wide enough for the labels.
+    pub fn size(&self) -> (u32, u32) {
+        (
+            SIZE.0.max(self.label_width() + 900),
+            300 + Self::ROW * self.rows.len().max(1) as u32,
+        )
+    }
+
+    fn label_width(&self) -> u32 {
+        let longest = self.rows.iter().map(|r| r.label.chars().count()).max();
+        longest.unwrap_or(0) as u32 * 11 + 30
+    }
+
+    /// Renders to a PNG at `path` (atomically).
+    pub fn save(&self, path: &Path) -> Result<(), PlotError> {
+        render_png(
+            path,
+            || Ok(self.size()),
+            |buf, size| self.render(path, buf, size),
+        )
+    }
+
+    /// The axis: every value, interval end, paper value and 1, symmetric about 1.
+    fn axis(&self) -> (f64, f64, Option<Vec<f64>>) {
+        let vals = self
+            .rows
+            .iter()
+            .flat_map(|r| {
+                r.cases
+                    .iter()
+                    .flat_map(|c| [c.0, c.1, c.2])
+                    .chain(r.paper.iter().copied())
+            })
+            .filter(|&v| ok(v))
+            .chain([1.0, 2.0]);
+        let (lo, hi) = range(vals, true);
+        let m = (1.0 / lo).max(hi);
+        // Round ticks on the upper half (its labels kept apart at half the plot's least
+        // width), mirrored onto the lower half as their reciprocals.
+        let ticks = log_ticks((1.0, m), 400, false).map(|t| {
+            let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
+            let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
+            t.extend(inv);
+            t.sort_by(f64::total_cmp);
+            t
+        });
+        (1.0 / m, m, ticks)
+    }
+
+    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+        let perr = plot_error(path);
+        if self.rows.is_empty() {
+            return Err(perr("no claim to plot".into()));
+        }
+        let (lo, hi, ticks) = self.axis();
+        let n = self.rows.len();
+        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        let (plot, side) = root.split_horizontally(size.0 - 260);
+        let mut b = builder(&plot, &self.title, 140, self.label_width());
+        let names: Vec<String> = self.rows.iter().map(|r| r.label.clone()).collect();
+        let catfmt = move |v: &f64| {
+            let p = v.round();
+            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < names.len() {
+                names[names.len() - 1 - p as usize].clone()
+            } else {
+                String::new()
+            }
+        };
+        macro_rules! draw {
+            ($chart:expr) => {{
+                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
+                mesh_style(
+                    chart
+                        .configure_mesh()
+                        .y_labels(n)
+                        .y_label_formatter(&catfmt)
+                        .x_label_formatter(&|v| tick(*v))
+                        .x_desc(&self.x_label),
+                )
+                .draw()
+                .map_err(|e| perr(e.to_string()))?;
+                let (y0, y1) = (-0.5, n as f64 - 0.5);
+                chart
+                    .draw_series(LineSeries::new(
+                        [(1.0, y0), (1.0, y1)],
+                        BLACK.stroke_width(2),
+                    ))
+                    .map_err(|e| perr(e.to_string()))?;
+                let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
+                self.draw_rows(&root, &at).map_err(&perr)?;
+                let (l, _) = at(lo, y0);
+                let (r, yb) = at(hi, y0);
+                sides(&root, (l, r), yb).map_err(&perr)?;
+                let right = side.get_base_pixel().0 + 10;
+                self.draw_verdicts(&root, right, &at).map_err(&perr)?;
+            }};
+        }
+        let cr = -0.5..(n as f64 - 0.5);
+        match ticks {
+            Some(t) => draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr)),
+            None => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
+        }
+        root.present().map_err(|e| perr(e.to_string()))?;
+        Ok(())
+    }
+
+    /// Each row's paper diamonds, then its cases (whiskers and dots, spread a little apart
+    /// vertically so that they do not hide each other), top row first.
+    fn draw_rows(&self, root: &Area, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
+        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+        let n = self.rows.len();
+        for (i, r) in self.rows.iter().enumerate() {
+            let y = (n - 1 - i) as f64;
+            let color = RGBColor(r.color.0, r.color.1, r.color.2);
+            // The paper's diamonds first, so that ours (drawn over them) stay visible.
+            for &p in r.paper.iter().filter(|&&p| ok(p)) {
+                style::marker(root, style::Shape::Diamond, at(p, y), 13, BLACK, false)?;
+            }
+            let k = r.cases.len().max(1) as f64;
+            for (j, c) in r.cases.iter().enumerate() {
+                let yj = y + 0.3 * ((j as f64 + 0.5) / k - 0.5);
+                let (wl, wh) = (c.1.min(c.0), c.2.max(c.0));
+                if ok(wl) && ok(wh) && wh > wl {
+                    root.draw(&PathElement::new(
+                        vec![at(wl, yj), at(wh, yj)],
+                        color.stroke_width(3),
+                    ))
+                    .map_err(e)?;
+                }
+                if ok(c.0) {
+                    style::marker(root, style::Shape::Circle, at(c.0, yj), 7, color, true)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The verdict of each row, in its colour, right of the plot.
+    fn draw_verdicts(
+        &self,
+        root: &Area,
+        x: i32,
+        at: &dyn Fn(f64, f64) -> (i32, i32),
+    ) -> Result<(), String> {
+        let n = self.rows.len();
+        for (i, r) in self.rows.iter().enumerate() {
+            let (_, y) = at(1.0, (n - 1 - i) as f64);
+            let font = (FONT, style::LEGEND)
+                .into_font()
+                .color(&RGBColor(r.color.0, r.color.1, r.color.2));
+            root.draw(&Text::new(r.verdict.clone(), (x, y - 11), font))
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
+    }
+}
+
+/// What each side of the line means, and the key of the marks, under the axis.
+fn sides(root: &Area, (l, r): (i32, i32), yb: i32) -> Result<(), String> {
+    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
+    let font = (FONT, style::LEGEND)
+        .into_font()
+        .color(&RGBColor(80, 80, 80));
+    root.draw(&Text::new(
+        "<  against the claim",
+        (l, yb + 48),
+        font.clone(),
+    ))
+    .map_err(e)?;
+    let text = "the claim's side  >";
+    let w = style::text_width(&font.font, text)?;
+    root.draw(&Text::new(text, (r - w, yb + 48), font.clone()))
+        .map_err(e)?;
+    let key = "dots: ours with 95 % intervals, one per case; hollow diamonds: the paper's value";
+    let w = style::text_width(&font.font, key)?;
+    root.draw(&Text::new(key, ((l + r - w) / 2, yb + 84), font))
+        .map_err(e)
+}
