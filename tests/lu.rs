@@ -6,10 +6,11 @@ use common::{ctx, ctx_with};
 use gpgpu_repro::gl::Rect;
 use gpgpu_repro::gl::{self, Format, Need, PingPongMethod};
 use gpgpu_repro::papers::lu::cpu::{
-    Reference, Threads, diag_dominant, faer_lu_f32, lu_f32, lu_f64_of, lu_in_place_skipping_update,
+    Reference, Threads, Update, diag_dominant, faer_lu_f32, lu_f32, lu_f32_form, lu_f64_of,
+    lu_in_place_skipping_update,
 };
 use gpgpu_repro::papers::lu::fragment::rect_minus;
-use gpgpu_repro::papers::lu::{Feed, FragmentLu, LuError, Params, Variant, theory};
+use gpgpu_repro::papers::lu::{Feed, FragmentLu, I2Order, LuError, Params, Variant, theory};
 use gpgpu_repro::util::max_rel_error as factor_error;
 
 /// The verification tolerance the experiments use for the order-`n` matrix `a` (see
@@ -40,6 +41,12 @@ fn configs() -> Vec<Params> {
             }
         }
     }
+    // The labelled I2 that divides first (issue 38).
+    for method in PingPongMethod::ALL {
+        let mut p = Params::new(Variant::I2, method);
+        p.i2 = I2Order::DivideFirst;
+        v.push(p);
+    }
     v
 }
 
@@ -57,11 +64,11 @@ fn every_variant_and_method_matches_the_f64_factors() {
     for n in [1usize, 2, 3, 5, 8, 13, 31, 66, 130, 300] {
         let a = diag_dominant(n, 6000 + n as u64);
         let want = lu_f64_of(&a, n).unwrap();
-        let mut cpu = a.clone();
-        lu_f32(&mut cpu, n).unwrap();
         let tol = tol_of(&a, n);
         for p in configs() {
             let got = gpu_lu(&g, &a, n, p).unwrap();
+            let mut cpu = a.clone();
+            lu_f32_form(&mut cpu, n, p.update()).unwrap();
             let e = factor_error(&got, &want);
             assert!(
                 e <= tol,
@@ -173,25 +180,40 @@ fn g_c_t_split_as_the_paper_defines_it() {
     }
 }
 
+/// §5.1's "I1–I4 give identical results", as measured (issue 38): I1, I3, I4 and the
+/// divide-first I2 equal I1 + copy bit for bit under every method and form; I2 as Fig. 4
+/// prints it (A_ik·A_ji/A_ii) equals itself across methods and differs from I1.
 #[test]
 fn i1_to_i4_and_both_methods_give_bit_identical_factors() {
     let g = ctx();
     for n in [17usize, 64] {
         let a = diag_dominant(n, 77 + n as u64);
         let reference = gpu_lu(&g, &a, n, Params::new(Variant::I1, PingPongMethod::Copy)).unwrap();
+        let printed = gpu_lu(&g, &a, n, Params::new(Variant::I2, PingPongMethod::Copy)).unwrap();
         for p in configs() {
             let got = gpu_lu(&g, &a, n, p).unwrap();
+            let want = match p.update() {
+                Update::Stored => &reference,
+                Update::Printed => &printed,
+            };
             let same = got
                 .iter()
-                .zip(&reference)
+                .zip(want)
                 .all(|(x, y)| x.to_bits() == y.to_bits());
             assert!(
                 same,
-                "{:?} {} N={n} differs from I1 copy",
+                "{:?} {:?} {} N={n} differs from its reference",
                 p.variant,
+                p.i2,
                 p.method_label()
             );
         }
+        let differ = printed
+            .iter()
+            .zip(&reference)
+            .filter(|(x, y)| x.to_bits() != y.to_bits())
+            .count();
+        assert!(differ > 0, "N={n}: the printed I2 order left I1's bits");
         // R32F storage computes the same numbers as the paper's RGBA storage.
         let mut p = Params::new(Variant::I1, PingPongMethod::Switch);
         p.scalar_format = Format::R32F;
@@ -653,6 +675,40 @@ fn arith2005_glsl_equals_its_cpu_twin_bit_for_bit() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// Every member of the 2005 model family (issue 38) equals its CPU twin bit for bit: its
+/// `+ − × ÷` on operands that exercise every path, and LU on I1 + copy under the whole member
+/// and its ablation on the matrix classes with O(1) and ½ multipliers.
+#[test]
+fn every_2005_member_equals_its_cpu_twin() {
+    use gpgpu_repro::papers::lu::arith2005::{Arith2005, Member, same_bits, test_operands};
+    use gpgpu_repro::papers::lu::cpu::MatrixClass;
+    use gpgpu_repro::papers::lu::ulp::fragment_results_with;
+    let g = ctx();
+    let ab = test_operands(1 << 16, 38);
+    for member in Member::FAMILY {
+        let model = Arith2005::ALL.with(member);
+        let got = fragment_results_with(&g, &ab, 1024, &model.defines()).unwrap();
+        let bad = ab
+            .iter()
+            .zip(&got)
+            .filter(|(p, r)| {
+                let want = model.ops(**p);
+                (0..4).any(|op| !same_bits(r[op], want[op]))
+            })
+            .count();
+        assert_eq!(bad, 0, "{}: {bad} operand pairs differ", member.name());
+        for class in [MatrixClass::L0U0, MatrixClass::Laplacian2d] {
+            let n = 13;
+            let a = class.matrix(n, 38);
+            for m in std::iter::once(model).chain(Arith2005::ablation(member)) {
+                let mut p = Params::new(Variant::I1, PingPongMethod::Copy);
+                p.arith = m;
+                common::lu_equals_its_2005_twin(&g, &a, n, p);
+            }
+        }
+    }
+}
+
 /// Under the 2005 arithmetic model (`ARITH_2005`) every configuration's factors equal the CPU
 /// twin's loop running the same model bit for bit — the whole model on all eight
 /// configurations, each operation alone on the ablation's — and differ from the IEEE loop's.
@@ -678,5 +734,30 @@ fn lu_under_the_2005_model_equals_the_cpu_twin() {
                 assert_ne!(got, ieee, "the model left every bit of the IEEE factors");
             }
         }
+    }
+}
+
+/// The matrix classes of the family table (issue 38) are what their docs say: the L₀U₀
+/// class has O(1) multipliers and the diagonally dominant one small ones; the Laplacian and
+/// the small-integer matrices hold integers; every class factors without pivoting.
+#[test]
+fn matrix_classes_have_their_multipliers() {
+    use gpgpu_repro::papers::lu::cpu::MatrixClass;
+    let n = 64;
+    let max_l = |class: MatrixClass| {
+        let a = class.matrix(n, 7);
+        let f = lu_f64_of(&a, n).unwrap();
+        assert!(f.iter().all(|x| x.is_finite()), "{}", class.name());
+        (0..n)
+            .flat_map(|j| (0..j).map(move |k| (j, k)))
+            .map(|(j, k)| f[j * n + k].abs())
+            .fold(0.0, f64::max)
+    };
+    assert!(max_l(MatrixClass::L0U0) > 0.5);
+    assert!(max_l(MatrixClass::DiagDominant) < 0.1);
+    assert!(max_l(MatrixClass::Laplacian2d) <= 0.5 + 1e-12);
+    for class in [MatrixClass::Laplacian2d, MatrixClass::SmallInt] {
+        let a = class.matrix(n, 7);
+        assert!(a.iter().all(|x| x.fract() == 0.0), "{}", class.name());
     }
 }

@@ -5,7 +5,10 @@
 // Included with `#include "common/arith2005.glsl"` (expanded by the toolkit). A file that
 // includes it writes its arithmetic as F_ADD, F_SUB, F_MUL, F_DIV; the define
 // ARITH_2005 (a bit mask: 1 add/subtract, 2 multiply, 4 divide; absent = 0) routes each
-// through the model, the others stay IEEE operators. ARITH_2005_FMA forms TwoProduct with
+// through the model, the others stay IEEE operators. Its higher bits pick a member of the
+// model family (issue 38; `Member` in src/papers/lu/arith2005_member.rs): 8 the +- rule by
+// the effective operation, 16 the product chopped toward zero, 32 the division's product by
+// mul05, 64 the division's reciprocal chopped. ARITH_2005_FMA forms TwoProduct with
 // fma instead of Dekker's split (see below).
 //
 // `precise` keeps the compiler from fusing or reassociating the error-free transformations.
@@ -38,13 +41,14 @@ float a05_pred(float x) {
     return -a05_succ(-x);
 }
 
-// Rounds the exact value s + e (s = RN(s + e)) by rule 0 (toward -inf), 1 (one guard bit)
-// or 2 (chopped to eighths of an ULP, then one guard bit).
+// Rounds the exact value s + e (s = RN(s + e)) by rule 0 (toward -inf), 1 (one guard bit),
+// 2 (chopped to eighths of an ULP, then one guard bit) or 3 (toward zero).
 float a05_round(float s, float e, int rule) {
     if (e == 0.0 || isinf(s) || isnan(s) || abs(s) == 3.40282347e38) return s;
     bool below = e < 0.0;
     float l = below ? a05_pred(s) : s;
     if (rule == 0) return l;
+    if (rule == 3) return s > 0.0 ? l : (below ? s : a05_succ(s));
     precise float u = a05_succ(l) - l;
     float off = below ? 8.0 : 0.0;
     precise float e8 = 8.0 * e;
@@ -110,12 +114,22 @@ float a05_sum(float a, float b, int rule) {
     return a05_ftz(a05_round(s, e, rule));
 }
 
+// The rule of a + b (b already negated for a subtraction): the written operator's, or with
+// bit 8 the effective operation's (differing signs subtract magnitudes: the guard bit).
+int a05_sum_rule(float a, float b, int written) {
+#if (ARITH_2005 & 8) != 0
+    return ((floatBitsToUint(a) ^ floatBitsToUint(b)) & 0x80000000u) != 0u ? 1 : 0;
+#else
+    return written;
+#endif
+}
+
 float add05(float a, float b) {
-    return a05_sum(a, b, 0);
+    return a05_sum(a, b, a05_sum_rule(a, b, 0));
 }
 
 float sub05(float a, float b) {
-    return a05_sum(a, -b, 1);
+    return a05_sum(a, -b, a05_sum_rule(a, -b, 1));
 }
 
 #ifdef A05_DEKKER
@@ -147,7 +161,12 @@ float mul05(float a, float b) {
 #else
     precise float e = fma(ma, mb, -s);
 #endif
-    return a05_scale(a05_round(s, e, 2), a05_exp(a) + a05_exp(b));
+#if (ARITH_2005 & 16) != 0
+    int rule = 3;
+#else
+    int rule = 2;
+#endif
+    return a05_scale(a05_round(s, e, rule), a05_exp(a) + a05_exp(b));
 }
 
 // Correctly rounded a / b (IEEE round to nearest, ties to even; subnormal operands and results
@@ -170,7 +189,8 @@ uint a05_sig(uint e, uint f, out int x) {
     return f;
 }
 
-float a05_div_rn(float a, float b) {
+// Rounded to nearest (`nearest`) or chopped toward zero (the remainder dropped).
+float a05_div_bits(float a, float b, bool nearest) {
     uint ua = floatBitsToUint(a), ub = floatBitsToUint(b);
     uint sign = (ua ^ ub) & 0x80000000u;
     uint ea = (ua >> 23) & 0xffu, eb = (ub >> 23) & 0xffu;
@@ -202,7 +222,7 @@ float a05_div_rn(float a, float b) {
     }
     int biased = e + 127;
     if (biased >= 1) {
-        if (r > mb || (r == mb && (q & 1u) == 1u)) q++;
+        if (nearest && (r > mb || (r == mb && (q & 1u) == 1u))) q++;
         if (q == 0x1000000u) {
             q = 0x800000u;
             biased++;
@@ -216,8 +236,12 @@ float a05_div_rn(float a, float b) {
     uint kept = q >> uint(s);
     uint low = q & ((1u << uint(s)) - 1u);
     uint mid = 1u << uint(s - 1);
-    if (low > mid || (low == mid && (r != 0u || (kept & 1u) == 1u))) kept++;
+    if (nearest && (low > mid || (low == mid && (r != 0u || (kept & 1u) == 1u)))) kept++;
     return uintBitsToFloat(sign | kept);
+}
+
+float a05_div_rn(float a, float b) {
+    return a05_div_bits(a, b, true);
 }
 
 // The device's own `/` (what the IEEE programs and Table 5's plain columns measure). With
@@ -249,8 +273,14 @@ float div05(float a, float b) {
         return a05_div_rn(a, b);
     }
     float ma = a05_mant(a), mb = a05_mant(b);
-    float r = a05_div_rn(1.0, mb);
+    // The reciprocal: correctly rounded, or chopped (bit 64); the product: IEEE's, or the
+    // model's multiply (bit 32).
+    float r = a05_div_bits(1.0, mb, (ARITH_2005 & 64) == 0);
+#if (ARITH_2005 & 32) != 0
+    float p = mul05(ma, r);
+#else
     precise float p = ma * r;
+#endif
     return a05_scale(p, a05_exp(a) - a05_exp(b));
 }
 

@@ -1,11 +1,13 @@
 // I2 (Matsui et al. 2005, Fig. 4): one pass per step over the L column and the trailing
 // block; every fragment branches on its position (GPU branching):
 //   k == i:  A_ji = A_ji / A_ii                      (L)
-//   k >  i:  A_jk = A_jk - A_ik * (A_ji / A_ii)      (U, recomputing the L value)
-// The paper prints A_ik * A_ji / A_ii; we divide first so that the factors are bit-identical
-// to I1's (the paper reports I1–I4 identical). All four texels are fetched by every fragment
-// (the paper's Table 2 counts 4 references per element). ARITH_2005: + − × ÷ follow the 2005
-// arithmetic model (common/arith2005.glsl) per its bit mask.
+//   k >  i:  A_jk = A_jk - A_ik * A_ji / A_ii        (U, as Fig. 4 prints it: C's order,
+//                                                     the product first, then the division)
+// I2_DIVIDE_FIRST (the labelled variant, issue 38): A_jk - A_ik * (A_ji / A_ii), the L value
+// recomputed exactly as I1 stores it, so the factors equal I1's bit for bit. All four texels
+// are fetched by every fragment (the paper's Table 2 counts 4 references per element).
+// ARITH_2005: + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl) per its bit
+// mask.
 #include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
 uniform int u_i;
@@ -21,7 +23,12 @@ void main() {
     if (int(v_tex.x) == u_i) {
         o_color = vec4(l, 0.0, 0.0, 0.0);
     } else {
-        precise float prod = F_MUL(aik, l);
-        o_color = vec4(F_SUB(a, prod), 0.0, 0.0, 0.0);
+#ifdef I2_DIVIDE_FIRST
+        precise float term = F_MUL(aik, l);
+#else
+        precise float prod = F_MUL(aik, aji);
+        precise float term = F_DIV(prod, aii);
+#endif
+        o_color = vec4(F_SUB(a, term), 0.0, 0.0, 0.0);
     }
 }

@@ -68,7 +68,7 @@ pub fn lu_equals_its_2005_twin(
     lu.run().unwrap();
     let got = lu.factors().unwrap();
     let mut twin = a.to_vec();
-    gpgpu_repro::papers::lu::cpu::lu_f32_under(&mut twin, n, p.arith).unwrap();
+    gpgpu_repro::papers::lu::cpu::lu_f32_twin(&mut twin, n, p.arith, p.update()).unwrap();
     let differ = got
         .iter()
         .zip(&twin)

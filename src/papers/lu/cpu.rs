@@ -19,10 +19,120 @@ use super::arith2005::Arith2005;
 pub fn diag_dominant(n: usize, seed: u64) -> Vec<f32> {
     let mut r = rng(seed);
     let mut a: Vec<f32> = (0..n * n).map(|_| r.random_range(-1.0f32..1.0)).collect();
+    make_dominant(&mut a, n);
+    a
+}
+
+/// The test matrices of the §5.1 ablation over matrix classes (issue 38): what a verdict on
+/// the arithmetic rests on besides the arithmetic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum MatrixClass {
+    /// [`diag_dominant`]: tiny multipliers (max |l| ≈ 0.035 at N = 64).
+    DiagDominant,
+    /// The 5-point Laplacian on a grid `⌈√N⌉` nodes wide (diagonal 4, −1 to each grid
+    /// neighbour among the `N` nodes): multipliers up to ½ in magnitude, exact integer entries.
+    Laplacian2d,
+    /// `L₀·U₀` with `L₀` unit lower triangular (entries uniform in `[−1, 1)`) and `U₀` upper
+    /// triangular (diagonal ±`[1, 2)`, the rest `[−1, 1)`), formed in `f64` and rounded: its
+    /// multipliers are `L₀`'s, O(1).
+    L0U0,
+    /// [`diag_dominant`] with integer entries in `−4 … 4` (the sums integers too): the
+    /// matrices of §5.1's "equal up to N = 4" question, on which small factorizations are
+    /// exact more often.
+    SmallInt,
+}
+
+impl MatrixClass {
+    pub const ALL: [MatrixClass; 4] = [
+        MatrixClass::DiagDominant,
+        MatrixClass::Laplacian2d,
+        MatrixClass::L0U0,
+        MatrixClass::SmallInt,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            MatrixClass::DiagDominant => "diag. dominant",
+            MatrixClass::Laplacian2d => "2D Laplacian",
+            MatrixClass::L0U0 => "L₀U₀ (O(1) multipliers)",
+            MatrixClass::SmallInt => "small integers",
+        }
+    }
+
+    /// The class's order-`n` matrix (row-major) from `seed`.
+    pub fn matrix(self, n: usize, seed: u64) -> Vec<f32> {
+        match self {
+            MatrixClass::DiagDominant => diag_dominant(n, seed),
+            MatrixClass::Laplacian2d => laplacian_2d(n),
+            MatrixClass::L0U0 => l0u0(n, seed),
+            MatrixClass::SmallInt => {
+                let mut r = rng(seed);
+                let mut a: Vec<f32> = (0..n * n)
+                    .map(|_| r.random_range(-4i32..=4) as f32)
+                    .collect();
+                make_dominant(&mut a, n);
+                a
+            }
+        }
+    }
+}
+
+/// Raises the diagonal of `a` to `1 + max(Σ|row|, Σ|column|)` off the diagonal.
+fn make_dominant(a: &mut [f32], n: usize) {
     for j in 0..n {
         let row: f32 = (0..n).filter(|&k| k != j).map(|k| a[j * n + k].abs()).sum();
         let col: f32 = (0..n).filter(|&i| i != j).map(|i| a[i * n + j].abs()).sum();
         a[j * n + j] = 1.0 + row.max(col);
+    }
+}
+
+/// The 5-point Laplacian of [`MatrixClass::Laplacian2d`].
+fn laplacian_2d(n: usize) -> Vec<f32> {
+    let w = (n as f64).sqrt().ceil() as usize;
+    let mut a = vec![0.0f32; n * n];
+    for i in 0..n {
+        a[i * n + i] = 4.0;
+        let mut link = |j: usize| a[i * n + j] = -1.0;
+        if i % w != 0 {
+            link(i - 1);
+        }
+        if (i + 1) % w != 0 && i + 1 < n {
+            link(i + 1);
+        }
+        if i >= w {
+            link(i - w);
+        }
+        if i + w < n {
+            link(i + w);
+        }
+    }
+    a
+}
+
+/// `L₀·U₀` of [`MatrixClass::L0U0`].
+fn l0u0(n: usize, seed: u64) -> Vec<f32> {
+    let mut r = rng(seed);
+    let mut l = vec![0.0f64; n * n];
+    let mut u = vec![0.0f64; n * n];
+    for j in 0..n {
+        for k in 0..n {
+            if k < j {
+                l[j * n + k] = r.random_range(-1.0..1.0);
+            } else if k == j {
+                l[j * n + k] = 1.0;
+                let d: f64 = r.random_range(1.0..2.0);
+                u[j * n + k] = if r.random() { d } else { -d };
+            } else {
+                u[j * n + k] = r.random_range(-1.0..1.0);
+            }
+        }
+    }
+    let mut a = vec![0.0f32; n * n];
+    for j in 0..n {
+        for k in 0..n {
+            let s: f64 = (0..=j.min(k)).map(|i| l[j * n + i] * u[i * n + k]).sum();
+            a[j * n + k] = s as f32;
+        }
     }
     a
 }
@@ -33,7 +143,25 @@ pub fn diag_dominant(n: usize, seed: u64) -> Vec<f32> {
 /// the GPU's arithmetic on the CPU (§5.1); in `f64` the reference every factorization is
 /// checked against. Fails on the first zero or non-finite pivot.
 pub fn lu_in_place<T: Real>(a: &mut [T], n: usize) -> Result<(), LuError> {
-    lu_steps(a, n, None, &Ieee)
+    lu_steps(a, n, None, &Ieee, Update::Stored)
+}
+
+/// How the trailing update forms its term (§3.4, issue 38).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Update {
+    /// `A_jk − A_ik · L_ji`, `L_ji` the stored quotient (Fig. 2 and 3: I1, I3, I4).
+    #[default]
+    Stored,
+    /// `A_jk − A_ik · A_ji / A_ii` as Fig. 4 prints it for I2 (C's left-to-right order: the
+    /// product of the two unscaled entries, then the division; each fragment recomputes it
+    /// from the previous pass's texels).
+    Printed,
+}
+
+/// [`lu_in_place`] in `f32` with the update `form` (the CPU twin of I2 in its printed order
+/// is [`Update::Printed`]).
+pub fn lu_f32_form(a: &mut [f32], n: usize, form: Update) -> Result<(), LuError> {
+    lu_steps(a, n, None, &Ieee, form)
 }
 
 /// The arithmetic of the loop: IEEE operators, or [`Arith2005`] (the 2005 model, in `f32`).
@@ -76,7 +204,13 @@ impl LoopArith<f32> for Arith2005 {
 /// model ([`super::arith2005`]): the CPU twin of the fragment programs built with
 /// `ARITH_2005` (the same operations in the same order, so the same bits).
 pub fn lu_f32_under(a: &mut [f32], n: usize, model: Arith2005) -> Result<(), LuError> {
-    lu_steps(a, n, None, &model)
+    lu_steps(a, n, None, &model, Update::Stored)
+}
+
+/// [`lu_f32_under`] with the update `form`: the twin of any fragment configuration
+/// (`form` = [`crate::papers::lu::Params::update`]).
+pub fn lu_f32_twin(a: &mut [f32], n: usize, model: Arith2005, form: Update) -> Result<(), LuError> {
+    lu_steps(a, n, None, &model, form)
 }
 
 /// [`lu_in_place`] with step `skip_u`'s trailing update left out: a deliberately corrupted
@@ -86,7 +220,7 @@ pub fn lu_in_place_skipping_update<T: Real>(
     n: usize,
     skip_u: usize,
 ) -> Result<(), LuError> {
-    lu_steps(a, n, Some(skip_u), &Ieee)
+    lu_steps(a, n, Some(skip_u), &Ieee, Update::Stored)
 }
 
 fn lu_steps<T: Real>(
@@ -94,6 +228,7 @@ fn lu_steps<T: Real>(
     n: usize,
     skip_u: Option<usize>,
     ar: &impl LoopArith<T>,
+    form: Update,
 ) -> Result<(), LuError> {
     for i in 0..n {
         let p = a[i * n + i];
@@ -104,7 +239,8 @@ fn lu_steps<T: Real>(
             });
         }
         for j in i + 1..n {
-            a[j * n + i] = ar.div(a[j * n + i], p);
+            let aji = a[j * n + i];
+            a[j * n + i] = ar.div(aji, p);
             if skip_u == Some(i) {
                 continue;
             }
@@ -112,7 +248,11 @@ fn lu_steps<T: Real>(
             let (top, rest) = a.split_at_mut(j * n);
             let row_i = &top[i * n + i + 1..i * n + n];
             for (x, &u) in rest[i + 1..n].iter_mut().zip(row_i) {
-                *x = ar.sub(*x, ar.mul(u, l));
+                let term = match form {
+                    Update::Stored => ar.mul(u, l),
+                    Update::Printed => ar.div(ar.mul(u, aji), p),
+                };
+                *x = ar.sub(*x, term);
             }
         }
     }
@@ -251,6 +391,8 @@ pub struct Reference {
     pub a: Vec<f32>,
     pub f64: Vec<f64>,
     pub cpu_f32: Vec<f32>,
+    /// The same loop in `f32` with I2's printed update ([`Update::Printed`]).
+    pub cpu_f32_printed: Vec<f32>,
     pub tol: f64,
 }
 
@@ -261,12 +403,24 @@ impl Reference {
         let mut cpu_f32 = a.clone();
         lu_f32(&mut cpu_f32, n)?;
         let tol = tolerance(crate::util::max_rel_error(&cpu_f32, &f64));
+        let mut cpu_f32_printed = a.clone();
+        lu_f32_form(&mut cpu_f32_printed, n, Update::Printed)?;
         Ok(Reference {
             a,
             f64,
             cpu_f32,
+            cpu_f32_printed,
             tol,
         })
+    }
+
+    /// The CPU `f32` factors of the update `form`: what a configuration equals bit for bit
+    /// on a device that rounds correctly.
+    pub fn cpu_f32_of(&self, form: Update) -> &[f32] {
+        match form {
+            Update::Stored => &self.cpu_f32,
+            Update::Printed => &self.cpu_f32_printed,
+        }
     }
 }
 

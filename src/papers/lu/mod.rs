@@ -38,7 +38,7 @@ pub mod fragment;
 pub mod theory;
 pub mod ulp;
 
-pub use fragment::{Feed, FragmentLu, LuInfo, Params, Variant, method_label};
+pub use fragment::{Feed, FragmentLu, I2Order, LuInfo, Params, Variant, method_label};
 
 use crate::gl::{Define, GlError};
 use arith2005::Arith2005;
@@ -113,10 +113,25 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
     for m in Arith2005::ABLATION {
         runs.push((experiments::ABLATION_VARIANT, false, m));
     }
+    // The model family (issue 38): the whole model and the ablation per member.
+    for member in arith2005::Member::FAMILY {
+        runs.push((
+            experiments::ABLATION_VARIANT,
+            false,
+            Arith2005::ALL.with(member),
+        ));
+        for m in Arith2005::ablation(member) {
+            runs.push((experiments::ABLATION_VARIANT, false, m));
+        }
+    }
     for (v, fetch_only, arith) in runs {
         // The separate L texture: the paper's switch method for I1, I3, I4 (issue 38).
-        for separate_l in [false, v != Variant::I2] {
-            let set = fragment::ProgramSet::of(v, fetch_only, arith, separate_l);
+        for (separate_l, i2) in [
+            (false, I2Order::Printed),
+            (v != Variant::I2, I2Order::Printed),
+            (false, I2Order::DivideFirst),
+        ] {
+            let set = fragment::ProgramSet::of(v, fetch_only, arith, separate_l, i2);
             for d in set.l {
                 push(Stage::Fragment, fragment::L_FRAG, d);
             }
@@ -133,7 +148,13 @@ pub fn program_variants(block: u32) -> Vec<(Stage, &'static str, Vec<Define>)> {
         push(Stage::Compute, file, d);
     }
     push(Stage::Fragment, ulp::ULP_FRAG, vec![]);
-    push(Stage::Fragment, ulp::ULP_FRAG, Arith2005::ALL.defines());
+    for member in arith2005::Member::FAMILY {
+        push(
+            Stage::Fragment,
+            ulp::ULP_FRAG,
+            Arith2005::ALL.with(member).defines(),
+        );
+    }
     push(Stage::Compute, ulp::ULP_COMP, vec![]);
     out
 }

@@ -133,6 +133,12 @@ pub struct Sec51Cfg {
 pub struct Sec51ModelCfg {
     /// Orders of the table (every configuration and the ablation at each).
     pub sizes: Sizes,
+    /// Issue 38: the order of the family table (every model member × matrix class, the
+    /// whole model and the ablation at each), per mode.
+    pub family_n: PerMode<u32>,
+    /// The first order at which the emulated GPU and the CPU's IEEE loop differ is searched
+    /// over 1 … this, per member and class.
+    pub family_scan: usize,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -239,6 +245,17 @@ impl Config {
                 at_least(&format!("sec51_2005.sizes.{mode}"), n, 1)?;
             }
         }
+        at_least(
+            "sec51_2005.family_n.full",
+            self.sec51_2005.family_n.full as usize,
+            2,
+        )?;
+        at_least(
+            "sec51_2005.family_n.quick",
+            self.sec51_2005.family_n.quick as usize,
+            2,
+        )?;
+        at_least("sec51_2005.family_scan", self.sec51_2005.family_scan, 1)?;
         if self.compute.blocks.is_empty() {
             return Err("`compute.blocks` is empty: give at least one panel width".into());
         }

@@ -25,6 +25,7 @@ mod audits;
 mod compute;
 mod config;
 mod cpu;
+mod family;
 mod fig6;
 mod findings;
 mod sec4_3;
@@ -32,6 +33,7 @@ mod sec5_1;
 mod sec5_1_2005;
 mod table4;
 mod table5;
+mod table5_family;
 mod tables_1_2;
 
 use std::collections::{BTreeMap, HashMap};
@@ -43,7 +45,7 @@ use crate::util::max_rel_error;
 
 use super::LuInfo;
 use super::Variant;
-use super::cpu::{Reference, diag_dominant};
+use super::cpu::{Reference, Update, diag_dominant};
 use super::{Feed, method_label};
 
 pub use config::{Config, host_bytes};
@@ -118,11 +120,17 @@ fn bit_identical(a: &[f32], b: &[f32]) -> bool {
 
 /// Verifies fragment-shader factors (see the module docs): error vs `f64` within the
 /// tolerance, and, on a correctly rounding device, the bits of the CPU `f32` loop.
-fn verify_fragment(row: RowBuilder, factors: &[f32], r: &Reference, exact: bool) -> RowBuilder {
+fn verify_fragment(
+    row: RowBuilder,
+    factors: &[f32],
+    r: &Reference,
+    exact: bool,
+    form: Update,
+) -> RowBuilder {
     let err = max_rel_error(factors, &r.f64);
-    if exact && !bit_identical(factors, &r.cpu_f32) {
+    if exact && !bit_identical(factors, r.cpu_f32_of(form)) {
         row.fail(format!(
-            "factors differ from the CPU f32 loop's bits although this device rounds + − × ÷ correctly (Table 5); error vs f64 {err:.3e}"
+            "factors differ from the CPU f32 loop's bits ({form:?} update) although this device rounds + − × ÷ correctly (Table 5); error vs f64 {err:.3e}"
         ))
     } else {
         row.verify(err, r.tol)
@@ -143,6 +151,8 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::any("table5"),
     TableSpec::any("sec5_1"),
     TableSpec::any("sec5_1_2005"),
+    TableSpec::any("sec5_1_family"),
+    TableSpec::any("table5_family"),
 ];
 
 /// Runs the paper's experiments.
@@ -175,6 +185,14 @@ impl crate::runner::Paper for Lu {
         table5::table(s, cfg, t5, &ulps)?;
         let first_diff = sec5_1::run(s, cfg, &sizes, &refs, &measured)?;
         let model = sec5_1_2005::run(s, cfg)?;
+        if s.runs("table5_family") {
+            table5_family::run(s, cfg)?;
+        }
+        let family = if s.runs("sec5_1_family") {
+            family::run(s, cfg)?
+        } else {
+            vec![]
+        };
         audits::run(s, cfg);
         findings::run(
             s,
@@ -188,6 +206,7 @@ impl crate::runner::Paper for Lu {
                 ulps: &ulps,
                 first_diff,
                 model: &model,
+                family: &family,
             },
         );
         Ok(())

@@ -378,7 +378,13 @@ fn measure_order(
             )
             .versus(VERSUS, format!("N = {n}"))
             .runs(timing.runs);
-        t.push(verify_fragment(row, &factors, r, exact))?;
+        t.push(verify_fragment(
+            row,
+            &factors,
+            r,
+            exact,
+            params(fmt, form).update(),
+        ))?;
         out.insert(
             k.clone(),
             Measured {

@@ -99,7 +99,13 @@ pub(super) fn pass_info<'a>(
 /// The shader `pass` runs and its defines (I3: the program of the edge's `START`).
 fn program(params: &Params, pass: &PassPlan) -> (&'static str, Vec<Define>) {
     let v = params.variant;
-    let set = ProgramSet::of(v, params.fetch_only, params.arith, params.separate_l());
+    let set = ProgramSet::of(
+        v,
+        params.fetch_only,
+        params.arith,
+        params.separate_l(),
+        params.i2,
+    );
     let s = pass.start;
     match (v, pass.kind) {
         (Variant::I2, _) => (ONEPASS_FRAG, set.onepass.clone().unwrap_or_default()),

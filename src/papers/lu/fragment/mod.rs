@@ -13,7 +13,9 @@
 //! - I1 (Fig. 3): L pass over column `i` below the pivot (`N−i−1` texels), then U pass over
 //!   the trailing block (`(N−i−1)²` texels): two programs, chosen by the CPU.
 //! - I2 (Fig. 4): one pass over the L column and the trailing block (`(N−i)(N−i−1)`
-//!   texels); the fragment branches on `k == i`.
+//!   texels); the fragment branches on `k == i`. Its update is `A_jk − A_ik·A_ji/A_ii` in
+//!   the order Fig. 4 prints it (the product, then the division), so its factors need not
+//!   equal I1's; [`I2Order::DivideFirst`] is the labelled I2 that does (issue 38).
 //! - I3: I1 on the vector layout. The pass's left-edge texel column `b₀ = ⌊(i+1)/4⌋` holds
 //!   rows `≤ i` in its first `s = (i+1) mod 4` channels, which must not change: the CPU draws
 //!   the edge with one of four programs (RGBA, GBA, BA, A) and the rest with the RGBA one.
@@ -101,6 +103,7 @@ use crate::gl::{
 
 use super::LuError;
 use super::arith2005::Arith2005;
+use super::cpu::Update;
 use layout::{Kind, PassPlan, layout, step_passes};
 
 pub use layout::{pack, rect_minus, unpack};
@@ -132,6 +135,20 @@ pub fn method_label(m: PingPongMethod, f: Feed) -> &'static str {
     }
 }
 pub use programs::{COPY_FRAG, L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
+
+/// I2's trailing update (issue 38): the order Fig. 4 prints (the paper's I2) or the
+/// labelled one that divides first.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum I2Order {
+    /// `A_jk − A_ik·A_ji/A_ii`: the product, then the division (Fig. 4, C's order).
+    #[default]
+    Printed,
+    /// `A_jk − A_ik·(A_ji/A_ii)`: the L value as I1 stores it, so I2's factors equal I1's
+    /// bit for bit (labelled "I2 (÷ first)").
+    DivideFirst,
+}
 
 /// The paper's four implementations (Table 1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -180,6 +197,8 @@ pub struct Params {
     pub arith: Arith2005,
     /// The paper's form of the method (default) or the labelled alternative (issue 38).
     pub feed: Feed,
+    /// I2's update order (the printed one by default; issue 38). Ignored by I1, I3, I4.
+    pub i2: I2Order,
 }
 
 impl Params {
@@ -195,6 +214,15 @@ impl Params {
     /// no carried texels) and the readback gathers them.
     fn gathered(&self) -> bool {
         self.method == PingPongMethod::Switch && self.feed == Feed::Paper
+    }
+
+    /// The update form the CPU twin runs to equal this configuration bit for bit.
+    pub fn update(&self) -> Update {
+        if self.variant == Variant::I2 && self.i2 == I2Order::Printed {
+            Update::Printed
+        } else {
+            Update::Stored
+        }
     }
 
     /// The method's name in this form ([`method_label`]).
@@ -213,6 +241,7 @@ impl Params {
             profile: false,
             arith: Arith2005::IEEE,
             feed: Feed::Paper,
+            i2: I2Order::Printed,
         }
     }
 }
@@ -318,6 +347,7 @@ impl FragmentLu {
             params.fetch_only,
             params.arith,
             params.separate_l(),
+            params.i2,
         );
         let build = |list: &[Vec<Define>], file: &str| -> Result<Vec<Rc<Program>>, GlError> {
             list.iter()

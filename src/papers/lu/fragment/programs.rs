@@ -2,7 +2,7 @@
 //! `#define` sets ([`ProgramSet`]) that [`super::FragmentLu`] builds and
 //! [`crate::papers::lu::program_variants`] lists.
 
-use super::Variant;
+use super::{I2Order, Variant};
 use crate::gl::Define;
 use crate::papers::lu::arith2005::Arith2005;
 
@@ -27,12 +27,14 @@ pub struct ProgramSet {
 
 impl ProgramSet {
     /// The programs of `variant`; `arith` routes the elimination's operations through the
-    /// 2005 arithmetic model (`ARITH_2005`, none for IEEE).
+    /// 2005 arithmetic model (`ARITH_2005`, none for IEEE); `i2` picks I2's update order
+    /// (`I2_DIVIDE_FIRST` for the labelled one).
     pub fn of(
         variant: Variant,
         fetch_only: bool,
         arith: Arith2005,
         separate_l: bool,
+        i2: I2Order,
     ) -> ProgramSet {
         let mut base = arith.defines();
         if variant.vector() {
@@ -63,7 +65,13 @@ impl ProgramSet {
             Variant::I2 => ProgramSet {
                 l: vec![],
                 u: vec![],
-                onepass: Some(arith.defines()),
+                onepass: Some({
+                    let mut d = arith.defines();
+                    if i2 == I2Order::DivideFirst {
+                        d.push(Define::flag("I2_DIVIDE_FIRST"));
+                    }
+                    d
+                }),
             },
             Variant::I3 => {
                 let start = |s| Some(Define::new("START", s));

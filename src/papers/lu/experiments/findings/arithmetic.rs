@@ -5,8 +5,10 @@ use crate::report::{Finding, Verdict};
 use crate::runner::Session;
 
 use super::Results;
-use crate::papers::lu::arith2005::Arith2005;
+use crate::papers::lu::arith2005::{Arith2005, Member};
+use crate::papers::lu::cpu::MatrixClass;
 use crate::papers::lu::experiments::Config;
+use crate::papers::lu::experiments::family::Cell;
 use crate::papers::lu::experiments::sec5_1_2005::{Distance, ModelRow};
 
 /// (4) GPU != CPU, mainly division.
@@ -147,5 +149,106 @@ pub(super) fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
             div_leads.iter().filter(|&&b| b).count(),
             div_leads.len()
         )),
+    );
+}
+
+/// The cells of `cells` where `f` holds, as `member | class` names (or "none").
+fn cells_where(cells: &[&Cell], f: impl Fn(&Cell) -> bool) -> String {
+    let v: Vec<String> = cells
+        .iter()
+        .filter(|&&c| f(c))
+        .map(|c| format!("{} | {}", c.member.name(), c.class.name()))
+        .collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join("; ")
+    }
+}
+
+/// Each member's first differing N over the classes in [`MatrixClass::ALL`] order
+/// (`fitted: 2 / 4 / 2 / 4; …`, `—` for none within the scan).
+fn first_per_member(cells: &[&Cell]) -> String {
+    Member::FAMILY
+        .iter()
+        .map(|m| {
+            let v: Vec<String> = MatrixClass::ALL
+                .iter()
+                .map(|k| {
+                    cells
+                        .iter()
+                        .find(|c| c.member == *m && c.class == *k)
+                        .and_then(|c| c.first_diff)
+                        .map_or("—".into(), |f| f.to_string())
+                })
+                .collect();
+            format!("{}: {}", m.name(), v.join(" / "))
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Held when `f` holds in every cell, not held in none, inconclusive otherwise.
+fn verdict_over(cells: &[&Cell], f: impl Fn(&Cell) -> bool) -> Verdict {
+    let k = cells.iter().filter(|&&c| f(c)).count();
+    match k {
+        _ if cells.is_empty() => Verdict::NotTested,
+        0 => Verdict::NotHeld,
+        k if k == cells.len() => Verdict::Held,
+        _ => Verdict::Inconclusive,
+    }
+}
+
+/// Finding 4 split in two (issue 38) over the model family × matrix classes
+/// (`sec5_1_family`): 4a "GPU and CPU results differ" and 4b "mainly from division", each
+/// judged per cell whose GPU factorizations all equalled their CPU twins' bits.
+pub(super) fn finding4_family(s: &Session, cfg: &Config, cells: &[Cell]) {
+    let ok: Vec<&Cell> = cells.iter().filter(|c| c.twin).collect();
+    let paper = cfg.sec51.paper_equal_up_to;
+    let n = ok.first().map_or(0, |c| c.n);
+    let early = |c: &Cell| c.first_diff.is_some_and(|k| k <= paper);
+    s.finding(
+        Finding::new(
+            "sec5_1_family",
+            "GPU and CPU results differ (finding 4a, per 2005-model member and matrix class)",
+        )
+        .paper(format!("GPU and CPU factors equal up to N = {paper}, never beyond"))
+        .ours(format!(
+            "whole model ≠ CPU IEEE f32 at N = {n} in {} of {} cells; first differing N per member ({}) — {}; at N ≤ {paper} already in {} of {} cells",
+            ok.iter().filter(|c| c.differ()).count(),
+            ok.len(),
+            MatrixClass::ALL.map(|c| c.name()).join(" / "),
+            first_per_member(&ok),
+            ok.iter().filter(|c| early(c)).count(),
+            ok.len(),
+        ))
+        .verdict(verdict_over(&ok, Cell::differ))
+        .threshold(format!(
+            "held when the emulated factors differ from the CPU's IEEE f32 loop at N = {n} in every member × class cell (exact, not timed)"
+        ))
+        .why(format!(
+            "Rests on: the 2005 arithmetic being one of {} guessed members (none measured on a Quadro), emulated bit for bit (every GPU run = its CPU twin) on I1 + copy, and the four matrix classes. The paper's equality up to N = {paper} is a second test: a member × class whose first difference comes at N ≤ {paper} contradicts it.",
+            Member::FAMILY.len()
+        )),
+    );
+    let leads = cells_where(&ok, Cell::div_leads);
+    s.finding(
+        Finding::new(
+            "sec5_1_family",
+            "GPU and CPU results differ mainly from the GPU's division (finding 4b, per 2005-model member and matrix class)",
+        )
+        .paper("mainly from division (reciprocal + multiply, Table 5)")
+        .ours(format!(
+            "÷ alone moves the factors furthest in {} of {} cells: {leads}",
+            ok.iter().filter(|c| c.div_leads()).count(),
+            ok.len()
+        ))
+        .verdict(verdict_over(&ok, Cell::div_leads))
+        .threshold(format!(
+            "held when, at N = {n}, emulating ÷ alone moves the factors further from the CPU's IEEE f32 loop than ± alone and × alone by both distances (normwise, mean ULP) in every cell; not held in none; inconclusive otherwise (exact, not timed)"
+        ))
+        .why(
+            "Rests on the member (how ± picks its rule, whether the product is chopped, how the quotient is formed) and on the matrix (its multipliers' size: max |l| per cell in the table, since a division's error lands in L and scales the update by l). The verdict is the model family's, not the Quadro's: no member is measured on the hardware.",
+        ),
     );
 }

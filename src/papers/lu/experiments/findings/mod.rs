@@ -31,6 +31,7 @@ pub(super) struct Results<'a> {
     pub ulps: &'a Ulps,
     pub first_diff: Option<usize>,
     pub model: &'a ModelResults,
+    pub family: &'a [super::family::Cell],
 }
 
 /// `median [lo, hi]` of a ratio, for the findings' text.
@@ -52,6 +53,7 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
     }
     arithmetic::finding4(s, r);
     arithmetic::finding4_under_model(s, cfg, r);
+    arithmetic::finding4_family(s, cfg, r.family);
     timing::paper_best_note(s, cfg, r);
     timing::best_note(s, r);
 }
