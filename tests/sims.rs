@@ -510,7 +510,27 @@ fn sim_that_does_not_fit_the_device_is_refused_before_allocating() {
 
 #[test]
 fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
-    use gpgpu_repro::papers::tridiagonal::experiments::sims::{EXPERIMENTS, check_config};
+    // The same loader as every experiment file: the registry's entry, read from a folder.
+    let paper = gpgpu_repro::registry::PAPERS
+        .iter()
+        .find(|p| p.files.iter().any(|f| f.name == "sims"))
+        .unwrap();
+    let builtin = |name: &str| paper.files.iter().find(|f| f.name == name).unwrap().builtin;
+    let (_lock, g) = ctx();
+    let check = gpgpu_repro::runner::Check {
+        mode: gpgpu_repro::Mode::Quick,
+        device: g.info(),
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for f in paper.files {
+        std::fs::write(dir.path().join(format!("{}.toml", f.name)), f.builtin).unwrap();
+    }
+    let check_config = |text: &str| {
+        std::fs::write(dir.path().join("sims.toml"), text).unwrap();
+        gpgpu_repro::runner::entry::load(paper, Some(dir.path()), &check).map(drop)
+    };
+    const EXPERIMENTS: &str = include_str!("../experiments/sims.toml");
+    assert_eq!(builtin("sims"), EXPERIMENTS);
     check_config(EXPERIMENTS).unwrap();
     for (from, to, key) in [
         (

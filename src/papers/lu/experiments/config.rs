@@ -162,6 +162,18 @@ fn positive(key: &str, v: f64) -> Result<(), String> {
     }
 }
 
+/// A map's key from a closed set (the implementations, the operations).
+fn one_of<const N: usize>(key: &str, name: &str, names: [&str; N]) -> Result<(), String> {
+    if names.contains(&name) {
+        Ok(())
+    } else {
+        Err(format!(
+            "`{key}`: unknown name `{name}`; expected one of {}",
+            names.join(", ")
+        ))
+    }
+}
+
 fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Result<(), String> {
     if v >= min {
         Ok(())
@@ -193,6 +205,11 @@ impl Config {
         let p = &t.paper;
         for (m, table) in [("copy", &p.copy), ("switch", &p.switch)] {
             for (v, rows) in table {
+                one_of(
+                    &format!("table4.paper.{m}.{v}"),
+                    v,
+                    Variant::ALL.map(Variant::name),
+                )?;
                 if rows.len() != p.sizes.len() {
                     return Err(format!(
                         "`table4.paper.{m}.{v}` has {} rows for {} sizes",
@@ -229,6 +246,11 @@ impl Config {
         at_least("table5.operands.full", self.table5.operands.full, 1)?;
         at_least("table5.operands.quick", self.table5.operands.quick, 1)?;
         for (op, [lo, hi]) in &self.table5.paper {
+            one_of(
+                &format!("table5.paper.{op}"),
+                op,
+                crate::papers::lu::ulp::OPS,
+            )?;
             if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
                 return Err(format!(
                     "`table5.paper.{op}` = [{lo}, {hi}]: must be finite with min ≤ max"

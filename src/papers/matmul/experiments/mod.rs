@@ -203,7 +203,9 @@ impl Printed {
         let t = text.trim().replace(',', "");
         let value: f64 = t
             .parse()
-            .map_err(|_| format!("`{text}` is not a number as printed"))?;
+            .map_err(|_| {
+                format!("`{text}` is not a number as printed: expected digits as the paper prints them (\"86,792\", \"0.40\")")
+            })?;
         if !value.is_finite() {
             return Err(format!("`{text}` is not a finite number"));
         }

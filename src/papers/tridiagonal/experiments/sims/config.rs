@@ -1,6 +1,6 @@
 //! `experiments/sims.toml`: what the simulations' tables and figures run ([`super`]),
-//! parsed and checked value by value before any work ([`check_config`]): every error names
-//! the file and the key.
+//! parsed and checked value by value by the runner's loader, as every experiment file
+//! ([`crate::runner::entry::load`]): every error names the file and the key.
 
 use std::collections::BTreeMap;
 
@@ -11,11 +11,6 @@ use crate::runner::{Repeat, RunError, Sizes};
 use super::simulation;
 use crate::papers::tridiagonal::sim::scheme::GRID_RANGE;
 use crate::papers::tridiagonal::sim::solver;
-
-/// The built-in copy of `experiments/sims.toml` (a run reads it through its registry entry,
-/// or from `--experiments DIR`).
-pub const EXPERIMENTS: &str = include_str!("../../../../../experiments/sims.toml");
-const FILE: &str = "experiments/sims.toml";
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -84,14 +79,11 @@ pub struct Stability {
     pub multiples: Vec<f64>,
 }
 
-fn bad(key: &str, why: impl std::fmt::Display) -> RunError {
-    RunError::Config {
-        file: FILE.into(),
-        message: format!("{key}: {why}"),
-    }
+fn bad(key: &str, why: impl std::fmt::Display) -> String {
+    format!("{key}: {why}")
 }
 
-fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
+fn check_sizes(key: &str, s: &Sizes) -> Result<(), String> {
     for (mode, v) in s.each() {
         if v.is_empty() {
             return Err(bad(&format!("{key}.{mode}"), "needs at least one size"));
@@ -110,34 +102,20 @@ fn check_sizes(key: &str, s: &Sizes) -> Result<(), RunError> {
     Ok(())
 }
 
-fn check_solver(key: &str, name: &str) -> Result<(), RunError> {
+fn check_solver(key: &str, name: &str) -> Result<(), String> {
     solver::check_name(name).map_err(|e| bad(key, e))
-}
-
-/// Parses `sims.toml` text and checks every value (sizes in range, solvers known, counts
-/// positive, numbers finite), naming the key of the first bad one.
-pub fn check_config(text: &str) -> Result<(), RunError> {
-    parse(text).map(|_| ())
-}
-
-pub fn parse(text: &str) -> Result<Config, RunError> {
-    let c: Config = toml::from_str(text).map_err(|e| bad("parse", e))?;
-    validate(&c)?;
-    Ok(c)
 }
 
 /// Checked by the runner before any work starts.
 impl crate::runner::Experiments for Config {
     fn validate(&self, _check: &crate::runner::Check) -> Result<(), String> {
-        validate(self).map_err(|e| match e {
-            RunError::Config { message, .. } => message,
-            e => e.to_string(),
-        })
+        validate(self)
     }
 }
 
-/// Every value of the file in range (see [`check_config`]).
-fn validate(c: &Config) -> Result<(), RunError> {
+/// Every value of the file in range (sizes in range, solvers known, counts positive,
+/// numbers finite), naming the key of the first bad one.
+fn validate(c: &Config) -> Result<(), String> {
     let h = &c.fig14_heat;
     check_sizes("fig14_heat.sizes", &h.sizes)?;
     for s in &h.solvers {
@@ -169,7 +147,10 @@ fn validate(c: &Config) -> Result<(), RunError> {
         if simulation(name).is_none() {
             return Err(bad(
                 "fig14_all.paper_fps",
-                format!("unknown simulation `{name}`"),
+                format!(
+                    "unknown simulation `{name}`; the simulations are: {}",
+                    super::SIMULATIONS.map(|s| s.name).join(", ")
+                ),
             ));
         }
         if !(v.is_finite() && *v > 0.0) {
@@ -206,7 +187,7 @@ fn validate(c: &Config) -> Result<(), RunError> {
     Ok(())
 }
 
-/// The run's `sims.toml` as the runner parsed and checked it at load ([`parse`]; `Repeat`
+/// The run's `sims.toml` as the runner parsed and checked it at load (`Repeat`
 /// checks its own ranges there): that value itself, neither parsed nor checked again.
 pub fn config(s: &crate::runner::Session) -> Result<&Config, RunError> {
     s.config_ref("sims")

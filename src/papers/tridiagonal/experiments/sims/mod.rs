@@ -24,7 +24,6 @@ use crate::papers::tridiagonal::sim::{
     AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER,
 };
 
-pub use config::{EXPERIMENTS, check_config};
 pub use fig14::{Fig14Bar, fig14_chart};
 
 /// The paper's four simulations (§4), in its order: what `fig14_all` runs and what
