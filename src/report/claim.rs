@@ -9,6 +9,10 @@
 
 use super::finding::{Finding, Verdict};
 
+/// The claims' forest plot's file name in a device folder (drawn by the index, shown by the
+/// article).
+pub const FOREST_PNG: &str = "claims.png";
+
 /// Which devices can test a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -198,7 +202,7 @@ fn oriented(x: f64, p: &super::finding::Point) -> Option<f64> {
 }
 
 /// One forest-plot row per claim (`claims` with the findings of its paper's run, `key` the
-/// paper): its cases that carry numbers, oriented ([`oriented`]), the paper's values, the
+/// paper): its cases that carry numbers, oriented (`oriented`), the paper's values, the
 /// verdict and its colour.
 pub fn forest_rows(
     key: &str,

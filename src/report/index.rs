@@ -90,8 +90,7 @@ fn write_forest(dir: &Path, papers: &[PaperMeta], records: &[Option<PaperRecord>
     }
 }
 
-/// The claims' forest plot's file name in a device folder.
-pub const FOREST_PNG: &str = "claims.png";
+pub use super::claim::FOREST_PNG;
 
 /// The legacy-vs-compute section: every paper's `versus` table in one, and a figure (the
 /// largest input of each algorithm, legacy / compute with its interval) saved as `versus.png`.

@@ -121,13 +121,13 @@ pub(super) fn summary(
             "see each claim's cases on its paper's page"
         }
     ));
-    if dir.join(crate::report::index::FOREST_PNG).exists() {
+    if dir.join(crate::report::claim::FOREST_PNG).exists() {
         s.push_str(&format!(
             "![The claims: one row per claim, ours against the rule]({})\n\n*The claims: one \
              row per claim, each case a dot with its 95 % interval, divided by its rule's \
              threshold and turned so that right of 1 is the claim's side; hollow diamonds the \
              paper's own value on the same scale; colour and right-hand text the verdict.*\n\n",
-            crate::report::index::FOREST_PNG
+            crate::report::claim::FOREST_PNG
         ));
     }
     for j in &all {
