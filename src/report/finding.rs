@@ -264,6 +264,12 @@ impl Finding {
         }
         self
     }
+    /// The judged statistic as numbers (where known), for a verdict decided by a rule of its
+    /// own (e.g. two intervals that separate): the forest plot shows it.
+    pub fn point(mut self, p: Option<Point>) -> Finding {
+        self.point = p;
+        self
+    }
     pub fn paper(mut self, v: impl Into<String>) -> Finding {
         self.paper = v.into();
         self

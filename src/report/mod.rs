@@ -16,7 +16,7 @@ pub mod stability;
 pub mod table;
 
 pub use audit::Audit;
-pub use finding::{Finding, Verdict};
+pub use finding::{Finding, Point, Verdict};
 pub use plot::{BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, Series};
 pub use provenance::Provenance;
 pub use table::{

@@ -84,9 +84,12 @@ pub(super) fn summary(
     let software = ran.iter().any(|(_, r)| claim::software(&r.provenance));
     let mut s = String::from("## Abstract\n\n");
     s.push_str(&format!(
-        "- **Re-run:** {} papers on GPU linear solvers (2005–2019), each with its own technique, \
-         on OpenGL; {n} claims quoted from the papers and tested.\n",
-        all.len()
+        "- **Re-run:** {} on GPU linear solvers (2005–2019), each with its own technique, on \
+         OpenGL; {n} claims quoted from the papers, each judged on this device.\n",
+        match all.len() {
+            1 => "1 paper".to_string(),
+            k => format!("{k} papers"),
+        }
     ));
     s.push_str(&format!(
         "- **On:** {device}, {}.\n",

@@ -81,15 +81,17 @@ impl ForestChart {
             .chain([1.0, 2.0]);
         let (lo, hi) = range(vals, true);
         let m = (1.0 / lo).max(hi);
-        // Round ticks on the upper half (its labels kept apart at half the plot's least
-        // width), mirrored onto the lower half as their reciprocals.
-        let ticks = log_ticks((1.0, m), 400, false).map(|t| {
-            let mut t: Vec<f64> = t.into_iter().filter(|v| *v >= 1.0).collect();
-            let inv: Vec<f64> = t.iter().filter(|v| **v > 1.0).map(|v| 1.0 / v).collect();
-            t.extend(inv);
-            t.sort_by(f64::total_cmp);
-            t
-        });
+        // Round ticks on each side of 1, each half's labels kept apart at half the plot's
+        // least width (as the ratio chart's axis): reciprocals of the upper half's ticks
+        // would be long decimals ("0.143") that collide.
+        let mut t: Vec<f64> = [(1.0 / m, 1.0), (1.0, m)]
+            .into_iter()
+            .filter_map(|half| log_ticks(half, 280, false))
+            .flatten()
+            .collect();
+        t.sort_by(f64::total_cmp);
+        t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+        let ticks = (t.len() >= 2).then_some(t);
         (1.0 / m, m, ticks)
     }
 

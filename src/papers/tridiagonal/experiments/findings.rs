@@ -6,7 +6,7 @@
 //! - for Fig. 14's "the simulation results follow Fig. 11": [`Fig11Times::from_table`] reads
 //!   Fig. 11's verified times back and [`same_order`] compares two rankings of solvers.
 
-use crate::report::{Finding, Status, Table, Value, Verdict};
+use crate::report::{Finding, Point, Status, Table, Value, Verdict};
 use crate::runner::Session;
 use crate::stats::Estimate;
 
@@ -219,6 +219,7 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
                 })
                 .verdict(faster(t.time_est(cr), t.time_est(&cg_name), cr_ms < cg2))
                 .threshold("CR's time interval wholly below CG n=2's (95 % intervals)")
+                .point(separation(t.time_est(cr), t.time_est(&cg_name)))
                 .why(format!(
                     "Held / not held only where the two 95 % intervals of the times separate, \
                      else inconclusive; {}.{}",
@@ -255,6 +256,22 @@ pub(super) fn claims(s: &Session, t: &Fig11Times) {
             .gpu_vs_cpu(s.gl.info().software),
         );
     }
+}
+
+/// The rule "`a`'s interval wholly below `b`'s" as one statistic for the forest plot:
+/// `a / b` of the medians, between `a.lo / b.hi` and `a.hi / b.lo`, against 1 from below —
+/// its upper end is below 1 exactly when `a.hi < b.lo` (held), its lower end above 1 exactly
+/// when `a.lo > b.hi` (not held).
+fn separation(a: Option<&Estimate>, b: Option<&Estimate>) -> Option<Point> {
+    let (a, b) = (a?, b?);
+    (b.median > 0.0 && b.lo > 0.0 && b.hi > 0.0).then(|| Point {
+        median: a.median / b.median,
+        lo: a.lo / b.hi,
+        hi: a.hi / b.lo,
+        threshold: 1.0,
+        at_least: false,
+        paper: None,
+    })
 }
 
 /// `a` faster than `b` by their 95 % intervals: held where `a`'s lies wholly below `b`'s,
