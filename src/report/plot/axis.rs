@@ -118,6 +118,26 @@ pub(crate) fn log_ticks((lo, hi): (f64, f64), len: u32, vertical: bool) -> Optio
     None
 }
 
+/// A log axis symmetric about 1 over `vals` (so that "twice" either way is as far from 1),
+/// `len` pixels long, with ticks chosen on each half alone (each half `len / 2` long), so
+/// that both sides read in round numbers (0.2, 0.5 | 2, 5) and no labels collide.
+pub(crate) fn symmetric_log_axis(
+    vals: impl Iterator<Item = f64>,
+    len: u32,
+) -> (f64, f64, Option<Vec<f64>>) {
+    let (lo, hi) = range(vals, true);
+    let m = (1.0 / lo).max(hi);
+    let (lo, hi) = (1.0 / m, m);
+    let mut t: Vec<f64> = [(lo, 1.0), (1.0, hi)]
+        .into_iter()
+        .filter_map(|half| log_ticks(half, len / 2, false))
+        .flatten()
+        .collect();
+    t.sort_by(f64::total_cmp);
+    t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
+    (lo, hi, (t.len() >= 2).then_some(t))
+}
+
 /// The minimum gap in pixels between two neighbouring tick labels.
 pub(crate) const TICK_GAP: f64 = 12.0;
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, mesh_style, range, tick};
+use super::axis::{builder, mesh_style, symmetric_log_axis, tick};
 use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// One claim's row.
@@ -79,20 +79,8 @@ impl ForestChart {
             })
             .filter(|&v| ok(v))
             .chain([1.0, 2.0]);
-        let (lo, hi) = range(vals, true);
-        let m = (1.0 / lo).max(hi);
-        // Round ticks on each side of 1, each half's labels kept apart at half the plot's
-        // least width (as the ratio chart's axis): reciprocals of the upper half's ticks
-        // would be long decimals ("0.143") that collide.
-        let mut t: Vec<f64> = [(1.0 / m, 1.0), (1.0, m)]
-            .into_iter()
-            .filter_map(|half| log_ticks(half, 280, false))
-            .flatten()
-            .collect();
-        t.sort_by(f64::total_cmp);
-        t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
-        let ticks = (t.len() >= 2).then_some(t);
-        (1.0 / m, m, ticks)
+        // The ratio chart's axis, its halves at least 280 px (half the plot's least width).
+        symmetric_log_axis(vals, 560)
     }
 
     fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {

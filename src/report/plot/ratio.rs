@@ -5,7 +5,7 @@ use std::path::Path;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, mesh_style, range, tick};
+use super::axis::{builder, mesh_style, symmetric_log_axis, tick};
 use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
@@ -149,17 +149,7 @@ fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Opt
         .flat_map(|r| [r.1, r.2, r.3])
         .filter(|&v| ok(v))
         .chain([1.0]);
-    let (lo, hi) = range(vals, true);
-    let m = (1.0 / lo).max(hi);
-    let (lo, hi) = (1.0 / m, m);
-    let mut t: Vec<f64> = [(lo, 1.0), (1.0, hi)]
-        .into_iter()
-        .filter_map(|half| log_ticks(half, len / 2, false))
-        .flatten()
-        .collect();
-    t.sort_by(f64::total_cmp);
-    t.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * b.abs());
-    (lo, hi, (t.len() >= 2).then_some(t))
+    symmetric_log_axis(vals, len)
 }
 
 /// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
