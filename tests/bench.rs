@@ -136,6 +136,12 @@ fn the_papers_bandwidth_helpers_still_verify() {
     assert_eq!(pass.fetched_bytes(), t.bytes);
     pass.run().unwrap();
     assert_eq!(pass.error().unwrap(), 0.0);
+    // LU §4.3's yardstick, the cache-resident read: the same fetches, all from a 16² texture
+    // (a target side that is no multiple of 16 wraps mid-tile), its sums exact.
+    let cached = bench::FetchPass::cached(&g, 72).unwrap();
+    assert_eq!(cached.fetched_bytes(), 72.0 * 72.0 * 8.0 * 16.0);
+    cached.run().unwrap();
+    assert_eq!(cached.error().unwrap(), 0.0);
 }
 
 /// `gpgpu-repro bench` runs each pass in a process of its own (`bench --pass K`) but the

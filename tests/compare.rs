@@ -117,8 +117,15 @@ fn device_index_lists_every_device_folder_with_its_renderer() {
         text.replace("\"mode\":\"full\"", "\"mode\":\"quick\""),
     )
     .unwrap();
+    // One device with a forest plot of the claims: it alone is shown, under its own name.
+    std::fs::write(root.path().join("llvmpipe/claims.png"), b"png").unwrap();
     gpgpu_repro::report::index::write_device_index(root.path(), &[]).unwrap();
     let md = std::fs::read_to_string(root.path().join("REPORT.md")).unwrap();
+    assert!(
+        md.contains("![claims on llvmpipe](llvmpipe/claims.png)"),
+        "{md}"
+    );
+    assert!(!md.contains("softpipe/claims.png"), "{md}");
     assert!(
         md.contains("[llvmpipe](llvmpipe/REPORT.md) | llvmpipe (LLVM 15)"),
         "{md}"

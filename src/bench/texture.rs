@@ -28,6 +28,10 @@ use crate::util::{max_rel_error, max_rel_error_with};
 /// Texels each fragment of the fetch kernel sums.
 const FETCHES: u32 = 8;
 
+/// Side of the cache-resident read's texture ([`FetchPass::cached`]): 16² RGBA32F texels,
+/// 4 KiB, inside any texture cache.
+const CACHE_TILE: u32 = 16;
+
 /// The key of the compute pipeline's texture-path row ([`compute_fetch`]).
 const COMPUTE_FETCH: &str = "compute.texture.rgba32f.rect.consecutive";
 
@@ -85,6 +89,8 @@ impl Fetch {
 pub struct FetchPass {
     f: Fetch,
     side: u32,
+    /// The source texture's side: `side`, or [`CACHE_TILE`] for the cache-resident read.
+    src_side: u32,
     data: Vec<f32>,
     src: Texture,
     dst: RenderTexture,
@@ -95,8 +101,14 @@ pub struct FetchPass {
 
 impl FetchPass {
     fn new(gl: &Gl, f: Fetch, side: u32) -> Result<FetchPass, GlError> {
-        let data = pattern(side, f.format);
-        let src = Texture::new(gl, f.target, f.format, side, side, Some(&data))?;
+        FetchPass::with_source(gl, f, side, side)
+    }
+
+    /// A `side²` pass reading a `src_side²` texture (`src_side < side`: every fragment's
+    /// fetches wrap into it, both coordinates).
+    fn with_source(gl: &Gl, f: Fetch, side: u32, src_side: u32) -> Result<FetchPass, GlError> {
+        let data = pattern(src_side, f.format);
+        let src = Texture::new(gl, f.target, f.format, src_side, src_side, Some(&data))?;
         let dst = RenderTexture::new(gl, TexTarget::Rect, f.format, side, side, None)?;
         let mut defines = vec![Define::new("FETCHES", FETCHES)];
         if f.target == TexTarget::Rect {
@@ -105,14 +117,18 @@ impl FetchPass {
         if f.strided {
             defines.push(Define::flag("STRIDED"));
         }
+        if src_side < side {
+            defines.push(Define::flag("WRAP_ROWS"));
+        }
         let prog = Program::fragment(gl, "bench/texture_fetch.frag", &defines)?;
         let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
-        let stride = (side / FETCHES).max(1);
-        prog.set_vec2("u_size", [side as f32, side as f32]);
+        let stride = (src_side / FETCHES).max(1);
+        prog.set_vec2("u_size", [src_side as f32, src_side as f32]);
         prog.set_f32("u_stride", stride as f32);
         Ok(FetchPass {
             f,
             side,
+            src_side,
             data,
             src,
             dst,
@@ -126,6 +142,14 @@ impl FetchPass {
     /// fragment from a `side × side` RGBA32F rectangle texture.
     pub fn streaming(gl: &Gl, side: u32) -> Result<FetchPass, GlError> {
         FetchPass::new(gl, STREAMING, side)
+    }
+
+    /// The cache-resident read, GPUBench's "cache" bandwidth test as the 2005 papers' Table 3
+    /// measured it (LU §4.3: "texture-cache bandwidth"): the streaming read's 8 consecutive
+    /// RGBA32F texels per fragment over a `side²` target, all from one [`CACHE_TILE`]²
+    /// texture (4 KiB), so that every fetch after the first hits the texture cache.
+    pub fn cached(gl: &Gl, side: u32) -> Result<FetchPass, GlError> {
+        FetchPass::with_source(gl, STREAMING, side, CACHE_TILE.min(side))
     }
 
     /// One pass (not waited for).
@@ -144,7 +168,7 @@ impl FetchPass {
     /// The last pass's sums against the CPU's in f64: the largest relative error.
     pub fn error(&self) -> Result<f64, GlError> {
         let got = self.dst.texture().read()?;
-        let want = fetch_reference(&self.data, self.side, self.f, self.stride);
+        let want = fetch_reference(&self.data, self.src_side, self.side, self.f, self.stride);
         Ok(max_rel_error(&got, &want))
     }
 }
@@ -179,19 +203,19 @@ fn fetch(
     ))
 }
 
-/// CPU reference of a fetch kernel: the same sums in f64. An R32F fetch returns (r, 0, 0, 1),
-/// of which an R32F target keeps r.
-fn fetch_reference(data: &[f32], side: u32, f: Fetch, stride: u32) -> Vec<f64> {
-    let (w, c) = (side as usize, f.format.channels());
-    let texel = |x: usize, y: usize, ch: usize| data[(y * w + x) * c + ch] as f64;
+/// CPU reference of a fetch kernel over a `side²` target reading a `src_side²` texture: the
+/// same sums in f64. An R32F fetch returns (r, 0, 0, 1), of which an R32F target keeps r.
+fn fetch_reference(data: &[f32], src_side: u32, side: u32, f: Fetch, stride: u32) -> Vec<f64> {
+    let (w, sw, c) = (side as usize, src_side as usize, f.format.channels());
+    let texel = |x: usize, y: usize, ch: usize| data[((y % sw) * sw + x % sw) * c + ch] as f64;
     let mut want = vec![0f64; w * w * c];
     for y in 0..w {
         for x in 0..w {
             for k in 0..FETCHES as usize {
                 let (sx, sy) = if f.strided {
-                    (x, (y + k * stride as usize) % w)
+                    (x, (y + k * stride as usize) % sw)
                 } else {
-                    ((x + k) % w, y)
+                    ((x + k) % sw, y)
                 };
                 for ch in 0..c {
                     want[(y * w + x) * c + ch] += texel(sx, sy, ch);
@@ -230,7 +254,7 @@ fn compute_fetch(gl: &Gl, s: &Settings, side: u32) -> Result<Measurement, GlErro
         Ok(())
     })?;
     let got = dst.read()?;
-    let want = fetch_reference(&data, side, f, 1);
+    let want = fetch_reference(&data, side, side, f, 1);
     let bytes = side as f64 * side as f64 * f.format.texel_bytes() as f64 * (FETCHES + 1) as f64;
     Ok(Measurement::new(
         COMPUTE_FETCH,

@@ -270,8 +270,37 @@ pub fn write_device_index(root: &Path, papers: &[PaperMeta]) -> Result<(), Outpu
             )),
         }
     }
+    s.push_str(&forests_by_device(root, &devices));
     s.push_str(&verdicts_by_device(&root_records(root, &devices, papers)));
     write_atomic(&root.join("REPORT.md"), s.as_bytes())
+}
+
+/// Each device's forest plot of the claims (its `REPORT.md`'s first figure), side by side
+/// in one table row; nothing where no device has one.
+fn forests_by_device(root: &Path, devices: &[(String, Option<PaperRecord>, String)]) -> String {
+    let png = super::claim::FOREST_PNG;
+    let with: Vec<&str> = devices
+        .iter()
+        .map(|(name, _, _)| name.as_str())
+        .filter(|name| root.join(name).join(png).is_file())
+        .collect();
+    if with.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "\n## The claims by device\n\nEach device's forest plot of the claims (one row per \
+         claim, each case a dot with its 95 % interval against its rule's threshold; right of \
+         1 is the claim's side), as on the first screen of its report.\n\n|",
+    );
+    for name in &with {
+        s.push_str(&format!(" [{name}]({name}/REPORT.md) |"));
+    }
+    s.push_str(&format!("\n|{}\n|", "---|".repeat(with.len())));
+    for name in &with {
+        s.push_str(&format!(" ![claims on {name}]({name}/{png}) |"));
+    }
+    s.push('\n');
+    s
 }
 
 /// Each device folder's paper records (in `papers`' order), by device name.

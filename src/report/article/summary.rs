@@ -72,6 +72,49 @@ fn tally(j: &[&Judged]) -> String {
     parts.join(", ")
 }
 
+/// Why the claims without a verdict have none, kind by kind, with the claims of each (from
+/// this run's verdicts, nothing fixed in advance): "none" when every claim was decided.
+fn undecided(all: &[Judged]) -> String {
+    let reason = |k: Verdict| match k {
+        Verdict::NotTestable => "a GPU against a CPU, where this device's GPU is the CPU",
+        Verdict::NotTested => "no case of this run reads them",
+        Verdict::Inconclusive => "a case left undecided; the paper's page says why",
+        _ => "",
+    };
+    let parts: Vec<String> = [
+        Verdict::NotTestable,
+        Verdict::NotTested,
+        Verdict::Inconclusive,
+    ]
+    .into_iter()
+    .filter_map(|k| {
+        let ids: Vec<String> = all
+            .iter()
+            .flat_map(|j| {
+                j.claims
+                    .iter()
+                    .filter(move |(_, v, _)| v.verdict == k)
+                    .map(move |(c, _, _)| format!("{} {}", j.key, c.id))
+            })
+            .collect();
+        (!ids.is_empty()).then(|| {
+            format!(
+                "{} {} ({}: {})",
+                ids.len(),
+                k.name(),
+                reason(k),
+                ids.join(", ")
+            )
+        })
+    })
+    .collect();
+    if parts.is_empty() {
+        "none".into()
+    } else {
+        parts.join("; ")
+    }
+}
+
 /// The first screen: abstract, per-paper sentences, counts, the claims table, the glossary.
 pub(super) fn summary(
     dir: &std::path::Path,
@@ -115,15 +158,7 @@ pub(super) fn summary(
             not_held.join("; ")
         }
     ));
-    s.push_str(&format!(
-        "- **Main reason:** {}.\n\n",
-        if software {
-            "the claims not testable here need a GPU; the ratios of a technique's own \
-             variants are what this device tests"
-        } else {
-            "see each claim's cases on its paper's page"
-        }
-    ));
+    s.push_str(&format!("- **Undecided:** {}.\n\n", undecided(&all)));
     if dir.join(crate::report::claim::FOREST_PNG).exists() {
         s.push_str(&format!(
             "![The claims: one row per claim, ours against the rule]({})\n\n*The claims: one \

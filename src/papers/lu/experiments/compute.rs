@@ -47,8 +47,8 @@ pub(super) fn run(
         if let Some(rows) = t.reuse_all(&keys)? {
             let (ti, gi) = (t.table().col("time"), t.table().col("GFLOPS"));
             for (k, row) in keys.iter().zip(&rows) {
-                if let (Some(ms), Some(gf)) = (row.values[ti].as_f64(), row.values[gi].as_f64()) {
-                    out.insert(k.clone(), (ms, gf));
+                if let (Some(ms), Some(gf)) = (row.values[ti].as_f64(), row.values[gi].estimate()) {
+                    out.insert(k.clone(), (ms, gf.clone()));
                 }
             }
             continue;
@@ -133,7 +133,7 @@ fn size_rows(
                 let (info, timing, f) = (&infos[i], &timed.timings[i], &factors[i]);
                 let err = max_rel_error(f, &r.f64);
                 let gf = timing.rate(theory::lu_flops(n as f64) / 1e9);
-                out.insert(keys[i].clone(), (timing.median_ms, gf.median));
+                out.insert(keys[i].clone(), (timing.median_ms, gf.clone()));
                 let row = row
                     .timed("time", timing)
                     .est("GFLOPS", gf)

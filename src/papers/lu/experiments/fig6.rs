@@ -32,15 +32,14 @@ pub(super) fn run(
             .collect();
         chart = chart.series(Series::measured(format!("{v} {m}"), pts));
     }
-    let pts: Vec<(f64, f64)> = sizes
+    let pts: Vec<_> = sizes
         .iter()
         .filter_map(|&n| {
-            compute_rows
-                .get(&compute::key(n, false))
-                .map(|x| (n as f64, x.1))
+            let gf = &compute_rows.get(&compute::key(n, false))?.1;
+            Some((n as f64, gf.median, gf.has_ci().then_some((gf.lo, gf.hi))))
         })
         .collect();
-    chart = chart.series(Series::ours("compute blocked (beyond)", pts));
+    chart = chart.series(Series::measured("compute blocked (beyond)", pts));
     let p = &cfg.table4.paper;
     let mut paper = LineChart::new(
         "Fig. 6(b, c) — the paper's Quadro FX 3400, from its Table 4 (Table 2 flops / A)",
@@ -70,7 +69,7 @@ pub(super) fn run(
     s.line_chart(
         "fig6.png",
         &chart,
-        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper), on the same y scale as `fig6_paper.png`; whiskers: the 95 % interval of A (the compute line's rows in `compute`).",
+        "Fig. 6 regenerated: every configuration's GFLOPS on this device (compute-shader LU beyond the paper), on the same y scale as `fig6_paper.png`; whiskers: the 95 % interval of A, mapped to GFLOPS (the compute line's: of its time, rows in `compute`).",
     )?;
     s.line_chart(
         "fig6_paper.png",

@@ -57,6 +57,10 @@ struct Measured {
     /// A over table4's rounds (its samples in round order: configurations of one order pair
     /// by index).
     a: crate::stats::Estimate,
+    /// G and T over the same rounds (round order, as `a`); `info` holds their medians (its
+    /// other parts are the median run's).
+    g: crate::stats::Estimate,
+    t: crate::stats::Estimate,
     gflops: f64,
     factors: Vec<f32>,
 }
@@ -218,5 +222,5 @@ fn gflops(flops: f64, ms: f64) -> f64 {
     flops / (ms * 1e-3) / 1e9
 }
 
-/// The compute rows' (time ms, GFLOPS) by row key.
-type ComputeTimes = HashMap<String, (f64, f64)>;
+/// The compute rows' (time ms, GFLOPS with its interval) by row key.
+type ComputeTimes = HashMap<String, (f64, crate::stats::Estimate)>;

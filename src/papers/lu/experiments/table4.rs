@@ -165,7 +165,7 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
     t.caption("Methods (issue 38; src/papers/lu/fragment/mod.rs says why): `copy` and `switch` are the paper's forms (§3.3, Table 1). `copy` copies the step's whole active block (L column and trailing block) after each of the step's passes, which gives Table 1's bytes for I1 and I2 (table1). `switch` draws no texel twice: I2 ping-pongs two textures; I1, I3 and I4 add a third texture for the L values, which the text of §3.3 (one input and one output texture) does not mention but the paper's G times require (a two-texture I1 must redraw the previous trailing block in each L pass). The labelled alternatives, built first, run beside them: `copy (rendered only)` copies each pass's own rectangle (half the bytes for I1, I3, I4; for I2 the same as `copy`, not repeated), `switch (carry)` has two textures and every pass also redraws the texels the previous pass computed. All forms compute the same operations in the same order; their factors are verified alike. The paper's Quadro numbers stand beside the paper's forms only.");
     let r = c.repeat.pick(s.mode);
     t.caption(format!(
-        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch, the paper's forms; at N = {} also the labelled alternatives) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G, C, T and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2, on the paper's forms) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
+        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch, the paper's forms; at N = {} also the labelled alternatives) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G and T = median [95 % interval] over the same rounds (their own interval, no between-run term); C and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2, on the paper's forms) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
         {
             let l = c.labelled_sizes.pick(s.mode);
             if l.is_empty() {
@@ -272,26 +272,32 @@ fn reuse_order(
     // times (A with its rounds, G, C, T, G carry) and GFLOPS are the reused rows'.
     let mut all = true;
     for ((&form, k), row) in o.cfgs.iter().zip(&o.keys).zip(rows) {
-        let times = ["G", "C", "T", "G carry", "GFLOPS"].map(|c| t.value(row, c));
-        let a = row.values[t.table().col("A")].estimate().cloned();
+        let times = ["C", "G carry", "GFLOPS"].map(|c| t.value(row, c));
+        let est = |c: &str| row.values[t.table().col(c)].estimate().cloned();
+        let (a, g, copy) = (est("A"), est("G"), est("T"));
         let once = TimingPlan::once();
         let res = measure(&s.gl, &o.r.a, o.n as usize, params(fmt, form), once, |i| {
             i.a_ms
         })
         .and_then(|(info, _, lu)| Ok((info, lu.factors()?)));
-        match (a, times, res) {
+        match (a, g, copy, times, res) {
             (
                 Some(a),
-                [Some(g), Some(cpu), Some(copy), Some(carry), Some(gf)],
+                Some(g),
+                Some(copy),
+                [Some(cpu), Some(carry), Some(gf)],
                 Ok((mut info, factors)),
             ) => {
-                (info.a_ms, info.g_ms, info.c_ms, info.t_ms) = (a.median, g, cpu, copy);
+                (info.a_ms, info.g_ms, info.c_ms, info.t_ms) =
+                    (a.median, g.median, cpu, copy.median);
                 info.g_carry_ms = carry;
                 out.insert(
                     k.clone(),
                     Measured {
                         info,
                         a,
+                        g,
+                        t: copy,
                         gflops: gf,
                         factors,
                     },
@@ -354,7 +360,7 @@ fn measure_order(
             }
         };
         // The parts G, C, T of the run whose A is the median.
-        let info = x
+        let mut info = x
             .infos
             .iter()
             .find(|info| info.a_ms == timing.median_ms)
@@ -362,11 +368,19 @@ fn measure_order(
             .unwrap_or_else(|| *x.infos.last().expect("at least one round"));
         let a = timing.est();
         let gf = timing.rate(flops / 1e9);
+        // G and T over the rounds (their own interval, round order kept for the paired
+        // ratios of §4.2's L6); C and G carry of the median run.
+        let over_rounds = |part: fn(&LuInfo) -> f64| {
+            let v: Vec<f64> = x.infos.iter().map(part).collect();
+            crate::stats::per_round(&v).expect("at least one round")
+        };
+        let (g, copy) = (over_rounds(|i| i.g_ms), over_rounds(|i| i.t_ms));
+        (info.g_ms, info.t_ms) = (g.median, copy.median);
         let row = row
             .timed("A", timing)
-            .num("G", info.g_ms)
+            .est("G", g.clone())
             .num("C", info.c_ms)
-            .num("T", info.t_ms)
+            .est("T", copy.clone())
             .num("G carry", info.g_carry_ms)
             .est("GFLOPS", gf.clone())
             .opt_est("A / paper A", paper_a.map(|p| a.map(|ms| ms / p)))
@@ -390,6 +404,8 @@ fn measure_order(
             Measured {
                 info,
                 a,
+                g,
+                t: copy,
                 gflops: gf.median,
                 factors,
             },

@@ -7,7 +7,7 @@ use crate::runner::Session;
 use crate::stats::{Decision, Estimate, decide, paired_ratio};
 
 use super::{Results, show};
-use crate::papers::lu::experiments::{Config, compute, configs, key};
+use crate::papers::lu::experiments::{Config, Measured, compute, configs, key};
 use crate::papers::lu::{LuInfo, Variant};
 
 /// Finding 1 is judged held when the switch method's A is at most this fraction of the copy
@@ -17,6 +17,19 @@ const SWITCH_HALVES: f64 = 0.6;
 impl Results<'_> {
     pub(super) fn info(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<LuInfo> {
         self.measured.get(&key(n, v, m)).map(|x| x.info)
+    }
+
+    /// The paired ratio of a part (G or T, picked by `part`) of two configurations over
+    /// table4's rounds.
+    pub(super) fn paired_part(
+        &self,
+        part: fn(&Measured) -> &Estimate,
+        (v1, m1): (Variant, PingPongMethod),
+        (v2, m2): (Variant, PingPongMethod),
+        n: u32,
+    ) -> Option<Estimate> {
+        let one = |v, m| self.measured.get(&key(n, v, m)).map(|x| &part(x).samples);
+        paired_ratio(one(v1, m1)?, one(v2, m2)?)
     }
 
     /// A's median at order `n`.
@@ -401,7 +414,7 @@ pub(super) fn best_note(s: &Session, r: &Results) {
             "Best fragment-shader configuration at N = {top}: {v} + {m}{tied}, {ms:.0} ms, {gf:.2} GFLOPS (Table 2 flops) — {:.3} of the speed of faer's f32 LU on one thread ({one:.1} ms) and {:.3} of faer on all threads ({all:.1} ms).{}",
             one / ms,
             all / ms,
-            comp.map(|c| format!(" The compute-shader blocked LU (beyond the paper): {:.0} ms, {:.2} GFLOPS, {:.3} of faer on one thread, {:.3} on all threads.", c.0, c.1, one / c.0, all / c.0)).unwrap_or_default()
+            comp.map(|c| format!(" The compute-shader blocked LU (beyond the paper): {:.0} ms, {:.2} GFLOPS, {:.3} of faer on one thread, {:.3} on all threads.", c.0, c.1.median, one / c.0, all / c.0)).unwrap_or_default()
         ));
     }
 }

@@ -1,15 +1,20 @@
 //! §4.2's two claims on the vector (RGBA) layout, at the paper's N with the copy method, as
 //! the paper reads its Table 4: L5 "vector operations are essential" (A(I1) / A(I3), paired
-//! by round) and L6 "RGBA cuts G and T to about ¼" (G(I3) / G(I1) and T(I3) / T(I1), from the
-//! run whose A is the median: one value each, judged as a band).
+//! by round) and L6 "RGBA cuts G and T to about ¼" (G(I3) / G(I1) and T(I3) / T(I1), paired
+//! by round like L5, judged as a band).
 
 use crate::gl::PingPongMethod;
 use crate::papers::lu::Variant;
 use crate::papers::lu::experiments::Config;
+use crate::papers::lu::experiments::Measured;
 use crate::report::Finding;
 use crate::runner::Session;
+use crate::stats::Estimate;
 
 use super::Results;
+
+/// A part of a configuration's time over table4's rounds (G or T).
+type Part = fn(&Measured) -> &Estimate;
 
 /// "About ¼": within a factor 2 of ¼.
 pub(super) const QUARTER_BAND: (f64, f64) = (0.125, 0.5);
@@ -33,31 +38,26 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
         };
         s.finding(f);
     }
-    let (Some(i1), Some(i3)) = (r.info(Variant::I1, cp, n), r.info(Variant::I3, cp, n)) else {
-        return;
-    };
-    for (part, idx, ours) in [("G", 1, i3.g_ms / i1.g_ms), ("T", 3, i3.t_ms / i1.t_ms)] {
-        let name = format!("{part}(I3) / {part}(I1)");
-        let mut low = Finding::new(
+    let parts: [(&str, usize, Part); 2] = [("G", 1, |m| &m.g), ("T", 3, |m| &m.t)];
+    for (part, idx, pick) in parts {
+        let Some(ratio) = r.paired_part(pick, (Variant::I3, cp), (Variant::I1, cp), n) else {
+            continue;
+        };
+        let (lo, hi) = QUARTER_BAND;
+        let mut f = Finding::new(
             "table4",
             format!("RGBA cuts G and T to about ¼ (§4.2), {part} at N = {n}, copy"),
         )
-        .paper("about 1/4 (§4.2)");
-        // One value (the median run's parts): a band, both ends checked on the same number.
-        let (lo, hi) = QUARTER_BAND;
-        low = if ours < lo {
-            low.exact(&name, ours, lo, true)
-        } else {
-            low.exact(&name, ours, hi, false)
-        };
-        low.why = format!(
-            "{} Band [{lo}, {hi}] (\"about ¼\" read as within a factor 2); from the run whose A \
-             is the median, one value per part.",
-            low.why
+        .paper("about 1/4 (§4.2)")
+        .judge_band(&format!("{part}(I3) / {part}(I1)"), &ratio, QUARTER_BAND);
+        f.why = format!(
+            "{} Band [{lo}, {hi}] (\"about ¼\" read as within a factor 2); paired by round \
+             over table4's rounds.",
+            f.why
         );
         s.finding(match paper(Variant::I3, idx).zip(paper(Variant::I1, idx)) {
-            Some((a, b)) => low.paper_value(a / b),
-            None => low,
+            Some((a, b)) => f.paper_value(a / b),
+            None => f,
         });
     }
 }
