@@ -355,6 +355,8 @@ pub fn measure_cpu<E>(plan: TimingPlan, mut f: impl FnMut() -> Result<(), E>) ->
 pub struct Stopwatch {
     total: Duration,
     count: u64,
+    /// Each call's time, in order.
+    laps: Vec<Duration>,
 }
 
 impl Stopwatch {
@@ -364,9 +366,29 @@ impl Stopwatch {
         let t0 = Instant::now();
         let out = f();
         gl.finish();
-        self.total += t0.elapsed();
+        let lap = t0.elapsed();
+        self.total += lap;
         self.count += 1;
+        self.laps.push(lap);
         out
+    }
+
+    /// The calls' times in `n` consecutive blocks of (nearly) equal call counts, each
+    /// block's sum in seconds: a quantity's course over the work it timed, so that two
+    /// stopwatches of one run can be paired block by block (empty with fewer than `n` calls).
+    pub fn blocks(&self, n: usize) -> Vec<f64> {
+        if n == 0 || self.laps.len() < n {
+            return Vec::new();
+        }
+        let len = self.laps.len();
+        (0..n)
+            .map(|b| {
+                self.laps[b * len / n..(b + 1) * len / n]
+                    .iter()
+                    .map(Duration::as_secs_f64)
+                    .sum()
+            })
+            .collect()
     }
     pub fn total(&self) -> Duration {
         self.total

@@ -9,7 +9,7 @@ use crate::papers::bicg::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{PoissonSystem, fig4_problem};
-use crate::report::{Column, LineChart, Row, Series};
+use crate::report::{Column, Finding, LineChart, Row, Series, Verdict};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
@@ -59,7 +59,8 @@ pub fn run(
         && let Some(rows) = t.reuse_all(&builds)?
     {
         reused_notes(s, &t, &mesh.label(), &builds, &rows);
-        t.finish()?;
+        let table = t.finish()?;
+        fp64_needed(s, &table, params.tol);
         s.add_plot(CHART, CAPTION);
         return Ok(());
     }
@@ -78,8 +79,49 @@ pub fn run(
         let history = build_row(s, &mut t, build, &problem, &p, params.tol, opts)?;
         hist.push((build, history));
     }
-    t.finish()?;
+    let table = t.finish()?;
+    fp64_needed(s, &table, params.tol);
     chart(s, &problem.mesh, hist, cap, params.tol)
+}
+
+/// B5, "fp64 is needed: with fp32 the solver often fails to converge" (§VI): whether the
+/// fp32 build's solution misses the tolerance `tol` — its error against the CPU's f64
+/// solution, the quantity NR's itol = 4 estimate stands for — where the fp64 build's meets
+/// it. The solver's own stop (its estimate) is said beside: an fp32 solve may stop on an
+/// estimate its solution does not meet. Nothing random: one solve each, exact values.
+fn fp64_needed(s: &Session, table: &crate::report::Table, tol: f64) {
+    let (err, stop) = (table.col("Error vs f64 CPU"), table.col("Stop"));
+    let find = |b: &str| table.rows.iter().find(|r| r.key == b);
+    let (Some(r64), Some(r32)) = (find("fp64"), find("fp32")) else {
+        return;
+    };
+    let (Some(e64), Some(e32)) = (r64.values[err].as_f64(), r32.values[err].as_f64()) else {
+        return;
+    };
+    let stop32 = match &r32.values[stop] {
+        crate::report::Value::Text(t) => t.as_str(),
+        _ => "—",
+    };
+    let f = Finding::new(
+        "precision",
+        "fp64 is needed: the fp32 build misses the tolerance the fp64 build meets",
+    )
+    .paper("fp32 often fails to converge; fp64 used (§VI, abstract)");
+    let f = if e64 > tol {
+        f.verdict(Verdict::Inconclusive).why(format!(
+            "The fp64 build itself misses the tolerance (error {e64:.2e} > {tol:.0e}): the \
+             two builds are not told apart by it."
+        ))
+    } else {
+        let f = f.exact("fp32 error vs f64 CPU / tolerance", e32 / tol, 1.0, true);
+        let why = format!(
+            "{} fp64: error {e64:.2e} ≤ {tol:.0e}. The fp32 solver's own stop: {stop32} (its \
+             estimate, not its solution's error).",
+            f.why
+        );
+        f.why(why)
+    };
+    s.finding(f);
 }
 
 /// The table (its row count set; the caption, which needs the CPU solve, is the caller's).

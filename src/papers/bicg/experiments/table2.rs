@@ -10,7 +10,7 @@ use super::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Audit, BarChart, Column, Row, Source, Table, Value, bound_columns};
+use crate::report::{Audit, BarChart, Column, Finding, Row, Source, Table, Value, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
@@ -30,9 +30,15 @@ pub fn run(
         // With `--resume` the notes read the calls and times from the reused rows (memcpyHtoD
         // less the matrix upload's call; its time includes the upload), and the iteration
         // count, which no row holds, from one unprofiled solve.
+        // It is profiled: the SpMV-share case (B4) pairs the kernels' times block by block,
+        // which no row holds.
         let x0 = vec![0.0; n];
         let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+        g.set_profiling(true);
         let (_, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+        if let Some(p) = g.profile() {
+            spmv_largest(s, cfg, p);
+        }
         return from_rows(s, cfg, t, &rows, ginfo.iterations, &mesh.label());
     }
     let (cx, cinfo) = cpu_solve(&sys, params)?;
@@ -65,8 +71,58 @@ pub fn run(
     chart(s, cfg, &table, &mesh.label())?;
     audits(s, cfg);
     let top = top_kernel(|k| profile.seconds(k));
+    spmv_largest(s, cfg, &profile);
     notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
     Ok(())
+}
+
+/// The blocks of a solve's calls that B4 pairs the kernels' times over.
+const BLOCKS: usize = 16;
+
+/// B4, "SpMV takes the largest share" (§V.2.d, Fig. 7): SpMV's time over the largest other
+/// kernel's, paired block by block over the profiled solve (each kernel's calls cut into
+/// [`BLOCKS`] consecutive blocks of equal counts: the same stretch of iterations), judged ≥ 1
+/// over the whole interval; the paper's own shares' ratio beside it.
+fn spmv_largest(s: &Session, cfg: &Config, profile: &crate::papers::bicg::gpu::Profile) {
+    let Some(other) = Kernel::ALL
+        .into_iter()
+        .filter(|&k| k != Kernel::SpMV)
+        .max_by(|a, b| profile.seconds(*a).total_cmp(&profile.seconds(*b)))
+    else {
+        return;
+    };
+    let Some(ratio) = crate::stats::paired_ratio(
+        &profile.blocks(Kernel::SpMV, BLOCKS),
+        &profile.blocks(other, BLOCKS),
+    ) else {
+        return;
+    };
+    let paper_other = cfg
+        .table2
+        .paper
+        .iter()
+        .filter(|p| p.kernel != Kernel::SpMV.name())
+        .map(|p| p.share)
+        .reduce(f64::max);
+    let f = Finding::new("table2", "SpMV takes the largest share of the solve time")
+        .paper("SpMV the largest share (Fig. 7, Table 2)")
+        .judge(
+            &format!("SpMV time / {} time", other.name()),
+            &ratio,
+            1.0,
+            true,
+        );
+    let why = format!(
+        "{} The largest other kernel here: {}; the times paired over {BLOCKS} consecutive \
+         blocks of each kernel's calls in the profiled solve (glFinish around every call).",
+        f.why,
+        other.name()
+    );
+    let f = f.why(why);
+    s.finding(match (paper_share(cfg, Kernel::SpMV), paper_other) {
+        (Some(a), Some(b)) => f.paper_value(a / b),
+        _ => f,
+    });
 }
 
 /// The table and its caption.
@@ -250,6 +306,25 @@ fn notes(s: &Session, cfg: &Config, calls: impl Fn(Kernel) -> u64, top: &str, it
     // linbcg: 5 V_plus_bU calls per iteration but the first (5k − 2 for k iterations).
     let k_paper = (vpb_calls + 2) as f64 / 5.0;
     let vpb = calls(Kernel::VPlusBU);
+    // B6: the count is linbcg's structure — 5k − 2 for the solve's k iterations — which the
+    // paper's own count fits with a whole k.
+    let expected = (5 * iterations as i64 - 2) as f64;
+    s.finding(
+        Finding::new(
+            "table2",
+            "V_plus_bU runs many times: linbcg's 5k − 2 calls for k iterations",
+        )
+        .paper(format!(
+            "{vpb_calls} calls (§V.2.d), = 5k − 2 at k = {k_paper}"
+        ))
+        .exact(
+            "|V_plus_bU calls − (5k − 2)|",
+            (vpb as f64 - expected).abs(),
+            0.0,
+            false,
+        )
+        .paper_value((vpb_calls as f64 - (5.0 * k_paper.round() - 2.0)).abs()),
+    );
     let share = |k: Kernel| paper_share(cfg, k).unwrap_or(f64::NAN);
     let ratio = |a: Kernel, b: Kernel| share(a) / share(b);
     s.note(format!(

@@ -83,6 +83,10 @@ impl Profile {
             .get(&k)
             .map_or(0.0, |w| w.total().as_secs_f64())
     }
+    /// Kernel `k`'s time in `n` consecutive blocks of its calls ([`Stopwatch::blocks`]).
+    pub fn blocks(&self, k: Kernel, n: usize) -> Vec<f64> {
+        self.watches.get(&k).map_or_else(Vec::new, |w| w.blocks(n))
+    }
     pub fn calls(&self, k: Kernel) -> u64 {
         self.watches.get(&k).map_or(0, |w| w.count())
     }

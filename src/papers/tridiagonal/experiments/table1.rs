@@ -61,8 +61,13 @@ const CR_PARTS: [&str; 3] = [
     "fill (eq. 16)",
     "total incl. gather/pad/collect (scalar | vector)",
 ];
-/// The parts of a CG packing's rows (keys `"<label> <part>"`).
-const CG_PARTS: [&str; 2] = ["r = k − Mx (set-up)", "per iteration"];
+/// The parts of a CG packing's rows (keys `"<label> <part>"`): the set-up, one iteration
+/// (the mean of the fixed iterations), and their sum, which T4 compares CR's total with.
+const CG_PARTS: [&str; 3] = [
+    "r = k − Mx (set-up)",
+    "per iteration",
+    "set-up + one iteration",
+];
 
 fn cg_label(packing: Packing) -> &'static str {
     match packing {
@@ -163,7 +168,7 @@ fn table(s: &Session, c: &Table1Config) -> Result<TableWriter, RunError> {
          the update passes are not counted, as in the paper.",
         c.n, c.batch, c.cg_iterations
     ));
-    t.expect_rows(10);
+    t.expect_rows(12);
     Ok(t)
 }
 
@@ -291,10 +296,28 @@ fn cg_rows(
         )?;
     }
     let per = |f: [u64; 2], div: f64| [f[0] as f64 / elems / div, f[1] as f64 / elems / div];
-    Ok(CgFetches {
+    let out = CgFetches {
         setup: per(info.setup_fetches, 1.0),
         per_iteration: per(info.iteration_fetches, it),
-    })
+    };
+    // The sum T4 reads (the paper prints no such row): its counts verified as the parts'.
+    let key = format!("{label} {}", CG_PARTS[2]);
+    t.start(&key);
+    let st_one = (st_setup as f64 + st_iter as f64 / it) / elems;
+    let one = [
+        out.setup[0] + out.per_iteration[0],
+        out.setup[1] + out.per_iteration[1],
+    ];
+    t.push(
+        t.row(&key)
+            .text("algorithm", label)
+            .text("part", CG_PARTS[2])
+            .num(FLOATS, one[1])
+            .num(TEXELS, one[0])
+            .num(STAT, st_one)
+            .verify((one[1] - st_one).abs(), 1e-9),
+    )?;
+    Ok(out)
 }
 
 /// The paper's own sums, recomputed; the notes that go with them.

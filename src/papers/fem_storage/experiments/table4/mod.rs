@@ -81,6 +81,9 @@ struct Finding {
     feasibility: Option<(usize, f64, f64, f64)>,
     /// (mesh, iterations, Jacobi residual) of a run that passed the stopping test.
     converged: Option<(String, usize, f64)>,
+    /// F5 on the paper's (2D) rows: (paper size index, mesh, GPU seconds to the tolerance —
+    /// measured where converged, else the estimate —, the direct solve's seconds).
+    versus: Option<(usize, String, f64, Estimate)>,
 }
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
@@ -195,6 +198,7 @@ fn solve_row(
             .map(|(k, p)| (c.sizes.pick(s.mode)[si] as usize, p, k, bound)),
         converged: (info.stop == Stop::Converged)
             .then(|| (grid.label(), info.iterations, jacobi_res)),
+        versus: versus(si, &grid, &info, needed, chol_s.clone(), on_paper_row),
     };
     // The Cholesky answer must solve the system to near machine precision.
     let err = match chol_res {
@@ -342,13 +346,38 @@ fn finding_of(
     let fitted = num("ρ fitted");
     let needed = num(&format!("iterations to {:.0e} (estimate)", c.tol));
     let bound = num("C1060 bound µs/iter")?;
+    let chol = row.values[t.table().col("Cholesky")].estimate().cloned();
+    let on_paper_row = dim == 2 || c.dims.len() == 1;
     Some(Finding {
         text: describe(grid, dim, &info, jacobi_res, rho, fitted, needed, c.tol),
         feasibility: needed
             .zip(c.paper_gpu_s.get(si).copied())
             .map(|(k, p)| (size, p, k, bound)),
         converged: (stop == Stop::Converged).then(|| (grid.label(), info.iterations, jacobi_res)),
+        versus: versus(si, grid, &info, needed, chol, on_paper_row),
     })
+}
+
+/// F5's numbers of a paper (2D) row: the GPU's seconds to the tolerance (the solve's own
+/// where it converged, else its seconds per iteration × the iterations `needed`, an
+/// estimate) against the direct solve's.
+fn versus(
+    si: usize,
+    grid: &Grid,
+    info: &JacobiInfo,
+    needed: Option<f64>,
+    chol: Option<Estimate>,
+    on_paper_row: bool,
+) -> Option<(usize, String, f64, Estimate)> {
+    if !on_paper_row || info.iterations == 0 {
+        return None;
+    }
+    let per_iteration = info.seconds / info.iterations as f64;
+    let gpu = match info.stop {
+        Stop::Converged => info.seconds,
+        _ => needed? * per_iteration,
+    };
+    Some((si, grid.label(), gpu, chol?))
 }
 
 #[allow(clippy::too_many_arguments)]
