@@ -125,3 +125,56 @@ fn every_json_parses(dir: &std::path::Path) {
         }
     }
 }
+
+/// The stop's backstop (issue 40): a row that does not end after SIGTERM — here one made to
+/// stall by the test hook `GPGPU_REPRO_TEST_STALL_ROW`, deaf to the stop request — is ended
+/// by `runner::STOP_GRACE`'s `_exit(130)`: not before the grace (the orderly path could not
+/// stop it), within a second after it, with the backstop's message, and every JSON file
+/// written before it still parses.
+#[cfg(unix)]
+#[test]
+fn a_row_that_outlasts_the_grace_is_ended_by_the_backstop() {
+    use std::io::BufRead;
+    use std::process::{Command, Stdio};
+    let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
+    let out = tempfile::tempdir().unwrap();
+    let mut child = Command::new(bin)
+        .args(["reproduce", "tridiagonal", "--quick", "--no-bench", "--out"])
+        .arg(out.path())
+        .env("GPGPU_REPRO_TEST_STALL_ROW", "CR (copy)")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    std::thread::spawn(move || {
+        for line in stderr.lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    rx.iter()
+        .find(|l| l.starts_with("test hook: row"))
+        .expect("the run reached the stalled row");
+    // SAFETY: `kill` with a child's pid and SIGTERM.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let signalled = Instant::now();
+    let status = child.wait().unwrap();
+    let took = signalled.elapsed();
+    let grace = gpgpu_repro::runner::STOP_GRACE;
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(
+        took >= grace,
+        "ended {took:?} after SIGTERM, before the grace"
+    );
+    assert!(
+        took < grace + Duration::from_secs(1),
+        "ended {took:?} after SIGTERM"
+    );
+    let rest: Vec<String> = rx.iter().collect();
+    assert!(
+        rest.iter().any(|l| l.contains("did not end within")),
+        "no backstop message: {rest:?}"
+    );
+    every_json_parses(out.path());
+}

@@ -172,6 +172,10 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
             "a run measures one device; the paper's numbers for both GPUs stay beside ours",
         ),
         (
+            "Fig. 5's draw regions (each pass's rectangles)",
+            "`gpgpu-repro trace lu` draws them pass by pass; the report does not embed them",
+        ),
+        (
             "§5.1's GPU Paranoia measurement of the Quadro's own arithmetic",
             "today's devices round as IEEE 754 says; the Quadro's measured error intervals are emulated (`arith2005`), not measured",
         ),

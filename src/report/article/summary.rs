@@ -3,7 +3,7 @@
 //! (no cell over [`CELL`] characters; the detail is on the paper's page) and a glossary.
 
 use super::{PaperMeta, PaperRecord};
-use crate::report::claim::{self, Claim, ClaimVerdict, clip};
+use crate::report::claim::{self, Claim, ClaimVerdict, Scope, clip};
 use crate::report::finding::Verdict;
 
 /// The longest a summary cell may be; the paper's page has the rest.
@@ -73,41 +73,61 @@ fn tally(j: &[&Judged]) -> String {
 }
 
 /// Why the claims without a verdict have none, kind by kind, with the claims of each (from
-/// this run's verdicts, nothing fixed in advance): "none" when every claim was decided.
+/// this run's verdicts, nothing fixed in advance): "none" when every claim was decided. The
+/// claims not testable here are grouped by what they need.
 fn undecided(all: &[Judged]) -> String {
-    let reason = |k: Verdict| match k {
-        Verdict::NotTestable => "a GPU against a CPU, where this device's GPU is the CPU",
-        Verdict::NotTested => "no case of this run reads them",
-        Verdict::Inconclusive => "a case left undecided; the paper's page says why",
-        _ => "",
-    };
-    let parts: Vec<String> = [
-        Verdict::NotTestable,
-        Verdict::NotTested,
-        Verdict::Inconclusive,
-    ]
-    .into_iter()
-    .filter_map(|k| {
-        let ids: Vec<String> = all
-            .iter()
+    let of = |k: Verdict| -> Vec<(String, &'static Claim)> {
+        all.iter()
             .flat_map(|j| {
                 j.claims
                     .iter()
                     .filter(move |(_, v, _)| v.verdict == k)
-                    .map(move |(c, _, _)| format!("{} {}", j.key, c.id))
+                    .map(move |(c, _, _)| (format!("{} {}", j.key, c.id), *c))
             })
+            .collect()
+    };
+    let mut parts = Vec::new();
+    let untestable = of(Verdict::NotTestable);
+    if !untestable.is_empty() {
+        let mut needs: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (id, c) in &untestable {
+            let need = match c.scope {
+                Scope::Never(what) => what,
+                _ => claim::NEEDS_GPU,
+            };
+            match needs.iter_mut().find(|(n, _)| *n == need) {
+                Some((_, ids)) => ids.push(id),
+                None => needs.push((need, vec![id])),
+            }
+        }
+        let groups: Vec<String> = needs
+            .iter()
+            .map(|(need, ids)| format!("{} need {need}", ids.join(", ")))
             .collect();
-        (!ids.is_empty()).then(|| {
-            format!(
-                "{} {} ({}: {})",
+        parts.push(format!(
+            "{} {} ({})",
+            untestable.len(),
+            Verdict::NotTestable.name(),
+            groups.join("; ")
+        ));
+    }
+    for (k, reason) in [
+        (Verdict::NotTested, "no case of this run reads them"),
+        (
+            Verdict::Inconclusive,
+            "a case left undecided; the paper's page says why",
+        ),
+    ] {
+        let ids: Vec<String> = of(k).into_iter().map(|(id, _)| id).collect();
+        if !ids.is_empty() {
+            parts.push(format!(
+                "{} {} ({reason}: {})",
                 ids.len(),
                 k.name(),
-                reason(k),
                 ids.join(", ")
-            )
-        })
-    })
-    .collect();
+            ));
+        }
+    }
     if parts.is_empty() {
         "none".into()
     } else {

@@ -68,6 +68,7 @@ impl TableWriter {
     /// Shows which row is being measured.
     pub fn start(&self, key: &str) {
         self.bar.set_message(key.to_string());
+        stall_for_test(key);
     }
 
     /// The one per-row protocol every measuring table follows: stop if Ctrl-C was pressed;
@@ -512,5 +513,20 @@ impl TableWriter {
             load,
         });
         Ok(self.table)
+    }
+}
+
+/// The environment variable of the stop backstop's test (`tests/stop.rs`): a row whose key
+/// starts with its value stalls for a minute as it starts, deaf to a stop request, so that
+/// only [`crate::runner::STOP_GRACE`]'s backstop can end the process. Unset in every real run.
+pub const TEST_STALL_ROW: &str = "GPGPU_REPRO_TEST_STALL_ROW";
+
+fn stall_for_test(key: &str) {
+    if let Ok(prefix) = std::env::var(TEST_STALL_ROW)
+        && !prefix.is_empty()
+        && key.starts_with(&prefix)
+    {
+        eprintln!("test hook: row `{key}` stalls ({TEST_STALL_ROW})");
+        std::thread::sleep(std::time::Duration::from_secs(60));
     }
 }
