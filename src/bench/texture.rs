@@ -146,7 +146,7 @@ impl FetchPass {
 
     /// The cache-resident read, GPUBench's "cache" bandwidth test as the 2005 papers' Table 3
     /// measured it (LU §4.3: "texture-cache bandwidth"): the streaming read's 8 consecutive
-    /// RGBA32F texels per fragment over a `side²` target, all from one [`CACHE_TILE`]²
+    /// RGBA32F texels per fragment over a `side²` target, all from one 16²
     /// texture (4 KiB), so that every fetch after the first hits the texture cache.
     pub fn cached(gl: &Gl, side: u32) -> Result<FetchPass, GlError> {
         FetchPass::with_source(gl, STREAMING, side, CACHE_TILE.min(side))
