@@ -353,9 +353,7 @@ pub fn measure_cpu<E>(plan: TimingPlan, mut f: impl FnMut() -> Result<(), E>) ->
 /// Accumulates `glFinish`-bracketed time over several regions (a profile of kernel types).
 #[derive(Clone, Debug, Default)]
 pub struct Stopwatch {
-    total: Duration,
-    count: u64,
-    /// Each call's time, in order.
+    /// Each call's time, in order (the total and the count are read from them).
     laps: Vec<Duration>,
 }
 
@@ -366,10 +364,7 @@ impl Stopwatch {
         let t0 = Instant::now();
         let out = f();
         gl.finish();
-        let lap = t0.elapsed();
-        self.total += lap;
-        self.count += 1;
-        self.laps.push(lap);
+        self.laps.push(t0.elapsed());
         out
     }
 
@@ -391,10 +386,10 @@ impl Stopwatch {
             .collect()
     }
     pub fn total(&self) -> Duration {
-        self.total
+        self.laps.iter().sum()
     }
     pub fn count(&self) -> u64 {
-        self.count
+        self.laps.len() as u64
     }
 }
 

@@ -10,6 +10,9 @@ use super::{Results, show};
 use crate::papers::lu::experiments::{Config, Measured, compute, configs, key};
 use crate::papers::lu::{LuInfo, Variant};
 
+/// A part of a configuration's time over table4's rounds (A, G or T).
+pub(super) type Part = fn(&Measured) -> &Estimate;
+
 /// Finding 1 is judged held when the switch method's A is at most this fraction of the copy
 /// method's, averaged over I1–I4 ("halves", with some slack).
 const SWITCH_HALVES: f64 = 0.6;
@@ -17,19 +20,6 @@ const SWITCH_HALVES: f64 = 0.6;
 impl Results<'_> {
     pub(super) fn info(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<LuInfo> {
         self.measured.get(&key(n, v, m)).map(|x| x.info)
-    }
-
-    /// The paired ratio of a part (G or T, picked by `part`) of two configurations over
-    /// table4's rounds.
-    pub(super) fn paired_part(
-        &self,
-        part: fn(&Measured) -> &Estimate,
-        (v1, m1): (Variant, PingPongMethod),
-        (v2, m2): (Variant, PingPongMethod),
-        n: u32,
-    ) -> Option<Estimate> {
-        let one = |v, m| self.measured.get(&key(n, v, m)).map(|x| &part(x).samples);
-        paired_ratio(one(v1, m1)?, one(v2, m2)?)
     }
 
     /// A's median at order `n`.
@@ -40,19 +30,39 @@ impl Results<'_> {
     /// A's samples, one per round of table4 (the eight configurations of an order pair by
     /// index).
     fn rounds(&self, v: Variant, m: PingPongMethod, n: u32) -> Option<&[f64]> {
+        self.samples(|x| &x.a, v, m, n)
+    }
+
+    /// The samples of a part of the time (A, G or T, picked by `part`), one per round.
+    fn samples(&self, part: Part, v: Variant, m: PingPongMethod, n: u32) -> Option<&[f64]> {
         self.measured
             .get(&key(n, v, m))
-            .map(|x| x.a.samples.as_slice())
+            .map(|x| part(x).samples.as_slice())
     }
 
     /// A(`one`) / A(`other`) at order `n`, paired by round.
     pub(super) fn paired(
         &self,
+        one: (Variant, PingPongMethod),
+        other: (Variant, PingPongMethod),
+        n: u32,
+    ) -> Option<Estimate> {
+        self.paired_part(|x| &x.a, one, other, n)
+    }
+
+    /// The paired ratio of a part of the time (A, G or T, picked by `part`) of two
+    /// configurations over table4's rounds.
+    pub(super) fn paired_part(
+        &self,
+        part: Part,
         (v1, m1): (Variant, PingPongMethod),
         (v2, m2): (Variant, PingPongMethod),
         n: u32,
     ) -> Option<Estimate> {
-        paired_ratio(self.rounds(v1, m1, n)?, self.rounds(v2, m2, n)?)
+        paired_ratio(
+            self.samples(part, v1, m1, n)?,
+            self.samples(part, v2, m2, n)?,
+        )
     }
 }
 

@@ -6,15 +6,11 @@
 use crate::gl::PingPongMethod;
 use crate::papers::lu::Variant;
 use crate::papers::lu::experiments::Config;
-use crate::papers::lu::experiments::Measured;
 use crate::report::Finding;
 use crate::runner::Session;
-use crate::stats::Estimate;
 
 use super::Results;
-
-/// A part of a configuration's time over table4's rounds (G or T).
-type Part = fn(&Measured) -> &Estimate;
+use super::timing::Part;
 
 /// "About ¼": within a factor 2 of ¼.
 pub(super) const QUARTER_BAND: (f64, f64) = (0.125, 0.5);
