@@ -839,6 +839,7 @@ fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f6
         for r in &table.rows {
             add_text(&r.key, &mut values);
             let mut row = Vec::new();
+            let mut ends = Vec::new();
             for (j, v) in r.values.iter().enumerate() {
                 match v {
                     gpgpu_repro::report::Value::Num(x) => {
@@ -846,11 +847,12 @@ fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f6
                         columns[j].push(*x);
                     }
                     // An estimate is its median (a number of the row and column) and the
-                    // ends of its interval.
+                    // ends of its interval (numbers of the row: a finding may divide another
+                    // number of the row by them, as F5's GPU time by the direct solve's).
                     gpgpu_repro::report::Value::Est(e) => {
                         row.push(e.median);
                         columns[j].push(e.median);
-                        values.extend([e.lo, e.hi]);
+                        ends.extend([e.lo, e.hi]);
                     }
                     gpgpu_repro::report::Value::Text(s) => add_text(s, &mut values),
                     _ => {}
@@ -860,6 +862,8 @@ fn run_values(dir: &Path, record: &PaperRecord, toml: &str) -> (Vec<f64>, Vec<f6
                 row.extend([error, tolerance]);
             }
             values.extend(&row);
+            values.extend(&ends);
+            row.extend(ends);
             columns.push(row);
         }
         // Ratios, differences and sums of two numbers of one row or one column.

@@ -592,7 +592,7 @@ fn a_fixed_cost_seen_far_below_the_tables_probe_widens_of_bound_up_to_the_probes
 
 #[test]
 fn a_timed_row_carries_its_limiters_between_run_term_not_the_default() {
-    use gpgpu_repro::bench::profile::{DEVICE_BOUND, FIXED_COST};
+    use gpgpu_repro::bench::groups::{DEVICE_BOUND, FIXED_COST};
     use gpgpu_repro::bench::{Kind, Work};
     use gpgpu_repro::gl::Timing;
     use gpgpu_repro::report::{OF_BOUND, Value};

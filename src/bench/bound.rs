@@ -193,7 +193,7 @@ impl DeviceProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::profile::AccessRoof;
+    use crate::bench::limits::AccessRoof;
     use crate::bench::sweep::SweepPoint;
 
     const MIB: f64 = (1 << 20) as f64;

@@ -27,8 +27,9 @@
 //!
 //! The measurements behind these rules (issue 23) are in that issue and its commits.
 
-use super::profile::{Measurement, Unit};
-use super::{Settings, Step};
+use super::driver::Step;
+use super::measurement::{Measurement, Unit};
+use super::settings::Settings;
 use crate::gl::timing::measure_gpu;
 use crate::gl::{
     Buffer, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,

@@ -28,9 +28,10 @@
 //! `a`, so the error stays below `ε / (1 − a) = 8·iters·ε` relative; the tolerance is twice
 //! that, plus the final rounding to f32.
 
+use super::driver::{Step, groups_256, time_kernel};
 use super::ladder::grow;
-use super::profile::{Measurement, Unit};
-use super::{Settings, Step, groups_256, time_kernel};
+use super::measurement::{Measurement, Unit};
+use super::settings::Settings;
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::budget;
-use super::profile::Measurement;
+use super::measurement::Measurement;
 use super::sweep::{SweepPoint, cache_levels, peak, plateau};
 use crate::gl::GlError;
 
@@ -134,7 +134,7 @@ pub(super) fn grow_fits(left: Option<std::time::Duration>, cost: f64, calls_s: f
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::bench::profile::Unit;
+    use crate::bench::measurement::Unit;
     use crate::gl::Timing;
 
     #[test]

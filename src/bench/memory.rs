@@ -13,9 +13,10 @@
 
 use bytemuck::Pod;
 
+use super::driver::{Step, groups_256, time_kernel};
 use super::ladder::sweep;
-use super::profile::{Measurement, Unit};
-use super::{Settings, Step, groups_256, time_kernel};
+use super::measurement::{Measurement, Unit};
+use super::settings::Settings;
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Buffer, BufferTexture, Define, Format, Gl, GlError, Program, TexTarget, Texture};
 use crate::util::{max_rel_error, max_rel_error_with};

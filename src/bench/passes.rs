@@ -43,7 +43,7 @@
 //!   [`Measurement::one_cpu`]), and the row keeps it where it is the better.
 
 use super::ladder::read_curve;
-use super::profile::{Measurement, Unit};
+use super::measurement::{Measurement, Unit};
 use super::sweep::SweepPoint;
 
 /// Whether `a` is a better value than `b` for a row of unit `u`.
@@ -52,6 +52,22 @@ fn better(u: Unit, a: f64, b: f64) -> bool {
         Unit::Micros => a < b,
         Unit::GBs | Unit::Gflops => a > b,
     }
+}
+
+/// The passes of `m` whose differences are its between-run spread: all of them, less the one
+/// farthest from their median (on the log scale) where there are three or more
+/// ([`crate::stats::between`]'s "Which passes" says why).
+pub fn spread_passes(m: &Measurement) -> Vec<f64> {
+    let mut v = m.passes.clone();
+    if v.len() >= 3 {
+        let mut sorted = v.clone();
+        sorted.sort_by(f64::total_cmp);
+        let median = sorted[sorted.len() / 2];
+        let off = |x: f64| (x / median).ln().abs();
+        let far = (1..v.len()).fold(0, |f, i| if off(v[i]) > off(v[f]) { i } else { f });
+        v.remove(far);
+    }
+    v
 }
 
 /// The passes' best curve: at each size that every pass reached, the best rate of any pass.
@@ -268,6 +284,21 @@ mod tests {
         ]);
         assert_eq!((r.value, r.one_cpu), (Some(2.5), Some(2.5)));
         assert_eq!(r.passes, [40.0, 10.0]);
+    }
+
+    #[test]
+    fn the_spread_leaves_out_the_pass_farthest_from_the_median_of_three() {
+        let with = |passes: &[f64]| Measurement {
+            passes: passes.to_vec(),
+            ..row(Unit::GBs, Some(1.0), &[])
+        };
+        // A slow pass or a fast one (a size that sat in a cache in that pass) is left out;
+        // two passes stay as they are.
+        assert_eq!(spread_passes(&with(&[10.0, 4.0, 9.0])), [10.0, 9.0]);
+        assert_eq!(spread_passes(&with(&[35.0, 17.0, 19.0])), [17.0, 19.0]);
+        assert_eq!(spread_passes(&with(&[10.0, 4.0])), [10.0, 4.0]);
+        // Passes spread evenly keep the closer pair: 8 is e^0.22 from 10, 12 e^0.18.
+        assert_eq!(spread_passes(&with(&[8.0, 10.0, 12.0])), [10.0, 12.0]);
     }
 
     #[test]

@@ -15,9 +15,11 @@
 //! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
 //! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
 
+use super::driver::{Step, time_kernel};
 use super::ladder::sweep;
-use super::profile::{Measurement, Unit};
-use super::{Bandwidth, Settings, Step, time_kernel};
+use super::measurement::{Measurement, Unit};
+use super::memory::Bandwidth;
+use super::settings::Settings;
 use crate::gl::timing::TimingPlan;
 use crate::gl::{
     Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Settings, groups_256};
+use super::driver::groups_256;
+use super::settings::Settings;
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,

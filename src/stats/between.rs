@@ -22,6 +22,16 @@
 //! result's 95 % share is `1.96·σ_R`). A group with fewer than [`MIN_PAIRS`] differences has
 //! no term of its own.
 //!
+//! # Which passes
+//! A row with three passes or more gives the pairs of its passes **less the one farthest
+//! from their median** ([`crate::bench::passes::spread_passes`]; of three, the two that
+//! agree best). Why: the intervals the term widens are of values robust to one spell — a
+//! paper's row is the median over its rounds — while one bench pass can meet a spell in
+//! either direction that no paper row sees whole: a slow spell of the shared host, or a
+//! swept row whose largest common size sat in a cache in that pass (issue 36: on this
+//! project's 2-core llvmpipe machine one such pass per bench set the memory terms). A spell that met two passes of three still sets it;
+//! passes spread evenly give the closer pair, which can read low (half the range).
+//!
 //! # Per limiter, not per device
 //! Different limits move differently between spells: on llvmpipe the host transfers
 //! (`upload.*`, `readback.*`) and the all-CPU fixed costs move far more than the shader
@@ -190,9 +200,12 @@ impl LimiterTerm {
                 t.pairs
             ),
             (Some(t), Some(f)) => format!(
-                "±{:.1} % ({f}'s: {} pairs of its own, fewer than {MIN_PAIRS})",
+                "±{:.1} % ({f}'s: {} of its own, fewer than {MIN_PAIRS})",
                 t.percent(),
-                self.pairs
+                match self.pairs {
+                    1 => "1 pair".to_string(),
+                    n => format!("{n} pairs"),
+                }
             ),
         };
         format!("{}: {own}", self.limiter)
@@ -274,8 +287,8 @@ impl BetweenTerms {
     pub fn describe(&self) -> String {
         format!(
             "between-run terms per limiter (R/√2 of the 95th percentile of |ln| between the \
-             bench's passes of the limiter's own rows; the default, for intervals with no \
-             limiter, is `{}`): {}",
+             bench's passes of the limiter's own rows, each row's outlier of three left out; \
+             the default, for intervals with no limiter, is `{}`): {}",
             self.default,
             self.terms
                 .iter()

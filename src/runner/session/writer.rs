@@ -340,7 +340,7 @@ impl TableWriter {
     }
 
     /// The between-run term (log units) a row bounded by `bound` carries: the largest of its
-    /// limiter's groups' ([`crate::bench::profile::between_groups`]; the model is
+    /// limiter's groups' ([`crate::bench::groups::between_groups`]; the model is
     /// [`crate::stats::between`]'s).
     fn limiter_term(&self, work: &crate::work::Work, bound: &Bound) -> f64 {
         let access = self
@@ -349,7 +349,7 @@ impl TableWriter {
             .borrow()
             .as_ref()
             .and_then(|p| p.limits.dominant_access(work));
-        crate::bench::profile::between_groups(bound, access)
+        crate::bench::groups::between_groups(bound, access)
             .iter()
             .map(|g| crate::stats::between_term(g))
             .fold(0.0, f64::max)

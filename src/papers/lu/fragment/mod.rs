@@ -85,11 +85,14 @@
 //! a zero pivot at step `i` leaves `U_ii = 0` and fills the rest with ±∞/NaN, so the first
 //! zero or non-finite `U_ii` of the result names the step ([`super::cpu::first_bad_pivot`]).
 //!
-//! This file holds the decomposition ([`FragmentLu`]); the layouts and the passes' rectangles
-//! are in `layout.rs`, the programs' `#define` sets in `programs.rs`.
+//! This file holds the decomposition ([`FragmentLu`]); what a run is in `params.rs`, what it
+//! did in `info.rs`, the layouts and the passes' rectangles in `layout.rs`, the programs'
+//! `#define` sets in `programs.rs`.
 
+mod info;
 mod layout;
 mod lu_trace;
+mod params;
 mod programs;
 
 use std::rc::Rc;
@@ -97,186 +100,18 @@ use std::time::Instant;
 
 use crate::gl::timing::Stopwatch;
 use crate::gl::{
-    Define, Format, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch,
-    Rect, RenderTexture, TexTarget,
+    Define, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
+    RenderTexture, TexTarget,
 };
 
 use super::LuError;
-use super::arith2005::Arith2005;
-use super::cpu::Update;
 use layout::{Kind, PassPlan, layout, step_passes};
 
+pub use info::LuInfo;
 pub use layout::{pack, rect_minus, unpack};
+pub use params::{Feed, I2Order, Params, Variant, method_label};
 
-/// Which form of a method a run uses (issue 38; the module docs say why).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Feed {
-    /// The paper's (§3.3, Table 1): the copy method copies the step's whole active block
-    /// after each pass; the switch method draws nothing twice (I1, I3, I4: a third texture
-    /// holds the L values).
-    Paper,
-    /// The labelled alternatives: "copy (rendered only)" copies each pass's own rectangle;
-    /// "switch (carry)" has two textures and carries the previous pass's texels.
-    Alt,
-}
-
-impl Feed {
-    pub const ALL: [Feed; 2] = [Feed::Paper, Feed::Alt];
-}
-
-/// The name of a method in a form: `copy`, `switch` (the paper's) or `copy (rendered
-/// only)`, `switch (carry)`.
-pub fn method_label(m: PingPongMethod, f: Feed) -> &'static str {
-    match (m, f) {
-        (PingPongMethod::Copy, Feed::Paper) => "copy",
-        (PingPongMethod::Switch, Feed::Paper) => "switch",
-        (PingPongMethod::Copy, Feed::Alt) => "copy (rendered only)",
-        (PingPongMethod::Switch, Feed::Alt) => "switch (carry)",
-    }
-}
 pub use programs::{COPY_FRAG, L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
-
-/// I2's trailing update (issue 38): the order Fig. 4 prints (the paper's I2) or the
-/// labelled one that divides first.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-pub enum I2Order {
-    /// `A_jk − A_ik·A_ji/A_ii`: the product, then the division (Fig. 4, C's order).
-    #[default]
-    Printed,
-    /// `A_jk − A_ik·(A_ji/A_ii)`: the L value as I1 stores it, so I2's factors equal I1's
-    /// bit for bit (labelled "I2 (÷ first)").
-    DivideFirst,
-}
-
-/// The paper's four implementations (Table 1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum Variant {
-    I1,
-    I2,
-    I3,
-    I4,
-}
-
-impl Variant {
-    pub const ALL: [Variant; 4] = [Variant::I1, Variant::I2, Variant::I3, Variant::I4];
-    pub fn name(self) -> &'static str {
-        match self {
-            Variant::I1 => "I1",
-            Variant::I2 => "I2",
-            Variant::I3 => "I3",
-            Variant::I4 => "I4",
-        }
-    }
-    /// Whether the matrix is packed four rows per RGBA texel (I3, I4).
-    pub fn vector(self) -> bool {
-        matches!(self, Variant::I3 | Variant::I4)
-    }
-}
-
-impl std::fmt::Display for Variant {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// How to run one decomposition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Params {
-    pub variant: Variant,
-    pub method: PingPongMethod,
-    /// Texel format of the scalar layout (I1/I2): `RGBA32F` as the paper, or `R32F`.
-    pub scalar_format: Format,
-    /// §4.3: the U passes fetch as usual but do no arithmetic (the result is garbage).
-    pub fetch_only: bool,
-    /// `glFinish` around every draw and copy, to measure G and T (Table 4).
-    pub profile: bool,
-    /// Which operations of the elimination follow the 2005 arithmetic model (issue 25;
-    /// [`crate::papers::lu::arith2005`]); IEEE by default.
-    pub arith: Arith2005,
-    /// The paper's form of the method (default) or the labelled alternative (issue 38).
-    pub feed: Feed,
-    /// I2's update order (the printed one by default; issue 38). Ignored by I1, I3, I4.
-    pub i2: I2Order,
-}
-
-impl Params {
-    /// Whether the U passes read the L values from a third texture: the paper's switch
-    /// method for the two-pass variants (I1, I3, I4).
-    pub fn separate_l(&self) -> bool {
-        self.method == PingPongMethod::Switch
-            && self.feed == Feed::Paper
-            && self.variant != Variant::I2
-    }
-
-    /// Whether the finished entries are spread over the textures (the paper's switch method:
-    /// no carried texels) and the readback gathers them.
-    fn gathered(&self) -> bool {
-        self.method == PingPongMethod::Switch && self.feed == Feed::Paper
-    }
-
-    /// The update form the CPU twin runs to equal this configuration bit for bit.
-    pub fn update(&self) -> Update {
-        if self.variant == Variant::I2 && self.i2 == I2Order::Printed {
-            Update::Printed
-        } else {
-            Update::Stored
-        }
-    }
-
-    /// The method's name in this form ([`method_label`]).
-    pub fn method_label(&self) -> &'static str {
-        method_label(self.method, self.feed)
-    }
-}
-
-impl Params {
-    pub fn new(variant: Variant, method: PingPongMethod) -> Params {
-        Params {
-            variant,
-            method,
-            scalar_format: Format::RGBA32F,
-            fetch_only: false,
-            profile: false,
-            arith: Arith2005::IEEE,
-            feed: Feed::Paper,
-            i2: I2Order::Printed,
-        }
-    }
-}
-
-/// What one decomposition did (counts are exact; times need [`Params::profile`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
-pub struct LuInfo {
-    /// Matrix order and the order actually factored (padded to a multiple of 4 for I3/I4).
-    pub n: usize,
-    pub padded: usize,
-    /// Passes (render-target switches + draws into one output; the paper's "passes").
-    pub passes: u64,
-    /// Draw calls (I3 draws the edge and the rest separately; carried texels add one).
-    pub draws: u64,
-    /// `glCopyTexSubImage2D` calls and the bytes they moved (copy method).
-    pub copies: u64,
-    pub copied_bytes: u64,
-    /// Fragments computed (L and U updates).
-    pub fragments: u64,
-    /// Fragments that only carried a texel forward (switch method).
-    pub carried_fragments: u64,
-    /// Texture fetches of the computing fragments × bytes per texel (Table 2's model).
-    pub fetched_bytes: u64,
-    /// Floating-point operations of the updated channels, a division counted as 2 (§3.6).
-    pub flops: u64,
-    /// Bytes per texel of the ping-pong textures (16 for RGBA32F, 4 for R32F).
-    pub texel_bytes: u64,
-    /// Times in milliseconds: whole (A), draw calls (G), copies (T), the rest (C = A − G − T).
-    pub a_ms: f64,
-    pub g_ms: f64,
-    pub t_ms: f64,
-    pub c_ms: f64,
-    /// The part of G spent drawing carried texels (switch method).
-    pub g_carry_ms: f64,
-}
 
 /// An LU factorization on the GPU with one of I1–I4 (see the module docs).
 pub struct FragmentLu {
