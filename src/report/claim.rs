@@ -193,6 +193,10 @@ fn verdict_color(v: Verdict) -> (u8, u8, u8) {
 /// `x` on the forest plot's scale: divided by the rule's threshold and turned so that the
 /// claim's side is above 1; `None` where the threshold cannot scale it.
 fn oriented(x: f64, p: &super::finding::Point) -> Option<f64> {
+    // A count equal to its threshold (B6's |calls − (5k − 2)| = 0) sits on the line.
+    if x == p.threshold {
+        return Some(1.0);
+    }
     let r = if p.at_least {
         x / p.threshold
     } else {
@@ -215,8 +219,10 @@ pub fn forest_rows(
         .map(|c| {
             let cases = cases_of(c, findings);
             let v = judge(c, &cases, software);
-            let points: Vec<&super::finding::Point> =
-                cases.iter().filter_map(|f| f.point.as_ref()).collect();
+            let points: Vec<&super::finding::Point> = cases
+                .iter()
+                .flat_map(|f| f.point.iter().chain(&f.points))
+                .collect();
             super::plot::ForestRow {
                 label: clip(&format!("{key} {} {}", c.id, c.short), 64),
                 verdict: v.verdict.to_string(),
@@ -314,6 +320,28 @@ mod tests {
             (v.verdict, v.sentence.as_str()),
             (Verdict::NotTestable, "needs two hosts")
         );
+    }
+
+    #[test]
+    fn the_forest_draws_every_statistic_of_a_case_and_a_count_at_its_threshold() {
+        let p = |median: f64, threshold: f64, at_least: bool| super::super::Point {
+            median,
+            lo: median,
+            hi: median,
+            threshold,
+            at_least,
+            paper: None,
+        };
+        // A verdict on two ratios (each ≥ 1 held): two dots, oriented; an exact count equal
+        // to its threshold of 0 sits on the line.
+        let pairs = Finding::new("t", "x, pairs")
+            .verdict(Verdict::Held)
+            .points(vec![p(2.0, 1.0, true), p(0.5, 1.0, true)]);
+        let mut count = Finding::new("t", "x, count").exact("|a − b|", 0.0, 0.0, false);
+        count.why.clear();
+        let rows = forest_rows("k", &[C], &[pairs, count], false);
+        let cases: Vec<f64> = rows[0].cases.iter().map(|c| c.0).collect();
+        assert_eq!(cases, [2.0, 0.5, 1.0]);
     }
 
     #[test]

@@ -82,6 +82,10 @@ pub struct Finding {
     /// [`Finding::judge`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub point: Option<Point>,
+    /// A verdict that rests on several statistics at once (every one must hold: LU finding
+    /// 2's pairs) has each here, one dot each in the forest plot; `point` is then unset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<Point>,
 }
 
 /// A verdict's statistic as numbers: ours with its 95 % interval, the rule's threshold and
@@ -110,6 +114,7 @@ impl Finding {
             threshold: String::new(),
             table: table.into(),
             point: None,
+            points: Vec::new(),
         }
     }
 
@@ -238,6 +243,12 @@ impl Finding {
         self.verdict(Verdict::of(held))
             .ours(format!("{name} = {} (exact)", v(value)))
             .threshold(format!("{name} {op} {} (exact)", v(threshold)))
+    }
+
+    /// The statistics a verdict rests on together ([`Finding::points`]), one dot each.
+    pub fn points(mut self, points: Vec<Point>) -> Finding {
+        self.points = points;
+        self
     }
 
     /// Marks a claim about a GPU against a CPU: on a software rasterizer (`software`) the

@@ -27,10 +27,12 @@ pub struct RatioChart {
 impl RatioChart {
     const ROW: u32 = 56;
 
-    /// The picture's size: 1200 px wide, a fixed-height row per category.
+    /// The picture's size: the labels whole and a plot area of 3/4 of [`SIZE`]'s width
+    /// beside them (at half, long labels left the axis a third of the picture), a
+    /// fixed-height row per category.
     pub fn size(&self) -> (u32, u32) {
         (
-            SIZE.0.max(self.label_width() + SIZE.0 / 2),
+            SIZE.0.max(self.label_width() + SIZE.0 * 3 / 4),
             280 + Self::ROW * self.rows.len().max(1) as u32,
         )
     }

@@ -455,7 +455,29 @@ impl TableWriter {
             &dir.join(format!("{id}.md")),
             self.table.to_markdown().as_bytes(),
         )?;
+        self.register(None);
         Ok(())
+    }
+
+    /// Lists the table in the paper's record as it stands (replacing its earlier entry):
+    /// after every row, so that a run stopped mid-table records the rows it wrote, and by
+    /// [`TableWriter::finish`] with the machine's load over the table.
+    fn register(&self, load: Option<crate::report::load::LoadSample>) {
+        let rows = &self.table.rows;
+        let count = |f: fn(&Status) -> bool| rows.iter().filter(|r| f(&r.status)).count();
+        let mut st = self.shared.state.borrow_mut();
+        st.tables.retain(|t| t.id != self.table.id);
+        st.tables.push(TableRef {
+            id: self.table.id.clone(),
+            title: self.table.title.clone(),
+            rows: rows.len(),
+            failed: self.table.failed_rows().count(),
+            skipped_rows: count(|s| matches!(s, Status::Skipped { .. })),
+            skipped: None,
+            reused: self.reused.len(),
+            unchecked: count(|s| matches!(s, Status::Unchecked { .. })),
+            load,
+        });
     }
 
     /// Writes the final files and lists the table in the report; returns the table.
@@ -472,7 +494,6 @@ impl TableWriter {
         self.write()?;
         self.bar.finish_and_clear();
         self.shared.progress.remove(&self.bar);
-        let failed = self.table.failed_rows().count();
         let load = match (self.load_start, self.shared.load_threshold.get()) {
             (Some(a), Some(th)) => {
                 crate::report::load::Snapshot::now().and_then(|b| b.since(&a, th))
@@ -489,29 +510,7 @@ impl TableWriter {
                 )
             });
         }
-        let mut st = self.shared.state.borrow_mut();
-        st.tables.retain(|t| t.id != self.table.id);
-        st.tables.push(TableRef {
-            id: self.table.id.clone(),
-            title: self.table.title.clone(),
-            rows: self.table.rows.len(),
-            failed,
-            skipped_rows: self
-                .table
-                .rows
-                .iter()
-                .filter(|r| matches!(r.status, Status::Skipped { .. }))
-                .count(),
-            skipped: None,
-            reused: self.reused.len(),
-            unchecked: self
-                .table
-                .rows
-                .iter()
-                .filter(|r| matches!(r.status, Status::Unchecked { .. }))
-                .count(),
-            load,
-        });
+        self.register(load);
         Ok(self.table)
     }
 }

@@ -10,8 +10,11 @@ use super::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Audit, BarChart, Column, Finding, Row, Source, Table, Value, bound_columns};
+use crate::report::{
+    Audit, Column, Dot, DotChart, DotSeries, Finding, Row, Source, Table, Value, bound_columns,
+};
 use crate::runner::{RunError, Session, TableWriter};
+use crate::stats::Estimate;
 use crate::util::max_rel_error;
 
 pub fn run(
@@ -54,13 +57,15 @@ pub fn run(
     let profile = g.profile().cloned().unwrap_or_default();
     let err = max_rel_error(&gx, &cx);
     let total = profile.total_seconds() + upload;
-    for k in Kernel::ALL {
+    let shares = block_shares(&profile, upload);
+    for (k, share) in Kernel::ALL.into_iter().zip(shares) {
         let (mut secs, mut calls) = (profile.seconds(k), profile.calls(k));
         if k == Kernel::HtoD {
             secs += upload;
             calls += 1;
         }
-        let row = kernel_row(&t, cfg, k, &g, (secs, calls), total);
+        let share = share.unwrap_or_else(|| Estimate::exact(100.0 * secs / total));
+        let row = kernel_row(&t, cfg, k, &g, (secs, calls), share);
         let row = match not_converged(&ginfo, &cinfo) {
             Some(why) => row.fail(why),
             None => row.verify(err, solution_tolerance(params.tol)),
@@ -78,6 +83,42 @@ pub fn run(
 
 /// The blocks of a solve's calls that B4 pairs the kernels' times over.
 const BLOCKS: usize = 16;
+
+/// Each kernel's share of the solve time (%, in [`Kernel::ALL`] order) as the median over
+/// [`BLOCKS`] stretches of the solve with its 95 % interval: in block `b` a kernel's time
+/// (its calls cut into blocks of equal counts, as B4's) over all kernels' time in that
+/// block. A kernel called fewer times than there are blocks, and the one-time `upload`
+/// (memcpyHtoD's), count evenly in every block; such a kernel's share has no interval
+/// (`None`). The kernels share each block's spell, so the ratio needs no between-run term.
+fn block_shares(profile: &crate::papers::bicg::gpu::Profile, upload: f64) -> Vec<Option<Estimate>> {
+    let blocks: Vec<Vec<f64>> = Kernel::ALL
+        .iter()
+        .map(|&k| {
+            let mut b = profile.blocks(k, BLOCKS);
+            if k == Kernel::HtoD {
+                b.iter_mut().for_each(|x| *x += upload / BLOCKS as f64);
+            }
+            b
+        })
+        .collect();
+    let even: f64 = Kernel::ALL
+        .iter()
+        .zip(&blocks)
+        .filter(|(_, b)| b.is_empty())
+        .map(|(&k, _)| profile.seconds(k) + if k == Kernel::HtoD { upload } else { 0.0 })
+        .sum::<f64>()
+        / BLOCKS as f64;
+    let totals: Vec<f64> = (0..BLOCKS)
+        .map(|i| even + blocks.iter().filter_map(|b| b.get(i)).sum::<f64>())
+        .collect();
+    blocks
+        .iter()
+        .map(|b| {
+            let s: Vec<f64> = b.iter().zip(&totals).map(|(x, t)| 100.0 * x / t).collect();
+            Estimate::of(&s)
+        })
+        .collect()
+}
 
 /// B4, "SpMV takes the largest share" (§V.2.d, Fig. 7): SpMV's time over the largest other
 /// kernel's, paired block by block over the profiled solve (each kernel's calls cut into
@@ -192,15 +233,19 @@ fn table(
         &(&cfg.table2, params, opts),
     )?;
     t.expect_rows(Kernel::ALL.len());
-    t.caption(
+    t.caption(format!(
         "Every kernel call of one profiled solve is bracketed by glFinish (the paper used the \
          CUDA Visual Profiler; llvmpipe's timer queries are not trustworthy); bound: the work \
          of all the kernel's dispatches in the solve (src/papers/bicg/gpu/work.rs; the \
          transfers have none) against its summed time; memcpyHtoD is the \
          matrix, b and x₀ upload plus the per-iteration α/β writes, memcpyDtoH the per-iteration \
-         reduction results and the solution. Shares are of the sum over kernels. Verified: the \
-         profiled solve's solution against the CPU reference.",
-    );
+         reduction results and the solution. Share: in each of {BLOCKS} stretches of the solve (each \
+         kernel's calls cut into blocks of equal counts, as table2_blocks) the kernel's time \
+         over all kernels' time there; the median over the stretches with its 95 % interval \
+         (a kernel called fewer times than that, and the one-time upload, count evenly in \
+         every stretch, and such a kernel's share is its whole-solve share). Verified: the \
+         profiled solve's solution against the CPU reference."
+    ));
     Ok(t)
 }
 
@@ -231,14 +276,14 @@ fn from_rows(
 }
 
 /// Kernel `k`'s row (not yet verified): its `calls` and `secs` in the profiled solve, its
-/// share of `total`, the work of its dispatches, and the paper's share and calls.
+/// `share` ([`block_shares`]), the work of its dispatches, and the paper's share and calls.
 fn kernel_row(
     t: &TableWriter,
     cfg: &Config,
     k: Kernel,
     g: &GpuBicg<f64>,
     (secs, calls): (f64, u64),
-    total: f64,
+    share: Estimate,
 ) -> Row {
     let paper = cfg.table2.paper.iter().find(|p| p.kernel == k.name());
     let mut row = t
@@ -246,7 +291,7 @@ fn kernel_row(
         .text("Kernel", k.name())
         .num("Calls", calls as f64)
         .num("Time", secs * 1e3)
-        .num("Share", 100.0 * secs / total);
+        .est("Share", share);
     // The kernels' dispatches, all calls of the solve (the transfers dispatch nothing).
     let work = g.kernel_work(k);
     if work.dispatches > 0 {
@@ -262,22 +307,43 @@ fn kernel_row(
 }
 
 fn chart(s: &Session, cfg: &Config, table: &Table, mesh: &str) -> Result<(), RunError> {
-    let theirs: Vec<Option<f64>> = Kernel::ALL.iter().map(|k| paper_share(cfg, *k)).collect();
+    let theirs = Kernel::ALL
+        .iter()
+        .map(|k| paper_share(cfg, *k).map(|v| Dot::new(v, None)))
+        .collect();
     // The first column called "Share" is ours.
-    let ours = table.numbers("Share");
-    s.bar_chart(
+    let (v, iv) = (table.numbers("Share"), table.intervals("Share"));
+    let ours = v
+        .iter()
+        .zip(iv)
+        .map(|(v, i)| Some(Dot::new((*v)?, i)))
+        .collect();
+    s.dot_chart(
         "table2.png",
-        &BarChart {
+        &DotChart {
             title: format!("Table 2 — share of GPU time per kernel, ours ({mesh}) vs the paper"),
-            x_label: "kernel".into(),
-            y_label: "share of solve time (%)".into(),
+            category_label: "kernel".into(),
+            value_label: "share of solve time (%; whiskers: 95 % interval over the solve's blocks)"
+                .into(),
+            log: false,
             categories: Kernel::ALL.iter().map(|k| k.name().to_string()).collect(),
             series: vec![
-                (format!("ours (GL fp64, {})", s.gl.info().label()), ours),
-                ("paper (GTX 285)".into(), theirs),
+                DotSeries {
+                    name: format!("ours (GL fp64, {})", s.gl.info().label()),
+                    dots: ours,
+                    paper: false,
+                },
+                DotSeries {
+                    name: "paper (GTX 285)".into(),
+                    dots: theirs,
+                    paper: true,
+                },
             ],
         },
-        "Table 2: share of solve time per kernel type, ours beside the paper's profile.",
+        &format!(
+            "Table 2: share of solve time per kernel type, ours (the median over {BLOCKS} \
+             stretches of the solve, with its 95 % interval) beside the paper's profile."
+        ),
     )
 }
 

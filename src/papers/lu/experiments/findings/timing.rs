@@ -2,7 +2,7 @@
 //! performance notes beside them.
 
 use crate::gl::PingPongMethod;
-use crate::report::{Finding, Verdict};
+use crate::report::{Finding, Point, Verdict};
 use crate::runner::Session;
 use crate::stats::{Decision, Estimate, decide, paired_ratio};
 
@@ -233,7 +233,7 @@ pub(super) fn finding1(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
 pub(super) fn finding2(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
     let n = c.n;
     let p = &cfg.table4.paper;
-    let (decisions, shown, rests) = branch_pairs(r, n);
+    let (decisions, shown, rests, points) = branch_pairs(r, n);
     let verdict = branching_verdict(&decisions);
     let (verdict, few) = c.few_why(verdict);
     let count = |want: Decision| decisions.iter().filter(|d| **d == want).count();
@@ -272,14 +272,16 @@ pub(super) fn finding2(s: &Session, cfg: &Config, r: &Results, c: &Compared) {
             rests.join("; "),
             per_n.join(" | "),
             bounds(s, n),
-        )),
+        ))
+        .points(points),
     );
 }
 
 /// Finding 2's four pairs at order `n` (GPU / CPU branching, each method): per pair its
 /// decision, the ratio as shown, and what it rests on.
-fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>) {
+fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>, Vec<Point>) {
     let pairs = [(Variant::I1, Variant::I2), (Variant::I3, Variant::I4)];
+    let mut points = vec![];
     let mut decisions = vec![];
     let mut shown = vec![];
     let mut rests = vec![];
@@ -303,6 +305,14 @@ fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>
                 continue;
             }
             decisions.push(d);
+            points.push(Point {
+                median: ratio.median,
+                lo: ratio.lo,
+                hi: ratio.hi,
+                threshold: 1.0,
+                at_least: true,
+                paper: None,
+            });
             shown.push(format!("{gpu_b}/{cpu_b} {m} {}", show(&ratio)));
             let mut why = format!(
                 "{gpu_b}/{cpu_b} {m} = {} ({})",
@@ -328,7 +338,7 @@ fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>
             rests.push(why);
         }
     }
-    (decisions, shown, rests)
+    (decisions, shown, rests, points)
 }
 
 /// Whether a GPU/CPU-branching pair counts in finding 2: the §4.1 guideline 2 exempts a pair
