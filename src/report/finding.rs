@@ -393,6 +393,17 @@ pub fn decide_band(
             Verdict::NotHeld,
             format!("{iv} lies wholly outside the band {band}."),
         )
+    } else if (hi / lo).ln() < 2.0 * stat.between {
+        // The interval carries the between-run term on each side: no run can place it
+        // inside a band narrower than that (issue 37).
+        (
+            Verdict::Inconclusive,
+            format!(
+                "{iv} straddles an end of the band {band}, which is narrower than the \
+                 statistic's between-run spread (the term its interval carries on each side): \
+                 no run on this device could place the interval inside it."
+            ),
+        )
     } else {
         (
             Verdict::Inconclusive,
@@ -477,6 +488,13 @@ mod tests {
         let (v, s) = decide_band("r", &est(&[1.0, 1.0]), band);
         assert_eq!(v, Verdict::Inconclusive);
         assert!(s.starts_with("Too few runs"), "{s}");
+        // A between-run term wider than the band: held is impossible, and the sentence says
+        // why; a term within it leaves "too close to call".
+        let (v, s) = decide_band("r", &six(1.0).widen(0.3), band);
+        assert_eq!(v, Verdict::Inconclusive);
+        assert!(s.contains("narrower than the statistic's between-run spread"), "{s}");
+        let (_, s) = decide_band("r", &six(1.25).widen(0.05), band);
+        assert!(s.ends_with("too close to call."), "{s}");
     }
 
     #[test]
