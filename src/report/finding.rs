@@ -492,7 +492,10 @@ mod tests {
         // why; a term within it leaves "too close to call".
         let (v, s) = decide_band("r", &six(1.0).widen(0.3), band);
         assert_eq!(v, Verdict::Inconclusive);
-        assert!(s.contains("narrower than the statistic's between-run spread"), "{s}");
+        assert!(
+            s.contains("narrower than the statistic's between-run spread"),
+            "{s}"
+        );
         let (_, s) = decide_band("r", &six(1.25).widen(0.05), band);
         assert!(s.ends_with("too close to call."), "{s}");
     }
