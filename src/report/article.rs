@@ -222,7 +222,8 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
 }
 
 /// Every part of every paper not reproduced here, with why: the paper's own omissions, the
-/// tables the device could not run, the claims not tested or not testable.
+/// tables the device could not run, the quoted claims not tested or not testable here (each
+/// judged from its cases as the summary does) and the other findings not testable.
 fn not_reproduced(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)], papers: &[PaperMeta]) -> String {
     let mut s = String::from("## What was not reproduced, and why\n\n");
     for p in papers {
@@ -261,11 +262,22 @@ fn not_reproduced(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)], papers: &[Pape
                         )
                     })
                 }));
+                // Every quoted claim judged as the summary judges it (a claim with no case
+                // run, such as an absolute speed on a software rasterizer, counts too), then
+                // the findings that are no claim's case.
+                let software = super::claim::software(&r.provenance);
+                items.extend(p.original.claims.iter().filter_map(|c| {
+                    let cases = super::claim::cases_of(c, &r.findings);
+                    let v = super::claim::judge(c, &cases, software).verdict;
+                    matches!(v, Verdict::NotTested | Verdict::NotTestable)
+                        .then(|| format!("claim {} \"{}\": {v}", c.id, c.short))
+                }));
                 items.extend(
                     r.findings
                         .iter()
+                        .filter(|f| !p.original.claims.iter().any(|c| c.has_case(f)))
                         .filter(|f| matches!(f.verdict, Verdict::NotTested | Verdict::NotTestable))
-                        .map(|f| format!("claim \"{}\": {}", f.claim, f.verdict)),
+                        .map(|f| format!("finding \"{}\": {}", f.claim, f.verdict)),
                 );
             }
         }

@@ -60,8 +60,16 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
             "needs two host machines",
         ),
         (
-            "Harris's reduction kernels #5 and #6 as written",
+            "Fig. 2's reductions: Harris's kernels #5 and #6 as written",
             "warp-synchronous unrolling has no GLSL equivalent; the two-stage reductions that run instead are named in the set-up above",
+        ),
+        (
+            "Fig. 3's simulator window (its GUI and cross-section plane)",
+            "no GUI is built; Fig. 3's electrodes are the Dirichlet nodes of Fig. 4's problem, and the BioFET run draws its fields on a mid-plane (`biofet_potential_slice`)",
+        ),
+        (
+            "§VI's cost of fp64 against fp32 on the GTX 285",
+            "a property of that GPU's fp64 units; the `precision` table compares the two builds' convergence, not their speed",
         ),
         (
             "fp32 against fp64 on the charged BioFET system (§VI's convergence claim)",

@@ -168,6 +168,14 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
     here: "GLSL fragment shaders for I1–I4 × copy/switch with render-to-texture, fp32, no pivoting; the 2005 division and rounding errors emulated in GLSL (`arith2005`); a GL 4.3 compute LU with pivoting beside (labelled +)",
     omitted: &[
         (
+            "Fig. 1 (the GPU's pipeline architecture)",
+            "a diagram of the 2005 hardware that §2 describes, not a result of the method",
+        ),
+        (
+            "§6 finding 3's floating-point efficiency (the share of the GPU's peak)",
+            "L3 judges only the cache-bound half (`sec4_3`); each kernel's share of this device's roofs is in `roofline`, but the flop efficiency is not judged",
+        ),
+        (
             "Table 3's second GPU, the GeForce FX 5900 Ultra",
             "a run measures one device; the paper's numbers for both GPUs stay beside ours",
         ),

@@ -260,7 +260,7 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
             "no cube-map layout is built: 3D batches are tiled into one 2D texture as the paper does, so the two are not compared",
         ),
         (
-            "the diagrams of the reduction and fill passes (§3.2)",
+            "Figs. 1–4, 7 and 8: the diagrams of the reduction and fill passes, their texture-coordinate mapping and their 2D batches (§3.2)",
             "`gpgpu-repro trace tridiagonal` draws every pass of a solve (its rectangles, sources and values) but the report embeds none of them",
         ),
         (
@@ -268,7 +268,7 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
             "PCR runs beside as a labelled compute variant and is timed (`tuning`, `fig11`); its operation count against CR's is not judged",
         ),
         (
-            "the simulations' set-ups (grid, time step, sources)",
+            "Figs. 12, 15 and 17: the simulations' set-ups (grid, time step, sources)",
             "the paper shows pictures, not parameters; `experiments/sims.toml` holds ours",
         ),
     ],
