@@ -1,14 +1,14 @@
 //! One bench: its steps (every measurement and its share of the budget), its passes (in this
-//! process or in children, [`super::children`]) and the profile they make.
+//! process, or each in a child process of its own: [`passes_in_processes`]) and the profile
+//! they make.
 
 use std::time::{Duration, Instant};
 
-use super::children::{command, passes_in_children};
 use super::error::{BenchError, interrupted};
+use super::kernel::Step;
 use super::settings::Settings;
 use super::{DeviceProfile, Measurement, budget, fixed, flops, memory, passes, texture, warm};
-use crate::gl::timing::{TimingPlan, measure_gpu};
-use crate::gl::{Gl, GlError, Timing};
+use crate::gl::Gl;
 use crate::mode::Mode;
 use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot, THRESHOLD};
 
@@ -39,16 +39,13 @@ pub fn run(
     Ok(profile)
 }
 
-/// A measurement to make: its key and the function that makes it.
-pub(crate) type Step<'a> = (String, Box<dyn Fn() -> Result<Measurement, GlError> + 'a>);
-
 /// Makes every measurement of [`Settings`]; `progress` shows a bar on stderr.
 pub fn measure(gl: &Gl, s: &Settings, progress: bool) -> Result<DeviceProfile, BenchError> {
     measure_only(gl, s, progress, None)
 }
 
 /// Each row's time share in a pass ([`budget::shares`]), by key.
-pub(super) type Shares = Vec<(String, Duration)>;
+type Shares = Vec<(String, Duration)>;
 
 /// The bench's measurements, restricted to the rows whose key contains `only`, and every
 /// row's share of the budget (computed from all rows, so that `only` changes no share).
@@ -193,10 +190,10 @@ pub fn measure_pass(
 /// What passes measured: each step's measurements, the keys of those measured while the
 /// machine was noisy, and the warm-up before each pass.
 #[derive(Default)]
-pub(super) struct Ran {
-    pub(super) by_step: Vec<Vec<Measurement>>,
-    pub(super) noisy: Vec<String>,
-    pub(super) warm_up: Vec<warm::WarmUp>,
+struct Ran {
+    by_step: Vec<Vec<Measurement>>,
+    noisy: Vec<String>,
+    warm_up: Vec<warm::WarmUp>,
 }
 
 /// Each step's measurements in `passes` (each pass in [`passes::order`], after a warm-up:
@@ -216,7 +213,7 @@ fn run_passes(
 /// [`run_passes`] of the steps whose key `pick` accepts (the others get no measurement).
 /// Each step runs on its row clock ([`budget::start_row`] with its share).
 #[allow(clippy::too_many_arguments)]
-pub(super) fn run_passes_of(
+fn run_passes_of(
     gl: &Gl,
     s: &Settings,
     steps: &[Step],
@@ -285,32 +282,196 @@ pub(super) fn run_passes_of(
     ran
 }
 
-/// Times `kernel` (one call = one kernel, `glFinish` around each timed run): a calibration
-/// run picks how many calls a timed run makes so that it lasts at least `s.min_run_ms`.
-/// Returns the timing of one run and the calls per run.
-pub(crate) fn time_kernel(
-    gl: &Gl,
-    s: &Settings,
-    mut kernel: impl FnMut() -> Result<(), GlError>,
-) -> Result<(Timing, u32), GlError> {
-    let once = measure_gpu(gl, TimingPlan::once(), &mut kernel)?;
-    let reps = if once.median_ms > 0.0 {
-        (s.min_run_ms / once.median_ms).ceil().clamp(1.0, 4096.0) as u32
-    } else {
-        4096
-    };
-    // Within what is left of the row's time share ([`budget`]; one run at least).
-    let t = measure_gpu(gl, budget::clip(s.timing), || {
-        for _ in 0..reps {
-            kernel()?;
-        }
-        Ok(())
-    })?;
-    Ok((t, reps))
+/// The command line that runs one pass of a bench in a process of its own (`gpgpu-repro
+/// --device D`, to which `bench --pass K …` is added), set once by the program
+/// ([`passes_in_processes`]). Unset (a library user, the tests), every pass runs in the
+/// calling process.
+static PASS_COMMAND: std::sync::OnceLock<Vec<std::ffi::OsString>> = std::sync::OnceLock::new();
+
+/// The pass command set by [`passes_in_processes`], if any.
+fn command() -> Option<&'static Vec<std::ffi::OsString>> {
+    PASS_COMMAND.get()
 }
 
-/// `[x, y, 1]` work groups of 256 covering `n` invocations (x at most 65535).
-pub(crate) fn groups_256(n: usize) -> [u32; 3] {
-    let g = n.div_ceil(256).max(1) as u32;
-    [g.min(65535), g.div_ceil(65535), 1]
+/// From now on a bench of [`Settings::quick`] or [`Settings::full`] runs each of its passes
+/// in a child process started with `command` followed by `bench --pass K --out FILE …`
+/// ([`super::passes`]: some states last as long as the process that met them — of nine quiet
+/// full benches in one process each, three read `ssbo.write.f64` at 10.1–10.5 GB/s in all
+/// three passes and six at 12.2–12.8, issue 23 — so a pass in a process of its own samples
+/// them as a slow spell is sampled by a pass).
+pub fn passes_in_processes(command: Vec<std::ffi::OsString>) {
+    let _ = PASS_COMMAND.set(command);
+}
+
+/// [`run_passes`] with each pass in a child process (`command bench --pass K`), and after
+/// each the fixed costs of that pass in this process: the measurements of every pass by
+/// step, and the keys any pass measured while noisy.
+///
+/// The fixed costs stay in the process that runs the papers' tables (the same one under
+/// `reproduce`), which is what they bound: in three quiet full benches whose child
+/// processes measured them too, an empty draw read 7.7 µs in two of the nine passes
+/// (36.1–57.4 µs in the other seven, and 50.7–73.1 in the 27 passes of nine earlier benches
+/// run in one process), a state of those processes that the tables' rows never saw.
+///
+/// The host transfers (`upload.*`, `readback.*`: a memcpy on llvmpipe) are measured in the
+/// child passes and, in this process, before the first pass and after each, so that their
+/// best is taken over `2·passes + 1` moments of the bench: the host's memory bandwidth on a
+/// shared machine has slow spells of seconds to tens of seconds (five `bench --only
+/// readback` runs back to back, seconds apart: best `readback.texture` 15.2, 11.5, 11.1,
+/// 12.7, 12.7 GB/s; its passes 11.0–11.5 through two whole runs), and with three
+/// moments `readback.texture` moved by 12.9 % between quiet full benches (issue 23).
+///
+/// Last, the fixed costs once more in a child process kept on one CPU (`bench --pass K
+/// --one-cpu`): their floor, the driver's work without a hand-off between CPUs
+/// ([`fixed`]'s "The floor"). A child that cannot keep to one CPU is a warning, not an
+/// error: the fixed costs are then those of all CPUs.
+fn passes_in_children(
+    gl: &Gl,
+    command: &[std::ffi::OsString],
+    s: &Settings,
+    steps: &[Step],
+    shares: &Shares,
+    only: Option<&str>,
+) -> Result<Ran, BenchError> {
+    let (program, args) = command
+        .split_first()
+        .ok_or_else(|| BenchError::Work("empty pass command".into()))?;
+    let children = steps.iter().any(|(key, _)| !fixed::is_fixed_cost(key));
+    let mut ran = Ran {
+        by_step: vec![Vec::new(); steps.len()],
+        ..Ran::default()
+    };
+    let mut add = |r: Ran| {
+        for m in r.by_step.into_iter().flatten() {
+            if let Some(i) = steps.iter().position(|(key, _)| *key == m.key) {
+                ran.by_step[i].push(m);
+            }
+        }
+        for key in r.noisy {
+            if !ran.noisy.contains(&key) {
+                ran.noisy.push(key);
+            }
+        }
+        ran.warm_up.extend(r.warm_up);
+    };
+    let from_child = |p: DeviceProfile| Ran {
+        by_step: vec![p.measurements],
+        noisy: p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
+        warm_up: p.warm_up,
+    };
+    let passes = s.passes.max(1);
+    if children {
+        // The host transfers once more here, before the first pass (see above).
+        add(run_passes_of(
+            gl,
+            s,
+            steps,
+            shares,
+            passes..passes + 1,
+            false,
+            "parent, before the passes",
+            &memory::is_transfer,
+        ));
+    }
+    for pass in 0..passes {
+        if interrupted() {
+            return Err(BenchError::Interrupted);
+        }
+        if children {
+            add(from_child(child_pass(program, args, s, pass, only, false)?));
+        }
+        let in_parent = |key: &str| fixed::is_fixed_cost(key) || memory::is_transfer(key);
+        add(run_passes_of(
+            gl,
+            s,
+            steps,
+            shares,
+            pass..pass + 1,
+            false,
+            "parent",
+            &in_parent,
+        ));
+    }
+    // The fixed costs once more, in a child process kept on one CPU (see above).
+    if steps.iter().any(|(key, _)| fixed::is_fixed_cost(key)) {
+        match child_pass(program, args, s, passes, only, true) {
+            Ok(p) => add(from_child(p)),
+            Err(BenchError::Interrupted) => return Err(BenchError::Interrupted),
+            Err(e) => eprintln!(
+                "warning: the fixed costs were not measured on one CPU ({e}); \
+                 they are those of all CPUs"
+            ),
+        }
+    }
+    if let Some(i) = ran.by_step.iter().position(Vec::is_empty) {
+        return Err(BenchError::Work(format!(
+            "the bench's passes measured no `{}`",
+            steps[i].0
+        )));
+    }
+    Ok(ran)
+}
+
+/// Pass `pass` in a child process (`program args bench --pass K --out FILE`, with
+/// `--one-cpu` where `one_cpu`): its profile.
+fn child_pass(
+    program: &std::ffi::OsString,
+    args: &[std::ffi::OsString],
+    s: &Settings,
+    pass: u32,
+    only: Option<&str>,
+    one_cpu: bool,
+) -> Result<DeviceProfile, BenchError> {
+    let file = std::env::temp_dir().join(format!(
+        "gpgpu-repro-bench-{}-pass{pass}.json",
+        std::process::id()
+    ));
+    let mut child = std::process::Command::new(program);
+    child
+        .args(args)
+        .arg("bench")
+        .arg("--pass")
+        .arg(pass.to_string());
+    child.arg("--out").arg(&file);
+    if s.mode == Mode::Quick {
+        child.arg("--quick");
+    }
+    if let Some(only) = only {
+        child.arg("--only").arg(only);
+    }
+    if one_cpu {
+        child.arg("--one-cpu");
+    }
+    let io = |e| BenchError::Io {
+        path: program.into(),
+        source: e,
+    };
+    // Waits for the pass, and stops it on an interrupt of this process (a terminal's Ctrl-C
+    // reaches the child too; a signal sent to this process alone does not).
+    let mut running = child.spawn().map_err(io)?;
+    let status = loop {
+        if let Some(status) = running.try_wait().map_err(io)? {
+            break status;
+        }
+        if interrupted() {
+            let _ = running.kill();
+            let _ = running.wait();
+            let _ = std::fs::remove_file(&file);
+            return Err(BenchError::Interrupted);
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    if interrupted() {
+        let _ = std::fs::remove_file(&file);
+        return Err(BenchError::Interrupted);
+    }
+    if !status.success() {
+        return Err(BenchError::Work(format!(
+            "pass {} of the bench, in a child process, failed ({status})",
+            pass + 1
+        )));
+    }
+    let p = DeviceProfile::load(&file);
+    let _ = std::fs::remove_file(&file);
+    p
 }

@@ -27,7 +27,7 @@
 //!
 //! The measurements behind these rules (issue 23) are in that issue and its commits.
 
-use super::driver::Step;
+use super::kernel::Step;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
 use crate::gl::timing::measure_gpu;

@@ -28,7 +28,7 @@
 //! `a`, so the error stays below `ε / (1 − a) = 8·iters·ε` relative; the tolerance is twice
 //! that, plus the final rounding to f32.
 
-use super::driver::{Step, groups_256, time_kernel};
+use super::kernel::{Step, groups_256, time_kernel};
 use super::ladder::grow;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;

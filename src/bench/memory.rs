@@ -13,7 +13,7 @@
 
 use bytemuck::Pod;
 
-use super::driver::{Step, groups_256, time_kernel};
+use super::kernel::{Step, groups_256, time_kernel};
 use super::ladder::sweep;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;

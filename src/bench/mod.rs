@@ -65,12 +65,12 @@
 pub mod affinity;
 pub mod bound;
 pub mod budget;
-pub mod children;
 pub mod driver;
 pub mod error;
 pub mod fixed;
 pub mod flops;
 pub mod groups;
+pub mod kernel;
 pub mod ladder;
 pub mod limits;
 pub mod measurement;
@@ -86,8 +86,7 @@ pub mod warm;
 /// The work model and the bound are plain data below the bench and the report
 /// ([`crate::work`]); re-exported here beside the limits that bound them.
 pub use crate::work::{Access, Bound, Bytes, Kind, Limiter, OVER_BOUND, Work};
-pub use children::passes_in_processes;
-pub use driver::{measure, measure_only, measure_pass, run};
+pub use driver::{measure, measure_only, measure_pass, passes_in_processes, run};
 pub use error::{BenchError, interrupt};
 pub use limits::{AccessRoof, Limits};
 pub use measurement::Measurement;

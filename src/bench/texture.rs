@@ -15,7 +15,7 @@
 //! Consecutive fetches read texels `x, x+1, …, x+7` of the fragment's row (the papers' passes);
 //! strided fetches read rows `y, y + w/8, …`, each fetch in a different part of the texture.
 
-use super::driver::{Step, time_kernel};
+use super::kernel::{Step, time_kernel};
 use super::ladder::sweep;
 use super::measurement::{Measurement, Unit};
 use super::memory::Bandwidth;

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::driver::groups_256;
+use super::kernel::groups_256;
 use super::settings::Settings;
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{

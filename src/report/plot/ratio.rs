@@ -27,7 +27,7 @@ pub struct RatioChart {
 impl RatioChart {
     const ROW: u32 = 56;
 
-    /// The picture's size: the labels whole and a plot area of 3/4 of [`SIZE`]'s width
+    /// The picture's size: the labels whole and a plot area of 3/4 of `SIZE`'s width
     /// beside them (at half, long labels left the axis a third of the picture), a
     /// fixed-height row per category.
     pub fn size(&self) -> (u32, u32) {
