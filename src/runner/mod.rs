@@ -379,7 +379,10 @@ pub fn interrupt_flag() -> Arc<AtomicBool> {
         crate::bench::interrupt();
         crate::gl::timing::request_stop();
         if flag.swap(true, Ordering::SeqCst) {
-            std::process::exit(130);
+            // As the backstop does ([`exit_after_grace`]): `exit` would run the atexit
+            // handlers, tearing down the GL driver under the main thread still inside it.
+            // SAFETY: `_exit` ends the process at once; it touches no Rust state.
+            unsafe { libc::_exit(130) }
         }
         eprintln!(
             "\ninterrupt: stopping after the current repetition or bench measurement (Ctrl-C \
