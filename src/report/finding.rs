@@ -102,6 +102,21 @@ pub struct Point {
     pub paper: Option<f64>,
 }
 
+impl Point {
+    /// `stat` (its median and 95 % interval) against `threshold` on the claim's side
+    /// (`at_least`), without the paper's value.
+    pub fn of(stat: &crate::stats::Estimate, threshold: f64, at_least: bool) -> Point {
+        Point {
+            median: stat.median,
+            lo: stat.lo,
+            hi: stat.hi,
+            threshold,
+            at_least,
+            paper: None,
+        }
+    }
+}
+
 impl Finding {
     /// A finding whose numbers come from `table`.
     pub fn new(table: &str, claim: impl Into<String>) -> Finding {
@@ -152,14 +167,7 @@ impl Finding {
         };
         let op = if at_least { "≥" } else { "≤" };
         let mut f = self;
-        f.point = Some(Point {
-            median: stat.median,
-            lo: stat.lo,
-            hi: stat.hi,
-            threshold,
-            at_least,
-            paper: None,
-        });
+        f.point = Some(Point::of(stat, threshold, at_least));
         if f.why.is_empty() {
             f.why = sentence;
         }
@@ -184,14 +192,7 @@ impl Finding {
         } else {
             (band.0, true)
         };
-        self.point = Some(Point {
-            median: stat.median,
-            lo: stat.lo,
-            hi: stat.hi,
-            threshold,
-            at_least,
-            paper: None,
-        });
+        self.point = Some(Point::of(stat, threshold, at_least));
         self.why = sentence;
         self.verdict(verdict)
             .ours(format!(

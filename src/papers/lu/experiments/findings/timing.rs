@@ -305,14 +305,7 @@ fn branch_pairs(r: &Results, n: u32) -> (Vec<Decision>, Vec<String>, Vec<String>
                 continue;
             }
             decisions.push(d);
-            points.push(Point {
-                median: ratio.median,
-                lo: ratio.lo,
-                hi: ratio.hi,
-                threshold: 1.0,
-                at_least: true,
-                paper: None,
-            });
+            points.push(Point::of(&ratio, 1.0, true));
             shown.push(format!("{gpu_b}/{cpu_b} {m} {}", show(&ratio)));
             let mut why = format!(
                 "{gpu_b}/{cpu_b} {m} = {} ({})",
