@@ -250,15 +250,36 @@ pub fn repeat<S, E>(
 /// `plan.budget` (at least one round). `run(i)` does one run of variant `i` and returns its
 /// time in ms. The samples of round `r` are index `r` of every variant's samples, so that
 /// [`Rounds::ratio`] pairs them.
-pub fn rounds<E>(
+///
+/// A stop request ([`request_stop`]) ends the rounds before the next run: the unfinished
+/// round is dropped, and when no round was finished — the request came during the warm-up or
+/// the first round, which on a slow device can take seconds — there is nothing to pair and
+/// the result is `Err(Stopped)`, so that no caller reads the outputs of runs never made.
+pub fn rounds<E: From<Stopped>>(
     plan: TimingPlan,
     k: usize,
+    run: impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Rounds, E> {
+    rounds_until(plan, k, stop_requested, run)
+}
+
+/// Returned by [`rounds`] when a stop request came before one round was finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("stopped (Ctrl-C or SIGTERM) before one round of the variants was finished")]
+pub struct Stopped;
+
+/// [`rounds`] with the stop request as a parameter (tests ask for a stop without the
+/// process-wide flag, which cannot be taken back).
+fn rounds_until<E: From<Stopped>>(
+    plan: TimingPlan,
+    k: usize,
+    stop: impl Fn() -> bool,
     mut run: impl FnMut(usize) -> Result<f64, E>,
 ) -> Result<Rounds, E> {
     for _ in 0..plan.warmup {
         for i in 0..k {
-            if stop_requested() {
-                break;
+            if stop() {
+                return Err(Stopped.into());
             }
             run(i)?;
         }
@@ -272,9 +293,12 @@ pub fn rounds<E>(
             break;
         }
         for i in crate::stats::round_order(k, round) {
-            // One full round at least (every variant timed once); after a stop request no
-            // further run, even mid-round: the unfinished round is dropped below.
-            if round > 0 && stop_requested() {
+            // After a stop request no further run, even mid-round: the unfinished round is
+            // dropped below, and without one whole round there is no result.
+            if stop() {
+                if round == 0 {
+                    return Err(Stopped.into());
+                }
                 break 'rounds;
             }
             let ms = run(i)?;
@@ -293,7 +317,7 @@ pub fn rounds<E>(
 }
 
 /// [`rounds`] on the GPU: `glFinish` before the clock starts and before it stops.
-pub fn rounds_gpu<E>(
+pub fn rounds_gpu<E: From<Stopped>>(
     gl: &Gl,
     plan: TimingPlan,
     k: usize,
@@ -448,7 +472,7 @@ mod tests {
             order.push(i);
             round_of[i] += 1;
             let base = round_of[i] as f64; // drift: later rounds are slower
-            Ok::<_, ()>(if i == 0 { base } else { 2.0 * base })
+            Ok::<_, Stopped>(if i == 0 { base } else { 2.0 * base })
         })
         .unwrap();
         assert_eq!(r.timings.len(), 2);
@@ -467,7 +491,36 @@ mod tests {
         let ratio = r.ratio(1, 0).unwrap();
         assert_eq!((ratio.lo, ratio.median, ratio.hi), (2.0, 2.0, 2.0));
         // no variants: no rounds
-        let none = rounds(plan(3, 10), 0, |_| Ok::<_, ()>(1.0)).unwrap();
+        let none = rounds(plan(3, 10), 0, |_| Ok::<_, Stopped>(1.0)).unwrap();
         assert!(none.timings.is_empty());
+    }
+
+    #[test]
+    fn a_stop_in_the_first_round_gives_no_rounds_and_a_later_one_keeps_the_whole_rounds() {
+        // The stop comes after `at` runs (2 warm-up runs, then rounds of 3 variants).
+        let stopped_after = |at: usize| {
+            let runs = std::cell::Cell::new(0usize);
+            let r = rounds_until(
+                TimingPlan::fixed(1, 8, Duration::from_secs(100)),
+                3,
+                || runs.get() >= at,
+                |_| {
+                    runs.set(runs.get() + 1);
+                    Ok::<_, Stopped>(1.0)
+                },
+            );
+            (r, runs.get())
+        };
+        // During the warm-up or the first round: no result, and no run after the request.
+        for at in [0, 2, 4] {
+            let (r, made) = stopped_after(at);
+            assert_eq!(r.err(), Some(Stopped), "stop after {at} runs");
+            assert_eq!(made, at);
+        }
+        // In the third round (3 warm-up + 2 whole rounds + 1 run): two whole rounds kept.
+        let (r, made) = stopped_after(3 + 2 * 3 + 1);
+        let r = r.unwrap();
+        assert_eq!(made, 10);
+        assert!(r.timings.iter().all(|t| t.runs == 2), "{:?}", r.timings);
     }
 }

@@ -74,6 +74,13 @@ pub enum RunError {
     Failed(Vec<String>),
 }
 
+/// A stop request seen by a repetition loop ends the run as Ctrl-C does.
+impl From<crate::gl::timing::Stopped> for RunError {
+    fn from(_: crate::gl::timing::Stopped) -> Self {
+        RunError::Interrupted
+    }
+}
+
 impl RunError {
     /// Wraps an algorithm's typed error.
     pub fn algorithm(e: impl std::error::Error + Send + Sync + 'static) -> RunError {
@@ -465,6 +472,12 @@ impl PaperRunner<'_> {
         let result = (paper.run)(&session)
             .and_then(|()| session.roofline())
             .and_then(|()| session.versus());
+        // After a stop request any error is the stop's (a loop cut short, a kernel given no
+        // run): the paper ends as interrupted, not as failed.
+        let result = match result {
+            Err(_) if crate::gl::timing::stop_requested() => Err(RunError::Interrupted),
+            r => r,
+        };
         let mut prov = Provenance::now(gl.info(), opts.mode);
         prov.seconds = started.elapsed().as_secs_f64();
         prov.load = load;

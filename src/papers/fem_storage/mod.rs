@@ -65,6 +65,9 @@ pub enum FemError {
     Direct(String),
     #[error(transparent)]
     Gl(#[from] GlError),
+    /// A stop request (Ctrl-C or SIGTERM) came before one round of the timed variants ended.
+    #[error(transparent)]
+    Stopped(#[from] crate::gl::timing::Stopped),
 }
 
 /// The paper as the report cites it, its setup, how it runs here, and what is not

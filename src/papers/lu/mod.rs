@@ -59,6 +59,9 @@ pub enum LuError {
     Size(String),
     #[error(transparent)]
     Gl(#[from] GlError),
+    /// A stop request (Ctrl-C or SIGTERM) came before one round of the timed variants ended.
+    #[error(transparent)]
+    Stopped(#[from] crate::gl::timing::Stopped),
 }
 
 /// The packed factors `lu` (row-major `n × n`) of a GPU decomposition, or the first zero or
