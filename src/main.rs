@@ -49,6 +49,17 @@ enum Command {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Where the time of a run's rows went: each row's profiled warm-up run, pass by pass
+    /// (`reproduce` keeps them in each paper's record).
+    Profile {
+        /// The run's output folder (e.g. figures/llvmpipe).
+        dir: PathBuf,
+        /// The paper key.
+        paper: String,
+        /// Only the rows whose table or row name contains this text.
+        #[arg(long)]
+        row: Option<String>,
+    },
     /// Rewrite figures/REPORT.md, the index of the devices' result folders, and each device's
     /// REPORT.md from its papers' records (a full run does both; use it after adding a
     /// device's folder or a paper's results).
@@ -278,6 +289,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Reproduce(a) => reproduce(&device, a),
         Command::Index { root } => index(&root),
         Command::Compare { a, b, out } => compare(&a, &b, out.as_deref()),
+        Command::Profile { dir, paper, row } => profile(&dir, &paper, row.as_deref()),
         Command::Sim { name, options } => sim(device, &name, options),
         Command::Trace(a) => trace(&device, a),
         Command::Bench(a) => bench(&device, a),
@@ -308,6 +320,7 @@ fn reproduce(device: &DeviceSelector, a: ReproduceArgs) -> anyhow::Result<()> {
         experiments: a.experiments,
         check_only: a.check,
         bench: !a.no_bench,
+        profile: true,
     };
     runner::select(registry::PAPERS, &opts.papers)?;
     let g = gl::headless(device).context("creating a headless GL context")?;
@@ -351,6 +364,21 @@ fn compare(a: &Path, b: &Path, out: Option<&Path>) -> anyhow::Result<()> {
         }
         None => print!("{report}"),
     }
+    Ok(())
+}
+
+/// `profile`: the profiles a run kept for one paper's rows.
+fn profile(dir: &Path, paper: &str, row: Option<&str>) -> anyhow::Result<()> {
+    runner::select(registry::PAPERS, &[paper.to_string()])?;
+    let path = dir.join(paper).join("paper.json");
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("reading {} (a `reproduce` output folder?)", path.display()))?;
+    let record: gpgpu_repro::report::record::PaperRecord = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a paper record", path.display()))?;
+    print!(
+        "{}",
+        gpgpu_repro::report::profile::listing(&record.profiles, row).map_err(anyhow::Error::msg)?
+    );
     Ok(())
 }
 

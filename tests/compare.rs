@@ -55,6 +55,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
         plots: vec![],
         notes: vec![],
         audits: vec![],
+        profiles: vec![],
         findings: vec![
             Finding::new("table1", "the GPU is faster than the CPU (Table 1)")
                 .verdict(Verdict::of(renderer == "llvmpipe")),
@@ -216,6 +217,7 @@ fn stability_run(
         plots: vec![],
         notes: vec![],
         audits: vec![],
+        profiles: vec![],
         findings: claims
             .iter()
             .zip(verdicts)

@@ -542,6 +542,7 @@ fn fem_grids_2d_quick_30000_is_refused_in_under_a_second() {
         experiments: Some(exp.path().to_path_buf()),
         check_only: false,
         bench: false,
+        profile: false,
     };
     let t0 = std::time::Instant::now();
     let err = runner::reproduce(&g, gpgpu_repro::registry::PAPERS, &opts).unwrap_err();

@@ -41,6 +41,7 @@ fn options(papers: &[&str], exp: Option<&Path>, out: &Path, check_only: bool) ->
         experiments: exp.map(Path::to_path_buf),
         check_only,
         bench: false,
+        profile: false,
     }
 }
 

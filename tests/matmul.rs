@@ -317,6 +317,7 @@ fn reproduce_with(toml: &str) -> (RunError, f64) {
         experiments: Some(exp.path().to_path_buf()),
         check_only: false,
         bench: false,
+        profile: false,
     };
     let t0 = std::time::Instant::now();
     let err = runner::reproduce(&g, gpgpu_repro::registry::PAPERS, &opts).unwrap_err();

@@ -30,6 +30,8 @@ fn quick(papers: &[&str], out: &std::path::Path) -> Options {
         experiments: None,
         check_only: false,
         bench: false,
+        // The profiled warm-ups on, as `reproduce` has them.
+        profile: true,
     }
 }
 
@@ -306,6 +308,23 @@ fn without_fp64_bicg_runs_its_fp32_build_and_skips_the_rest() {
     // `legacy`), the CPU anchor, and what the fp32 rows feed: the roofline and the
     // legacy-vs-compute pairs.
     assert_eq!(ran, ["precision", "anchor", "legacy", "roofline", "versus"]);
+    // The binary profiles each timed row's last warm-up run: the legacy table's rows keep
+    // their passes, named by their shaders, and the page says where the time goes.
+    let legacy: Vec<_> = rec
+        .profiles
+        .iter()
+        .filter(|p| p.table == "legacy")
+        .collect();
+    assert!(
+        legacy
+            .iter()
+            .flat_map(|p| &p.runs)
+            .flat_map(|r| &r.passes)
+            .any(|q| q.pass.starts_with("bicg/") && q.calls > 0 && q.ms > 0.0),
+        "{legacy:?}"
+    );
+    let page = std::fs::read_to_string(out.path().join("bicg/README.md")).unwrap();
+    assert!(page.contains("## Where the time goes"), "{page}");
 }
 
 #[test]

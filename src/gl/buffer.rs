@@ -96,16 +96,22 @@ impl<T: Pod> Buffer<T> {
                 self.len
             )));
         }
-        let raw = self.gl.raw();
-        unsafe {
-            raw.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(self.id));
-            raw.buffer_sub_data_u8_slice(
-                glow::SHADER_STORAGE_BUFFER,
-                (offset * std::mem::size_of::<T>()) as i32,
-                bytemuck::cast_slice(data),
-            );
-        }
-        self.gl.check("buffer upload")
+        super::profile::pass(
+            &self.gl,
+            || "upload".into(),
+            || {
+                let raw = self.gl.raw();
+                unsafe {
+                    raw.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(self.id));
+                    raw.buffer_sub_data_u8_slice(
+                        glow::SHADER_STORAGE_BUFFER,
+                        (offset * std::mem::size_of::<T>()) as i32,
+                        bytemuck::cast_slice(data),
+                    );
+                }
+                self.gl.check("buffer upload")
+            },
+        )
     }
 
     /// Binds the buffer to `layout(std430, binding = N)`.
@@ -152,18 +158,24 @@ impl<T: Pod> Buffer<T> {
                 "buffer readback: the buffer's context is not current on this thread".into(),
             ));
         }
-        self.gl.storage_barrier();
-        let raw = self.gl.raw();
-        unsafe {
-            raw.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(self.id));
-            // glow passes the slice's length as the size: GL writes no more than `out`.
-            raw.get_buffer_sub_data(
-                glow::SHADER_STORAGE_BUFFER,
-                (offset * std::mem::size_of::<T>()) as i32,
-                bytemuck::cast_slice_mut(out),
-            );
-        }
-        self.gl.check_now("buffer readback")
+        super::profile::pass(
+            &self.gl,
+            || "read-back".into(),
+            || {
+                self.gl.storage_barrier();
+                let raw = self.gl.raw();
+                unsafe {
+                    raw.bind_buffer(glow::SHADER_STORAGE_BUFFER, Some(self.id));
+                    // glow passes the slice's length as the size: GL writes no more than `out`.
+                    raw.get_buffer_sub_data(
+                        glow::SHADER_STORAGE_BUFFER,
+                        (offset * std::mem::size_of::<T>()) as i32,
+                        bytemuck::cast_slice_mut(out),
+                    );
+                }
+                self.gl.check_now("buffer readback")
+            },
+        )
     }
 }
 

@@ -42,6 +42,7 @@ pub mod error;
 pub mod info;
 pub mod observe;
 pub mod pingpong;
+pub mod profile;
 pub mod program;
 pub mod quad;
 pub mod texture;
@@ -317,15 +318,21 @@ impl Gl {
     pub fn draw_procedural_triangles(&self, program: &Program, count: u32) -> Result<(), GlError> {
         let raw = self.raw();
         program.bind();
-        unsafe {
-            // A core profile needs a vertex array object bound even with no attributes.
-            let vao = raw.create_vertex_array().map_err(GlError::Invalid)?;
-            raw.bind_vertex_array(Some(vao));
-            raw.draw_arrays(glow::TRIANGLES, 0, count as i32);
-            raw.bind_vertex_array(None);
-            raw.delete_vertex_array(vao);
-        }
-        self.check("procedural triangle draw")
+        profile::pass(
+            self,
+            || program.pass_name(),
+            || {
+                unsafe {
+                    // A core profile needs a vertex array object bound even with no attributes.
+                    let vao = raw.create_vertex_array().map_err(GlError::Invalid)?;
+                    raw.bind_vertex_array(Some(vao));
+                    raw.draw_arrays(glow::TRIANGLES, 0, count as i32);
+                    raw.bind_vertex_array(None);
+                    raw.delete_vertex_array(vao);
+                }
+                self.check("procedural triangle draw")
+            },
+        )
     }
 
     /// Barrier for SSBO writes read by later dispatches through a [`BufferTexture`] view of

@@ -148,13 +148,19 @@ impl QuadBatch {
     /// The program's vertex stage must be `common/quad.vert` (see [`Program::fragment`]).
     pub fn draw(&self, program: &Program, target_w: u32, target_h: u32) -> Result<(), GlError> {
         program.set_vec2("u_target", [target_w as f32, target_h as f32]);
-        let raw = self.gl.raw();
-        unsafe {
-            raw.bind_vertex_array(Some(self.vao));
-            raw.draw_arrays(glow::TRIANGLES, 0, self.vertices);
-            raw.bind_vertex_array(None);
-        }
-        self.gl.check("quad draw")
+        super::profile::pass(
+            &self.gl,
+            || program.pass_name(),
+            || {
+                let raw = self.gl.raw();
+                unsafe {
+                    raw.bind_vertex_array(Some(self.vao));
+                    raw.draw_arrays(glow::TRIANGLES, 0, self.vertices);
+                    raw.bind_vertex_array(None);
+                }
+                self.gl.check("quad draw")
+            },
+        )
     }
 }
 

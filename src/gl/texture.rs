@@ -183,12 +183,18 @@ impl Texture {
         self.check_rect(r)?;
         check_len(data.len(), r.w, r.h, self.format)?;
         let pixels = bytemuck::cast_slice(data);
-        self.sub_image(
-            r,
-            self.format.external(),
-            glow::FLOAT,
-            pixels,
-            "texture upload",
+        super::profile::pass(
+            &self.gl,
+            || "upload".into(),
+            || {
+                self.sub_image(
+                    r,
+                    self.format.external(),
+                    glow::FLOAT,
+                    pixels,
+                    "texture upload",
+                )
+            },
         )
     }
 
@@ -302,17 +308,23 @@ impl Texture {
                 self.format
             )));
         }
-        with_pack_state(raw, || unsafe {
-            raw.get_tex_image(
-                t,
-                0,
-                self.format.external(),
-                glow::FLOAT,
-                glow::PixelPackData::Slice(Some(dst)),
-            );
-        })
-        .map_err(GlError::Invalid)?;
-        self.gl.check_now("texture readback")
+        super::profile::pass(
+            &self.gl,
+            || "read-back".into(),
+            || {
+                with_pack_state(raw, || unsafe {
+                    raw.get_tex_image(
+                        t,
+                        0,
+                        self.format.external(),
+                        glow::FLOAT,
+                        glow::PixelPackData::Slice(Some(dst)),
+                    );
+                })
+                .map_err(GlError::Invalid)?;
+                self.gl.check_now("texture readback")
+            },
+        )
     }
 
     /// Reads the texels of `r` back (row-major within `r`).
@@ -488,22 +500,28 @@ impl RenderTexture {
         if dst.format != self.tex.format {
             return Err(GlError::Invalid("copy between different formats".into()));
         }
-        let raw = self.tex.gl.raw();
-        unsafe {
-            raw.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
-            raw.bind_texture(dst.target.gl(), Some(dst.id));
-            raw.copy_tex_sub_image_2d(
-                dst.target.gl(),
-                0,
-                r.x as i32,
-                r.y as i32,
-                r.x as i32,
-                r.y as i32,
-                r.w as i32,
-                r.h as i32,
-            );
-        }
-        self.tex.gl.check("glCopyTexSubImage2D")
+        super::profile::pass(
+            &self.tex.gl,
+            || "copy (glCopyTexSubImage2D)".into(),
+            || {
+                let raw = self.tex.gl.raw();
+                unsafe {
+                    raw.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
+                    raw.bind_texture(dst.target.gl(), Some(dst.id));
+                    raw.copy_tex_sub_image_2d(
+                        dst.target.gl(),
+                        0,
+                        r.x as i32,
+                        r.y as i32,
+                        r.x as i32,
+                        r.y as i32,
+                        r.w as i32,
+                        r.h as i32,
+                    );
+                }
+                self.tex.gl.check("glCopyTexSubImage2D")
+            },
+        )
     }
 }
 

@@ -224,11 +224,11 @@ pub fn repeat<S, E>(
     plan: TimingPlan,
     mut run: impl FnMut() -> Result<(S, f64), E>,
 ) -> Result<Samples<S>, E> {
-    for _ in 0..plan.warmup {
+    for w in 0..plan.warmup {
         if stop_requested() {
             break;
         }
-        run()?;
+        profiled_if_last(w, plan.warmup, None, &mut run)?;
     }
     let mut runs = Vec::with_capacity(plan.repetitions);
     let mut times: Vec<f64> = Vec::with_capacity(plan.repetitions);
@@ -241,6 +241,22 @@ pub fn repeat<S, E>(
         runs.push((out, ms));
     }
     Ok(Samples { runs })
+}
+
+/// Warm-up run `w` of `warmup`: the last one is the profiled run when profiles are on
+/// ([`super::profile`]) — untimed like every warm-up, so that its `glFinish` between passes
+/// reaches no timed number and its results count nowhere a warm-up's would not.
+fn profiled_if_last<T, E>(
+    w: usize,
+    warmup: usize,
+    variant: Option<usize>,
+    run: impl FnOnce() -> Result<T, E>,
+) -> Result<T, E> {
+    if w + 1 == warmup && super::profile::enabled() {
+        super::profile::profiled_run(variant, run)
+    } else {
+        run()
+    }
 }
 
 /// Interleaved timing of `k` variants compared with each other: `plan.warmup` untimed runs of
@@ -276,12 +292,12 @@ fn rounds_until<E: From<Stopped>>(
     stop: impl Fn() -> bool,
     mut run: impl FnMut(usize) -> Result<f64, E>,
 ) -> Result<Rounds, E> {
-    for _ in 0..plan.warmup {
+    for w in 0..plan.warmup {
         for i in 0..k {
             if stop() {
                 return Err(Stopped.into());
             }
-            run(i)?;
+            profiled_if_last(w, plan.warmup, Some(i), || run(i))?;
         }
     }
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];

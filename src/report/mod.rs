@@ -10,6 +10,7 @@ pub mod finding;
 pub mod index;
 pub mod load;
 pub mod plot;
+pub mod profile;
 pub mod provenance;
 pub mod record;
 pub mod stability;

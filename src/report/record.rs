@@ -65,6 +65,9 @@ pub struct PaperRecord {
     /// The paper's claims, judged on this run.
     #[serde(default)]
     pub findings: Vec<Finding>,
+    /// Where each row's time went ([`super::profile`]); empty in older records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<super::profile::RowProfile>,
 }
 
 impl PaperRecord {

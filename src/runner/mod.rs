@@ -106,6 +106,9 @@ pub struct Options {
     /// Read every timed row against the device's limits: reuse `DIR/device.json` measured on
     /// this device, or run `bench` first (`--no-bench` turns it off: no bound columns).
     pub bench: bool,
+    /// Profile each timed row's last warm-up run ([`crate::gl::profile`]): the records'
+    /// "Where the time goes".
+    pub profile: bool,
 }
 
 impl Options {
@@ -296,6 +299,7 @@ pub fn reproduce_with(
     // A full run into the default place: figures/REPORT.md indexes the devices.
     let index = (opts.out.is_none() && opts.mode == Mode::Full).then(|| Path::new(FIGURES));
     let interrupted = interrupt_flag();
+    crate::gl::profile::enable(opts.profile);
     let command_started = Instant::now();
     let mut times = run_times(opts.mode);
     let profile = match opts.bench {

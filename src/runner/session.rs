@@ -35,6 +35,8 @@ struct State {
     /// Every timed GPU row's work and time, by table and row key (the roofline's points),
     /// and the row's verification error (`None`: not verified).
     attained: Vec<(String, String, Attained, Option<f64>)>,
+    /// The rows' profiled runs ([`crate::gl::profile`]), in the order they were written.
+    profiles: Vec<crate::report::profile::RowProfile>,
 }
 
 struct Shared {
@@ -101,6 +103,7 @@ impl Session {
                     audits: vec![],
                     findings: vec![],
                     attained: vec![],
+                    profiles: vec![],
                 }),
             }),
         })
@@ -303,6 +306,9 @@ impl Session {
             .progress_chars("=> "),
         );
         bar.set_prefix(format!("{}/{}", self.shared.paper, id));
+        // Profiles made before this table (the bench's, another table's unwritten rows)
+        // belong to none of its rows.
+        crate::gl::profile::take_runs();
         Ok(TableWriter {
             load_start: self
                 .shared
@@ -395,6 +401,7 @@ impl Session {
             notes: st.notes.clone(),
             audits: st.audits.clone(),
             findings: st.findings.clone(),
+            profiles: st.profiles.clone(),
         };
         let path = self.shared.dir.join("paper.json");
         if record.tables.is_empty() && record.plots.is_empty() && (failed || path.exists()) {

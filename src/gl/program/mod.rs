@@ -141,6 +141,12 @@ impl Program {
         &self.linked.files
     }
 
+    /// What a profile calls this program's passes ([`crate::gl::profile`]): its last file
+    /// (the fragment or compute shader; the vertex stage is shared).
+    pub fn pass_name(&self) -> String {
+        self.linked.files.last().cloned().unwrap_or_default()
+    }
+
     /// `glUseProgram`.
     pub fn bind(&self) {
         unsafe { self.gl.raw().use_program(Some(self.linked.id)) }

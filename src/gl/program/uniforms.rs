@@ -116,14 +116,20 @@ impl Program {
                 )));
             }
         }
-        self.bind();
-        unsafe {
-            self.gl
-                .raw()
-                .dispatch_compute(groups[0], groups[1], groups[2])
-        };
-        self.gl
-            .check(&format!("dispatching {}", self.linked.files.join(", ")))
+        super::super::profile::pass(
+            &self.gl,
+            || self.pass_name(),
+            || {
+                self.bind();
+                unsafe {
+                    self.gl
+                        .raw()
+                        .dispatch_compute(groups[0], groups[1], groups[2])
+                };
+                self.gl
+                    .check(&format!("dispatching {}", self.linked.files.join(", ")))
+            },
+        )
     }
 
     /// Enough groups of `local_size` to cover `n` invocations along x (1D dispatch).

@@ -41,6 +41,7 @@ pub(super) fn paper_page(
             p.caption, p.file, p.caption
         ));
     }
+    s.push_str(&crate::report::profile::page_section(&r.profiles, key));
     if !r.notes.is_empty() {
         s.push_str("<a id=\"notes\"></a>\n## Reproduction notes\n\n");
         for n in &r.notes {
@@ -100,6 +101,7 @@ fn contents_line(r: &PaperRecord) -> String {
         .chain(
             [
                 (!r.findings.is_empty(), "findings"),
+                (!r.profiles.is_empty(), "profile"),
                 (!r.notes.is_empty(), "notes"),
                 (!r.audits.is_empty(), "audit"),
             ]

@@ -229,7 +229,13 @@ impl TableWriter {
         );
         row.fingerprint = self.fingerprint(&row.key);
         row.device = self.shared.device.clone();
+        // The row's profiles, before the fixed-cost probe `fill_bound` may make adds its own.
+        let runs = crate::gl::profile::take_runs();
         self.fill_bound(&mut row, true);
+        crate::gl::profile::take_runs();
+        if !reused {
+            self.keep_profile(&row, runs);
+        }
         if self.shared.verbose_lines {
             let status = match row.status {
                 Status::Failed { .. } => "FAILED",
@@ -251,6 +257,32 @@ impl TableWriter {
         self.table.rows.push(row);
         self.bar.inc(1);
         self.write()
+    }
+
+    /// `runs`, the profiles of the runs made since the last row was written, are this row's
+    /// ([`crate::gl::profile::take_runs`]; a table that times several rows in one set of
+    /// rounds gives them all to the first).
+    fn keep_profile(&self, row: &Row, runs: Vec<crate::gl::profile::RunProfile>) {
+        if runs.is_empty() {
+            return;
+        }
+        let cell = |name: &str| {
+            let i = self.table.columns.iter().position(|c| c.name == name)?;
+            Some(&row.values[i])
+        };
+        let mut st = self.shared.state.borrow_mut();
+        st.profiles
+            .retain(|p| !(p.table == self.table.id && p.row == row.key));
+        st.profiles.push(crate::report::profile::RowProfile {
+            table: self.table.id.clone(),
+            row: row.key.clone(),
+            of_bound: cell(OF_BOUND).and_then(Value::as_f64),
+            limiter: cell(LIMITER).and_then(|v| match v {
+                Value::Text(t) => Some(t.clone()),
+                _ => None,
+            }),
+            runs,
+        });
     }
 
     /// The limits this table's rows are bounded by: the device's profile, with each fixed
