@@ -25,12 +25,18 @@ pub struct RowProfile {
 }
 
 /// The rows a page shows: those with a bound, farthest below it first (the kernels with the
-/// most left to gain), at most [`ON_THE_PAGE`].
+/// most left to gain), one per table (a tuning sweep's candidates are one kernel), at most
+/// [`ON_THE_PAGE`].
 pub fn farthest_below_bound(profiles: &[RowProfile]) -> Vec<&RowProfile> {
     let mut bounded: Vec<&RowProfile> = profiles.iter().filter(|p| p.of_bound.is_some()).collect();
     bounded.sort_by(|a, b| a.of_bound.unwrap().total_cmp(&b.of_bound.unwrap()));
-    bounded.truncate(ON_THE_PAGE);
-    bounded
+    let mut shown: Vec<&RowProfile> = Vec::new();
+    for p in bounded {
+        if shown.len() < ON_THE_PAGE && shown.iter().all(|q| q.table != p.table) {
+            shown.push(p);
+        }
+    }
+    shown
 }
 
 /// A row's profile in Markdown: a heading line, then one line per run (variant) with its
@@ -129,7 +135,7 @@ pub fn page_section(profiles: &[RowProfile], key: &str) -> String {
          shader; a copy, upload or read-back) between two `glFinish`es, timed by the CPU clock \
          (untimed: no number in the tables comes from it). The share is of the passes' time; \
          a run's wall time beyond it is the CPU's work between passes and the finishes. Variants \
-         are numbered as the row times them together. The rows farthest below their bound:\n\n",
+         are numbered as the row times them together. The rows farthest below their bound, one per table:\n\n",
     );
     let shown = farthest_below_bound(profiles);
     if shown.is_empty() {
@@ -152,7 +158,7 @@ mod tests {
 
     fn row(name: &str, of_bound: Option<f64>) -> RowProfile {
         RowProfile {
-            table: "t".into(),
+            table: format!("t{name}"),
             row: name.into(),
             of_bound,
             limiter: of_bound.map(|_| "fma".into()),
@@ -177,13 +183,18 @@ mod tests {
 
     #[test]
     fn the_page_shows_the_rows_farthest_below_their_bound_with_their_passes_shares() {
-        let all = [
+        let mut all = vec![
             row("a", Some(0.5)),
             row("b", None),
             row("c", Some(0.05)),
             row("d", Some(0.9)),
             row("e", Some(0.2)),
         ];
+        // A second row of `c`'s table, below `e`: one row per table.
+        all.push(RowProfile {
+            row: "c2".into(),
+            ..row("c", Some(0.1))
+        });
         let names: Vec<&str> = farthest_below_bound(&all)
             .iter()
             .map(|p| p.row.as_str())
@@ -196,7 +207,7 @@ mod tests {
             "{page}"
         );
         assert!(!page.contains("row `d`"));
-        assert!(page.contains("(5 rows)"));
+        assert!(page.contains("(6 rows)"));
         assert!(page_section(&[], "matmul").is_empty());
     }
 }

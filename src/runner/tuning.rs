@@ -171,6 +171,14 @@ impl Tuner {
                 Err(_) => Ok(()),
             }
         })?;
+        // Each candidate's row gets its own profiled warm-up run (variant j is `live[j]`).
+        let mut profiles = vec![Vec::new(); candidates.len()];
+        for mut run in crate::gl::profile::take_runs() {
+            if let Some(&i) = run.variant.and_then(|j| live.get(j)) {
+                run.variant = None;
+                profiles[i].push(run);
+            }
+        }
         let mut trials = Vec::with_capacity(candidates.len());
         let mut next = timed.timings.into_iter();
         for c in prepared.iter_mut() {
@@ -187,11 +195,12 @@ impl Tuner {
             });
         }
         drop(prepared);
-        self.rows(kernel, input, candidates, &keys, trials, tol)
+        self.rows(kernel, input, candidates, &keys, trials, tol, profiles)
     }
 
-    /// Adds one row per candidate and returns the chosen one's parameters (see the module
-    /// docs for the rule).
+    /// Adds one row per candidate, with its profiled runs, and returns the chosen one's
+    /// parameters (see the module docs for the rule).
+    #[allow(clippy::too_many_arguments)]
     fn rows<P: Clone>(
         &mut self,
         kernel: &str,
@@ -200,6 +209,7 @@ impl Tuner {
         keys: &[String],
         trials: Vec<Result<Trial, String>>,
         tol: f64,
+        mut profiles: Vec<Vec<crate::gl::profile::RunProfile>>,
     ) -> Result<P, RunError> {
         let verified = |tr: &Trial| tr.error.is_finite() && tr.error <= tol;
         let ok: Vec<(usize, &[f64])> = trials
@@ -248,6 +258,7 @@ impl Tuner {
                     }
                 }
             };
+            crate::gl::profile::give(std::mem::take(&mut profiles[i]));
             self.t.push(row)?;
         }
         match pick {
