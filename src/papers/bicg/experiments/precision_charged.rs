@@ -339,7 +339,8 @@ fn solve_row(
 
 /// Whether an fp32 solve failed by the rule of the module docs.
 fn fp32_failed(o: &Outcome) -> bool {
-    !o.converged() || !(o.err <= FP32_TOLERANCE)
+    // A NaN error counts as failed.
+    !o.converged() || o.err.is_nan() || o.err > FP32_TOLERANCE
 }
 
 /// B5's case on one charged system (the rule in the module docs).
@@ -374,7 +375,7 @@ fn judge(label: &str, [o64, o32]: [&Outcome; 2], scaled: Option<&Outcome>, tol: 
         _ => String::new(),
     };
     let f = f.ours(ours.clone());
-    if !o64.converged() || !(o64.err <= solution_tolerance(tol)) {
+    if !o64.converged() || o64.err.is_nan() || o64.err > solution_tolerance(tol) {
         return f.verdict(Verdict::Inconclusive).why(format!(
             "The fp64 build itself does not reach the direct solution ({ours}): the two \
              builds are not told apart."
