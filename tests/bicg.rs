@@ -439,6 +439,21 @@ fn experiment_file_refuses_nan_tolerance_naming_the_key() {
         ("tol = 1e-8", "tol = nan", "tol"),
         ("tol = 1e-8", "tol = -1.0", "tol"),
         ("cap_factor = 2", "cap_factor = 0", "precision.cap_factor"),
+        (
+            "oxide_layers = 2",
+            "oxide_layers = 0",
+            "precision_charged.physics.oxide_layers",
+        ),
+        (
+            "spacing_nm = 1.0",
+            "spacing_nm = nan",
+            "precision_charged.physics.spacing_nm",
+        ),
+        (
+            "concentration_mm = 10.0",
+            "concentration_mm = -1.0",
+            "precision_charged.physics.concentration_mm",
+        ),
         ("local_size = 256", "local_size = 48", "solver.local_size"),
         (
             "about_as_long = 1.25",

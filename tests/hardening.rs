@@ -416,6 +416,7 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("fig6.local_sizes", "[32, 64]"),
                 ("fig6.repeat", ONCE),
                 ("precision.mesh.quick", r#""4x4x4""#),
+                ("precision_charged.mesh.quick", r#""6x6x6""#),
                 ("anchor.meshes.quick", r#"["4x4x4"]"#),
                 ("biofet.nodes.quick", "11"),
             ],

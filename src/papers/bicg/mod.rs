@@ -10,6 +10,9 @@
 //!
 //! * [`ellpack`] — the ELLPACK-R format and its CPU SpMV;
 //! * [`poisson`] — the 7-point operator with Fig. 3's Dirichlet electrodes;
+//! * [`charged`] — the charged BioFET systems in SI units (Poisson with an oxide/electrolyte
+//!   ε jump and frozen charge; one implicit Scharfetter–Gummel step, non-symmetric) on
+//!   which the precision question is asked;
 //! * [`cpu`] — the single-threaded f64 Bi-CG (the paper's CPU side and our reference),
 //!   with the `BicgParams` / `BicgInfo` / `BicgError` trio;
 //! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
@@ -17,7 +20,8 @@
 //! * [`linbcg`] — NR's control flow once for both GL solvers, over their device steps;
 //! * [`fragment`] — beyond the paper: the f32 iteration as render-to-texture fragment passes
 //!   (the legacy pipeline, GL 3.3), the counterpart of the compute f32 build;
-//! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver);
+//! * [`anchor`] — `faer`'s sparse Cholesky on the same matrices (a modern direct solver),
+//!   and its sparse LU for the non-symmetric step;
 //! * [`experiments`] — one file per table or figure: Fig. 4, the per-iteration timing, SpMV
 //!   bandwidth, Table 2, Fig. 6, the precision comparison, the faer anchor, the BioFET checks;
 //! * [`biofet`] — the ion-transport simulation ([`biofet::simulate`], also `gpgpu-repro sim
@@ -31,6 +35,7 @@
 
 pub mod anchor;
 pub mod biofet;
+pub mod charged;
 pub mod claims;
 pub mod cpu;
 pub mod ellpack;
@@ -53,7 +58,7 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
     claims: claims::CLAIMS,
     citation: "T. Park, J.-M. Woo and C.-H. Kim, \"CUDA-based Parallel Bi-Conjugate Gradient Matrix Solver for BioFET Simulation\" (BioFET 시뮬레이션을 위한 CUDA 기반 병렬 Bi-CG 행렬 해법), Journal of the Institute of Electronics Engineers of Korea (IEIE) CI, paper 2011-48CI-1-12, 2011.",
     setup: "CUDA on a GeForce GTX 285 (1 GB) with a Core i7 902 and a Core 2 Duo 6600 host; ELLPACK-R, shared-memory tree reductions, fp64",
-    here: "one GL 4.3 compute shader per CUDA kernel of Table 2, fp64 (`GL_ARB_gpu_shader_fp64`), ELLPACK-R in SSBOs; two-stage shared-memory reductions that differ from the paper's Harris #5/#6 kernels (warp-synchronous unrolling has no GLSL equivalent: a grid-stride stage like Harris's #7 without unrolling, every tree level behind barrier(), then a #4-like stage); an fp32 build and an fp32 fragment-pass Bi-CG beside (labelled +); CPU `linbcg` in f64",
+    here: "one GL 4.3 compute shader per CUDA kernel of Table 2, fp64 (`GL_ARB_gpu_shader_fp64`), ELLPACK-R in SSBOs; two-stage shared-memory reductions that differ from the paper's Harris #5/#6 kernels (warp-synchronous unrolling has no GLSL equivalent: a grid-stride stage like Harris's #7 without unrolling, every tree level behind barrier(), then a #4-like stage); an fp32 build and an fp32 fragment-pass Bi-CG beside (labelled +); fp32 against fp64 on Fig. 4's Laplace system (`precision`) and on the charged BioFET systems in SI units, Poisson with an ε jump and charge and a non-symmetric implicit Scharfetter–Gummel step (`precision_charged`); CPU `linbcg` in f64",
     omitted: &[
         (
             "Fig. 5 (one GPU behind two different host CPUs)",
@@ -70,10 +75,6 @@ pub const ORIGINAL: crate::report::article::Original = crate::report::article::O
         (
             "§VI's cost of fp64 against fp32 on the GTX 285",
             "a property of that GPU's fp64 units; the `precision` table compares the two builds' convergence, not their speed",
-        ),
-        (
-            "fp32 against fp64 on the charged BioFET system (§VI's convergence claim)",
-            "the `precision` table runs Fig. 4's uncharged Poisson matrix (symmetric, so Bi-CG's second sequence repeats the first); the charged BioFET run (`biofet`) solves in fp64 only",
         ),
     ],
 };

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::papers::bicg::biofet::BiofetParams;
+use crate::papers::bicg::charged::ChargedParams;
 use crate::papers::bicg::fragment;
 use crate::papers::bicg::gpu::{self, LOCAL_SIZES};
 use crate::papers::bicg::poisson::Mesh;
@@ -77,6 +78,7 @@ pub struct Fields {
     pub table2: Table2Cfg,
     pub fig6: Fig6Cfg,
     pub precision: PrecisionCfg,
+    pub precision_charged: PrecisionChargedCfg,
     pub anchor: AnchorCfg,
     pub biofet: BiofetCfg,
     pub legacy: LegacyCfg,
@@ -164,6 +166,64 @@ pub struct PrecisionCfg {
     pub cap_factor: usize,
 }
 
+/// The precision question on the charged systems (see [`super::precision_charged`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PrecisionChargedCfg {
+    pub mesh: PerMode<MeshSpec>,
+    /// The fp32 solve's cap, as a multiple of the fp64 iteration count.
+    pub cap_factor: usize,
+    /// The physics of [`crate::papers::bicg::charged`].
+    pub physics: ChargedParams,
+}
+
+impl PrecisionChargedCfg {
+    /// Every number in range, the oxide inside every mesh; the error names the key.
+    fn validate(&self) -> Result<(), String> {
+        let bad = |key: &str, why: String| Err(format!("`precision_charged.{key}`: {why}"));
+        if self.cap_factor == 0 {
+            return bad("cap_factor", "must be at least 1".into());
+        }
+        let p = &self.physics;
+        for (key, v) in [
+            ("physics.spacing_nm", p.spacing_nm),
+            ("physics.eps_oxide", p.eps_oxide),
+            ("physics.eps_electrolyte", p.eps_electrolyte),
+            ("physics.concentration_mm", p.concentration_mm),
+            ("physics.diffusivity", p.diffusivity),
+            ("physics.time_step_ns", p.time_step_ns),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return bad(key, format!("{v}: must be a finite number > 0"));
+            }
+        }
+        for (key, v) in [
+            ("physics.bio_charge", p.bio_charge),
+            ("physics.reference_v", p.reference_v),
+        ] {
+            if !v.is_finite() {
+                return bad(key, format!("{v}: must be a finite number"));
+            }
+        }
+        for m in [self.mesh.full.0, self.mesh.quick.0] {
+            // Electrolyte above the biomolecule layer, and a top electrode above that.
+            if p.oxide_layers == 0 || p.oxide_layers + 4 > m.nz {
+                return bad(
+                    "physics.oxide_layers",
+                    format!(
+                        "{} must be in 1..={} for mesh {} (the oxide, the biomolecule layer \
+                         and electrolyte below the top electrode fit along z)",
+                        p.oxide_layers,
+                        m.nz.saturating_sub(4),
+                        m.label()
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AnchorCfg {
@@ -224,6 +284,7 @@ impl Fields {
         if self.precision.cap_factor == 0 {
             return bad("precision.cap_factor", "must be at least 1".into());
         }
+        self.precision_charged.validate()?;
         // The paper's kernel names are a closed set: a misspelt one would match no kernel
         // of ours and its share would silently drop out of Table 2 (issue 40).
         if let Some(p) = self
@@ -303,6 +364,7 @@ impl Fields {
             ("table2.mesh", &self.table2.mesh),
             ("fig6.mesh", &self.fig6.mesh),
             ("precision.mesh", &self.precision.mesh),
+            ("precision_charged.mesh", &self.precision_charged.mesh),
         ] {
             v.push((key, m.pick(mode).0));
         }

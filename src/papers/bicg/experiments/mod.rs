@@ -1,7 +1,8 @@
 //! The paper's experiments, one file per table or figure: [`fig4`] (GPU vs CPU solve time per
 //! mesh), [`periter`] (a fixed number of iterations at the largest mesh), [`spmv`] (SpMV
 //! bandwidth), [`table2`] (share of time per kernel), [`fig6`] (time vs threads per block),
-//! [`precision`] (fp32 vs fp64), [`anchor`] (faer's sparse Cholesky), [`biofet`] (the
+//! [`precision`] (fp32 vs fp64), [`precision_charged`] (the same on the charged BioFET
+//! systems), [`anchor`] (faer's sparse Cholesky), [`biofet`] (the
 //! BioFET double layer against Debye–Hückel) and, beyond the paper, [`legacy`] (the fp32
 //! iteration as fragment passes beside the compute build). Fig. 5 is skipped (two host CPUs).
 //!
@@ -23,6 +24,7 @@ pub mod fig6;
 pub mod legacy;
 pub mod periter;
 pub mod precision;
+pub mod precision_charged;
 pub mod spmv;
 pub mod table2;
 
@@ -145,6 +147,7 @@ pub const TABLES: &[TableSpec] = &[
     TableSpec::needs("table2_calls", GL_FP64),
     TableSpec::needs("fig6", GL_FP64),
     TableSpec::needs("precision", &[Need::Compute]).rows_need(&[Need::Fp64]),
+    TableSpec::needs("precision_charged", GL_FP64),
     TableSpec::any("anchor"),
     TableSpec::any("legacy").rows_need(&[Need::Compute]),
     TableSpec::needs("biofet", GL_FP64),
@@ -186,6 +189,9 @@ impl crate::runner::Paper for Bicg {
         }
         if s.runs("precision") {
             precision::run(s, cfg, &params, opts)?;
+        }
+        if s.runs("precision_charged") {
+            precision_charged::run(s, cfg, &params, opts)?;
         }
         anchor::run(s, cfg, &params)?;
         if s.runs("legacy") {
