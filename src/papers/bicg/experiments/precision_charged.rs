@@ -170,10 +170,10 @@ fn table(
         vec![
             Column::key("System / build").text(),
             Column::ours("‖A−Aᵀ‖/‖A‖").sci(2),
-            Column::ours("|A| range").sci(2),
+            Column::ours("range of A").sci(2),
             Column::ours("‖b‖∞").sci(2),
-            Column::ours("|b| range").sci(2),
-            Column::ours("|x| range").sci(2),
+            Column::ours("range of b").sci(2),
+            Column::ours("range of x").sci(2),
             Column::ours("Iterations").int(),
             Column::ours("Stop").text(),
             Column::ours("Final estimate").sci(2),
@@ -318,10 +318,10 @@ fn solve_row(
         .row(&key)
         .text("System / build", &key)
         .num("‖A−Aᵀ‖/‖A‖", shape.asym)
-        .num("|A| range", shape.a.1 / shape.a.0)
+        .num("range of A", shape.a.1 / shape.a.0)
         .num("‖b‖∞", shape.b.1)
-        .num("|b| range", shape.b.1 / shape.b.0)
-        .num("|x| range", shape.x.1 / shape.x.0)
+        .num("range of b", shape.b.1 / shape.b.0)
+        .num("range of x", shape.x.1 / shape.x.0)
         .num("Iterations", out.iterations)
         .text("Stop", &out.stop)
         .num("Final estimate", info.err)
