@@ -111,7 +111,7 @@ impl Access {
 /// Bytes of one kernel by access kind (see the counting rule in the module docs). Serialized
 /// as its non-zero kinds; a bare number (rows written before access kinds) is [`Bytes::other`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(from = "BytesRepr")]
+#[serde(remote = "Self")]
 pub struct Bytes {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub tex_scalar: f64,
@@ -138,62 +138,30 @@ fn is_zero(v: &f64) -> bool {
     *v == 0.0
 }
 
-/// What a [`Bytes`] may be read from.
+/// What a [`Bytes`] may be read from: a bare number, or the kinds as [`Bytes`] writes them
+/// (its derived field-by-field form, `#[serde(remote = "Self")]`).
 #[derive(Deserialize)]
 #[serde(untagged)]
 enum BytesRepr {
     Total(f64),
-    Kinds {
-        #[serde(default)]
-        tex_scalar: f64,
-        #[serde(default)]
-        tex_rgba: f64,
-        #[serde(default)]
-        target: f64,
-        #[serde(default)]
-        copy: f64,
-        #[serde(default)]
-        ssbo_read: f64,
-        #[serde(default)]
-        ssbo_write: f64,
-        #[serde(default)]
-        image_read: f64,
-        #[serde(default)]
-        image_write: f64,
-        #[serde(default)]
-        other: f64,
-    },
+    Kinds(#[serde(with = "Bytes")] Bytes),
 }
 
-impl From<BytesRepr> for Bytes {
-    fn from(r: BytesRepr) -> Bytes {
-        match r {
+impl<'de> Deserialize<'de> for Bytes {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Ok(match BytesRepr::deserialize(d)? {
             BytesRepr::Total(other) => Bytes {
                 other,
                 ..Bytes::default()
             },
-            BytesRepr::Kinds {
-                tex_scalar,
-                tex_rgba,
-                target,
-                copy,
-                ssbo_read,
-                ssbo_write,
-                image_read,
-                image_write,
-                other,
-            } => Bytes {
-                tex_scalar,
-                tex_rgba,
-                target,
-                copy,
-                ssbo_read,
-                ssbo_write,
-                image_read,
-                image_write,
-                other,
-            },
-        }
+            BytesRepr::Kinds(b) => b,
+        })
+    }
+}
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Bytes::serialize(self, s)
     }
 }
 
@@ -361,5 +329,30 @@ impl Bound {
     pub fn fraction(&self, measured_ms: f64) -> Option<f64> {
         (self.limiter != Limiter::Unknown && measured_ms.is_finite() && measured_ms > 0.0)
             .then(|| self.ms / measured_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Bytes;
+
+    #[test]
+    fn bytes_read_a_bare_number_or_kinds_and_write_the_non_zero_kinds() {
+        let bare: Bytes = serde_json::from_str("12.5").unwrap();
+        let other = Bytes {
+            other: 12.5,
+            ..Bytes::default()
+        };
+        assert_eq!(bare, other);
+        let kinds: Bytes = serde_json::from_str(r#"{"tex_rgba": 4, "copy": 2}"#).unwrap();
+        let want = Bytes {
+            tex_rgba: 4.0,
+            copy: 2.0,
+            ..Bytes::default()
+        };
+        assert_eq!(kinds, want);
+        let text = serde_json::to_string(&kinds).unwrap();
+        assert_eq!(text, r#"{"tex_rgba":4.0,"copy":2.0}"#);
+        assert!(serde_json::from_str::<Bytes>("\"many\"").is_err());
     }
 }

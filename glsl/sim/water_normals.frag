@@ -9,12 +9,7 @@ uniform float u_scale;
 uniform vec4 u_bottom;
 out vec4 o_nh;
 
-float bottom(ivec2 g) {
-    vec2 x = (vec2(g) + 0.5) / float(u_n);
-    vec2 c = vec2(0.62, 0.38);
-    float hill = u_bottom.z * exp(-dot(x - c, x - c) / (u_bottom.w * u_bottom.w));
-    return u_bottom.x + u_bottom.y * (x.x + x.y) + hill;
-}
+#include "sim/bottom.glsl"
 
 float h(ivec2 g) {
     g = clamp(g, ivec2(0), ivec2(u_n - 1));

@@ -80,6 +80,29 @@ pub fn save_field(
     .map_err(|e| err(format!("{e}: {}", e.source)))
 }
 
+/// Sets pixel `(x, y)` of an RGB buffer `w` pixels wide to `c`.
+fn put(buf: &mut [u8], w: usize, (x, y): (usize, usize), c: [u8; 3]) {
+    let o = (y * w + x) * 3;
+    buf[o..o + 3].copy_from_slice(&c);
+}
+
+/// A colour bar of `bar_w × h` pixels, its top-left corner at `(x, y)` of an RGB buffer `w`
+/// pixels wide: `cmap(1)` on top down to `cmap(0)` at the bottom.
+fn colour_bar(
+    buf: &mut [u8],
+    w: usize,
+    (x, y): (usize, usize),
+    (bar_w, h): (usize, usize),
+    cmap: impl Fn(f32) -> [u8; 3],
+) {
+    for py in 0..h {
+        let c = cmap(1.0 - py as f32 / (h - 1) as f32);
+        for px in 0..bar_w {
+            put(buf, w, (x + px, y + py), c);
+        }
+    }
+}
+
 /// The layout of a [`save_field`] frame: the caption on top, the field (`scale` pixels per
 /// cell, `side` pixels square), the colour bar and its labels at the right; `w × h` pixels.
 struct FieldFrame {
@@ -119,8 +142,7 @@ impl FieldFrame {
     }
 
     fn put(&self, buf: &mut [u8], x: usize, y: usize, c: [u8; 3]) {
-        let o = (y * self.w + x) * 3;
-        buf[o..o + 3].copy_from_slice(&c);
+        put(buf, self.w, (x, y), c);
     }
 
     /// The field's cells (magenta where not finite) and the colour bar.
@@ -140,13 +162,8 @@ impl FieldFrame {
                 self.put(buf, margin + px, top + py, c);
             }
         }
-        let bx = self.bar_x();
-        for py in 0..side {
-            let c = viridis(1.0 - py as f32 / (side - 1) as f32);
-            for px in 0..Self::BAR_W {
-                self.put(buf, bx + px, top + py, c);
-            }
-        }
+        let bar = (self.bar_x(), top);
+        colour_bar(buf, self.w, bar, (Self::BAR_W, side), viridis);
     }
 
     /// The caption, the colour bar's five values and the quantity's name.
@@ -299,8 +316,7 @@ impl Grid {
     }
 
     fn put(&self, buf: &mut [u8], x: u32, y: u32, c: [u8; 3]) {
-        let o = ((y * self.w + x) * 3) as usize;
-        buf[o..o + 3].copy_from_slice(&c);
+        put(buf, self.w as usize, (x as usize, y as usize), c);
     }
 
     /// Panel `i`: its 3D view (if any) under the label band, then its field coloured by
@@ -328,12 +344,14 @@ impl Grid {
     /// The colour bar's colours, top = `cmap(1)`.
     fn paint_bar(&self, buf: &mut [u8], cmap: fn(f32) -> [u8; 3]) {
         let (bx, by) = self.bar();
-        for py in 0..PANEL {
-            let c = cmap(1.0 - py as f32 / (PANEL - 1) as f32);
-            for px in 0..Self::BAR_W {
-                self.put(buf, bx + px, by + py, c);
-            }
-        }
+        let bar = (bx as usize, by as usize);
+        colour_bar(
+            buf,
+            self.w as usize,
+            bar,
+            (Self::BAR_W as usize, PANEL as usize),
+            cmap,
+        );
     }
 
     /// The title, each panel's label, the bar's five ticks with their values over

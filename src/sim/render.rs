@@ -13,7 +13,9 @@
 use std::path::Path;
 use std::rc::Rc;
 
-use crate::gl::{Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture};
+use crate::gl::{
+    Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+};
 
 use super::{SimError, Simulation};
 
@@ -153,8 +155,7 @@ impl Renderer {
         let n = sim.n();
         let m = n.min(MINMAX_SIDE);
         if self.mm.as_ref().is_none_or(|(_, _, k)| *k != n) {
-            let t = RenderTexture::new(&self.gl, TexTarget::Rect, Format::RGBA32F, m, m, None)?;
-            let q = QuadBatch::new(&self.gl, &[Quad::identity(Rect::full(m, m))])?;
+            let (t, q) = square_target(&self.gl, m)?;
             self.mm = Some((t, q, n));
         }
         let (t, q, _) = self.mm.as_ref().expect("made above");
@@ -181,18 +182,9 @@ impl Renderer {
     fn surface_normals(&mut self, sim: &dyn Simulation) -> Result<(), SimError> {
         let (n, _, scale) = Self::surface_scale(sim);
         if self.nh.as_ref().is_none_or(|t| t.texture().width() != n) {
-            self.nh = Some(RenderTexture::new(
-                &self.gl,
-                TexTarget::Rect,
-                Format::RGBA32F,
-                n,
-                n,
-                None,
-            )?);
-            self.nh_quad = Some(QuadBatch::new(
-                &self.gl,
-                &[Quad::identity(Rect::full(n, n))],
-            )?);
+            let (t, q) = square_target(&self.gl, n)?;
+            self.nh = Some(t);
+            self.nh_quad = Some(q);
         }
         let (nh, nh_quad) = (self.nh.as_ref().unwrap(), self.nh_quad.as_ref().unwrap());
         nh.bind();
@@ -368,4 +360,11 @@ pub fn save_view(
             path: path.to_path_buf(),
             message: e.source.to_string(),
         })
+}
+
+/// An RGBA32F rectangle texture of `m × m` texels to render into, and the quad that covers it.
+fn square_target(gl: &Gl, m: u32) -> Result<(RenderTexture, QuadBatch), GlError> {
+    let t = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, m, m, None)?;
+    let q = QuadBatch::new(gl, &[Quad::identity(Rect::full(m, m))])?;
+    Ok((t, q))
 }

@@ -4,7 +4,7 @@
 //! (Krüger & Westermann 2003; Bolz et al. 2003), the last pass writing one texel of the
 //! results texture that the host reads — the reductions every Bi-CG iteration runs five times.
 
-use super::{Input, Recorder, Technique, Trace, TraceError};
+use super::{Input, Recorder, Run, Technique, Trace, TraceError};
 use crate::gl::Role;
 use crate::papers::bicg::EllpackR;
 use crate::papers::bicg::fragment::{FragmentBicg, layout};
@@ -83,18 +83,16 @@ fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {
          red); values a pass changed are dark red.",
         seed = input.seed,
     );
-    Ok(Trace {
-        technique: REDUCE.name,
-        input: *input,
-        intro,
-        passes: rec.passes,
-        result_label: "results".into(),
+    let run = Run::new(
+        rec,
+        "results".into(),
         traced,
-        untraced: vec![pdot as f32, pmax as f32],
-        check: format!(
-            "a·b = {dot:.6} (f64 on the CPU: {want_dot:.6}), ‖a‖∞ = {max:.6} (CPU: {want_max:.6})"
-        ),
-    })
+        vec![pdot as f32, pmax as f32],
+    );
+    let check = format!(
+        "a·b = {dot:.6} (f64 on the CPU: {want_dot:.6}), ‖a‖∞ = {max:.6} (CPU: {want_max:.6})"
+    );
+    Ok(run.finish(REDUCE.name, input, intro, check))
 }
 
 /// The rows of the 1D Laplacian of order `n` (2 on the diagonal, −1 beside it).

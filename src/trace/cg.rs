@@ -10,7 +10,7 @@
 //! the R32F result. The batch of systems is one block-diagonal system (one global dot
 //! product per reduction), so the systems are random symmetric positive-definite ones.
 
-use super::{Input, Recorder, Technique, Trace, TraceError};
+use super::{Input, Recorder, Run, Technique, Trace, TraceError};
 use crate::gl::Gl;
 use crate::papers::tridiagonal::cg::{cg_fixed_f64, static_fetches};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCg, Packing, Systems, TridiagonalError};
@@ -63,10 +63,9 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
         .read()?;
     let mut plain = FragmentCg::new(gl, n, batch, packing, ITERATIONS).map_err(err)?;
     let untraced = plain.solve(&tex).map_err(err)?.read()?;
-    let result_label = "x (result)".to_string();
-    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
+    let run = Run::of_last_panel(rec, "x (result)", &solver_out, untraced)?;
     let want = cg_fixed_f64(&s, ITERATIONS);
-    let e = max_rel_error(&traced, &want);
+    let e = max_rel_error(&run.traced, &want);
     let lanes = packing.lanes() as usize;
     let w = n.div_ceil(lanes);
     let layout = match packing {
@@ -110,20 +109,16 @@ fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {
         setup = fetched.0,
         iter = fetched.1,
     );
-    Ok(Trace {
-        technique: match packing {
+    Ok(run.finish(
+        match packing {
             Packing::Scalar => SCALAR.name,
             Packing::Rgba => RGBA.name,
         },
-        input: *input,
+        input,
         intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!(
+        format!(
             "max relative error against the same {ITERATIONS} CG iteration in f64 (CPU): \
              {e:.2e}"
         ),
-    })
+    ))
 }

@@ -17,7 +17,7 @@
 //!    equations;
 //! 4. collect: `x_1 … x_N` into the result texture.
 
-use super::{Input, Recorder, Trace, TraceError};
+use super::{Input, Recorder, Run, Trace, TraceError};
 use crate::gl::{Gl, PingPongMethod};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCr, Systems, thomas_batch_f64};
 use crate::util::max_rel_error;
@@ -69,10 +69,9 @@ fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceErr
         .read()?;
     let mut plain = FragmentCr::new(gl, n, batch, method).map_err(err)?;
     let untraced = plain.solve(&tex).map_err(err)?.read()?;
-    let result_label = "x (result)".to_string();
-    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
+    let run = Run::of_last_panel(rec, "x (result)", &solver_out, untraced)?;
     let want = thomas_batch_f64(&s).map_err(err)?;
-    let e = max_rel_error(&traced, &want);
+    let e = max_rel_error(&run.traced, &want);
     let q = n.trailing_ones() as usize;
     let l = traced_solver.layout();
     let runs: Vec<String> = l
@@ -113,20 +112,16 @@ fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceErr
                  holds more data) before the fill.",
         }
     );
-    Ok(Trace {
-        technique: match method {
+    Ok(run.finish(
+        match method {
             PingPongMethod::Copy => COPY.name,
             PingPongMethod::Switch => SWITCH.name,
         },
-        input: *input,
+        input,
         intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!(
+        format!(
             "max relative error against Thomas in f64 (CPU): {e:.2e} (f32 arithmetic, q = {q} \
              levels)"
         ),
-    })
+    ))
 }

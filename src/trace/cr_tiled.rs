@@ -3,7 +3,7 @@
 //! (the solver of the Fig. 9 experiment, switch method) with one draw call per pass: one quad
 //! per tile column.
 
-use super::{Input, Recorder, Technique, Trace, TraceError};
+use super::{Input, Recorder, Run, Technique, Trace, TraceError};
 use crate::gl::Gl;
 use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
@@ -57,25 +57,20 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
     for snap in rec.passes.iter_mut().flat_map(|p| &mut p.panels) {
         snap.rows = "row";
     }
-    let result_label = "x (result)".to_string();
-    let traced = super::last_panel(&rec, &result_label, &solver_out)?;
+    let run = Run::of_last_panel(rec, "x (result)", &solver_out, untraced)?;
     let want = thomas_batch_f64(&sys).map_err(err)?;
-    let e = max_rel_error(&t.untile(&traced), &want);
+    let e = max_rel_error(&t.untile(&run.traced), &want);
     let intro = intro(&t, input.seed, traced_solver.layout());
-    Ok(Trace {
-        technique: TILED.name,
-        input: *input,
+    Ok(run.finish(
+        TILED.name,
+        input,
         intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!(
+        format!(
             "max relative error of the {} systems (untiled) against Thomas in f64 (CPU): \
              {e:.2e}",
             t.systems()
         ),
-    })
+    ))
 }
 
 /// The trace's introduction: the paper's Fig. 9 layout of `t`, each tile column's slices,

@@ -10,7 +10,7 @@
 //! programs chosen on the CPU; I4: a branch in the shader). Under the switch method each pass
 //! also carries forward the texels the previous pass computed outside its rectangle.
 
-use super::{Input, Recorder, Technique, Trace, TraceError};
+use super::{Input, Recorder, Run, Technique, Trace, TraceError};
 use crate::gl::{Gl, PingPongMethod, Role};
 use crate::papers::lu::cpu::{diag_dominant, lu_f64_of};
 use crate::papers::lu::fragment::unpack;
@@ -147,8 +147,9 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
     };
     let result_label = result.label.clone();
     super::same_as_solver(&traced, &solver_out, "solver's factors")?;
+    let run = Run::new(rec, result_label, traced, untraced);
     let want = lu_f64_of(&a, n).map_err(err)?;
-    let e = max_rel_error(&traced, &want);
+    let e = max_rel_error(&run.traced, &want);
     let intro = intro(n, input.seed, v, method);
     let technique = ALL
         .iter()
@@ -158,16 +159,8 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
         })
         .map(|t| t.name)
         .unwrap_or("lu");
-    Ok(Trace {
-        technique,
-        input: *input,
-        intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!("max relative error of the factors against LU in f64 (CPU): {e:.2e}"),
-    })
+    let check = format!("max relative error of the factors against LU in f64 (CPU): {e:.2e}");
+    Ok(run.finish(technique, input, intro, check))
 }
 
 /// The trace's introduction: the paper, the input and its layout in the texture (scalar or

@@ -3,7 +3,7 @@
 //! per texel, each pass adding the products of 4 consecutive k to the running sum,
 //! ping-ponged between R1 and R2 (the switch method).
 
-use super::{Input, Recorder, Technique, Trace, TraceError};
+use super::{Input, Recorder, Run, Technique, Trace, TraceError};
 use crate::gl::{Gl, Role};
 use crate::papers::matmul::multipass::Multipass;
 use crate::papers::matmul::pack::unpack4;
@@ -68,8 +68,9 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
         .unwrap_or_default();
     super::same_as_solver(&traced, &solver_out.data, "kernel's output")?;
     let result_label = last.map(|s| s.label.clone()).unwrap_or_default();
+    let run = Run::new(rec, result_label, traced, untraced);
     let want = cpu::reference_f64(&a, &b);
-    let e = max_rel_error(&traced, &want);
+    let e = max_rel_error(&run.traced, &want);
     let n4 = n.div_ceil(4);
     let intro = format!(
         "The matmul paper (Park 2019, *Parallel Algorithm for Matrix-Matrix Multiplication on \
@@ -95,14 +96,6 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
         s1 = input.seed + 1,
         passes = (4 * n4).div_ceil(K_CHUNK as usize),
     );
-    Ok(Trace {
-        technique: MULTIPASS.name,
-        input: *input,
-        intro,
-        passes: rec.passes,
-        result_label,
-        traced,
-        untraced,
-        check: format!("max relative error against A·B in f64 (CPU): {e:.2e}"),
-    })
+    let check = format!("max relative error against A·B in f64 (CPU): {e:.2e}");
+    Ok(run.finish(MULTIPASS.name, input, intro, check))
 }

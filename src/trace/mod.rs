@@ -87,21 +87,68 @@ pub(crate) fn same_as_solver(traced: &[f32], solver: &[f32], what: &str) -> Resu
     Ok(())
 }
 
-/// The texels the last pass left in its panel `label` (empty when there is none), checked
-/// with [`same_as_solver`] against the solver's output.
-pub(crate) fn last_panel(
-    rec: &Recorder,
-    label: &str,
-    solver: &[f32],
-) -> Result<Vec<f32>, TraceError> {
-    let traced = rec
-        .passes
-        .last()
-        .and_then(|p| p.panel(label))
-        .map(|p| p.after.clone())
-        .unwrap_or_default();
-    same_as_solver(&traced, solver, "solver's output")?;
-    Ok(traced)
+/// A traced run before its words: the passes it recorded and its result, traced and
+/// untraced (see [`Trace`]).
+pub(crate) struct Run {
+    passes: Vec<PassRecord>,
+    result_label: String,
+    pub traced: Vec<f32>,
+    untraced: Vec<f32>,
+}
+
+impl Run {
+    pub(crate) fn new(
+        rec: Recorder,
+        result_label: String,
+        traced: Vec<f32>,
+        untraced: Vec<f32>,
+    ) -> Self {
+        Self {
+            passes: rec.passes,
+            result_label,
+            traced,
+            untraced,
+        }
+    }
+
+    /// The run whose result is what the last pass left in its panel `label` (empty when
+    /// there is none), checked with [`same_as_solver`] against the solver's output.
+    pub(crate) fn of_last_panel(
+        rec: Recorder,
+        label: &str,
+        solver: &[f32],
+        untraced: Vec<f32>,
+    ) -> Result<Self, TraceError> {
+        let traced = rec
+            .passes
+            .last()
+            .and_then(|p| p.panel(label))
+            .map(|p| p.after.clone())
+            .unwrap_or_default();
+        same_as_solver(&traced, solver, "solver's output")?;
+        Ok(Self::new(rec, label.to_string(), traced, untraced))
+    }
+
+    /// The finished trace of `technique` on `input`: its introduction and its check against
+    /// the CPU reference, in words.
+    pub(crate) fn finish(
+        self,
+        technique: &'static str,
+        input: &Input,
+        intro: String,
+        check: String,
+    ) -> Trace {
+        Trace {
+            technique,
+            input: *input,
+            intro,
+            passes: self.passes,
+            result_label: self.result_label,
+            traced: self.traced,
+            untraced: self.untraced,
+            check,
+        }
+    }
 }
 
 /// A traced technique (one file per paper technique under `src/trace/`).

@@ -13,16 +13,12 @@ uniform int u_n;
 uniform float u_r;
 uniform int u_nsrc;
 uniform vec4 u_src[2];   // (centre x, centre y, radius, temperature) in grid units
-#ifndef FUSED
-out vec4 o_sys;
-#endif
+#include "tridiagonal/sim/build.glsl"
 
 float state(ivec2 g) {
-    g = clamp(g, ivec2(0), ivec2(u_n - 1));
-    return texelFetch(u_state, u_state_t == 1 ? g.yx : g).r;
+    return fetch(u_state, u_state_t, g);
 }
 
-// The equation (a, b, c, k) of unknown p.x of line p.y of the systems texture.
 vec4 equation(ivec2 p) {
     int i = p.x;
     ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
@@ -39,9 +35,3 @@ vec4 equation(ivec2 p) {
     float c = i == u_n - 1 ? 0.0 : -u_r;
     return vec4(a, 1.0 - a - c, c, k);
 }
-
-#ifndef FUSED
-void main() {
-    o_sys = equation(ivec2(gl_FragCoord.xy));
-}
-#endif

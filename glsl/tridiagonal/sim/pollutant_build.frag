@@ -15,13 +15,10 @@ uniform int u_flow;      // 0: uniform stream (u_vel), 1: rotation at u_omega ab
 uniform vec2 u_vel;
 uniform float u_omega;
 uniform vec4 u_src;      // (centre x, centre y, radius, rate); rate 0: no source this step
-#ifndef FUSED
-out vec4 o_sys;
-#endif
+#include "tridiagonal/sim/build.glsl"
 
 float state(ivec2 g) {
-    g = clamp(g, ivec2(0), ivec2(u_n - 1));
-    return texelFetch(u_state, u_state_t == 1 ? g.yx : g).r;
+    return fetch(u_state, u_state_t, g);
 }
 
 vec2 velocity(vec2 x) {
@@ -30,7 +27,6 @@ vec2 velocity(vec2 x) {
     return u_omega * vec2(-r.y, r.x);
 }
 
-// The equation (a, b, c, k) of unknown p.x of line p.y of the systems texture.
 vec4 equation(ivec2 p) {
     int i = p.x;
     ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
@@ -51,9 +47,3 @@ vec4 equation(ivec2 p) {
     float k = c0 - u_lambda * wt * 0.5 * (cp - cm) + u_alpha * (cp - 2.0 * c0 + cm) + u_lambda * s;
     return vec4(a, b, c, k);
 }
-
-#ifndef FUSED
-void main() {
-    o_sys = equation(ivec2(gl_FragCoord.xy));
-}
-#endif

@@ -15,30 +15,15 @@ uniform float u_kappa;
 uniform float u_damp;         // 1 - τ
 uniform vec4 u_push[3];       // disturbance: (centre x, centre y, radius, weight) at steps n, n-1, n-2
 uniform vec4 u_bottom;        // bottom: (base, slope along x+y, hill height, hill radius)
-#ifndef FUSED
-out vec4 o_sys;
-#endif
+#include "tridiagonal/sim/build.glsl"
 
-float fetch(sampler2DRect t, int transposed, ivec2 g) {
-    g = clamp(g, ivec2(0), ivec2(u_n - 1));
-    return texelFetch(t, transposed == 1 ? g.yx : g).r;
-}
-
-// The bottom relief: a slope rising towards (n, n) and a round hill; the CPU reference
-// (src/sim/shallow_water.rs, `bottom`) computes the same function.
-float bottom(ivec2 g) {
-    vec2 x = (vec2(g) + 0.5) / float(u_n);
-    vec2 c = vec2(0.62, 0.38);
-    float hill = u_bottom.z * exp(-dot(x - c, x - c) / (u_bottom.w * u_bottom.w));
-    return u_bottom.x + u_bottom.y * (x.x + x.y) + hill;
-}
+#include "sim/bottom.glsl"
 
 float depth(ivec2 g) {
     g = clamp(g, ivec2(0), ivec2(u_n - 1));
     return max(fetch(u_start, u_start_t, g) - bottom(g), 0.0);
 }
 
-// The equation (a, b, c, k) of unknown p.x of line p.y of the systems texture.
 vec4 equation(ivec2 p) {
     int i = p.x;
     ivec2 along = u_dir == 0 ? ivec2(1, 0) : ivec2(0, 1);
@@ -61,9 +46,3 @@ vec4 equation(ivec2 p) {
     }
     return vec4(a, 1.0 - a - c, c, k);
 }
-
-#ifndef FUSED
-void main() {
-    o_sys = equation(ivec2(gl_FragCoord.xy));
-}
-#endif

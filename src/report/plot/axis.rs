@@ -138,6 +138,64 @@ pub(crate) fn symmetric_log_axis(
     (lo, hi, (t.len() >= 2).then_some(t))
 }
 
+/// The y labels of a chart with a row per name, the first name on the top row (at
+/// `names.len() - 1`): a name at each row's whole position, nothing between.
+pub(crate) fn row_labels(names: Vec<String>) -> impl Fn(&f64) -> String {
+    move |v: &f64| {
+        let p = v.round();
+        if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < names.len() {
+            names[names.len() - 1 - p as usize].clone()
+        } else {
+            String::new()
+        }
+    }
+}
+
+/// The line at 1 of a ratio axis, over `rows` rows (from -0.5 to `rows - 0.5`).
+pub(crate) fn line_at_one<DB, X, Y>(
+    chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,
+    rows: usize,
+) -> Result<(), String>
+where
+    DB: DrawingBackend,
+    X: Ranged<ValueType = f64>,
+    Y: Ranged<ValueType = f64>,
+{
+    chart
+        .draw_series(LineSeries::new(
+            [(1.0, -0.5), (1.0, rows as f64 - 0.5)],
+            BLACK.stroke_width(2),
+        ))
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
+/// What each side of a ratio axis's line at 1 means, under the axis at either end: `below`
+/// starting at `l`, `above` ending at `r`, at the height `yb + 48`, in grey. Returns the
+/// font, for a key under them.
+pub(crate) fn sides<DB: DrawingBackend>(
+    root: &DrawingArea<DB, plotters::coord::Shift>,
+    (below, above): (&str, &str),
+    (l, r): (i32, i32),
+    yb: i32,
+) -> Result<TextStyle<'static>, String> {
+    let e = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    let font = (FONT, style::LEGEND)
+        .into_font()
+        .color(&RGBColor(80, 80, 80));
+    root.draw(&Text::new(
+        format!("<  {below}"),
+        (l, yb + 48),
+        font.clone(),
+    ))
+    .map_err(e)?;
+    let text = format!("{above}  >");
+    let w = style::text_width(&font.font, &text)?;
+    root.draw(&Text::new(text, (r - w, yb + 48), font.clone()))
+        .map_err(e)?;
+    Ok(font)
+}
+
 /// The minimum gap in pixels between two neighbouring tick labels.
 pub(crate) const TICK_GAP: f64 = 12.0;
 

@@ -5,7 +5,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{builder, mesh_style, range, tick};
-use super::{PlotError, SIZE, plot_error, render_png, style};
+use super::{Canvas, PlotError, SIZE, plot_error, render_png, style};
 
 /// Grouped bars: one group per category, one bar per series (the paper's bar charts), on a
 /// linear axis from zero: a bar's length is its value only there, so there is no log axis
@@ -25,11 +25,7 @@ impl BarChart {
     /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically:
     /// the old file stays until the new one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || self.size(),
-            |buf, size| self.render(path, buf, size),
-        )
+        render_png(path, || self.size(), |root, _| self.render(path, root))
     }
 
     /// The picture's size: the plot and the legend band under it (whose height depends on
@@ -53,16 +49,14 @@ impl BarChart {
             .collect()
     }
 
-    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of the picture's size.
+    fn render(&self, path: &Path, root: &Canvas) -> Result<(), PlotError> {
         let perr = plot_error(path);
         let Some((lo, hi)) = self.value_range() else {
             return Err(perr("no finite values to plot".into()));
         };
         let nc = self.categories.len();
         let (horizontal, longest) = self.lies_on_side();
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(SIZE.1);
         let y_area = if horizontal {
             (longest * 12 + 50).min(SIZE.0 / 2)
@@ -120,7 +114,6 @@ impl BarChart {
             draw!(b.build_cartesian_2d(cr, lo..hi), 0.0)
         }
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 

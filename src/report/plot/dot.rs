@@ -5,11 +5,10 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, mesh_style, range, tick};
-use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::axis::{builder, log_ticks, mesh_style, range, row_labels, tick};
+use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// One value with its interval, where it has one.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -47,9 +46,6 @@ pub struct DotChart {
     pub series: Vec<DotSeries>,
 }
 
-/// The drawing area a dot chart renders on.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
-
 impl DotChart {
     /// The height of a category's row in pixels.
     fn row_height(&self) -> u32 {
@@ -69,11 +65,7 @@ impl DotChart {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || self.size(),
-            |buf, size| self.render(path, buf, size),
-        )
+        render_png(path, || self.size(), |root, _| self.render(path, root))
     }
 
     fn keys(&self) -> Vec<style::Key> {
@@ -111,8 +103,8 @@ impl DotChart {
         Ok((w as u32 + 30).min(SIZE.0 / 2))
     }
 
-    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of the picture's size.
+    fn render(&self, path: &Path, root: &Canvas) -> Result<(), PlotError> {
         let perr = plot_error(path);
         let vals: Vec<f64> = self.values().collect();
         if vals.is_empty() || self.categories.is_empty() {
@@ -121,19 +113,9 @@ impl DotChart {
         let (lo, hi) = range(vals.into_iter(), self.log);
         let nc = self.categories.len();
         let y_area = self.label_area().map_err(&perr)?;
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(self.plot_height());
         let mut b = builder(&top, &self.title, 70, y_area);
-        let cats = self.categories.clone();
-        let catfmt = move |v: &f64| {
-            let p = v.round();
-            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < cats.len() {
-                cats[cats.len() - 1 - p as usize].clone()
-            } else {
-                String::new()
-            }
-        };
+        let catfmt = row_labels(self.categories.clone());
         let ticks = log_ticks((lo, hi), SIZE.0 - 40 - y_area, false);
         macro_rules! draw {
             ($chart:expr) => {{
@@ -163,13 +145,12 @@ impl DotChart {
             }
         }
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 
     /// Every series' whiskers and dots, series in legend order from the top of each row;
     /// `at` maps (value, row position) to pixels.
-    fn draw_dots(&self, top: &Area, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
+    fn draw_dots(&self, top: &Canvas, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
         let nc = self.categories.len();
         let ns = self.series.len().max(1);
         let step = 0.7 / ns as f64;

@@ -5,11 +5,10 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, mesh_style, symmetric_log_axis, tick};
-use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::axis::{builder, line_at_one, mesh_style, row_labels, sides, symmetric_log_axis, tick};
+use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// One claim's row.
 #[derive(Clone, Debug)]
@@ -33,9 +32,6 @@ pub struct ForestChart {
     pub x_label: String,
     pub rows: Vec<ForestRow>,
 }
-
-/// The drawing area a forest plot renders on.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 fn ok(v: f64) -> bool {
     v.is_finite() && v > 0.0
@@ -62,7 +58,7 @@ impl ForestChart {
         render_png(
             path,
             || Ok(self.size()),
-            |buf, size| self.render(path, buf, size),
+            |root, size| self.render(path, root, size),
         )
     }
 
@@ -83,26 +79,17 @@ impl ForestChart {
         symmetric_log_axis(vals, 560)
     }
 
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         if self.rows.is_empty() {
             return Err(perr("no claim to plot".into()));
         }
         let (lo, hi, ticks) = self.axis();
         let n = self.rows.len();
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (plot, side) = root.split_horizontally(size.0 - 260);
         let mut b = builder(&plot, &self.title, 140, self.label_width());
-        let names: Vec<String> = self.rows.iter().map(|r| r.label.clone()).collect();
-        let catfmt = move |v: &f64| {
-            let p = v.round();
-            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < names.len() {
-                names[names.len() - 1 - p as usize].clone()
-            } else {
-                String::new()
-            }
-        };
+        let catfmt = row_labels(self.rows.iter().map(|r| r.label.clone()).collect());
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
@@ -116,20 +103,15 @@ impl ForestChart {
                 )
                 .draw()
                 .map_err(|e| perr(e.to_string()))?;
-                let (y0, y1) = (-0.5, n as f64 - 0.5);
-                chart
-                    .draw_series(LineSeries::new(
-                        [(1.0, y0), (1.0, y1)],
-                        BLACK.stroke_width(2),
-                    ))
-                    .map_err(|e| perr(e.to_string()))?;
+                line_at_one(&mut chart, n).map_err(&perr)?;
+                let y0 = -0.5;
                 let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                self.draw_rows(&root, &at).map_err(&perr)?;
+                self.draw_rows(root, &at).map_err(&perr)?;
                 let (l, _) = at(lo, y0);
                 let (r, yb) = at(hi, y0);
-                sides(&root, (l, r), yb).map_err(&perr)?;
+                key(root, (l, r), yb).map_err(&perr)?;
                 let right = side.get_base_pixel().0 + 10;
-                self.draw_verdicts(&root, right, &at).map_err(&perr)?;
+                self.draw_verdicts(root, right, &at).map_err(&perr)?;
             }};
         }
         let cr = -0.5..(n as f64 - 0.5);
@@ -137,13 +119,12 @@ impl ForestChart {
             Some(t) => draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr)),
             None => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
         }
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 
     /// Each row's paper diamonds, then its cases (whiskers and dots, spread a little apart
     /// vertically so that they do not hide each other), top row first.
-    fn draw_rows(&self, root: &Area, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
+    fn draw_rows(&self, root: &Canvas, at: &dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         let n = self.rows.len();
         for (i, r) in self.rows.iter().enumerate() {
@@ -175,7 +156,7 @@ impl ForestChart {
     /// The verdict of each row, in its colour, right of the plot.
     fn draw_verdicts(
         &self,
-        root: &Area,
+        root: &Canvas,
         x: i32,
         at: &dyn Fn(f64, f64) -> (i32, i32),
     ) -> Result<(), String> {
@@ -193,23 +174,10 @@ impl ForestChart {
 }
 
 /// What each side of the line means, and the key of the marks, under the axis.
-fn sides(root: &Area, (l, r): (i32, i32), yb: i32) -> Result<(), String> {
-    let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-    let font = (FONT, style::LEGEND)
-        .into_font()
-        .color(&RGBColor(80, 80, 80));
-    root.draw(&Text::new(
-        "<  against the claim",
-        (l, yb + 48),
-        font.clone(),
-    ))
-    .map_err(e)?;
-    let text = "the claim's side  >";
-    let w = style::text_width(&font.font, text)?;
-    root.draw(&Text::new(text, (r - w, yb + 48), font.clone()))
-        .map_err(e)?;
+fn key(root: &Canvas, (l, r): (i32, i32), yb: i32) -> Result<(), String> {
+    let font = sides(root, ("against the claim", "the claim's side"), (l, r), yb)?;
     let key = "dots: ours with 95 % intervals, one per case; hollow diamonds: the paper's value";
     let w = style::text_width(&font.font, key)?;
     root.draw(&Text::new(key, ((l + r - w) / 2, yb + 84), font))
-        .map_err(e)
+        .map_err(|e| e.to_string())
 }

@@ -3,11 +3,10 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::tick;
-use super::{FONT, PlotError, plot_error, render_png, style};
+use super::{Canvas, FONT, PlotError, plot_error, render_png, style};
 
 /// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB: the polynomial fit of viridis (Matt
 /// Zucker's, public domain), the same one `glsl/sim/colormap.frag` uses for the GPU
@@ -129,12 +128,12 @@ impl HeatMap {
         render_png(
             path,
             || Ok(self.size()),
-            |buf, size| self.render(path, buf, size),
+            |root, size| self.render(path, root, size),
         )
     }
 
-    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         if self.values.len() != self.nx * self.ny || self.nx < 2 || self.ny < 2 {
             return Err(perr(format!(
@@ -148,8 +147,6 @@ impl HeatMap {
         if !(lo.is_finite() && hi.is_finite() && hi > lo) {
             return Err(perr(format!("colour range {lo}..{hi} is empty")));
         }
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, body) = root.split_vertically(Self::TITLE);
         top.draw(&Text::new(
             self.title.clone(),
@@ -160,12 +157,11 @@ impl HeatMap {
         let (left, right) = body.split_horizontally(size.0 - Self::BAR_AREA);
         self.draw_field(&left).map_err(&perr)?;
         self.draw_colour_bar(&right).map_err(&perr)?;
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 
     /// The field: one cell of the colour map per node, on axes in the domain's units.
-    fn draw_field(&self, left: &Area) -> Result<(), String> {
+    fn draw_field(&self, left: &Canvas) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         let (map, (lo, hi)) = colour_map(&self.values, self.range);
         let (xmax, ymax) = ((self.nx - 1) as f64 * self.h, (self.ny - 1) as f64 * self.h);
@@ -205,7 +201,7 @@ impl HeatMap {
     }
 
     /// The colour bar: a strip as tall as the plot, labelled on its right.
-    fn draw_colour_bar(&self, right: &Area) -> Result<(), String> {
+    fn draw_colour_bar(&self, right: &Canvas) -> Result<(), String> {
         let e = |e: DrawingAreaErrorKind<_>| e.to_string();
         let (map, (lo, hi)) = colour_map(&self.values, self.range);
         let mut bar = ChartBuilder::on(right)
@@ -240,9 +236,6 @@ impl HeatMap {
         Ok(())
     }
 }
-
-/// The drawing area a heat map renders on.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 #[cfg(test)]
 mod tests {

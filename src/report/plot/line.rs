@@ -2,11 +2,10 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, thin_ticks, tick};
-use super::{PlotError, SIZE, plot_error, render_png, style};
+use super::{Canvas, PlotError, SIZE, plot_error, render_png, style};
 
 /// The plot's width and height in pixels (about: the picture less the margins, the title
 /// and the label areas), for choosing ticks whose labels keep apart.
@@ -134,11 +133,7 @@ impl LineChart {
     /// Renders to a PNG 1200 px wide at `path`, 800 px high plus the legend (atomically: the
     /// old file stays until the new one is complete).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || self.size(),
-            |buf, size| self.render(path, buf, size),
-        )
+        render_png(path, || self.size(), |root, _| self.render(path, root))
     }
 
     /// The picture's size: the plot and the legend band under it (whose height depends on
@@ -178,16 +173,14 @@ impl LineChart {
         x.is_finite() && y.is_finite() && (!self.log_x || x > 0.0) && (!self.log_y || y > 0.0)
     }
 
-    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of the picture's size.
+    fn render(&self, path: &Path, root: &Canvas) -> Result<(), PlotError> {
         let perr = plot_error(path);
         let Some((xr, yr)) = self.ranges() else {
             return Err(perr("no finite points to plot".into()));
         };
         let x_ticks = self.x_ticks(xr);
         let y_ticks = log_ticks(yr, PLOT_H, true);
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
         let (top, bottom) = root.split_vertically(SIZE.1);
         let mut b = builder(&top, &self.title, 70, 110);
         macro_rules! draw {
@@ -225,7 +218,6 @@ impl LineChart {
             (true, Some(t)) => with_y!((xr.0..xr.1).log_scale().with_key_points(t.clone())),
         }
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
 
@@ -267,7 +259,7 @@ impl LineChart {
     /// on top (one of ours on a paper point is a dot in its ring). `at` maps a point to pixels.
     fn draw_curves(
         &self,
-        top: &DrawingArea<BitMapBackend, Shift>,
+        top: &Canvas,
         at: &dyn Fn((f64, f64)) -> (i32, i32),
     ) -> Result<(), String> {
         let n = self.series.len();
@@ -304,7 +296,7 @@ impl LineChart {
     /// Series `i`'s interval whiskers: a vertical line over each interval, capped at both ends.
     fn draw_whiskers(
         &self,
-        top: &DrawingArea<BitMapBackend, Shift>,
+        top: &Canvas,
         i: usize,
         at: &dyn Fn((f64, f64)) -> (i32, i32),
     ) -> Result<(), String> {
@@ -324,7 +316,7 @@ impl LineChart {
     /// and larger, ours filled.
     fn draw_markers(
         &self,
-        top: &DrawingArea<BitMapBackend, Shift>,
+        top: &Canvas,
         i: usize,
         at: &dyn Fn((f64, f64)) -> (i32, i32),
     ) -> Result<(), String> {

@@ -27,6 +27,8 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::files::{OutputError, write_atomic_with};
+use plotters::coord::Shift;
+use plotters::prelude::{BitMapBackend, DrawingArea, IntoDrawingArea, WHITE};
 use plotters::style::FontStyle;
 
 /// A plotting error with the file it concerns.
@@ -42,7 +44,10 @@ pub(crate) const FONT: &str = "sans-serif";
 /// Every chart's size in pixels (a line or bar chart grows downwards by its legend).
 pub(crate) const SIZE: (u32, u32) = (1200, 800);
 
-/// Renders a chart and saves it as a PNG at `path`, atomically.
+/// The white canvas every chart draws on: an RGB buffer of the picture's size.
+pub(crate) type Canvas<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
+
+/// Renders a chart on a white [`Canvas`] and saves it as a PNG at `path`, atomically.
 ///
 /// The order matters: the font is registered first, then the picture's size is computed
 /// (`size`, which may measure text, e.g. a legend's widest entry), once, and that one size is
@@ -52,7 +57,7 @@ pub(crate) const SIZE: (u32, u32) = (1200, 800);
 pub(crate) fn render_png(
     path: &Path,
     size: impl FnOnce() -> Result<(u32, u32), String>,
-    render: impl FnOnce(&mut [u8], (u32, u32)) -> Result<(), PlotError>,
+    render: impl FnOnce(&Canvas, (u32, u32)) -> Result<(), PlotError>,
 ) -> Result<(), PlotError> {
     let perr = plot_error(path);
     register_font().map_err(&perr)?;
@@ -61,7 +66,12 @@ pub(crate) fn render_png(
         return Err(perr(format!("empty picture ({}×{} px)", size.0, size.1)));
     }
     let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
-    render(&mut rgb, size)?;
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
+        render(&root, size)?;
+        root.present().map_err(|e| perr(e.to_string()))?;
+    }
     write_png(path, &rgb, size.0, size.1, image::ExtendedColorType::Rgb8).map_err(|e| PlotError {
         path: path.to_path_buf(),
         message: format!("{}", e.source),

@@ -2,11 +2,10 @@
 
 use std::path::Path;
 
-use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::axis::{builder, mesh_style, symmetric_log_axis, tick};
-use super::{FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::axis::{builder, line_at_one, mesh_style, row_labels, sides, symmetric_log_axis, tick};
+use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
 /// log axis with a whisker over its interval, and a line at 1 (the two sides equal). For
@@ -49,12 +48,12 @@ impl RatioChart {
         render_png(
             path,
             || Ok(self.size()),
-            |buf, size| self.render(path, buf, size),
+            |root, size| self.render(path, root, size),
         )
     }
 
-    /// Draws into `buf`, a picture of `size` pixels ([`render_png`] computed it once).
-    fn render(&self, path: &Path, buf: &mut [u8], size: (u32, u32)) -> Result<(), PlotError> {
+    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         let rows: Vec<&(String, f64, f64, f64)> = self.rows.iter().filter(|r| ok(r.1)).collect();
         if rows.is_empty() {
@@ -62,18 +61,8 @@ impl RatioChart {
         }
         let (lo, hi, ticks) = symmetric_axis(&rows, size.0 - self.label_width() - 40);
         let n = rows.len();
-        let root = BitMapBackend::with_buffer(buf, size).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| perr(e.to_string()))?;
-        let mut b = builder(&root, &self.title, 140, self.label_width());
-        let names: Vec<String> = rows.iter().map(|r| r.0.clone()).collect();
-        let catfmt = move |v: &f64| {
-            let p = v.round();
-            if (v - p).abs() < 1e-6 && p >= 0.0 && (p as usize) < names.len() {
-                names[names.len() - 1 - p as usize].clone()
-            } else {
-                String::new()
-            }
-        };
+        let mut b = builder(root, &self.title, 140, self.label_width());
+        let catfmt = row_labels(rows.iter().map(|r| r.0.clone()).collect());
         macro_rules! draw {
             ($chart:expr) => {{
                 let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
@@ -88,20 +77,14 @@ impl RatioChart {
                 )
                 .draw()
                 .map_err(|e| perr(e.to_string()))?;
+                line_at_one(&mut chart, n).map_err(&perr)?;
                 let y0 = -0.5;
-                let y1 = n as f64 - 0.5;
-                chart
-                    .draw_series(LineSeries::new(
-                        [(1.0, y0), (1.0, y1)],
-                        BLACK.stroke_width(2),
-                    ))
-                    .map_err(|e| perr(e.to_string()))?;
                 let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                draw_rows(&root, &rows, &at, at(hi, y0).0).map_err(&perr)?;
+                draw_rows(root, &rows, &at, at(hi, y0).0).map_err(&perr)?;
                 // What each side of the line means, under the axis at either end.
                 let (l, _) = at(lo, y0);
                 let (r, yb) = at(hi, y0);
-                self.draw_sides(&root, (l, r), yb).map_err(&perr)?;
+                sides(root, (&self.below, &self.above), (l, r), yb).map_err(&perr)?;
             }};
         }
         let cr = -0.5..(n as f64 - 0.5);
@@ -109,32 +92,9 @@ impl RatioChart {
             Some(t) => draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr)),
             None => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
         }
-        root.present().map_err(|e| perr(e.to_string()))?;
         Ok(())
     }
-
-    /// What each side of the line means, under the axis at either end: `below` left from
-    /// `x.0`, `above` ending at `x.1`, at the height `yb + 48`.
-    fn draw_sides(&self, root: &Area, (l, r): (i32, i32), yb: i32) -> Result<(), String> {
-        let e = |e: DrawingAreaErrorKind<_>| e.to_string();
-        let font = (FONT, style::LEGEND)
-            .into_font()
-            .color(&RGBColor(80, 80, 80));
-        root.draw(&Text::new(
-            format!("<  {}", self.below),
-            (l, yb + 48),
-            font.clone(),
-        ))
-        .map_err(e)?;
-        let text = format!("{}  >", self.above);
-        let w = style::text_width(&font.font, &text)?;
-        root.draw(&Text::new(text, (r - w, yb + 48), font))
-            .map_err(e)
-    }
 }
-
-/// The drawing area a ratio chart renders on.
-type Area<'a> = DrawingArea<BitMapBackend<'a>, Shift>;
 
 /// Whether a ratio or an interval end can stand on the log axis.
 fn ok(v: f64) -> bool {
@@ -158,7 +118,7 @@ fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Opt
 /// maps (ratio, row position) to pixels. A label that would pass `right` (the axis's end)
 /// ends there instead, so that no label is cut at the picture's edge.
 fn draw_rows(
-    root: &Area,
+    root: &Canvas,
     rows: &[&(String, f64, f64, f64)],
     at: &dyn Fn(f64, f64) -> (i32, i32),
     right: i32,

@@ -82,13 +82,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         p,
     )?;
     let lacks = s.lacks(&[Need::Compute]);
-    let grids = p
-        .unknowns
-        .pick(s.mode)
-        .iter()
-        .map(|&size| Grid::nearest(p.dim, size as usize, 1.1).map_err(RunError::algorithm))
-        .collect::<Result<Vec<_>, _>>()?;
-    for grid in grids {
+    for grid in p.grids(s.mode)? {
         s.check_interrupt()?;
         size_rows(s, cfg, &mut t, grid, &lacks)?;
     }

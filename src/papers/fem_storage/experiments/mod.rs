@@ -94,6 +94,18 @@ pub struct PerfConfig {
     pub repeat: Repeat,
 }
 
+impl PerfConfig {
+    /// The grids of the `perf` and `legacy` tables in `mode`: for each size, the grid of
+    /// `dim` dimensions whose unknowns are nearest it (aspect at most 1.1).
+    pub fn grids(&self, mode: Mode) -> Result<Vec<Grid>, RunError> {
+        self.unknowns
+            .pick(mode)
+            .iter()
+            .map(|&size| Grid::nearest(self.dim, size as usize, 1.1).map_err(RunError::algorithm))
+            .collect()
+    }
+}
+
 /// Runs every experiment of the paper (its configuration checked by the runner on load).
 /// The tables and what they need: the storage counts (Table 2, Fig. 3) are computed on the
 /// CPU and run anywhere; the Jacobi solver of a 2012 CUDA paper is a compute shader; the

@@ -67,16 +67,12 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         columns(),
         p,
     )?;
-    let sizes = p.unknowns.pick(s.mode);
     let cpu_threads = if threads() == 1 {
         vec![1]
     } else {
         vec![threads(), 1]
     };
-    let grids = sizes
-        .iter()
-        .map(|&size| Grid::nearest(p.dim, size as usize, 1.1).map_err(RunError::algorithm))
-        .collect::<Result<Vec<_>, _>>()?;
+    let grids = p.grids(s.mode)?;
     // The SSBO streaming bandwidth, every row's yardstick (and the caption's): with `--resume`
     // the one of the rows reused (GB/s over the fraction), so that every row of the table has
     // the same; measured where no row is reused.

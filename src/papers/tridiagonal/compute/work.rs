@@ -33,19 +33,8 @@ pub fn cr_work(n: usize, b: usize, memory: Memory) -> Work {
             16.0 * unknowns + 8.0 + 16.0 * red + 4.0 * unknowns,
         ),
     };
-    let bytes = Bytes::of(&[
-        (Access::ImageRead, 16.0 * n),
-        (Access::ImageWrite, 4.0 * n),
-        (Access::SsboRead, loads),
-        (Access::SsboWrite, stores),
-    ]);
-    Work {
-        bytes: bytes.scale(b),
-        flops32: b * (REDUCE_FLOPS * red + FILL_FLOPS * unknowns),
-        dispatches: 1,
-        kind: Kind::Compute,
-        ..Work::default()
-    }
+    let flops = REDUCE_FLOPS * red + FILL_FLOPS * unknowns;
+    one_dispatch(n, b, (loads, stores), flops)
 }
 
 /// The work of one [`ComputePcr`](super::ComputePcr) solve (`pcr.comp`, one dispatch) of
@@ -68,6 +57,13 @@ pub fn pcr_work(n: usize, b: usize, memory: Memory) -> Work {
         Memory::Shared => (0.0, 0.0),
         Memory::Global => (48.0 * n * steps + 16.0 * n, 16.0 * n + 16.0 * n * steps),
     };
+    one_dispatch(n, b, (loads, stores), REDUCE_FLOPS * n * steps + n)
+}
+
+/// One dispatch over `b` systems of `n` unknowns, per system: the coefficients read as an
+/// image (16 B an unknown) and x stored (4 B), `loads` and `stores` bytes of SSBO scratch,
+/// `flops` fp32 operations.
+fn one_dispatch(n: f64, b: f64, (loads, stores): (f64, f64), flops: f64) -> Work {
     let bytes = Bytes::of(&[
         (Access::ImageRead, 16.0 * n),
         (Access::ImageWrite, 4.0 * n),
@@ -76,7 +72,7 @@ pub fn pcr_work(n: usize, b: usize, memory: Memory) -> Work {
     ]);
     Work {
         bytes: bytes.scale(b),
-        flops32: b * (REDUCE_FLOPS * n * steps + n),
+        flops32: b * flops,
         dispatches: 1,
         kind: Kind::Compute,
         ..Work::default()

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::findings::{self, Fig11Times};
 use super::tune::{KERNELS, Tuned, compute_solver};
 use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64};
-use super::{ERR, GridData, RATIO, TIME, time_solver, time_thomas_cpu, timed_row};
+use super::{ERR, GridData, RATIO, TIME, thomas_row, time_solver};
 use super::{time_cells, verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
@@ -138,7 +138,11 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
     let mut all = vec![];
     for &g in c.grids.pick(s.mode) {
         let mut grid = Grid::new(g);
-        let th = thomas_row(s, &mut t, c, &mut grid)?;
+        let name = grid.name.clone();
+        let th = thomas_row(&mut t, &name, &[], &c.repeat, || {
+            let d = grid.data(&s.gl, c)?;
+            Ok((&d.sys, d.want.as_slice()))
+        })?;
         let mut times = Fig11Times::new(g, th.0);
         for e in solvers(&s.gl, grid.n, grid.batch, Some(c), local) {
             solver_row(s, &mut t, c, &mut grid, &e, th, &mut times)?;
@@ -217,36 +221,6 @@ impl Grid {
             self.seed,
         )
     }
-}
-
-/// Pure CPU Thomas f32: the denominator of every ratio, and whether its row was reused. With
-/// `--resume` the grid's other rows are reused only together with it, so that every ratio has
-/// the same denominator.
-fn thomas_row(
-    s: &Session,
-    t: &mut TableWriter,
-    c: &Fig11Config,
-    grid: &mut Grid,
-) -> Result<(f64, bool), RunError> {
-    let key = format!("{} Thomas CPU f32", grid.name);
-    let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, TIME));
-    let th_ms = match reused_th {
-        Some(ms) => ms,
-        None => {
-            let d = grid.data(&s.gl, c)?;
-            t.start(&key);
-            let th = time_thomas_cpu(&d.sys, &d.want, &c.repeat)?;
-            let row = t.row(&key).text("grid", &grid.name);
-            t.push(timed_row(
-                row.text("solver", "Thomas CPU f32"),
-                &th,
-                th.ms,
-                None,
-            ))?;
-            th.ms
-        }
-    };
-    Ok((th_ms, reused_th.is_some()))
 }
 
 /// The row of solver `e` on `grid` (`th`: CPU Thomas's time and whether its row was

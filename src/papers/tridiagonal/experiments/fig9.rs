@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32};
-use super::{kernel_name, time_thomas_cpu, timed_row};
+use super::{kernel_name, thomas_row, timed_row};
 use crate::gl::PingPongMethod;
 use crate::gl::timing::rounds;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
@@ -82,7 +82,10 @@ pub(super) fn run(s: &Session, c: &Fig9Config) -> Result<(), RunError> {
             data: None,
             seed: 7000 + g as u64,
         };
-        let th = thomas_row(&mut t, c, &tl, &mut grid)?;
+        let cells = [("texture", "—")];
+        let th = thomas_row(&mut t, &grid.name, &cells, &c.repeat, || {
+            grid_data(&mut grid.data, tl.n, systems, c.heat_r, grid.seed)
+        })?;
         let max_h = s.gl.info().max_rectangle_texture_size.max(0) as usize;
         let layouts = [
             (
@@ -150,32 +153,6 @@ struct Grid {
     name: String,
     data: Option<(Systems, Vec<f64>)>,
     seed: u64,
-}
-
-/// CPU Thomas f32, the ratios' denominator, and whether its row was reused: with `--resume`
-/// the grid's CR rows are reused only together with it, so that their ratios share one
-/// denominator.
-fn thomas_row(
-    t: &mut TableWriter,
-    c: &Fig9Config,
-    tl: &Tiling3d,
-    grid: &mut Grid,
-) -> Result<(f64, bool), RunError> {
-    let key = format!("{} Thomas CPU f32", grid.name);
-    let reused_th = t.reuse(&key)?.and_then(|row| t.value(&row, TIME));
-    let th_ms = match reused_th {
-        Some(ms) => ms,
-        None => {
-            t.start(&key);
-            let (sys, want) = grid_data(&mut grid.data, tl.n, tl.systems(), c.heat_r, grid.seed)?;
-            let th = time_thomas_cpu(sys, want, &c.repeat)?;
-            let row = t.row(&key).text("grid", &grid.name);
-            let row = row.text("solver", "Thomas CPU f32").text("texture", "—");
-            t.push(timed_row(row, &th, th.ms, None))?;
-            th.ms
-        }
-    };
-    Ok((th_ms, reused_th.is_some()))
 }
 
 /// The fragment CR `name` on `cols` tile columns of `rows` systems (one column: untiled),

@@ -47,7 +47,7 @@ use crate::gl::DeviceInfo;
 use crate::gl::timing::{measure_cpu, measure_gpu, rounds};
 use crate::gl::{Gl, Need, Texture};
 use crate::report::RowBuilder;
-use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec};
+use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableSpec, TableWriter};
 use crate::util::max_rel_error;
 
 pub use findings::{Fig11Times, same_order};
@@ -217,6 +217,37 @@ impl GridData {
         }
         Ok(slot.as_ref().expect("made above"))
     }
+}
+
+/// Pure CPU Thomas f32 on a grid's systems, the denominator of every ratio of the grid, and
+/// whether its row (`<grid> Thomas CPU f32`, then the key cells `cells`) was reused: with
+/// `--resume` the grid's other rows are reused only together with it, so that every ratio
+/// has the same denominator. `data` makes the systems and their f64 solution, only where the
+/// row is measured.
+fn thomas_row<'d>(
+    t: &mut TableWriter,
+    grid: &str,
+    cells: &[(&str, &str)],
+    repeat: &Repeat,
+    data: impl FnOnce() -> Result<(&'d Systems, &'d [f64]), RunError>,
+) -> Result<(f64, bool), RunError> {
+    let key = format!("{grid} Thomas CPU f32");
+    let reused = t.reuse(&key)?.and_then(|row| t.value(&row, TIME));
+    let ms = match reused {
+        Some(ms) => ms,
+        None => {
+            t.start(&key);
+            let (sys, want) = data()?;
+            let th = time_thomas_cpu(sys, want, repeat)?;
+            let mut row = t.row(&key).text("grid", grid);
+            for (name, v) in [("solver", "Thomas CPU f32")].iter().chain(cells) {
+                row = row.text(name, *v);
+            }
+            t.push(timed_row(row, &th, th.ms, None))?;
+            th.ms
+        }
+    };
+    Ok((ms, reused.is_some()))
 }
 
 /// `row` verified against its tolerance, or failed with the solver's error.
