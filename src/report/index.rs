@@ -55,6 +55,9 @@ pub fn write_report(
     s.push_str(&latest.to_markdown(false));
     if let Some(run) = &run {
         s.push_str(&format!("- run time: {}\n", run.describe()));
+        if let Some(drift) = run.drift_text() {
+            s.push_str(&format!("- drift: {drift}\n"));
+        }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
 }

@@ -106,6 +106,21 @@ pub struct RunTimes {
     pub papers: Vec<(String, f64)>,
     /// The command ended (else it is still running, or was interrupted).
     pub complete: bool,
+    /// A few roofs re-measured at the start and after each paper (the run's own drift);
+    /// empty without a bench and in older files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub drift: Vec<DriftProbe>,
+}
+
+/// One re-measurement of the drift probes' roofs ([`RunTimes::drift`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DriftProbe {
+    /// `start`, or the paper after which it was made.
+    pub after: String,
+    /// Seconds into the command.
+    pub seconds: f64,
+    /// Each probed roof's key, unit and value.
+    pub values: Vec<(String, String, f64)>,
 }
 
 /// The file [`RunTimes`] is written to, in the device folder.
@@ -135,6 +150,44 @@ impl RunTimes {
             parts.join(", ")
         )
     }
+
+    /// How far each probed roof moved over the run: its value at the first probe, its range
+    /// over all, and its largest move from the first, `exp(max |ln(v / v₀)|)` (up or down
+    /// alike, as the between-run terms are); `None` with fewer than two probes.
+    pub fn drift_text(&self) -> Option<String> {
+        let (first, rest) = self.drift.split_first()?;
+        if rest.is_empty() {
+            return None;
+        }
+        let span = self.drift.last().map_or(0.0, |p| p.seconds) - first.seconds;
+        let parts: Vec<String> = first
+            .values
+            .iter()
+            .map(|(key, unit, v0)| {
+                let all: Vec<f64> = self
+                    .drift
+                    .iter()
+                    .filter_map(|p| p.values.iter().find(|v| &v.0 == key).map(|v| v.2))
+                    .collect();
+                let (lo, hi) = all
+                    .iter()
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| {
+                        (a.min(v), b.max(v))
+                    });
+                let moved = all.iter().map(|v| (v / v0).ln().abs()).fold(0.0, f64::max);
+                format!(
+                    "`{key}` {v0:.4} {unit} at the start, {lo:.4}–{hi:.4} over {} probes \
+                     (largest move from the start: a factor {:.3})",
+                    all.len(),
+                    moved.exp()
+                )
+            })
+            .collect();
+        Some(format!(
+            "roofs re-measured at the start and after each paper, over {span:.0} s: {}",
+            parts.join("; ")
+        ))
+    }
 }
 
 /// A paper's row count, with how many of them `--resume` reused (`42 (40 reused)`).
@@ -143,5 +196,37 @@ pub(super) fn rows_cell(r: &PaperRecord) -> String {
     match r.tables.iter().map(|t| t.reused).sum::<usize>() {
         0 => rows.to_string(),
         reused => format!("{rows} ({reused} reused)"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(after: &str, seconds: f64, v: f64) -> DriftProbe {
+        DriftProbe {
+            after: after.into(),
+            seconds,
+            values: vec![("ssbo.read.f32".into(), "GB/s".into(), v)],
+        }
+    }
+
+    #[test]
+    fn the_drift_is_the_largest_move_from_the_first_probe_over_the_run() {
+        let mut run = RunTimes {
+            drift: vec![probe("start", 10.0, 10.0)],
+            ..RunTimes::default()
+        };
+        // One probe: nothing to compare.
+        assert_eq!(run.drift_text(), None);
+        run.drift.push(probe("a", 70.0, 12.0));
+        run.drift.push(probe("b", 130.0, 8.0));
+        let text = run.drift_text().unwrap();
+        // 10 → 8 is the larger move (|ln 0.8| > ln 1.2): a factor 1.25, down.
+        assert!(text.contains("over 120 s"), "{text}");
+        assert!(
+            text.contains("`ssbo.read.f32` 10.0000 GB/s at the start, 8.0000–12.0000 over 3 probes (largest move from the start: a factor 1.250)"),
+            "{text}"
+        );
     }
 }

@@ -18,6 +18,7 @@
 //! its run, and each table the load over its own span.
 
 pub mod config;
+pub mod drift;
 pub mod entry;
 pub mod roofline;
 pub mod session;
@@ -310,6 +311,13 @@ pub fn reproduce_with(
         times.bench_s = Some(command_started.elapsed().as_secs_f64());
     }
     let between = set_between_run(profile.as_deref());
+    // With a bench, a few roofs re-measured now and after each paper: the run's own drift.
+    let probe = |after: &str, times: &mut RunTimes| {
+        if opts.bench && !interrupted.load(Ordering::SeqCst) {
+            times.drift.extend(drift::probe(gl, after, command_started));
+        }
+    };
+    probe("start", &mut times);
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
     let runner = PaperRunner {
         gl,
@@ -327,6 +335,7 @@ pub fn reproduce_with(
     for (paper, files) in loaded {
         let (record, prov, result) = runner.run(paper, files)?;
         times.papers.push((paper.key.to_string(), prov.seconds));
+        probe(paper.key, &mut times);
         times.seconds = command_started.elapsed().as_secs_f64();
         write_run_times(&dir, &times)?;
         last_prov = prov;
