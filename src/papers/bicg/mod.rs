@@ -10,9 +10,9 @@
 //!
 //! * [`ellpack`] — the ELLPACK-R format and its CPU SpMV;
 //! * [`poisson`] — the 7-point operator with Fig. 3's Dirichlet electrodes;
-//! * [`charged`] — the charged BioFET systems in SI units (Poisson with an oxide/electrolyte
-//!   ε jump and frozen charge; one implicit Scharfetter–Gummel step, non-symmetric) on
-//!   which the precision question is asked;
+//! * [`charged`] — the charged BioFET systems in SI units (Gummel's Poisson step with an
+//!   oxide/electrolyte ε jump and the double layer's charge linearised; one implicit
+//!   Scharfetter–Gummel step, non-symmetric) on which the precision question is asked;
 //! * [`cpu`] — the single-threaded f64 Bi-CG (the paper's CPU side and our reference),
 //!   with the `BicgParams` / `BicgInfo` / `BicgError` trio;
 //! * [`gpu`] — the same iteration as one compute shader per kernel of Table 2, in f64 and
