@@ -11,9 +11,9 @@
 //! ‖b‖∞ = 1 (x scaled back), which tells a failure of range (units) from one of precision.
 //! (The Poisson systems' ‖b‖∞ is an electrode's 0.5 V: scaling by it changes nothing.)
 //!
-//! B5's cases here ([`judge`]): on each charged system, *held* when fp64 converged to the
+//! B5's cases here (`judge`): on each charged system, *held* when fp64 converged to the
 //! direct solution and fp32 either stopped without converging or erred by more than
-//! [`FP32_TOLERANCE`] (the fp32 storage bound of the `precision` table, far above fp32
+//! `FP32_TOLERANCE` (the fp32 storage bound of the `precision` table, far above fp32
 //! rounding: "stalls well above the tolerance"); *not held* when fp32 converged within it.
 
 use super::config::Config;
