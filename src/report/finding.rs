@@ -115,6 +115,19 @@ impl Point {
             paper: None,
         }
     }
+
+    /// An exact value (a count, a ratio of exact distances) against `threshold`: no
+    /// interval, so its dot has no whiskers.
+    pub fn exact(value: f64, threshold: f64, at_least: bool) -> Point {
+        Point {
+            median: value,
+            lo: value,
+            hi: value,
+            threshold,
+            at_least,
+            paper: None,
+        }
+    }
 }
 
 impl Finding {
@@ -227,14 +240,7 @@ impl Finding {
             value <= threshold
         };
         let (op, other) = if at_least { ("≥", "<") } else { ("≤", ">") };
-        self.point = Some(Point {
-            median: value,
-            lo: value,
-            hi: value,
-            threshold,
-            at_least,
-            paper: None,
-        });
+        self.point = Some(Point::exact(value, threshold, at_least));
         self.why = format!(
             "Exact count: {name} = {} {} {} (no interval: nothing random in a count).",
             v(value),

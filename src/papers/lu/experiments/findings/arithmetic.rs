@@ -1,7 +1,7 @@
 //! Finding 4: GPU and CPU results differ, mainly from the GPU's division error — on this
 //! device's own arithmetic (table5) and under the 2005 arithmetic model (sec5_1_2005).
 
-use crate::report::{Finding, Verdict};
+use crate::report::{Finding, Point, Verdict};
 use crate::runner::Session;
 
 use super::Results;
@@ -10,11 +10,26 @@ use crate::papers::lu::cpu::MatrixClass;
 use crate::papers::lu::experiments::Config;
 use crate::papers::lu::experiments::family::Cell;
 use crate::papers::lu::experiments::sec5_1_2005::{Distance, ModelRow};
+use crate::papers::lu::ulp;
+
+/// How far `lead` moves the factors beyond the farthest of `others`: the smaller of its two
+/// distance ratios (normwise, mean ULP) to the largest of theirs, so above 1 exactly when it
+/// moves them further by both distances (finding 4b's rule; ∞ where the others move nothing,
+/// which the forest plot leaves out).
+fn lead_ratio(lead: &Distance, others: &[&Distance]) -> f64 {
+    let r = |f: fn(&Distance) -> f64| f(lead) / others.iter().map(|d| f(d)).fold(0.0, f64::max);
+    r(|d| d.normwise).min(r(|d| d.mean_ulps))
+}
 
 /// (4) GPU != CPU, mainly division.
-pub(super) fn finding4(s: &Session, r: &Results) {
+pub(super) fn finding4(s: &Session, cfg: &Config, r: &Results) {
     let fs = &r.ulps.fragment;
     let ieee = fs.iter().all(|x| x.min >= -0.5 && x.max <= 0.5);
+    // The plotted statistic: the divide's largest error in ULP against correct rounding's
+    // half ULP, the paper's from its Table 5.
+    let widest = |[lo, hi]: [f64; 2]| lo.abs().max(hi.abs());
+    let mut point = Point::exact(widest([fs[3].min, fs[3].max]), 0.5, true);
+    point.paper = cfg.table5.paper.get(ulp::OPS[3]).map(|&p| widest(p));
     s.finding(
         Finding::new(
             "table5",
@@ -32,6 +47,7 @@ pub(super) fn finding4(s: &Session, r: &Results) {
             100.0 * fs[3].correctly_rounded,
         ))
         .verdict(Verdict::of(!ieee || r.first_diff.is_some()))
+        .point(Some(point))
         .threshold(
             "GPU and CPU factors differ at some scanned N, or the divide error leaves \
              [−0.5, 0.5] ULP (exact counts, not timed)",
@@ -106,6 +122,16 @@ pub(super) fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
         .map(|x| leads(x, &|d| d.normwise) && leads(x, &|d| d.mean_ulps))
         .collect();
     let per_n: Vec<String> = rows.iter().map(|x| ablation_at(x, div)).collect();
+    let points = rows
+        .iter()
+        .map(|x| {
+            let others: Vec<&Distance> = (0..abl.len())
+                .filter(|&k| k != div)
+                .map(|k| &x.ablation[k])
+                .collect();
+            Point::exact(lead_ratio(&x.ablation[div], &others), 1.0, true)
+        })
+        .collect();
     let verdict = if rows.is_empty() {
         Verdict::NotTested
     } else if div_leads.iter().all(|&b| b) {
@@ -137,6 +163,7 @@ pub(super) fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
             per_n.join("; ")
         ))
         .verdict(verdict)
+        .points(points)
         .threshold(format!(
             "division alone moves the factors further than ± alone and × alone, by both \
              distances, at every N > {} (exact, not timed)",
@@ -223,6 +250,11 @@ pub(super) fn finding4_family(s: &Session, cfg: &Config, cells: &[Cell]) {
             ok.len(),
         ))
         .verdict(verdict_over(&ok, Cell::differ))
+        .point(Some(Point::exact(
+            ok.iter().filter(|c| c.differ()).count() as f64 / ok.len().max(1) as f64,
+            1.0,
+            true,
+        )))
         .threshold(format!(
             "held when the emulated factors differ from the CPU's IEEE f32 loop at N = {n} in every member × class cell (exact, not timed)"
         ))
@@ -244,6 +276,14 @@ pub(super) fn finding4_family(s: &Session, cfg: &Config, cells: &[Cell]) {
             ok.len()
         ))
         .verdict(verdict_over(&ok, Cell::div_leads))
+        .points(
+            ok.iter()
+                .map(|c| {
+                    let [d, a, m] = &c.ablation;
+                    Point::exact(lead_ratio(d, &[a, m]), 1.0, true)
+                })
+                .collect(),
+        )
         .threshold(format!(
             "held when, at N = {n}, emulating ÷ alone moves the factors further from the CPU's IEEE f32 loop than ± alone and × alone by both distances (normwise, mean ULP) in every cell; not held in none; inconclusive otherwise (exact, not timed)"
         ))
@@ -251,4 +291,28 @@ pub(super) fn finding4_family(s: &Session, cfg: &Config, cells: &[Cell]) {
             "Rests on the member (how ± picks its rule, whether the product is chopped, how the quotient is formed) and on the matrix (its multipliers' size: max |l| per cell in the table, since a division's error lands in L and scales the update by l). The verdict is the model family's, not the Quadro's: no member is measured on the hardware.",
         ),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(normwise: f64, mean_ulps: f64) -> Distance {
+        Distance {
+            normwise,
+            mean_ulps,
+            differing: 1.0,
+        }
+    }
+
+    #[test]
+    fn the_lead_ratio_is_above_one_exactly_when_division_leads_by_both_distances() {
+        let (a, m) = (d(2.0, 4.0), d(1.0, 8.0));
+        // Further by both distances: the smaller ratio (3/2 against 10/8) above 1.
+        assert_eq!(lead_ratio(&d(3.0, 10.0), &[&a, &m]), 1.25);
+        // Further by one distance only: below 1, as finding 4b's rule says "not leading".
+        assert_eq!(lead_ratio(&d(3.0, 6.0), &[&a, &m]), 0.75);
+        // The others move nothing: ∞ (left out of the plot), on the claim's side.
+        assert!(lead_ratio(&d(1.0, 1.0), &[&d(0.0, 0.0)]).is_infinite());
+    }
 }

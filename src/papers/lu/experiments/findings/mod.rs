@@ -51,7 +51,7 @@ pub(super) fn run(s: &Session, cfg: &Config, r: &Results) {
     if let Some(bw) = &r.bw {
         finding3(s, cfg, bw);
     }
-    arithmetic::finding4(s, r);
+    arithmetic::finding4(s, cfg, r);
     arithmetic::finding4_under_model(s, cfg, r);
     arithmetic::finding4_family(s, cfg, r.family);
     timing::paper_best_note(s, cfg, r);
