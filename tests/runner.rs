@@ -706,3 +706,64 @@ fn bounded_table(
         .unwrap();
     (s, t)
 }
+
+// ---- Issue 41: each row of a set of rounds claims its own variant's profiled run ----------
+
+/// A paper that times two variants "in one set of rounds" (their profiled runs handed in
+/// directly) and writes each variant's row on its own, the second variant's first.
+struct TwoVariants;
+
+impl runner::Paper for TwoVariants {
+    type Config = CountedConfig;
+    fn run(s: &Session, _: &CountedConfig) -> Result<(), RunError> {
+        use gpgpu_repro::gl::profile::{PassTime, RunProfile, give};
+        let run = |variant: usize| RunProfile {
+            variant: Some(variant),
+            wall_ms: 2.0,
+            passes: vec![PassTime {
+                pass: format!("v{variant}.comp"),
+                calls: 1,
+                ms: 1.0,
+            }],
+        };
+        let mut t = s.table("two", "Two variants", columns(), &("config", 1))?;
+        give(vec![run(0), run(1)]);
+        for (key, v) in [("1", 1), ("0", 0)] {
+            let row = t.row(key).num("N", 1.0).num("time", 1.0).num("error", 0.0);
+            t.push_variant(row.unchecked("a test row"), Some(v))?;
+        }
+        t.finish().map(drop)
+    }
+}
+
+static TWO_VARIANTS: PaperEntry = PaperEntry {
+    key: "two-variants",
+    title: "A paper that writes the rows of one set of rounds one by one",
+    files: &[ExperimentFile::of::<CountedConfig>(
+        "two-variants",
+        "n = 7\n",
+    )],
+    tables: &[],
+    run: runner::run_paper::<TwoVariants>,
+    original: &TEST_ORIGINAL,
+};
+
+#[test]
+fn each_variants_row_claims_its_own_profiled_run_only() {
+    let g = ctx();
+    let out = tempfile::tempdir().unwrap();
+    runner::reproduce(&g, &[&TWO_VARIANTS], &quick(&["two-variants"], out.path())).unwrap();
+    let rec: PaperRecord = serde_json::from_str(
+        &std::fs::read_to_string(out.path().join("two-variants/paper.json")).unwrap(),
+    )
+    .unwrap();
+    let passes = |row: &str| -> Vec<String> {
+        let p = rec.profiles.iter().find(|p| p.row == row).unwrap();
+        p.runs
+            .iter()
+            .flat_map(|r| r.passes.iter().map(|q| q.pass.clone()))
+            .collect()
+    };
+    assert_eq!(passes("1"), ["v1.comp"], "{:?}", rec.profiles);
+    assert_eq!(passes("0"), ["v0.comp"], "{:?}", rec.profiles);
+}

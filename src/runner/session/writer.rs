@@ -211,6 +211,24 @@ impl TableWriter {
         self.push_row(row.into(), false)
     }
 
+    /// Pushes `row`, the row of one variant (`variant`, its index in the rounds just timed;
+    /// `None` for one timed alone): it claims only that variant's profiled run, and the
+    /// other variants' runs wait for their own rows (a table that times several rows in one
+    /// set of rounds and writes them one by one).
+    pub fn push_variant(
+        &mut self,
+        row: impl Into<Row>,
+        variant: Option<usize>,
+    ) -> Result<(), RunError> {
+        let (mine, rest): (Vec<_>, Vec<_>) = crate::gl::profile::take_runs()
+            .into_iter()
+            .partition(|r| r.variant == variant);
+        crate::gl::profile::give(mine);
+        let out = self.push(row);
+        crate::gl::profile::give(rest);
+        out
+    }
+
     fn push_row(&mut self, mut row: Row, reused: bool) -> Result<(), RunError> {
         // After Ctrl-C / SIGTERM the repetition loops end early
         // ([`crate::gl::timing::request_stop`]): a row built since may be cut short, whichever
@@ -261,7 +279,7 @@ impl TableWriter {
 
     /// `runs`, the profiles of the runs made since the last row was written, are this row's
     /// ([`crate::gl::profile::take_runs`]; a table that times several rows in one set of
-    /// rounds gives them all to the first).
+    /// rounds writes each with [`TableWriter::push_variant`], else the first takes them all).
     fn keep_profile(&self, row: &Row, runs: Vec<crate::gl::profile::RunProfile>) {
         if runs.is_empty() {
             return;

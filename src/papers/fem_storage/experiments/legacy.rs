@@ -146,7 +146,7 @@ fn size_rows(
     let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
     let layout = frag.layout();
     drop(frag);
-    t.push(m.frag_row(t, &frag_key, frag_err, layout))?;
+    t.push_variant(m.frag_row(t, &frag_key, frag_err, layout), Some(0))?;
 
     if let Some(why) = lacks {
         return push_skipped(t, &grid, why);
@@ -159,7 +159,7 @@ fn size_rows(
     {
         let x = comp.x().map_err(RunError::algorithm)?;
         let comp_err = crate::util::max_rel_error(&x, &want);
-        t.push(m.comp_row(t, (i, reads), key, comp_err))?;
+        t.push_variant(m.comp_row(t, (i, reads), key, comp_err), Some(1 + i))?;
     }
     Ok(())
 }

@@ -134,7 +134,7 @@ fn size_rows(
         );
         // f32 sweeps in different summation order / fma: differences stay at f32
         // rounding because Jacobi contracts them.
-        t.push(row.verify(err, 1e-5))?;
+        t.push_variant(row.verify(err, 1e-5), Some(i))?;
     }
     for (j, &th) in cpu_threads.iter().enumerate() {
         let tc = &timed.timings[ngl + j];

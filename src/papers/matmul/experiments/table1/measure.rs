@@ -54,6 +54,10 @@ const PAPER: usize = 1;
 const PRINTED: usize = 2;
 const BLOCKED: usize = 3;
 const FRAGMENT: usize = 4;
+/// The variant in the rounds of each of [`Measured::kernels`]' runs, in its order (`None`:
+/// the as-printed launch, timed on its own): the row each profiled run belongs to.
+pub(super) const KERNEL_VARIANTS: [Option<usize>; 4] =
+    [Some(PAPER), None, Some(BLOCKED), Some(FRAGMENT)];
 const SGEMM: usize = 5;
 const NAMES: [&str; 6] = ["cpu", "paper", "as printed", "blocked", "fragment", "sgemm"];
 

@@ -27,7 +27,7 @@ use super::{KERNELS, Table1Config, fig3};
 use crate::papers::matmul::gpu::Park2019Params;
 use crate::runner::{RunError, Session, TableWriter};
 use columns::{cols, kernel_cols, kernel_keys};
-use measure::{Kernels, measure_row};
+use measure::{KERNEL_VARIANTS, Kernels, measure_row};
 use predict::Predict;
 
 pub fn run(s: &Session, cfg: &Table1Config, tuned: Tuned) -> Result<(), RunError> {
@@ -95,8 +95,9 @@ fn size_rows(
     let row = t.row(&key).num("N", n as f64);
     let row = match measure_row(s, cfg, n as usize, k, predict, row.clone()) {
         Ok((r, kernels)) => {
-            for ((name, work, tm, err), key) in kernels.into_iter().zip(kernel_keys(n)) {
-                kt.push(
+            let rows = kernels.into_iter().zip(kernel_keys(n));
+            for (((name, work, tm, err), key), variant) in rows.zip(KERNEL_VARIANTS) {
+                kt.push_variant(
                     kt.row(key)
                         .num("N", n as f64)
                         .text("kernel", name)
@@ -107,6 +108,7 @@ fn size_rows(
                         .work_timed(name, work, &tm)
                         .versus("matrix multiply (f32)", format!("N = {n}"))
                         .verify(err, cfg.tolerance),
+                    variant,
                 )?;
             }
             r
