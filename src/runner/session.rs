@@ -23,6 +23,7 @@ use crate::report::{
     Attained, Audit, BarChart, Column, DotChart, Finding, LineChart, Provenance, Table,
 };
 
+mod probes;
 mod writer;
 pub use writer::TableWriter;
 
@@ -322,7 +323,7 @@ impl Session {
             reused: HashSet::new(),
             bar,
             gl: self.gl.clone(),
-            probe: None,
+            probe: Default::default(),
         })
     }
 

@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use indicatif::ProgressBar;
 
+use super::probes::{REPROBE_AT, TableProbes};
 use super::{Session, Shared};
-use crate::bench::fixed::FixedProbe;
 use crate::bench::{Limits, OVER_BOUND};
 use crate::report::files::write_atomic;
 use crate::report::index::TableRef;
@@ -32,27 +32,8 @@ pub struct TableWriter {
     /// The fixed costs probed in this process ([`crate::bench::fixed::probe`]): at the
     /// table's first bounded row, and again after a row near a fixed-cost bound (the least of
     /// each cost over the probes); its rows' fixed-cost terms use them.
-    pub(super) probe: Option<Probes>,
+    pub(super) probe: TableProbes,
 }
-
-/// The fixed costs probed for one table: the first probe and the least over every probe.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Probes {
-    first: FixedProbe,
-    least: FixedProbe,
-    /// Probes made after a row near its fixed-cost bound ([`REPROBE_AT`]).
-    again: usize,
-    /// Where the caption that says them is.
-    caption: usize,
-}
-
-/// From this fraction of a bound whose limiter is (or is close to) the fixed cost, the table
-/// probes the fixed costs again right after the row. On llvmpipe a draw's cost has modes that
-/// last seconds (see [`crate::bench::fixed`]); a row timed in a cheaper mode than the table's
-/// first probe met reads above 1 of a bound that is then no bound: `tridiagonal/sweep` `32 CR
-/// fragment (copy)` read 1.39 of it in a quick run (issue 23). Probing next to the row meets
-/// the mode the row met, while it lasts.
-pub const REPROBE_AT: f64 = 0.8;
 
 impl TableWriter {
     /// Declares how many rows the table will have (for the progress bar's estimate).
@@ -303,72 +284,14 @@ impl TableWriter {
         });
     }
 
-    /// The limits this table's rows are bounded by: the device's profile, with each fixed
-    /// cost the least of the bench's and the ones probed in this process for this table (see
-    /// [`crate::bench::fixed`]'s module docs: a fixed cost measured in another process, or
-    /// minutes earlier, can lie above a row's own passes; a bound must not, so it takes the
-    /// least cost this device was seen to reach). The probes are said in the caption.
+    /// The limits this table's rows are bounded by: the device's profile with the fixed costs
+    /// of the table's probes ([`TableProbes::limits`]).
     fn limits(&mut self) -> Option<Limits> {
         let profile = self.shared.profile.borrow().clone()?;
-        let limits = &profile.limits;
-        if self.probe.is_none() {
-            let first = crate::bench::fixed::probe(&self.gl).unwrap_or_default();
-            self.table.caption.push(String::new());
-            self.probe = Some(Probes {
-                first,
-                least: first,
-                again: 0,
-                caption: self.table.caption.len() - 1,
-            });
-            self.say_probes(limits);
-        }
-        let p = self.probe?;
-        Some(p.least.least(FixedProbe::of(limits)).applied_to(limits))
-    }
-
-    /// Probes the fixed costs again (after a row near its fixed-cost bound) and keeps the
-    /// least of each.
-    fn probe_again(&mut self) {
-        let Some(profile) = self.shared.profile.borrow().clone() else {
-            return;
-        };
-        let p = crate::bench::fixed::probe(&self.gl).unwrap_or_default();
-        if let Some(probes) = self.probe.as_mut() {
-            probes.least = probes.least.least(p);
-            probes.again += 1;
-        }
-        self.say_probes(&profile.limits);
-    }
-
-    /// The caption line of the fixed-cost probes (rewritten after each probe).
-    fn say_probes(&mut self, bench: &Limits) {
-        let Some(p) = self.probe else {
-            return;
-        };
-        let us = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("{:.1} µs", ms * 1e3));
-        let again = match p.again {
-            0 => String::new(),
-            n => format!(
-                "; probed again after {n} row{} at over {REPROBE_AT} of a fixed-cost bound, the \
-                 least of all probes: {}, {}",
-                if n == 1 { "" } else { "s" },
-                us(p.least.draw_ms),
-                us(p.least.dispatch_ms)
-            ),
-        };
-        self.table.caption[p.caption] = format!(
-            "Fixed costs probed in this process, on all its CPUs, at the table's first \
-             bounded row: an empty draw {}, an empty dispatch {}{again} (the bench's \
-             `device.json`: {}, {}, the least of its passes, one of them made with the process \
-             on one CPU); every row's bound uses the least. Where the first probe's costs give \
-             a larger bound (on llvmpipe: what handing each pass to the driver's threads on \
-             other CPUs adds, which moves between modes), `of bound`'s interval reaches up to \
-             the fraction of that one.",
-            us(p.first.draw_ms),
-            us(p.first.dispatch_ms),
-            us(bench.draw_ms),
-            us(bench.dispatch_ms)
-        );
+        Some(
+            self.probe
+                .limits(&self.gl, &profile.limits, &mut self.table.caption),
+        )
     }
 
     /// The bound of a timed row's work from the table's limits; a row at over [`REPROBE_AT`] of
@@ -378,7 +301,10 @@ impl TableWriter {
         let fixed = bound.limiter == Limiter::FixedCost || bound.close == Some(Limiter::FixedCost);
         let near = bound.fraction(a.ms).is_some_and(|f| f > REPROBE_AT);
         let bound = if may_probe && fixed && near {
-            self.probe_again();
+            if let Some(profile) = self.shared.profile.borrow().clone() {
+                self.probe
+                    .again(&self.gl, &profile.limits, &mut self.table.caption);
+            }
             self.limits().and_then(|l| l.bound(&a.work).ok())?
         } else {
             bound
@@ -410,7 +336,7 @@ impl TableWriter {
     /// range the fixed costs are known in ([`Bound::ms_met`]).
     fn bound_met(&self, a: &Attained) -> Option<f64> {
         let profile = self.shared.profile.borrow().clone()?;
-        let first = self.probe?.first;
+        let first = self.probe.first()?;
         first
             .applied_to(&profile.limits)
             .bound(&a.work)
@@ -534,7 +460,7 @@ impl TableWriter {
     pub fn finish(mut self) -> Result<Table, RunError> {
         // A probe after a near-bound row may have lowered a fixed cost: every row of the
         // table is read against the same, least costs (without probing again).
-        if self.probe.is_some_and(|p| p.again > 0) {
+        if self.probe.probed_again() {
             let mut rows = std::mem::take(&mut self.table.rows);
             for row in &mut rows {
                 self.fill_bound(row, false);
