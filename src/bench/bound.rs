@@ -94,21 +94,8 @@ impl Limits {
     }
 
     fn bound_with(&self, work: &Work, working_set: Option<&Bytes>) -> Result<Bound, BenchError> {
+        check_counts(work)?;
         let b = &work.bytes;
-        let mut counts: Vec<(&str, f64)> =
-            Access::ALL.iter().map(|&a| (a.name(), b.get(a))).collect();
-        counts.extend([
-            ("other bytes", b.other),
-            ("flops32", work.flops32),
-            ("flops64", work.flops64),
-        ]);
-        for (name, v) in counts {
-            if !v.is_finite() || v < 0.0 {
-                return Err(BenchError::Work(format!(
-                    "{name} = {v}: counts must be finite and ≥ 0"
-                )));
-            }
-        }
         let (p32, p64) = match work.kind {
             Kind::Fragment => (self.fragment_fp32_gflops, self.fragment_fp64_gflops),
             Kind::Compute => (self.compute_fp32_gflops, self.compute_fp64_gflops),
@@ -135,22 +122,7 @@ impl Limits {
             .fold(None, |acc: Option<f64>, t| {
                 Some(acc.map_or(t, |m| m.max(t)))
             });
-        let fixed = match (work.passes, work.dispatches) {
-            (0, 0) => Some(0.0),
-            (p, d) => {
-                let draw = if p == 0 {
-                    Some(0.0)
-                } else {
-                    self.draw_ms.map(|t| t * p as f64)
-                };
-                let disp = if d == 0 {
-                    Some(0.0)
-                } else {
-                    self.dispatch_ms.map(|t| t * d as f64)
-                };
-                draw.zip(disp).map(|(a, b)| a + b)
-            }
-        };
+        let fixed = self.fixed_ms(work);
         let terms = [
             (memory, Limiter::Bandwidth),
             (term(work.flops32, p32), Limiter::Fp32),
@@ -181,6 +153,46 @@ impl Limits {
             },
         })
     }
+
+    /// The fixed costs of `work`'s passes (draws) and dispatches; `None` where one it has is
+    /// unknown.
+    fn fixed_ms(&self, work: &Work) -> Option<f64> {
+        match (work.passes, work.dispatches) {
+            (0, 0) => Some(0.0),
+            (p, d) => {
+                let draw = if p == 0 {
+                    Some(0.0)
+                } else {
+                    self.draw_ms.map(|t| t * p as f64)
+                };
+                let disp = if d == 0 {
+                    Some(0.0)
+                } else {
+                    self.dispatch_ms.map(|t| t * d as f64)
+                };
+                draw.zip(disp).map(|(a, b)| a + b)
+            }
+        }
+    }
+}
+
+/// Every count of `work` finite and ≥ 0, else the error naming the first that is not.
+fn check_counts(work: &Work) -> Result<(), BenchError> {
+    let b = &work.bytes;
+    let mut counts: Vec<(&str, f64)> = Access::ALL.iter().map(|&a| (a.name(), b.get(a))).collect();
+    counts.extend([
+        ("other bytes", b.other),
+        ("flops32", work.flops32),
+        ("flops64", work.flops64),
+    ]);
+    for (name, v) in counts {
+        if !v.is_finite() || v < 0.0 {
+            return Err(BenchError::Work(format!(
+                "{name} = {v}: counts must be finite and ≥ 0"
+            )));
+        }
+    }
+    Ok(())
 }
 
 impl DeviceProfile {

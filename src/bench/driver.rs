@@ -196,6 +196,33 @@ struct Ran {
     warm_up: Vec<warm::WarmUp>,
 }
 
+impl Ran {
+    /// What a child process's pass measured (its profile, in one step list).
+    fn from_child(p: DeviceProfile) -> Ran {
+        Ran {
+            by_step: vec![p.measurements],
+            noisy: p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
+            warm_up: p.warm_up,
+        }
+    }
+
+    /// Adds `r`'s measurements to the steps of `steps` they are of (by key), its noisy keys
+    /// not yet listed, and its warm-ups.
+    fn merge(&mut self, r: Ran, steps: &[Step]) {
+        for m in r.by_step.into_iter().flatten() {
+            if let Some(i) = steps.iter().position(|(key, _)| *key == m.key) {
+                self.by_step[i].push(m);
+            }
+        }
+        for key in r.noisy {
+            if !self.noisy.contains(&key) {
+                self.noisy.push(key);
+            }
+        }
+        self.warm_up.extend(r.warm_up);
+    }
+}
+
 /// Each step's measurements in `passes` (each pass in [`passes::order`], after a warm-up:
 /// [`warm`]), in `process` (`parent` or `child`, for the warm-up's record).
 fn run_passes(
@@ -341,24 +368,7 @@ fn passes_in_children(
         by_step: vec![Vec::new(); steps.len()],
         ..Ran::default()
     };
-    let mut add = |r: Ran| {
-        for m in r.by_step.into_iter().flatten() {
-            if let Some(i) = steps.iter().position(|(key, _)| *key == m.key) {
-                ran.by_step[i].push(m);
-            }
-        }
-        for key in r.noisy {
-            if !ran.noisy.contains(&key) {
-                ran.noisy.push(key);
-            }
-        }
-        ran.warm_up.extend(r.warm_up);
-    };
-    let from_child = |p: DeviceProfile| Ran {
-        by_step: vec![p.measurements],
-        noisy: p.machine.map(|m| m.noisy_parts).unwrap_or_default(),
-        warm_up: p.warm_up,
-    };
+    let mut add = |r: Ran| ran.merge(r, steps);
     let passes = s.passes.max(1);
     if children {
         // The host transfers once more here, before the first pass (see above).
@@ -378,7 +388,9 @@ fn passes_in_children(
             return Err(BenchError::Interrupted);
         }
         if children {
-            add(from_child(child_pass(program, args, s, pass, only, false)?));
+            add(Ran::from_child(child_pass(
+                program, args, s, pass, only, false,
+            )?));
         }
         let in_parent = |key: &str| fixed::is_fixed_cost(key) || memory::is_transfer(key);
         add(run_passes_of(
@@ -395,7 +407,7 @@ fn passes_in_children(
     // The fixed costs once more, in a child process kept on one CPU (see above).
     if steps.iter().any(|(key, _)| fixed::is_fixed_cost(key)) {
         match child_pass(program, args, s, passes, only, true) {
-            Ok(p) => add(from_child(p)),
+            Ok(p) => add(Ran::from_child(p)),
             Err(BenchError::Interrupted) => return Err(BenchError::Interrupted),
             Err(e) => eprintln!(
                 "warning: the fixed costs were not measured on one CPU ({e}); \

@@ -155,37 +155,20 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
         Ok(())
     })?;
     let out = yb.read()?;
-    let got = T::flat(&out);
-    // The reference entry by entry (`j` = element · 4 + component): at the sweep's largest
-    // sizes a reference vector would be more memory than the arrays themselves.
-    let x = x.as_deref().map(T::flat).unwrap_or_default();
-    let g = n / READS;
-    let error = match op {
-        Op::Read | Op::TexRead => max_rel_error_with(got, |j| {
-            (0..READS)
-                .map(|k| x[(j / 4 + k * g) * 4 + j % 4].into())
-                .sum()
-        }),
-        Op::Copy => max_rel_error_with(got, |j| x[j].into()),
-        Op::Write => max_rel_error_with(got, |j| {
-            let i = j / 4;
-            [(i & 0xFFFF) as f64, (i >> 16) as f64, 3.0, 1.0][j % 4]
-        }),
-    };
+    let error = ssbo_error::<T>(op, T::flat(&out), x.as_deref(), n);
     let moved = match op {
         Op::Read | Op::TexRead => n * e + out_len * e,
         Op::Write => n * e,
         Op::Copy => 2 * n * e,
     };
     let what = format!(
-        "compute {}{} of {} {} elements ({:.0} MiB)",
+        "compute {}{} of {n} {} elements ({:.0} MiB)",
         op.name(),
         if op == Op::TexRead {
             " through a buffer texture (texelFetch)"
         } else {
             ""
         },
-        n,
         T::VEC,
         (n * e) as f64 / (1 << 20) as f64
     );
@@ -200,6 +183,27 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
         t,
         Some(check),
     ))
+}
+
+/// The largest relative error of an SSBO pass's output `got` (its floats) against what `op`
+/// makes of the input `x` (`n` elements): the reference entry by entry (`j` = element · 4 +
+/// component), since at the sweep's largest sizes a reference vector would be more memory
+/// than the arrays themselves.
+fn ssbo_error<T: Elem>(op: Op, got: &[T::Scalar], x: Option<&[T]>, n: usize) -> f64 {
+    let x = x.map(T::flat).unwrap_or_default();
+    let g = n / READS;
+    match op {
+        Op::Read | Op::TexRead => max_rel_error_with(got, |j| {
+            (0..READS)
+                .map(|k| x[(j / 4 + k * g) * 4 + j % 4].into())
+                .sum()
+        }),
+        Op::Copy => max_rel_error_with(got, |j| x[j].into()),
+        Op::Write => max_rel_error_with(got, |j| {
+            let i = j / 4;
+            [(i & 0xFFFF) as f64, (i >> 16) as f64, 3.0, 1.0][j % 4]
+        }),
+    }
 }
 
 /// Upload and readback of a `vec4` SSBO or an RGBA32F texture of `bytes` bytes.

@@ -198,36 +198,17 @@ impl fmt::Display for DeviceProfile {
             "key", "value", "unit", "run ms", "reps", "runs", "error"
         )?;
         for m in &self.measurements {
-            let value = m.value.map_or("—".to_string(), |v| format!("{v:.3}"));
-            let err = m.error.map_or("—".to_string(), |e| format!("{e:.1e}"));
-            let mut text = if m.note.is_empty() {
-                m.what.clone()
-            } else {
-                format!("{} [{}]", m.what, m.note)
-            };
-            if let Some(sw) = sweep_summary(m) {
-                text = format!("{text}; {sw}");
-            }
-            if !m.passes.is_empty() {
-                let each: Vec<String> = m.passes.iter().map(|v| format!("{v:.3}")).collect();
-                text = format!("{text}; passes {}", each.join(" / "));
-            }
-            if let Some(v) = m.one_cpu {
-                text = format!("{text}; on one CPU {v:.3}");
-            }
-            writeln!(
-                f,
-                "{:<w$} {:>12} {:<7} {:>10.3} {:>5} {:>5} {:>9}  {}",
-                m.key,
-                value,
-                m.unit.name(),
-                m.timing.median_ms,
-                m.reps,
-                m.timing.runs,
-                err,
-                text.trim()
-            )?;
+            writeln!(f, "{}", measurement_line(m, w))?;
         }
+        self.fmt_terms(f)?;
+        self.fmt_roofs(f)?;
+        Ok(())
+    }
+}
+
+impl DeviceProfile {
+    /// The between-run terms per limiter, one line each.
+    fn fmt_terms(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let terms = self.between_terms();
         if terms.any() {
             writeln!(
@@ -243,6 +224,11 @@ impl fmt::Display for DeviceProfile {
         } else {
             writeln!(f, "between-run terms: none (fewer than two passes)")?;
         }
+        Ok(())
+    }
+
+    /// The roofs by access kind, one line each.
+    fn fmt_roofs(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
             "roofs by access kind (memory plateau / peak at any size, GB/s):"
@@ -264,6 +250,38 @@ impl fmt::Display for DeviceProfile {
         }
         Ok(())
     }
+}
+
+/// One measurement's line of the table (`w`: the key column's width).
+fn measurement_line(m: &Measurement, w: usize) -> String {
+    let value = m.value.map_or("—".to_string(), |v| format!("{v:.3}"));
+    let err = m.error.map_or("—".to_string(), |e| format!("{e:.1e}"));
+    let mut text = if m.note.is_empty() {
+        m.what.clone()
+    } else {
+        format!("{} [{}]", m.what, m.note)
+    };
+    if let Some(sw) = sweep_summary(m) {
+        text = format!("{text}; {sw}");
+    }
+    if !m.passes.is_empty() {
+        let each: Vec<String> = m.passes.iter().map(|v| format!("{v:.3}")).collect();
+        text = format!("{text}; passes {}", each.join(" / "));
+    }
+    if let Some(v) = m.one_cpu {
+        text = format!("{text}; on one CPU {v:.3}");
+    }
+    format!(
+        "{:<w$} {:>12} {:<7} {:>10.3} {:>5} {:>5} {:>9}  {}",
+        m.key,
+        value,
+        m.unit.name(),
+        m.timing.median_ms,
+        m.reps,
+        m.timing.runs,
+        err,
+        text.trim()
+    )
 }
 
 fn mib(bytes: f64) -> String {
