@@ -78,6 +78,21 @@ pub(crate) fn render_png(
     })
 }
 
+/// Saves a chart whose size needs no text measured (forest, ratio, heat map): [`render_png`]
+/// with the chart's `size` and its `render` (which gets the path for its errors).
+pub(crate) fn save_sized<C>(
+    chart: &C,
+    path: &Path,
+    size: fn(&C) -> (u32, u32),
+    render: fn(&C, &Path, &Canvas, (u32, u32)) -> Result<(), PlotError>,
+) -> Result<(), PlotError> {
+    render_png(
+        path,
+        || Ok(size(chart)),
+        |root, s| render(chart, path, root, s),
+    )
+}
+
 /// The error of drawing `path` (`message` → [`PlotError`]).
 pub(crate) fn plot_error(path: &Path) -> impl Fn(String) -> PlotError + '_ {
     |message| PlotError {
