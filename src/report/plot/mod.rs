@@ -78,13 +78,17 @@ pub(crate) fn render_png(
     })
 }
 
+/// A chart's drawing for [`save_sized`]: the chart, the path (for its errors), the white
+/// canvas and its size.
+type Render<C> = fn(&C, &Path, &Canvas, (u32, u32)) -> Result<(), PlotError>;
+
 /// Saves a chart whose size needs no text measured (forest, ratio, heat map): [`render_png`]
 /// with the chart's `size` and its `render` (which gets the path for its errors).
 pub(crate) fn save_sized<C>(
     chart: &C,
     path: &Path,
     size: fn(&C) -> (u32, u32),
-    render: fn(&C, &Path, &Canvas, (u32, u32)) -> Result<(), PlotError>,
+    render: Render<C>,
 ) -> Result<(), PlotError> {
     render_png(
         path,
