@@ -9,7 +9,8 @@
 //! Adding a paper = a folder under `src/papers/<paper>/` whose `experiments` module has a
 //! type implementing [`crate::runner::Paper`] (its `Config` implements
 //! [`crate::runner::Experiments`]), `experiments/<paper>.toml`, and one entry here: its file
-//! as `ExperimentFile::of::<<P as Paper>::Config>` and its run as `run_paper::<P>`.
+//! as `ExperimentFile::of::<<P as Paper>::Config>` and its run as `run_paper::<P>` (for a paper
+//! with one file, one `one_file_paper!` line).
 
 use crate::papers::tridiagonal::experiments::sims;
 use crate::papers::tridiagonal::sim::{self as adi, AdiSpec, solver};
@@ -36,55 +37,50 @@ pub static TRIDIAGONAL: PaperEntry = PaperEntry {
     original: &tridiagonal::ORIGINAL,
 };
 
-pub static MATMUL: PaperEntry = PaperEntry {
-    key: "matmul",
-    title: "Park 2019 — Parallel Algorithm for Matrix-Matrix Multiplication on the GPU",
-    files: &[ExperimentFile::of::<
-        <matmul::experiments::Matmul as Paper>::Config,
-    >("matmul", include_str!("../experiments/matmul.toml"))],
-    tables: &[matmul::experiments::TABLES],
-    run: run_paper::<matmul::experiments::Matmul>,
-    original: &matmul::ORIGINAL,
-};
+/// The entry of a paper with one experiment file, `experiments/<key>.toml`: its config type,
+/// tables, run and original are those of `<module>::experiments::<Type>`.
+macro_rules! one_file_paper {
+    ($name:ident, $key:literal, $title:expr, $module:ident::$ty:ident) => {
+        pub static $name: PaperEntry = PaperEntry {
+            key: $key,
+            title: $title,
+            files: &[ExperimentFile::of::<
+                <$module::experiments::$ty as Paper>::Config,
+            >(
+                $key,
+                include_str!(concat!("../experiments/", $key, ".toml")),
+            )],
+            tables: &[$module::experiments::TABLES],
+            run: run_paper::<$module::experiments::$ty>,
+            original: &$module::ORIGINAL,
+        };
+    };
+}
 
-pub static LU: PaperEntry = PaperEntry {
-    key: "lu",
-    title: "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
-    files: &[
-        ExperimentFile::of::<<lu::experiments::Lu as Paper>::Config>(
-            "lu",
-            include_str!("../experiments/lu.toml"),
-        ),
-    ],
-    tables: &[lu::experiments::TABLES],
-    run: run_paper::<lu::experiments::Lu>,
-    original: &lu::ORIGINAL,
-};
-
-pub static BICG: PaperEntry = PaperEntry {
-    key: "bicg",
-    title: "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
-    files: &[ExperimentFile::of::<
-        <bicg::experiments::Bicg as Paper>::Config,
-    >("bicg", include_str!("../experiments/bicg.toml"))],
-    tables: &[bicg::experiments::TABLES],
-    run: run_paper::<bicg::experiments::Bicg>,
-    original: &bicg::ORIGINAL,
-};
-
-pub static FEM_STORAGE: PaperEntry = PaperEntry {
-    key: "fem-storage",
-    title: "Boo & Kim 2012 — two-dimensional variable-length vector storage for FEM matrices",
-    files: &[ExperimentFile::of::<
-        <fem_storage::experiments::FemStorage as Paper>::Config,
-    >(
-        "fem-storage",
-        include_str!("../experiments/fem-storage.toml"),
-    )],
-    tables: &[fem_storage::experiments::TABLES],
-    run: run_paper::<fem_storage::experiments::FemStorage>,
-    original: &fem_storage::ORIGINAL,
-};
+one_file_paper!(
+    MATMUL,
+    "matmul",
+    "Park 2019 — Parallel Algorithm for Matrix-Matrix Multiplication on the GPU",
+    matmul::Matmul
+);
+one_file_paper!(
+    LU,
+    "lu",
+    "Matsui, Ino & Hagihara, \"Design and Implementation of LU Decomposition on the Programmable GPU\", IPSJ 2005",
+    lu::Lu
+);
+one_file_paper!(
+    BICG,
+    "bicg",
+    "Park, Woo & Kim, \"CUDA-based Parallel Bi-CG Matrix Solver for BioFET Simulation\", IEIE 2011",
+    bicg::Bicg
+);
+one_file_paper!(
+    FEM_STORAGE,
+    "fem-storage",
+    "Boo & Kim 2012 — two-dimensional variable-length vector storage for FEM matrices",
+    fem_storage::FemStorage
+);
 
 /// Every paper, in the order of the report.
 pub static PAPERS: &[&PaperEntry] = &[&TRIDIAGONAL, &MATMUL, &LU, &BICG, &FEM_STORAGE];

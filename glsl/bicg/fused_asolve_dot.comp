@@ -8,10 +8,10 @@ layout(std430, binding = 2) writeonly buffer Zz { REAL zz[]; };
 layout(std430, binding = 3) readonly buffer Z { REAL z[]; };
 layout(std430, binding = 4) writeonly buffer Partial { REAL partial[]; };
 uniform uint u_n;
-shared REAL sdata[LOCAL_SIZE];
+#define COMBINE(p, q) ((p) + (q))
+#include "bicg/group_reduce.glsl"
 
 void main() {
-    uint tid = gl_LocalInvocationID.x;
     uint stride = gl_NumWorkGroups.x * LOCAL_SIZE;
     REAL acc = REAL(0);
     for (uint i = gl_GlobalInvocationID.x; i < u_n; i += stride) {
@@ -19,15 +19,8 @@ void main() {
         zz[i] = r / diag[i];
         acc += z[i] * r;
     }
-    sdata[tid] = acc;
-    barrier();
-    for (uint s = LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {
-        if (tid < s) {
-            sdata[tid] += sdata[tid + s];
-        }
-        barrier();
-    }
-    if (tid == 0u) {
-        partial[gl_WorkGroupID.x] = sdata[0];
+    REAL total = group_reduce(acc);
+    if (gl_LocalInvocationID.x == 0u) {
+        partial[gl_WorkGroupID.x] = total;
     }
 }

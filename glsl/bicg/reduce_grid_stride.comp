@@ -25,7 +25,7 @@ layout(std430, binding = 2) readonly buffer B { REAL bv[]; };
 #define COMBINE(p, q) ((p) + (q))
 #endif
 uniform uint u_n;
-shared REAL sdata[LOCAL_SIZE];
+#include "bicg/group_reduce.glsl"
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
@@ -39,15 +39,8 @@ void main() {
         }
         i += grid;
     }
-    sdata[tid] = acc;
-    barrier();
-    for (uint s = LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {
-        if (tid < s) {
-            sdata[tid] = COMBINE(sdata[tid], sdata[tid + s]);
-        }
-        barrier();
-    }
+    REAL total = group_reduce(acc);
     if (tid == 0u) {
-        partial[gl_WorkGroupID.x] = sdata[0];
+        partial[gl_WorkGroupID.x] = total;
     }
 }

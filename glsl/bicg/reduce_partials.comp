@@ -16,7 +16,7 @@ uniform uint u_count;
 uniform uint u_slot;
 // First partial to fold (the fused variant keeps three runs of partials in one buffer).
 uniform uint u_offset;
-shared REAL sdata[LOCAL_SIZE];
+#include "bicg/group_reduce.glsl"
 
 void main() {
     uint tid = gl_LocalInvocationID.x;
@@ -27,15 +27,8 @@ void main() {
             acc = COMBINE(acc, partial[u_offset + i + LOCAL_SIZE]);
         }
     }
-    sdata[tid] = acc;
-    barrier();
-    for (uint s = LOCAL_SIZE / 2u; s > 0u; s >>= 1u) {
-        if (tid < s) {
-            sdata[tid] = COMBINE(sdata[tid], sdata[tid + s]);
-        }
-        barrier();
-    }
+    REAL total = group_reduce(acc);
     if (tid == 0u) {
-        result[u_slot] = sdata[0];
+        result[u_slot] = total;
     }
 }

@@ -21,7 +21,7 @@ pub mod viewer;
 
 use std::path::PathBuf;
 
-use crate::gl::{DeviceSelector, Gl, GlError, Need, Texture};
+use crate::gl::{DeviceSelector, Gl, GlError, Need, Program, Texture};
 
 /// The command-line options every simulation takes.
 #[derive(Clone, Debug)]
@@ -86,6 +86,13 @@ impl FieldRef<'_> {
     /// The value of a shader's layout flag for this field.
     pub fn flag(&self) -> i32 {
         self.transposed as i32
+    }
+
+    /// Binds the field's texture to sampler `name` on texture unit `unit`, and its layout
+    /// flag to the uniform `{name}_t` (every shader that reads a field takes both).
+    pub fn bind(&self, p: &Program, unit: u32, name: &str) {
+        p.bind_texture(unit, name, self.tex);
+        p.set_i32(&format!("{name}_t"), self.flag());
     }
 }
 

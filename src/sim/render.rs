@@ -139,8 +139,7 @@ impl Renderer {
             .set(&[Quad::mapped(r, [0.0, 0.0, n as f32, n as f32])])?;
         let f = sim.state();
         let p = &self.colormap;
-        p.bind_texture(0, "u_field", f.tex);
-        p.set_i32("u_field_t", f.flag());
+        f.bind(p, 0, "u_field");
         p.set_i32("u_n", n as i32);
         p.set_vec2("u_range", [lo, hi]);
         self.quad.draw(p, w, h)?;
@@ -162,8 +161,7 @@ impl Renderer {
         t.bind();
         let f = sim.state();
         let p = &self.minmax;
-        p.bind_texture(0, "u_field", f.tex);
-        p.set_i32("u_field_t", f.flag());
+        f.bind(p, 0, "u_field");
         p.set_i32("u_n", n as i32);
         p.set_i32("u_block", n.div_ceil(m) as i32);
         q.draw(p, m, m)?;
@@ -190,8 +188,7 @@ impl Renderer {
         nh.bind();
         let f = sim.state();
         let p = &self.normals;
-        p.bind_texture(0, "u_h", f.tex);
-        p.set_i32("u_h_t", f.flag());
+        f.bind(p, 0, "u_h");
         p.set_i32("u_n", n as i32);
         p.set_f32("u_scale", scale);
         p.set_vec4("u_bottom", sim.bottom_uniform());

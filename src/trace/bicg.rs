@@ -23,19 +23,9 @@ pub const REDUCE: Technique = Technique {
 const MAX_N: usize = 256;
 
 fn check(i: &Input) -> Result<(), String> {
-    if !(2..=MAX_N).contains(&i.size) {
-        return Err(format!(
-            "--size {}: the traced vectors have between 2 and {MAX_N} elements",
-            i.size
-        ));
-    }
-    if i.batch != 1 {
-        return Err(format!(
-            "--batch {}: one pair of vectors (batch 1)",
-            i.batch
-        ));
-    }
-    Ok(())
+    let what = format!("the traced vectors have between 2 and {MAX_N} elements");
+    super::check_size(i.size, 2..=MAX_N, &what)?;
+    super::check_one(i.batch, "one pair of vectors (batch 1)")
 }
 
 fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {

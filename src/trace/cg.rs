@@ -41,12 +41,8 @@ pub const ITERATIONS: usize = 1;
 const MAX_N: usize = 32;
 
 fn check(i: &Input) -> Result<(), String> {
-    if !(2..=MAX_N).contains(&i.size) {
-        return Err(format!(
-            "--size {}: CG traces systems of 2 to {MAX_N} unknowns (one texture row each)",
-            i.size
-        ));
-    }
+    let what = format!("CG traces systems of 2 to {MAX_N} unknowns (one texture row each)");
+    super::check_size(i.size, 2..=MAX_N, &what)?;
     super::check_batch(i.batch)
 }
 

@@ -23,20 +23,14 @@ pub const TILED: Technique = Technique {
 const MAX_G: usize = 5;
 
 fn check(i: &Input) -> Result<(), String> {
-    if !(3..=MAX_G).contains(&i.size) {
-        return Err(format!(
-            "--size {}: the tiled trace takes an N×N×N grid with 3 ≤ N ≤ {MAX_G} (N² systems \
-             of N − 1 unknowns)",
-            i.size
-        ));
-    }
-    if i.batch != 1 {
-        return Err(format!(
-            "--batch {}: the grid fixes the systems (N²); leave --batch out",
-            i.batch
-        ));
-    }
-    Ok(())
+    let what = format!(
+        "the tiled trace takes an N×N×N grid with 3 ≤ N ≤ {MAX_G} (N² systems of N − 1 unknowns)"
+    );
+    super::check_size(i.size, 3..=MAX_G, &what)?;
+    super::check_one(
+        i.batch,
+        "the grid fixes the systems (N²); leave --batch out",
+    )
 }
 
 fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {

@@ -86,24 +86,15 @@ const MAX_N: usize = 16;
 
 fn check(i: &Input, v: Variant) -> Result<(), String> {
     let n = i.size;
-    if !(2..=MAX_N).contains(&n) {
-        return Err(format!(
-            "--size {n}: the traced matrix order N is between 2 and {MAX_N}"
-        ));
-    }
+    let what = format!("the traced matrix order N is between 2 and {MAX_N}");
+    super::check_size(n, 2..=MAX_N, &what)?;
     if v.vector() && !n.is_multiple_of(4) {
         return Err(format!(
             "--size {n}: {v} packs four rows into one RGBA texel; trace N = 4, 8, 12 or 16 \
              (the solver would pad other sizes with an identity block)"
         ));
     }
-    if i.batch != 1 {
-        return Err(format!(
-            "--batch {}: LU factors one matrix (batch 1)",
-            i.batch
-        ));
-    }
-    Ok(())
+    super::check_one(i.batch, "LU factors one matrix (batch 1)")
 }
 
 fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Trace, TraceError> {

@@ -25,16 +25,9 @@ pub const K_CHUNK: u32 = 4;
 const MAX_N: usize = 16;
 
 fn check(i: &Input) -> Result<(), String> {
-    if !(2..=MAX_N).contains(&i.size) {
-        return Err(format!(
-            "--size {}: matmul traces N×N matrices with 2 ≤ N ≤ {MAX_N}",
-            i.size
-        ));
-    }
-    if i.batch != 1 {
-        return Err(format!("--batch {}: one product (batch 1)", i.batch));
-    }
-    Ok(())
+    let what = format!("matmul traces N×N matrices with 2 ≤ N ≤ {MAX_N}");
+    super::check_size(i.size, 2..=MAX_N, &what)?;
+    super::check_one(i.batch, "one product (batch 1)")
 }
 
 fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {

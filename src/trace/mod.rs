@@ -76,6 +76,28 @@ pub(crate) fn check_batch(batch: usize) -> Result<(), String> {
     Ok(())
 }
 
+/// The check of `--size` for a technique that traces sizes in `range`: outside it, the error
+/// `--size N: {what}`.
+pub(crate) fn check_size(
+    size: usize,
+    range: std::ops::RangeInclusive<usize>,
+    what: &str,
+) -> Result<(), String> {
+    if !range.contains(&size) {
+        return Err(format!("--size {size}: {what}"));
+    }
+    Ok(())
+}
+
+/// The check of `--batch` for a technique that traces one problem: other than 1, the error
+/// `--batch N: {why}`.
+pub(crate) fn check_one(batch: usize, why: &str) -> Result<(), String> {
+    if batch != 1 {
+        return Err(format!("--batch {batch}: {why}"));
+    }
+    Ok(())
+}
+
 /// The traced result must be the solver's own output, bit for bit: `traced` (what the last
 /// pass left, read back by the observer) against `solver` (what the traced solve returned).
 pub(crate) fn same_as_solver(traced: &[f32], solver: &[f32], what: &str) -> Result<(), TraceError> {

@@ -151,6 +151,67 @@ pub(crate) fn row_labels(names: Vec<String>) -> impl Fn(&f64) -> String {
     }
 }
 
+/// The axes of a chart of labelled rows against a value along x (the dot, ratio and forest
+/// charts): the rows at y = n−1 … 0 (the first row on top), the value axis linear or log
+/// (with its ticks' key points where chosen), tick labels by [`tick`].
+pub(crate) struct RowAxes<'s> {
+    /// The rows' labels, top first.
+    pub rows: Vec<String>,
+    /// The value axis's range.
+    pub x: (f64, f64),
+    pub log: bool,
+    pub ticks: Option<Vec<f64>>,
+    pub x_desc: &'s str,
+    pub y_desc: Option<&'s str>,
+    /// A light grid line along each row.
+    pub y_mesh: bool,
+    /// The line at 1 of a ratio axis ([`line_at_one`]).
+    pub line_at_one: bool,
+}
+
+impl RowAxes<'_> {
+    /// Builds the chart with `b`, draws its mesh (and the line at 1), then calls `draw` with
+    /// the map from (value, row position) to pixels.
+    pub(crate) fn draw<DB: DrawingBackend>(
+        self,
+        mut b: ChartBuilder<'_, '_, DB>,
+        draw: impl FnOnce(&dyn Fn(f64, f64) -> (i32, i32)) -> Result<(), String>,
+    ) -> Result<(), String> {
+        let n = self.rows.len();
+        let catfmt = row_labels(self.rows);
+        macro_rules! go {
+            ($chart:expr) => {{
+                let mut chart = $chart.map_err(|e| e.to_string())?;
+                let mut mesh = chart.configure_mesh();
+                if !self.y_mesh {
+                    mesh.disable_y_mesh();
+                }
+                mesh.y_labels(n)
+                    .y_label_formatter(&catfmt)
+                    .x_label_formatter(&|v| tick(*v))
+                    .x_desc(self.x_desc);
+                if let Some(d) = self.y_desc {
+                    mesh.y_desc(d);
+                }
+                mesh_style(&mut mesh).draw().map_err(|e| e.to_string())?;
+                if self.line_at_one {
+                    line_at_one(&mut chart, n)?;
+                }
+                draw(&|x, y| chart.backend_coord(&(x, y)))
+            }};
+        }
+        let (lo, hi) = self.x;
+        let cr = -0.5..(n as f64 - 0.5);
+        match (self.log, self.ticks) {
+            (false, _) => go!(b.build_cartesian_2d(lo..hi, cr)),
+            (true, None) => go!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
+            (true, Some(t)) => {
+                go!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr))
+            }
+        }
+    }
+}
+
 /// The line at 1 of a ratio axis, over `rows` rows (from -0.5 to `rows - 0.5`).
 pub(crate) fn line_at_one<DB, X, Y>(
     chart: &mut ChartContext<'_, DB, Cartesian2d<X, Y>>,

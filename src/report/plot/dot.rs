@@ -7,7 +7,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, log_ticks, mesh_style, range, row_labels, tick};
+use super::axis::{RowAxes, builder, log_ticks, range};
 use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
 
 /// One value with its interval, where it has one.
@@ -111,39 +111,20 @@ impl DotChart {
             return Err(perr("no finite values to plot".into()));
         }
         let (lo, hi) = range(vals.into_iter(), self.log);
-        let nc = self.categories.len();
         let y_area = self.label_area().map_err(&perr)?;
         let (top, bottom) = root.split_vertically(self.plot_height());
-        let mut b = builder(&top, &self.title, 70, y_area);
-        let catfmt = row_labels(self.categories.clone());
-        let ticks = log_ticks((lo, hi), SIZE.0 - 40 - y_area, false);
-        macro_rules! draw {
-            ($chart:expr) => {{
-                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                mesh_style(
-                    chart
-                        .configure_mesh()
-                        .disable_y_mesh()
-                        .y_labels(nc)
-                        .y_label_formatter(&catfmt)
-                        .x_label_formatter(&|v| tick(*v))
-                        .x_desc(&self.value_label)
-                        .y_desc(&self.category_label),
-                )
-                .draw()
-                .map_err(|e| perr(e.to_string()))?;
-                let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                self.draw_dots(&top, &at).map_err(&perr)?;
-            }};
-        }
-        let cr = -0.5..(nc as f64 - 0.5);
-        match (self.log, ticks) {
-            (false, _) => draw!(b.build_cartesian_2d(lo..hi, cr)),
-            (true, None) => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
-            (true, Some(t)) => {
-                draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr))
-            }
-        }
+        let axes = RowAxes {
+            rows: self.categories.clone(),
+            x: (lo, hi),
+            log: self.log,
+            ticks: log_ticks((lo, hi), SIZE.0 - 40 - y_area, false),
+            x_desc: &self.value_label,
+            y_desc: Some(&self.category_label),
+            y_mesh: false,
+            line_at_one: false,
+        };
+        let b = builder(&top, &self.title, 70, y_area);
+        axes.draw(b, |at| self.draw_dots(&top, at)).map_err(&perr)?;
         style::legend(&bottom, &self.keys()).map_err(&perr)?;
         Ok(())
     }

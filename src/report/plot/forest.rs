@@ -7,8 +7,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, line_at_one, mesh_style, row_labels, sides, symmetric_log_axis, tick};
-use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::axis::{RowAxes, builder, sides, symmetric_log_axis};
+use super::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized, style};
 
 /// One claim's row.
 #[derive(Clone, Debug)]
@@ -55,11 +55,7 @@ impl ForestChart {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || Ok(self.size()),
-            |root, size| self.render(path, root, size),
-        )
+        save_sized(self, path, Self::size, Self::render)
     }
 
     /// The axis: every value, interval end, paper value and 1, symmetric about 1.
@@ -79,47 +75,35 @@ impl ForestChart {
         symmetric_log_axis(vals, 560)
     }
 
-    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    /// Draws on `root`, a white canvas of `size` pixels ([`super::render_png`] computed it once).
     fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         if self.rows.is_empty() {
             return Err(perr("no claim to plot".into()));
         }
         let (lo, hi, ticks) = self.axis();
-        let n = self.rows.len();
         let (plot, side) = root.split_horizontally(size.0 - 260);
-        let mut b = builder(&plot, &self.title, 140, self.label_width());
-        let catfmt = row_labels(self.rows.iter().map(|r| r.label.clone()).collect());
-        macro_rules! draw {
-            ($chart:expr) => {{
-                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                mesh_style(
-                    chart
-                        .configure_mesh()
-                        .y_labels(n)
-                        .y_label_formatter(&catfmt)
-                        .x_label_formatter(&|v| tick(*v))
-                        .x_desc(&self.x_label),
-                )
-                .draw()
-                .map_err(|e| perr(e.to_string()))?;
-                line_at_one(&mut chart, n).map_err(&perr)?;
-                let y0 = -0.5;
-                let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                self.draw_rows(root, &at).map_err(&perr)?;
-                let (l, _) = at(lo, y0);
-                let (r, yb) = at(hi, y0);
-                key(root, (l, r), yb).map_err(&perr)?;
-                let right = side.get_base_pixel().0 + 10;
-                self.draw_verdicts(root, right, &at).map_err(&perr)?;
-            }};
-        }
-        let cr = -0.5..(n as f64 - 0.5);
-        match ticks {
-            Some(t) => draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr)),
-            None => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
-        }
-        Ok(())
+        let axes = RowAxes {
+            rows: self.rows.iter().map(|r| r.label.clone()).collect(),
+            x: (lo, hi),
+            log: true,
+            ticks,
+            x_desc: &self.x_label,
+            y_desc: None,
+            y_mesh: true,
+            line_at_one: true,
+        };
+        let b = builder(&plot, &self.title, 140, self.label_width());
+        axes.draw(b, |at| {
+            self.draw_rows(root, at)?;
+            let y0 = -0.5;
+            let (l, _) = at(lo, y0);
+            let (r, yb) = at(hi, y0);
+            key(root, (l, r), yb)?;
+            let right = side.get_base_pixel().0 + 10;
+            self.draw_verdicts(root, right, at)
+        })
+        .map_err(&perr)
     }
 
     /// Each row's paper diamonds, then its cases (whiskers and dots, spread a little apart

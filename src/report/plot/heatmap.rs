@@ -6,7 +6,7 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::tick;
-use super::{Canvas, FONT, PlotError, plot_error, render_png, style};
+use super::{Canvas, FONT, PlotError, plot_error, save_sized, style};
 
 /// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB: the polynomial fit of viridis (Matt
 /// Zucker's, public domain), the same one `glsl/sim/colormap.frag` uses for the GPU
@@ -125,14 +125,10 @@ impl HeatMap {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || Ok(self.size()),
-            |root, size| self.render(path, root, size),
-        )
+        save_sized(self, path, Self::size, Self::render)
     }
 
-    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    /// Draws on `root`, a white canvas of `size` pixels ([`super::render_png`] computed it once).
     fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         if self.values.len() != self.nx * self.ny || self.nx < 2 || self.ny < 2 {

@@ -78,6 +78,25 @@ pub(crate) fn render_png(
     })
 }
 
+/// A chart's drawing for [`save_sized`]: the chart, the path (for its errors), the white
+/// canvas and its size.
+type Render<C> = fn(&C, &Path, &Canvas, (u32, u32)) -> Result<(), PlotError>;
+
+/// Saves a chart whose size needs no text measured (forest, ratio, heat map): [`render_png`]
+/// with the chart's `size` and its `render` (which gets the path for its errors).
+pub(crate) fn save_sized<C>(
+    chart: &C,
+    path: &Path,
+    size: fn(&C) -> (u32, u32),
+    render: Render<C>,
+) -> Result<(), PlotError> {
+    render_png(
+        path,
+        || Ok(size(chart)),
+        |root, s| render(chart, path, root, s),
+    )
+}
+
 /// The error of drawing `path` (`message` → [`PlotError`]).
 pub(crate) fn plot_error(path: &Path) -> impl Fn(String) -> PlotError + '_ {
     |message| PlotError {

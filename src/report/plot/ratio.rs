@@ -4,8 +4,8 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, line_at_one, mesh_style, row_labels, sides, symmetric_log_axis, tick};
-use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::axis::{RowAxes, builder, sides, symmetric_log_axis};
+use super::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized, style};
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
 /// log axis with a whisker over its interval, and a line at 1 (the two sides equal). For
@@ -45,14 +45,10 @@ impl RatioChart {
 
     /// Renders to a PNG at `path` (atomically).
     pub fn save(&self, path: &Path) -> Result<(), PlotError> {
-        render_png(
-            path,
-            || Ok(self.size()),
-            |root, size| self.render(path, root, size),
-        )
+        save_sized(self, path, Self::size, Self::render)
     }
 
-    /// Draws on `root`, a white canvas of `size` pixels ([`render_png`] computed it once).
+    /// Draws on `root`, a white canvas of `size` pixels ([`super::render_png`] computed it once).
     fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
         let rows: Vec<&(String, f64, f64, f64)> = self.rows.iter().filter(|r| ok(r.1)).collect();
@@ -60,39 +56,26 @@ impl RatioChart {
             return Err(perr("no finite positive ratio to plot".into()));
         }
         let (lo, hi, ticks) = symmetric_axis(&rows, size.0 - self.label_width() - 40);
-        let n = rows.len();
-        let mut b = builder(root, &self.title, 140, self.label_width());
-        let catfmt = row_labels(rows.iter().map(|r| r.0.clone()).collect());
-        macro_rules! draw {
-            ($chart:expr) => {{
-                let mut chart = $chart.map_err(|e| perr(e.to_string()))?;
-                mesh_style(
-                    chart
-                        .configure_mesh()
-                        .disable_y_mesh()
-                        .y_labels(n)
-                        .y_label_formatter(&catfmt)
-                        .x_label_formatter(&|v| tick(*v))
-                        .x_desc(&self.x_label),
-                )
-                .draw()
-                .map_err(|e| perr(e.to_string()))?;
-                line_at_one(&mut chart, n).map_err(&perr)?;
-                let y0 = -0.5;
-                let at = |x: f64, y: f64| chart.backend_coord(&(x, y));
-                draw_rows(root, &rows, &at, at(hi, y0).0).map_err(&perr)?;
-                // What each side of the line means, under the axis at either end.
-                let (l, _) = at(lo, y0);
-                let (r, yb) = at(hi, y0);
-                sides(root, (&self.below, &self.above), (l, r), yb).map_err(&perr)?;
-            }};
-        }
-        let cr = -0.5..(n as f64 - 0.5);
-        match ticks {
-            Some(t) => draw!(b.build_cartesian_2d((lo..hi).log_scale().with_key_points(t), cr)),
-            None => draw!(b.build_cartesian_2d((lo..hi).log_scale(), cr)),
-        }
-        Ok(())
+        let axes = RowAxes {
+            rows: rows.iter().map(|r| r.0.clone()).collect(),
+            x: (lo, hi),
+            log: true,
+            ticks,
+            x_desc: &self.x_label,
+            y_desc: None,
+            y_mesh: false,
+            line_at_one: true,
+        };
+        let b = builder(root, &self.title, 140, self.label_width());
+        axes.draw(b, |at| {
+            let y0 = -0.5;
+            draw_rows(root, &rows, at, at(hi, y0).0)?;
+            // What each side of the line means, under the axis at either end.
+            let (l, _) = at(lo, y0);
+            let (r, yb) = at(hi, y0);
+            sides(root, (&self.below, &self.above), (l, r), yb).map(|_| ())
+        })
+        .map_err(&perr)
     }
 }
 

@@ -260,8 +260,7 @@ impl Adi {
     ) -> Result<(), SimError> {
         dst.bind();
         let p = &self.resolve;
-        p.bind_texture(0, "u_src", field.tex);
-        p.set_i32("u_src_t", field.flag());
+        field.bind(p, 0, "u_src");
         p.set_vec4("u_bump", bump);
         self.quad.draw(p, self.n, self.n)?;
         Ok(())

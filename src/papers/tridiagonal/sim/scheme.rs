@@ -213,8 +213,7 @@ impl<S: Scheme> Simulation for AdiSim<S> {
     fn step(&mut self) -> Result<(), SimError> {
         let (build, scheme, step) = (self.build.clone(), &self.scheme, self.steps);
         let bind = |p: &Program, sweep: Sweep, state: FieldRef<'_>| {
-            p.bind_texture(0, "u_state", state.tex);
-            p.set_i32("u_state_t", state.flag());
+            state.bind(p, 0, "u_state");
             scheme.uniforms(p, step, sweep);
         };
         match &self.prev {
@@ -228,8 +227,7 @@ impl<S: Scheme> Simulation for AdiSim<S> {
                 // x sweep: start = the state, prev = the state before it.
                 self.adi.build(Sweep::X, &build, |p, state| {
                     bind(p, Sweep::X, state);
-                    p.bind_texture(1, "u_start", state.tex);
-                    p.set_i32("u_start_t", state.flag());
+                    state.bind(p, 1, "u_start");
                     p.bind_texture(2, "u_prev", prev.texture());
                 })?;
                 // The solve replaces the state, and the step's start is still needed (the y
