@@ -11,7 +11,7 @@
 //! four TwoSums, each exact:
 //! `(t_h, t_l) = c + p_h`, `(v, v_e) = t_l + p_l`, `(s, w) = t_h + v`, `(e, e_2) = w + v_e`,
 //! so `x = s + e + e_2` exactly with `e = RN(e + e_2)`, and the rounding
-//! ([`super::round2005x`]) needs only that `s` is a *faithful* rounding of `x` (one of the
+//! (`round2005x` in [`super`]) needs only that `s` is a *faithful* rounding of `x` (one of the
 //! two floats around it). It is:
 //! - if `c` and `p_h` have opposite signs and `|p_h|/2 ≤ |c| ≤ 2|p_h|`, `c + p_h` is exact
 //!   (Sterbenz), so `t_l = 0`, `v = p_l`, `v_e = 0` and `s = RN(x)`;
