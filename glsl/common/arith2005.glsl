@@ -3,13 +3,14 @@
 // are documented in src/papers/lu/arith2005.rs (the bit-exact CPU twin of this file).
 //
 // Included with `#include "common/arith2005.glsl"` (expanded by the toolkit). A file that
-// includes it writes its arithmetic as F_ADD, F_SUB, F_MUL, F_DIV; the define
+// includes it writes its arithmetic as F_ADD, F_SUB, F_MUL, F_DIV, F_MSUB; the define
 // ARITH_2005 (a bit mask: 1 add/subtract, 2 multiply, 4 divide; absent = 0) routes each
 // through the model, the others stay IEEE operators. Its higher bits pick a member of the
 // model family (issue 38; `Member` in src/papers/lu/arith2005_member.rs): 8 the +- rule by
 // the effective operation, 16 the product chopped toward zero, 32 the division's product by
-// mul05, 64 the division's reciprocal chopped. ARITH_2005_FMA forms TwoProduct with
-// fma instead of Dekker's split (see below).
+// mul05, 64 the division's reciprocal chopped, 128 the update c - a*b (F_MSUB) as one fused
+// MAD (msub05). ARITH_2005_FMA forms TwoProduct with fma instead of Dekker's split (see
+// below).
 //
 // `precise` keeps the compiler from fusing or reassociating the error-free transformations.
 
@@ -41,9 +42,12 @@ float a05_pred(float x) {
     return -a05_succ(-x);
 }
 
-// Rounds the exact value s + e (s = RN(s + e)) by rule 0 (toward -inf), 1 (one guard bit),
-// 2 (chopped to eighths of an ULP, then one guard bit) or 3 (toward zero).
-float a05_round(float s, float e, int rule) {
+// Rounds the exact value s + e + e2 (s a faithful rounding of it, e = RN(e + e2); e2 = 0 but
+// for the fused MAD) by rule 0 (toward -inf), 1 (one guard bit), 2 (chopped to eighths of an
+// ULP, then one guard bit) or 3 (toward zero). Each comparison of 8e with a grid point g is
+// decided by e2's sign on a tie (round2005x in src/papers/lu/arith2005.rs says why it is
+// exact).
+float a05_round3(float s, float e, float e2, int rule) {
     if (e == 0.0 || isinf(s) || isnan(s) || abs(s) == 3.40282347e38) return s;
     bool below = e < 0.0;
     float l = below ? a05_pred(s) : s;
@@ -55,10 +59,10 @@ float a05_round(float s, float e, int rule) {
     int q = 0;
     for (int k = 1; k < 8; k++) {
         precise float t = (float(k) - off) * u;
-        if (e8 >= t) q++;
+        if (e8 > t || (e8 == t && e2 >= 0.0)) q++;
     }
     precise float g = (float(q) - off) * u;
-    bool on_grid = e8 == g;
+    bool on_grid = e8 == g && e2 == 0.0;
     int h;
     if (rule == 1) {
         h = (q < 2 || (q == 2 && on_grid)) ? 0 : (q >= 6 ? 2 : 1);
@@ -67,6 +71,10 @@ float a05_round(float s, float e, int rule) {
     }
     bool odd = (floatBitsToUint(l) & 1u) == 1u;
     return (h == 2 || (h == 1 && odd)) ? a05_succ(l) : l;
+}
+
+float a05_round(float s, float e, int rule) {
+    return a05_round3(s, e, 0.0, rule);
 }
 
 // Knuth's TwoSum: s = RN(a + b), s + e = a + b exactly.
@@ -167,6 +175,75 @@ float mul05(float a, float b) {
     int rule = 2;
 #endif
     return a05_scale(a05_round(s, e, rule), a05_exp(a) + a05_exp(b));
+}
+
+// 2^j for -126 <= j <= 127.
+float a05_pow2(int j) {
+    return uintBitsToFloat(uint(127 + j) << 23);
+}
+
+// The fused MAD (bit 128): c - a*b exact, rounded once by the +- rule (the written
+// subtraction's guard bit, or with bit 8 the effective operation's). The exact value is
+// s + e + e2 from TwoProduct and four TwoSums, scaled by 2^-K (K the larger exponent of a*b
+// and c); beyond an exponent gap of 50 the smaller term is a proxy +-2^-60 of its sign. The
+// proof and the CPU twin: msub05m in src/papers/lu/arith2005_mad.rs.
+float msub05(float c, float a, float b) {
+    a = a05_ftz(a);
+    b = a05_ftz(b);
+    c = a05_ftz(c);
+    if (a == 0.0 || b == 0.0 || isinf(a) || isinf(b) || isnan(a) || isnan(b) || isinf(c) ||
+        isnan(c)) {
+        precise float p = a * b;
+        precise float r = c - p;
+        return r;
+    }
+    uint sc = floatBitsToUint(c) & 0x80000000u;
+    uint neg_p = (floatBitsToUint(a) ^ floatBitsToUint(b) ^ 0x80000000u) & 0x80000000u;
+#if (ARITH_2005 & 8) != 0
+    int rule = sc != neg_p ? 1 : 0;
+#else
+    int rule = 1;
+#endif
+    float ma = a05_mant(a), mb = a05_mant(b);
+    precise float p = ma * mb;
+#ifdef A05_DEKKER
+    float ah, al, bh, bl;
+    a05_split(ma, ah, al);
+    a05_split(mb, bh, bl);
+    precise float pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#else
+    precise float pe = fma(ma, mb, -p);
+#endif
+    int kp = a05_exp(a) + a05_exp(b);
+    float mc = c;
+    int kc = kp;
+    if (c != 0.0) {
+        mc = a05_mant(c);
+        kc = a05_exp(c);
+    }
+    int k = max(kp, kc);
+    float ph, pl;
+    if (k - kp > 50) {
+        ph = uintBitsToFloat(floatBitsToUint(a05_pow2(-60)) | neg_p);
+        pl = 0.0;
+    } else {
+        precise float sh = -p * a05_pow2(kp - k);
+        precise float sl = -pe * a05_pow2(kp - k);
+        ph = sh;
+        pl = sl;
+    }
+    if (k - kc > 50) {
+        mc = uintBitsToFloat(floatBitsToUint(a05_pow2(-60)) | sc);
+    } else {
+        precise float m = mc * a05_pow2(kc - k);
+        mc = m;
+    }
+    float th, tl, v, ve, s, w, e, e2;
+    a05_two_sum(mc, ph, th, tl);
+    a05_two_sum(tl, pl, v, ve);
+    a05_two_sum(th, v, s, w);
+    a05_two_sum(w, ve, e, e2);
+    return a05_scale(a05_round3(s, e, e2, rule), k);
 }
 
 // Correctly rounded a / b (IEEE round to nearest, ties to even; subnormal operands and results
@@ -339,3 +416,34 @@ vec4 div05(vec4 a, vec4 b) {
 #else
 #define F_DIV(a, b) a05_native_div(a, b)
 #endif
+
+// The update c - a*b (F_MSUB): with bits 128 and 1 the fused MAD; with bit 128 alone IEEE's
+// unfused c - a*b (a fused MAD has no rounded product for bit 2 to emulate); else the
+// product, then the difference, each per the mask. `precise` keeps the IEEE forms unfused.
+float a05_msub(float c, float a, float b) {
+#if (ARITH_2005 & 129) == 129
+    return msub05(c, a, b);
+#elif (ARITH_2005 & 128) != 0
+    precise float p = a * b;
+    precise float r = c - p;
+    return r;
+#else
+    precise float p = F_MUL(a, b);
+    precise float r = F_SUB(c, p);
+    return r;
+#endif
+}
+vec4 a05_msub(vec4 c, float a, vec4 b) {
+#if (ARITH_2005 & 129) == 129
+    return vec4(msub05(c.x, a, b.x), msub05(c.y, a, b.y), msub05(c.z, a, b.z),
+                msub05(c.w, a, b.w));
+#elif (ARITH_2005 & 128) != 0
+    precise vec4 p = a * b;
+    precise vec4 r = c - p;
+    return r;
+#else
+    precise vec4 p = F_MUL(a, b);
+    return F_SUB(c, p);
+#endif
+}
+#define F_MSUB(c, a, b) a05_msub(c, a, b)

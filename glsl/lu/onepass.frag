@@ -7,7 +7,8 @@
 // recomputed exactly as I1 stores it, so the factors equal I1's bit for bit. All four texels
 // are fetched by every fragment (the paper's Table 2 counts 4 references per element).
 // ARITH_2005: + − × ÷ follow the 2005 arithmetic model (common/arith2005.glsl) per its bit
-// mask.
+// mask; I2_DIVIDE_FIRST's update is a MAD (F_MSUB: fused under a member with bit 128), the
+// printed one a product, a quotient and a difference.
 #include "common/arith2005.glsl"
 uniform sampler2DRect u_a;
 uniform int u_i;
@@ -24,11 +25,11 @@ void main() {
         o_color = vec4(l, 0.0, 0.0, 0.0);
     } else {
 #ifdef I2_DIVIDE_FIRST
-        precise float term = F_MUL(aik, l);
+        o_color = vec4(F_MSUB(a, aik, l), 0.0, 0.0, 0.0);
 #else
         precise float prod = F_MUL(aik, aji);
         precise float term = F_DIV(prod, aii);
-#endif
         o_color = vec4(F_SUB(a, term), 0.0, 0.0, 0.0);
+#endif
     }
 }

@@ -2,7 +2,8 @@
 // A_ji being the L value written by the L pass. Layouts, START and EDGE_BRANCH as in l.frag.
 // FETCH_ONLY (§4.3): the same three fetches, no arithmetic (the channels are shuffled into
 // the output so that no fetch can be optimised away). ARITH_2005: the product and the
-// difference follow the 2005 arithmetic model (common/arith2005.glsl) per its bit mask.
+// difference follow the 2005 arithmetic model (common/arith2005.glsl) per its bit mask,
+// fused into one MAD under a member with bit 128 (F_MSUB).
 // L_TEXTURE (the paper's switch method without carried texels, issue 38): the L values
 // A_ji come from their own texture u_l, which the step's L pass wrote; A_jk and A_ik from
 // u_a, the previous U pass's output.
@@ -36,9 +37,9 @@ void main() {
     o_color = vec4(a.xy, l.z, row.w);
 #else
     float u = row[u_c];
-    // MUL then ADD, as the paper's fragment programs: precise keeps them unfused.
-    precise vec4 prod = F_MUL(u, l);
-    vec4 upd = F_SUB(a, prod);
+    // MUL then ADD, as the paper's fragment programs (precise keeps them unfused), or one
+    // fused MAD under a member of the 2005 model that fuses it (F_MSUB).
+    vec4 upd = F_MSUB(a, u, l);
 #ifdef EDGE_BRANCH
     if (int(v_tex.x) == u_edge) {
         o_color = mix(a, upd, greaterThanEqual(ivec4(0, 1, 2, 3), ivec4(u_start)));
@@ -55,8 +56,7 @@ void main() {
 #ifdef FETCH_ONLY
     o_color = vec4(a.r, l, u, 0.0);
 #else
-    precise float prod = F_MUL(u, l);
-    o_color = vec4(F_SUB(a.r, prod), 0.0, 0.0, 0.0);
+    o_color = vec4(F_MSUB(a.r, u, l), 0.0, 0.0, 0.0);
 #endif
 #endif
 }

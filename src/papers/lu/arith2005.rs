@@ -53,6 +53,14 @@
 //!   error-free transformations is subnormal (llvmpipe flushes subnormals in its arithmetic;
 //!   the CPU does not); overflow gives `±∞`. `NaN`, `∞` and zero operands give IEEE's result.
 //!
+//! # The family (issue 38)
+//! The rules above are one guess, so finding 4 is judged over a family of members
+//! ([`Member::FAMILY`], [`Member`] says each): the fitted model; `±` ruled by the *effective*
+//! operation (the operands' signs) rather than the written one; the quotient formed with the
+//! model's own multiply; a chopped reciprocal and a product chopped toward zero (pre-Fermi
+//! NVIDIA's truncated MAD product, unfused); and the update `c − a·b` as one *fused* MAD
+//! ([`mad`]: the exact value rounded once by the `±` rule, the product not rounded).
+//!
 //! # Where it is used
 //! The LU programs built with `ARITH_2005` (§5.1 and finding 4 under the model, the
 //! `sec5_1_2005` table; [`super::cpu::lu_f32_under`] is their CPU twin), Table 5's 'emulated
@@ -209,6 +217,18 @@ impl Arith2005 {
         }
     }
 
+    /// The update `c − a·b`: under a member with a fused MAD one operation, rounded once by
+    /// the model when `±` is emulated ([`mad`]) and IEEE's unfused `c − a·b` when not (the
+    /// MAD has no rounded product, so emulating `×` alone leaves it IEEE); under the others
+    /// the product, then the difference, each as this model says.
+    pub fn msub(self, c: f32, a: f32, b: f32) -> f32 {
+        match (self.member.fused_mad, self.add) {
+            (true, true) => mad::msub05m(c, a, b, self.member),
+            (true, false) => c - a * b,
+            (false, _) => self.sub(c, self.mul(a, b)),
+        }
+    }
+
     /// The four operations of Table 5 under this model, in [`super::ulp::OPS`] order.
     pub fn ops(self, [a, b]: [f32; 2]) -> [f32; 4] {
         [
@@ -276,6 +296,15 @@ fn sum_rule(a: f32, b: f32, written_sub: bool, m: Member) -> Rule {
 
 /// Rounds the exact value `s + e` (`s = RN(s + e)`, `e` its exact error) by `rule`.
 fn round2005(s: f32, e: f32, rule: Rule) -> f32 {
+    round2005x(s, e, 0.0, rule)
+}
+
+/// Rounds the exact value `x = s + e + e2` by `rule`, where `s` is a faithful rounding of
+/// `x` (one of the two floats around it), `e = RN(e + e2)` and `e2` exact (the fused MAD's
+/// three-term sum, [`mad`]; `e2 = 0` for the other operations). Every comparison of
+/// `8(x − s)` with a float `g` reads `e` and, only on a tie `8e = g`, the sign of `e2`:
+/// exact, since `RN` is monotone (`8e > g ⇒ 8(e + e2) ≥ g`, `8e < g ⇒ 8(e + e2) ≤ g`).
+fn round2005x(s: f32, e: f32, e2: f32, rule: Rule) -> f32 {
     if e == 0.0 || !s.is_finite() || s.abs() == f32::MAX {
         return s;
     }
@@ -299,8 +328,9 @@ fn round2005(s: f32, e: f32, rule: Rule) -> f32 {
     // f = x − l = e (+ u when e < 0). 8f ≥ k·u  ⇔  8e ≥ (k − 8·below)·u: exact comparisons.
     let off = if below { 8.0 } else { 0.0 };
     let e8 = 8.0 * e;
-    let q = (1..8).filter(|&k| e8 >= (k as f32 - off) * u).count() as i32;
-    let on_grid = e8 == (q as f32 - off) * u;
+    let at_least = |g: f32| e8 > g || (e8 == g && e2 >= 0.0);
+    let q = (1..8).filter(|&k| at_least((k as f32 - off) * u)).count() as i32;
+    let on_grid = e8 == (q as f32 - off) * u && e2 == 0.0;
     // h: 0 → l, 2 → succ(l), 1 → the midpoint, a tie broken to even.
     let h = match rule {
         Rule::Down | Rule::TowardZero => unreachable!(),
@@ -461,66 +491,18 @@ pub fn ops05(ab: [f32; 2]) -> [f32; 4] {
     [add05(a, b), sub05(a, b), mul05(a, b), div05(a, b)]
 }
 
-/// `count` operand pairs that exercise every path of the model (for the GPU–twin test):
-/// random bit patterns (every exponent, subnormals, `±∞` and `NaN` included), neighbours
-/// (cancellation), short significands at nearby exponents (ties and midpoints), Table 5's
-/// operands, and values at the edges (`2⁻¹²⁶`, `2⁻⁶⁰`, `f32::MAX`).
-pub fn test_operands(count: usize, seed: u64) -> Vec<[f32; 2]> {
-    use crate::util::{RngExt, rng};
-    let mut r = rng(seed);
-    let edges = [
-        f32::MIN_POSITIVE,
-        TINY,
-        f32::MAX,
-        1.0,
-        f32::from_bits(1),
-        f32::from_bits(0x007f_ffff),
-    ];
-    (0..count)
-        .map(|i| {
-            let bits: u32 = r.random();
-            let a = f32::from_bits(bits);
-            match i % 5 {
-                0 => [a, f32::from_bits(r.random())],
-                1 => {
-                    let d: i32 = r.random_range(-64..=64);
-                    let b = f32::from_bits((bits as i32).wrapping_add(d) as u32);
-                    [a, if r.random() { b } else { -b }]
-                }
-                2 => {
-                    // 1–4 significant bits beside a full one, exponents within ±26.
-                    let keep: u32 = r.random_range(20..=23);
-                    let e: i32 = r.random_range(-26..=26);
-                    let b = f32::from_bits(r.random::<u32>() & !((1 << keep) - 1) & 0x807f_ffff);
-                    let ea = ((bits >> 23) & 0xff) as i32;
-                    let eb = (ea + e).clamp(1, 254) as u32;
-                    [a, f32::from_bits(b.to_bits() | eb << 23)]
-                }
-                3 => super::ulp::operands(1, r.random())[0],
-                _ => {
-                    let x = edges[r.random_range(0..edges.len())];
-                    let d: i32 = r.random_range(-3..=3);
-                    let x = f32::from_bits((x.to_bits() as i32 + d).max(0) as u32);
-                    let s = if r.random() { x } else { -x };
-                    if r.random() { [s, a] } else { [a, s] }
-                }
-            }
-        })
-        .collect()
-}
-
-/// Whether two results are the same bits (every `NaN` equal to every other).
-pub fn same_bits(x: f32, y: f32) -> bool {
-    x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan())
-}
-
 #[path = "arith2005_div.rs"]
 mod div;
+#[path = "arith2005_mad.rs"]
+pub mod mad;
 #[path = "arith2005_member.rs"]
 mod member;
+#[path = "arith2005_operands.rs"]
+mod operands;
 #[cfg(test)]
 #[path = "arith2005_tests.rs"]
 mod tests;
 
 pub use div::{div_bits, div_rn_bits};
 pub use member::Member;
+pub use operands::{same_bits, test_operands, test_triples};

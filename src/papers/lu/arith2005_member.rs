@@ -18,6 +18,13 @@ pub struct Member {
     /// The division's reciprocal chopped toward zero (faithful, within 1 ULP); the fitted
     /// model's is correctly rounded.
     pub chopped_reciprocal: bool,
+    /// The update `c − a·b` as one fused MAD (the Cg fp30/fp40 profiles' `MAD`): the exact
+    /// value rounded once by the `±` rule ([`super::mad`]), the product not rounded; the
+    /// fitted model's MAD is unfused (the model's product, then its subtraction). It follows
+    /// the model when `±` is emulated; with `±` left IEEE it is IEEE's unfused `c − a·b`, so
+    /// in the ablation `×` alone no longer touches the update (a quotient's product still
+    /// follows the member, and I2's printed update, a product then a quotient, has no MAD).
+    pub fused_mad: bool,
 }
 
 impl Member {
@@ -27,10 +34,13 @@ impl Member {
         chopped_product: false,
         div_model_product: false,
         chopped_reciprocal: false,
+        fused_mad: false,
     };
-    /// The family the §5.1 ablation runs over, the fitted model first: each adds one
-    /// alternative to the one before.
-    pub const FAMILY: [Member; 4] = [
+    /// The family the §5.1 ablation runs over, the fitted model first. The first four are a
+    /// chain, each adding one alternative to the one before; the fifth branches from the
+    /// second: `±` by the effective operation and the update's MAD fused (one adder with a
+    /// negate modifier, `MAD r, −a, b, c`, as the Cg profiles emitted it).
+    pub const FAMILY: [Member; 5] = [
         Self::FITTED,
         Member {
             effective: true,
@@ -46,6 +56,12 @@ impl Member {
             div_model_product: true,
             chopped_reciprocal: true,
             chopped_product: true,
+            fused_mad: false,
+        },
+        Member {
+            effective: true,
+            fused_mad: true,
+            ..Self::FITTED
         },
     ];
 
@@ -64,6 +80,9 @@ impl Member {
         if self.chopped_reciprocal {
             v.push("1/b chopped");
         }
+        if self.fused_mad {
+            v.push("MAD fused");
+        }
         if v.is_empty() {
             "fitted".into()
         } else {
@@ -72,11 +91,12 @@ impl Member {
     }
 
     /// The member's bits of the shaders' `ARITH_2005` mask: 8 effective, 16 chopped
-    /// product, 32 division's model product, 64 chopped reciprocal.
+    /// product, 32 division's model product, 64 chopped reciprocal, 128 fused MAD.
     pub fn bits(self) -> u32 {
         (self.effective as u32) << 3
             | (self.chopped_product as u32) << 4
             | (self.div_model_product as u32) << 5
             | (self.chopped_reciprocal as u32) << 6
+            | (self.fused_mad as u32) << 7
     }
 }

@@ -156,3 +156,114 @@ fn members_follow_their_definitions() {
         }
     }
 }
+
+/// The fused MAD's reference: the model's rounding of the exact `x = hi + lo` (an `f64`
+/// TwoSum pair, `lo` its exact error) by the guard-bit rule (`guard`) or toward −∞, decided
+/// on `f = x − RD(x)` against quarters of the spacing by exact `f64` signs: independent of
+/// the `f32` three-term expansion and of the eighth classification under test.
+fn mad_reference(hi: f64, lo: f64, guard: bool) -> f32 {
+    let c = hi as f32;
+    let l = if (hi - c as f64) + lo < 0.0 {
+        pred(c)
+    } else {
+        c
+    };
+    let u = (succ(l) - l) as f64;
+    // sign(8f − k·u): 8(hi − l) − k·u is exact (a few dozen bits), + 8·lo rounds once.
+    let cmp = |k: f64| (8.0 * (hi - l as f64) - k * u) + 8.0 * lo;
+    if !guard || cmp(2.0) <= 0.0 {
+        return l;
+    }
+    if cmp(6.0) >= 0.0 || l.to_bits() & 1 == 1 {
+        succ(l)
+    } else {
+        l
+    }
+}
+
+/// The fused MAD `c − a·b` equals the exact value rounded once by the member's `±` rule, on
+/// operands that hit ties, exact eighths, cancellation and the proxy's exponent gap; zero
+/// products and specials are IEEE's; results beyond the normal range flush or overflow.
+#[test]
+fn fused_mad_rounds_the_exact_value_once() {
+    let (written, effective) = (
+        Member {
+            fused_mad: true,
+            ..Member::FITTED
+        },
+        Member::FAMILY[4],
+    );
+    assert!(effective.fused_mad && effective.effective);
+    let (mut checked, mut ties, mut proxied, mut fused_differs) = (0, 0, 0, 0);
+    for [c, a, b] in test_triples(600_000, 38) {
+        for m in [written, effective] {
+            let got = mad::msub05m(c, a, b, m);
+            let (af, bf, cf) = (ftz(a), ftz(b), ftz(c));
+            if af == 0.0 || bf == 0.0 || !(a.is_finite() && b.is_finite() && c.is_finite()) {
+                assert!(same_bits(got, cf - af * bf), "{c:e} − {a:e}·{b:e}: {got:e}");
+                continue;
+            }
+            // x = c − a·b exactly as hi + lo (the product is exact in f64, no underflow).
+            let (p, cd) = (af as f64 * bf as f64, cf as f64);
+            let hi = cd - p;
+            let lo = (cd - (hi - (hi - cd))) + (-p - (hi - cd));
+            let tag = format!("{c:e} − {a:e}·{b:e} [{}]", m.name());
+            if hi == 0.0 {
+                assert_eq!(got.to_bits(), 0, "{tag}");
+            } else if hi.abs() < 2f64.powi(-127) {
+                assert_eq!(got.abs(), 0.0, "{tag}");
+            } else if hi.abs() >= 2f64.powi(129) {
+                assert!(got.is_infinite(), "{tag}");
+            } else if hi.abs() >= 2f64.powi(-125) && hi.abs() < 2f64.powi(127) {
+                let neg_p = (af < 0.0) == (bf < 0.0);
+                let guard = !m.effective || cf.is_sign_negative() != neg_p;
+                let want = mad_reference(hi, lo, guard);
+                assert_eq!(got.to_bits(), want.to_bits(), "{tag}: {got:e} ≠ {want:e}");
+                checked += 1;
+                let l = mad_reference(hi, lo, false);
+                let (f, u) = ((hi - l as f64) + lo, (succ(l) - l) as f64);
+                ties += ((4.0 * f / u).fract() == 0.0 && f != 0.0) as usize;
+                let (kp, kc) = (split_exp(af).1 + split_exp(bf).1, split_exp(cf).1);
+                proxied += (cf != 0.0 && (kp - kc).abs() > mad::GAP) as usize;
+                let unfused = Arith2005::ALL
+                    .with(Member {
+                        fused_mad: false,
+                        ..m
+                    })
+                    .msub(c, a, b);
+                fused_differs += !same_bits(got, unfused) as usize;
+            }
+        }
+    }
+    assert!(checked > 500_000, "{checked}");
+    assert!(ties > 1000, "exact quarters of an ULP hit {ties} times");
+    assert!(proxied > 1000, "{proxied}");
+    assert!(fused_differs > 10_000, "{fused_differs}");
+}
+
+/// Under a fused member the LU update is the MAD when `±` is emulated and IEEE's unfused
+/// `c − a·b` when not; the other members keep the product, then the difference.
+#[test]
+fn msub_routes_by_member_and_ablation() {
+    let fused = Member::FAMILY[4];
+    // a·b = 1 + 2⁻¹¹ + 2⁻²⁴, a tie that every rounded product breaks to c.
+    let (c, a, b) = (
+        1.0 + 2f32.powi(-11),
+        1.0 + 2f32.powi(-12),
+        1.0 + 2f32.powi(-12),
+    );
+    let add = Arith2005::ADD.with(fused);
+    assert!(same_bits(add.msub(c, a, b), mad::msub05m(c, a, b, fused)));
+    assert!(same_bits(
+        Arith2005::MUL.with(fused).msub(c, a, b),
+        c - a * b
+    ));
+    let fitted = Arith2005::ALL;
+    assert!(same_bits(
+        fitted.msub(c, a, b),
+        fitted.sub(c, fitted.mul(a, b))
+    ));
+    assert_eq!(Arith2005::ALL.with(fused).msub(c, a, b), -(2f32.powi(-24)));
+    assert_eq!(fitted.msub(c, a, b), 0.0);
+    assert_eq!(Arith2005::MUL.with(fused).msub(c, a, b), 0.0);
+}

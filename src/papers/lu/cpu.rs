@@ -139,7 +139,8 @@ fn l0u0(n: usize, seed: u64) -> Vec<f32> {
 
 /// The paper's Fig. 2 loop: for each step `i`, `A_ji /= A_ii` then `A_jk -= A_ik · A_ji` for
 /// `j, k > i`. The product is rounded before the subtraction (no fused multiply-add), as the
-/// 2005 fragment processors did: Rust never contracts `x - u * l` into an FMA. In `f32` it is
+/// fitted 2005 model assumes (its fused member, [`super::arith2005::Member::fused_mad`], is
+/// the alternative): Rust never contracts `x - u * l` into an FMA. In `f32` it is
 /// the GPU's arithmetic on the CPU (§5.1); in `f64` the reference every factorization is
 /// checked against. Fails on the first zero or non-finite pivot.
 pub fn lu_in_place<T: Real>(a: &mut [T], n: usize) -> Result<(), LuError> {
@@ -169,6 +170,10 @@ trait LoopArith<T> {
     fn div(&self, a: T, b: T) -> T;
     fn mul(&self, a: T, b: T) -> T;
     fn sub(&self, a: T, b: T) -> T;
+    /// The update `c − a·b` (a fused MAD under a member that fuses it).
+    fn msub(&self, c: T, a: T, b: T) -> T {
+        self.sub(c, self.mul(a, b))
+    }
 }
 
 /// The element type's own operators.
@@ -197,6 +202,9 @@ impl LoopArith<f32> for Arith2005 {
     }
     fn sub(&self, a: f32, b: f32) -> f32 {
         Arith2005::sub(*self, a, b)
+    }
+    fn msub(&self, c: f32, a: f32, b: f32) -> f32 {
+        Arith2005::msub(*self, c, a, b)
     }
 }
 
@@ -248,11 +256,10 @@ fn lu_steps<T: Real>(
             let (top, rest) = a.split_at_mut(j * n);
             let row_i = &top[i * n + i + 1..i * n + n];
             for (x, &u) in rest[i + 1..n].iter_mut().zip(row_i) {
-                let term = match form {
-                    Update::Stored => ar.mul(u, l),
-                    Update::Printed => ar.div(ar.mul(u, aji), p),
+                *x = match form {
+                    Update::Stored => ar.msub(*x, u, l),
+                    Update::Printed => ar.sub(*x, ar.div(ar.mul(u, aji), p)),
                 };
-                *x = ar.sub(*x, term);
             }
         }
     }

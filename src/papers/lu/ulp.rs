@@ -107,14 +107,42 @@ pub fn fragment_results_with(
     width: u32,
     defines: &[Define],
 ) -> Result<Vec<[f32; 4]>, LuError> {
+    let texels: Vec<[f32; 4]> = ab.iter().map(|p| [p[0], p[1], 1.0, 1.0]).collect();
+    run_ulp_frag(gl, &texels, width, defines)
+}
+
+/// The update `c − a·b` (`F_MSUB`, a fused MAD under a member with one) on each triple
+/// `[c, a, b]` in the fragment shader built with `defines` (the GPU side of the fused MAD's
+/// twin test).
+pub fn fragment_msub_with(
+    gl: &Gl,
+    cab: &[[f32; 3]],
+    width: u32,
+    defines: &[Define],
+) -> Result<Vec<f32>, LuError> {
+    let texels: Vec<[f32; 4]> = cab.iter().map(|t| [t[0], t[1], t[2], 1.0]).collect();
+    let mut d = defines.to_vec();
+    d.push(Define::flag("ULP_MSUB"));
+    Ok(run_ulp_frag(gl, &texels, width, &d)?
+        .into_iter()
+        .map(|r| r[0])
+        .collect())
+}
+
+/// `lu/ulp.frag` built with `defines` on one texel per item (rows of `width`).
+fn run_ulp_frag(
+    gl: &Gl,
+    texels: &[[f32; 4]],
+    width: u32,
+    defines: &[Define],
+) -> Result<Vec<[f32; 4]>, LuError> {
     if width == 0 {
         return Err(LuError::Size("texture width 0".into()));
     }
-    let h = (ab.len() as u32).div_ceil(width);
+    let h = (texels.len() as u32).div_ceil(width);
     let mut data = vec![1.0f32; (width * h * 4) as usize];
-    for (i, p) in ab.iter().enumerate() {
-        data[i * 4] = p[0];
-        data[i * 4 + 1] = p[1];
+    for (i, t) in texels.iter().enumerate() {
+        data[i * 4..i * 4 + 4].copy_from_slice(t);
     }
     let src = Texture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, Some(&data))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::RGBA32F, width, h, None)?;
@@ -126,7 +154,7 @@ pub fn fragment_results_with(
     let out = dst.texture().read()?;
     Ok(out
         .chunks_exact(4)
-        .take(ab.len())
+        .take(texels.len())
         .map(|c| [c[0], c[1], c[2], c[3]])
         .collect())
 }

@@ -288,7 +288,7 @@ pub(super) fn finding4_family(s: &Session, cfg: &Config, cells: &[Cell]) {
             "held when, at N = {n}, emulating ÷ alone moves the factors further from the CPU's IEEE f32 loop than ± alone and × alone by both distances (normwise, mean ULP) in every cell; not held in none; inconclusive otherwise (exact, not timed)"
         ))
         .why(
-            "Rests on the member (how ± picks its rule, whether the product is chopped, how the quotient is formed) and on the matrix (its multipliers' size: max |l| per cell in the table, since a division's error lands in L and scales the update by l). The verdict is the model family's, not the Quadro's: no member is measured on the hardware.",
+            "Rests on the member (how ± picks its rule, whether the product is chopped, whether the update's MAD is fused — then × alone leaves the update IEEE —, how the quotient is formed) and on the matrix (its multipliers' size: max |l| per cell in the table, since a division's error lands in L and scales the update by l). The verdict is the model family's, not the Quadro's: no member is measured on the hardware.",
         ),
     );
 }
