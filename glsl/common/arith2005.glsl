@@ -151,6 +151,22 @@ void a05_split(float x, out float hi, out float lo) {
 }
 #endif
 
+// TwoProduct of two significands: ma*mb = s + e exactly, s = RN(ma*mb) (Dekker's split; with
+// A05_DEKKER off, fma's residual); exact for |ma|, |mb| < 2 (no overflow, no underflow).
+void a05_two_product(float ma, float mb, out float s, out float e) {
+    precise float p = ma * mb;
+#ifdef A05_DEKKER
+    float ah, al, bh, bl;
+    a05_split(ma, ah, al);
+    a05_split(mb, bh, bl);
+    precise float r = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
+#else
+    precise float r = fma(ma, mb, -p);
+#endif
+    s = p;
+    e = r;
+}
+
 float mul05(float a, float b) {
     a = a05_ftz(a);
     b = a05_ftz(b);
@@ -158,17 +174,8 @@ float mul05(float a, float b) {
         precise float p = a * b;
         return p;
     }
-    float ma = a05_mant(a), mb = a05_mant(b);
-    precise float s = ma * mb;
-#ifdef A05_DEKKER
-    // Dekker's TwoProduct: exact for |ma|, |mb| < 2 (no overflow, no underflow).
-    float ah, al, bh, bl;
-    a05_split(ma, ah, al);
-    a05_split(mb, bh, bl);
-    precise float e = ((ah * bh - s) + ah * bl + al * bh) + al * bl;
-#else
-    precise float e = fma(ma, mb, -s);
-#endif
+    float s, e;
+    a05_two_product(a05_mant(a), a05_mant(b), s, e);
 #if (ARITH_2005 & 16) != 0
     int rule = 3;
 #else
@@ -204,16 +211,8 @@ float msub05(float c, float a, float b) {
 #else
     int rule = 1;
 #endif
-    float ma = a05_mant(a), mb = a05_mant(b);
-    precise float p = ma * mb;
-#ifdef A05_DEKKER
-    float ah, al, bh, bl;
-    a05_split(ma, ah, al);
-    a05_split(mb, bh, bl);
-    precise float pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl;
-#else
-    precise float pe = fma(ma, mb, -p);
-#endif
+    float p, pe;
+    a05_two_product(a05_mant(a), a05_mant(b), p, pe);
     int kp = a05_exp(a) + a05_exp(b);
     float mc = c;
     int kc = kp;
