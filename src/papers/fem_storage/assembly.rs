@@ -16,8 +16,8 @@
 //! entries become (stored) zeros and the diagonal 1, so K stays symmetric positive definite
 //! and every node remains an unknown (N = nodes, as in Table 2 and Table 4).
 
-use super::FemError;
 use super::element::{ElementMatrices, element_matrices};
+use super::error::FemError;
 use super::formats::{MatrixSink, VarVec};
 use super::mesh::Grid;
 

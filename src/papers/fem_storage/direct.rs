@@ -6,7 +6,7 @@ use faer::Side;
 use faer::linalg::solvers::Solve;
 use faer::sparse::{SparseColMat, Triplet};
 
-use super::FemError;
+use super::error::FemError;
 use super::formats::VarVec;
 
 /// Solves K x = f with K given by its upper triangle in the proposed format.

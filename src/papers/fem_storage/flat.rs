@@ -10,7 +10,7 @@
 //! Differences from the paper's arrays: indices are 0-based (Fig. 5 subtracts 1 from
 //! `texIdx`), and the right-hand side is stored with the matrix as `rhs`.
 
-use super::FemError;
+use super::error::FemError;
 use super::formats::VarVec;
 
 /// The flattened matrix and right-hand side in f32, as the paper's kernel reads them.

@@ -28,7 +28,7 @@ use std::rc::Rc;
 use crate::gl::{Define, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect};
 use crate::gl::{TexTarget, Texture};
 
-use super::FemError;
+use super::error::FemError;
 use super::flat::FlatMatrix;
 use super::jacobi::JacobiSweeps;
 

@@ -30,7 +30,7 @@
 use crate::gl::{Buffer, BufferTexture, Define, Gl, Program, Reads};
 use std::rc::Rc;
 
-use super::FemError;
+use super::error::FemError;
 use super::flat::FlatMatrix;
 use super::jacobi::JacobiSweeps;
 

@@ -18,7 +18,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::FemError;
+use super::error::FemError;
 use super::flat::FlatMatrix;
 use crate::gl::Gl;
 
@@ -128,8 +128,8 @@ impl JacobiInfo {
     }
 }
 
-/// A GPU Jacobi solver (the compute [`super::GpuJacobi`], the fragment
-/// [`super::FragmentJacobi`]): one sweep, and the two loops every solver runs on it, written
+/// A GPU Jacobi solver (the compute [`super::gpu::GpuJacobi`], the fragment
+/// [`super::fragment::FragmentJacobi`]): one sweep, and the two loops every solver runs on it, written
 /// once.
 pub trait JacobiSweeps {
     /// One sweep; with `check`, the squared norms (‖x⁽ᵏ⁺¹⁾ − x⁽ᵏ⁾‖², ‖x⁽ᵏ⁺¹⁾‖²) for [`drive`].

@@ -5,7 +5,7 @@
 //! are its right neighbour, the three nodes of the next row and (3D) the nine nodes of the next
 //! layer: hence the paper's "at most 5 per node in 2D, 14 in 3D" (§III, Fig. 1).
 
-use super::FemError;
+use super::error::FemError;
 
 /// A structured grid of `nx × ny (× nz)` nodes with spacing `h` in every direction.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]

@@ -6,7 +6,7 @@
 //! horizontal, vertical and the two diagonal couplings), skyline = 1 + 2(n−1) +
 //! (n−1)[(n+1) + (n−1)(n+2)] (column heights n+2 for interior nodes).
 
-use super::Table2Config;
+use super::config::Table2Config;
 use super::table2::stencil_counts;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::Audit;

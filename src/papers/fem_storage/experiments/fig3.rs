@@ -2,7 +2,7 @@
 //! Table 2's counts and from the paper's Table 2; beyond the paper the same in bytes (values
 //! and 32-bit indices), as a figure and a table.
 
-use super::Table2Config;
+use super::config::Table2Config;
 use super::table2::Counts;
 use crate::report::{Column, LineChart, Series};
 use crate::runner::{RunError, Session};

@@ -15,7 +15,7 @@
 //! the device lacks compute shaders (softpipe) the compute rows are skipped with the reason,
 //! and the fragment row still runs.
 
-use super::{Config, PerfConfig};
+use super::config::{Config, PerfConfig};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::Timing;
 use crate::gl::timing::{Rounds, rounds_gpu};
@@ -23,9 +23,10 @@ use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::fragment::FragmentJacobi;
+use crate::papers::fem_storage::gpu::GpuJacobi;
+use crate::papers::fem_storage::jacobi::JacobiSweeps;
 use crate::papers::fem_storage::jacobi::sweeps_f64;
 use crate::papers::fem_storage::mesh::Grid;
-use crate::papers::fem_storage::{GpuJacobi, JacobiSweeps};
 use crate::report::{Column, RowBuilder, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 

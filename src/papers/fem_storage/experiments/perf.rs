@@ -6,16 +6,18 @@
 
 use std::time::Instant;
 
-use super::{Config, PerfConfig, threads};
+use super::config::{Config, PerfConfig};
+use super::threads::threads;
 use crate::gl::Reads;
 use crate::gl::timing::{Rounds, rounds};
 use crate::mode::Mode;
-use crate::papers::fem_storage::FemError;
 use crate::papers::fem_storage::assembly::System;
+use crate::papers::fem_storage::error::FemError;
 use crate::papers::fem_storage::flat::FlatMatrix;
+use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::CpuJacobi;
+use crate::papers::fem_storage::jacobi::JacobiSweeps;
 use crate::papers::fem_storage::mesh::Grid;
-use crate::papers::fem_storage::{GpuJacobi, JacobiSweeps};
 use crate::report::{Column, RowBuilder, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 

@@ -2,7 +2,8 @@
 //! on Table 2's counts: exact verdicts ([`Finding::exact`]), nothing random in a count. Each
 //! rule is also run on the paper's own Table 2 (a test: a rule the original fails is wrong).
 
-use super::{Counts, PaperTable2Row};
+use super::config::PaperTable2Row;
+use super::table2::Counts;
 use crate::report::Finding;
 
 /// The counts a rule reads, ours or the paper's.
@@ -144,7 +145,8 @@ mod tests {
     /// The paper's own Table 2, as `experiments/fem-storage.toml` holds it.
     fn paper_rows() -> Vec<PaperTable2Row> {
         let text = include_str!("../../../../experiments/fem-storage.toml");
-        let cfg: super::super::Config = toml::from_str(text).expect("fem-storage.toml parses");
+        let cfg: super::super::config::Config =
+            toml::from_str(text).expect("fem-storage.toml parses");
         cfg.table2.paper
     }
 

@@ -2,7 +2,7 @@
 //! paper, 3D) node grids, counted from the structures after one element loop has assembled
 //! them all (§III, Table 2), and verified against the stencil geometry.
 
-use super::{Config, Table2Config};
+use super::config::{Config, Table2Config};
 use crate::papers::fem_storage::assembly::{Problem, assemble, grid_element};
 use crate::papers::fem_storage::formats::{
     Both, Csr, CsrPattern, Dense, Skyline, SkylineProfile, VarVec,

@@ -2,8 +2,8 @@
 //! convergence on this matrix, whether the printed times are feasible at the C1060's
 //! bandwidth bound, and f32 stalls of the stopping test.
 
-use super::super::Table4Config;
-use super::Finding;
+use super::finding::Finding;
+use crate::papers::fem_storage::experiments::config::Table4Config;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{self, Verdict};
 use crate::runner::Session;
