@@ -6,9 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use super::super::poisson::Mesh;
-use super::{AxisPoint, Biofet, BiofetError, BiofetParams, THERMAL_VOLTAGE};
+use super::error::BiofetError;
+use super::model::Biofet;
+use super::params::{AxisPoint, BiofetParams, THERMAL_VOLTAGE};
 use crate::gl;
+use crate::papers::bicg::poisson::Mesh;
 use crate::report::files::write_atomic;
 use crate::report::plot::colour_map;
 use crate::report::{HeatMap, LineChart, Series};

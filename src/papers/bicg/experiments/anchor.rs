@@ -2,10 +2,10 @@
 //! by `faer`'s sparse Cholesky ([`crate::papers::bicg::anchor`]), beside the CPU Bi-CG.
 
 use super::config::Config;
-use super::{cpu_solve, time_cpu};
+use super::solve::{cpu_solve, time_cpu};
 use crate::gl::TimingPlan;
-use crate::papers::bicg::Stop;
 use crate::papers::bicg::anchor::cholesky_solve;
+use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::Column;

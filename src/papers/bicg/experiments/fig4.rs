@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::config::{Config, PaperTime};
-use super::{
+use super::solve::{
     SOLVE_KERNEL, cpu_solve, gpu_solve, not_converged, solution_tolerance, time_cpu, time_gpu,
 };
 use crate::gl::TimingPlan;
@@ -83,8 +83,8 @@ fn table(
     t.caption(format!(
         "GPU time: {}. CPU time: {}. GPU/CPU: the ratio of the medians, its interval [GPU lo / \
          CPU hi, GPU hi / CPU lo] (the two are timed one after the other, not in rounds).",
-        super::rule(&cfg.fig4.gpu),
-        super::rule(&cfg.fig4.cpu)
+        super::solve::rule(&cfg.fig4.gpu),
+        super::solve::rule(&cfg.fig4.cpu)
     ));
     Ok(t)
 }

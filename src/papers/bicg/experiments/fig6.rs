@@ -3,9 +3,9 @@
 //! limit).
 
 use super::config::Config;
-use super::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
-use crate::papers::bicg::Stop;
+use super::solve::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
 use crate::papers::bicg::cpu::BicgParams;
+use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, LineChart, Series, bound_columns};
@@ -110,7 +110,7 @@ fn table(
     );
     t.caption(format!(
         "GPU time: {}, one local size after the other; per iteration carries its interval.",
-        super::rule(&cfg.fig6.repeat)
+        super::solve::rule(&cfg.fig6.repeat)
     ));
     Ok(t)
 }

@@ -12,7 +12,7 @@
 //! `[legacy] repeat` runs.
 
 use super::config::Config;
-use super::cpu_solve;
+use super::solve::cpu_solve;
 use crate::gl::Need;
 use crate::gl::timing::{Rounds, rounds_gpu};
 use crate::papers::bicg::cpu::{BicgInfo, BicgParams};

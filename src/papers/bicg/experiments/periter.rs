@@ -4,7 +4,7 @@
 //! the fused variant (beyond the paper, [`GpuOptions::fused`]).
 
 use super::config::{Config, PaperTime};
-use super::{FUSED_KERNEL, SOLVE_KERNEL, cpu_solve, time_cpu, time_gpu};
+use super::solve::{FUSED_KERNEL, SOLVE_KERNEL, cpu_solve, time_cpu, time_gpu};
 use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};

@@ -3,9 +3,9 @@
 //! the same tolerance, the fp32 solve capped at a multiple of the fp64 iteration count.
 
 use super::config::Config;
-use super::{cpu_solve, solution_tolerance};
+use super::solve::{cpu_solve, solution_tolerance};
 use crate::gl::Need;
-use crate::papers::bicg::Stop;
+use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{PoissonSystem, fig4_problem};

@@ -18,12 +18,14 @@
 
 use super::config::Config;
 use super::precision::FP32_TOLERANCE;
-use super::solution_tolerance;
+use super::solve::solution_tolerance;
+use crate::papers::bicg::anchor;
 use crate::papers::bicg::charged::{self, ChargedParams};
+use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
+use crate::papers::bicg::ellpack::EllpackR;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::papers::bicg::{EllpackR, Stop, anchor};
 use crate::report::{Column, Finding, Verdict};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;

@@ -1,9 +1,9 @@
 //! SpMV achieved bandwidth (ELLPACK-R, §IV.1, fp64) against a streaming copy on the same
-//! device: the bytes of one product ([`crate::papers::bicg::EllpackR::spmv_bytes`]) over its
+//! device: the bytes of one product ([`crate::papers::bicg::ellpack::EllpackR::spmv_bytes`]) over its
 //! median time, beside this paper's own fp64 copy kernel and `bench`'s vec4 stream.
 
 use super::config::Config;
-use super::time_gpu;
+use super::solve::time_gpu;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, bound_columns};
@@ -103,7 +103,7 @@ fn table(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<TableWriter, Run
     t.caption(format!(
         "SpMV time and the fp64 copy: each {}; the bandwidths and Fraction carry their time's \
          interval (Device stream: one measurement).",
-        super::rule(&cfg.spmv.repeat)
+        super::solve::rule(&cfg.spmv.repeat)
     ));
     Ok(t)
 }

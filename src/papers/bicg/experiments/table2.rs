@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::config::Config;
-use super::{cpu_solve, not_converged, solution_tolerance};
+use super::solve::{cpu_solve, not_converged, solution_tolerance};
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;

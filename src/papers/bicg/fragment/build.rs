@@ -2,16 +2,16 @@
 //! in the slot-major layout of the module docs, one switch-method ping-pong per vector, the
 //! reduction chain of halving targets, the results texture and the programs.
 
-use super::{
-    ASOLVE, AXPY, FragmentBicg, MatrixTextures, Programs, RESULTS, SPMV, layout, spmv_defines, wrap,
-};
+use super::layout::{layout, wrap};
+use super::programs::{ASOLVE, AXPY, Programs, SPMV, spmv_defines};
+use super::solver::{FragmentBicg, MatrixTextures, RESULTS};
 use crate::bench::{Kind, Work};
 use crate::gl::{
     Define, Format, Gl, GlError, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     RenderTexture, TexTarget, Texture,
 };
 use crate::papers::bicg::ellpack::EllpackR;
-use crate::papers::bicg::gpu::GpuBicgError;
+use crate::papers::bicg::error::GpuBicgError;
 use crate::papers::bicg::linbcg::VECTORS;
 use crate::papers::bicg::reduce_trace::{REDUCE, reduce_defines};
 use std::cell::Cell;

@@ -3,7 +3,7 @@
 //! `frag_spmv` (A x or Aᵀ x over the ELLPACK-R textures) — each tallied into the solver's
 //! work from the texels it reads and writes (the module docs of [`super`] give the counts).
 
-use super::FragmentBicg;
+use super::solver::FragmentBicg;
 use crate::bench::{Access, Bytes};
 use crate::gl::{GlError, Program, Rect, Texture};
 use crate::papers::bicg::linbcg::V;

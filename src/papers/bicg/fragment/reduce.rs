@@ -3,7 +3,7 @@
 //! rendering into one texel of the results texture; each pass shown to an observer
 //! ([`reduce_trace`](crate::papers::bicg::reduce_trace) says what it is) and tallied.
 
-use super::{FragmentBicg, RESULTS};
+use super::solver::{FragmentBicg, RESULTS};
 use crate::bench::{Access, Bytes};
 use crate::gl::{GlError, PassObserver, Quad, Rect, Texture};
 use crate::papers::bicg::linbcg::{Slot, V};

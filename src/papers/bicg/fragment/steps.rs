@@ -1,8 +1,8 @@
 //! [`FragmentBicg`] as the device steps of [`linbcg`]: each step its passes, the scalars
 //! read back from the results texture at the same points as the compute build.
 
-use super::FragmentBicg;
-use crate::papers::bicg::gpu::GpuBicgError;
+use super::solver::FragmentBicg;
+use crate::papers::bicg::error::GpuBicgError;
 use crate::papers::bicg::linbcg::{self, AKDEN, BNRM, PNRM, RHO, V, XNRM, ZNRM};
 
 /// The passes of one `linbcg` iteration (see [`linbcg`]): scalars come back through the

@@ -6,10 +6,10 @@
 
 use std::rc::Rc;
 
-use super::GpuBicgError;
 use crate::float::Real;
 use crate::gl::timing::Stopwatch;
 use crate::gl::{Define, Gl, GlError, Program};
+use crate::papers::bicg::error::GpuBicgError;
 
 /// The kernel types of the paper's profile (Table 2), in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

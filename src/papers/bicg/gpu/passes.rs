@@ -6,9 +6,10 @@
 //! [`Kernel`] when profiling is on.
 
 use super::kernels::{Kernel, Prog};
-use super::{AKDEN, GpuBicg, PNRM, RHO, Slot, V, XNRM, ZNRM};
+use super::solver::GpuBicg;
 use crate::float::Real;
 use crate::gl::{Buffer, GlError, bind_all};
+use crate::papers::bicg::linbcg::{AKDEN, PNRM, RHO, Slot, V, XNRM, ZNRM};
 
 impl<T: Real> GpuBicg<T> {
     pub(super) fn v(&self, v: V) -> &Buffer<T> {

@@ -1,0 +1,118 @@
+//! What every table shares: one GPU or CPU solve from x₀ = 0, their timing, the tolerance a
+//! GPU solution is verified to, and the warm-up that compiles every kernel.
+
+use std::time::Instant;
+
+use crate::bench::Work;
+use crate::gl::Gl;
+use crate::gl::timing::{Samples, TimingPlan, repeat};
+use crate::papers::bicg::cpu::{self, BicgInfo, BicgParams, Stop};
+use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
+use crate::papers::bicg::poisson::{Mesh, PoissonSystem, fig4_problem};
+use crate::runner::{RunError, Session};
+
+/// Verification tolerance of a GPU solution against the CPU one (see the module docs).
+pub fn solution_tolerance(tol: f64) -> f64 {
+    100.0 * tol
+}
+
+/// Runs `f` `plan` times between two `glFinish` calls (through [`repeat`]), keeping each
+/// run's result.
+pub(crate) fn time_gpu<S>(
+    gl: &Gl,
+    plan: TimingPlan,
+    mut f: impl FnMut() -> Result<S, RunError>,
+) -> Result<Samples<S>, RunError> {
+    gl.finish();
+    repeat(plan, || {
+        gl.finish();
+        let t0 = Instant::now();
+        let out = f()?;
+        gl.finish();
+        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
+    })
+}
+
+/// The repetition rule of `r`, for a caption: "median [95 % interval] of …".
+pub(crate) fn rule(r: &crate::runner::Repeat) -> String {
+    format!(
+        "median [95 % interval] of the timed runs (distribution-free order-statistic interval \
+         of the median; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} \
+         runs, then more until the interval is within ±{:.0} % of the median, at most {} runs \
+         and {} s",
+        r.warmup,
+        r.repetitions,
+        100.0 * r.ci_target,
+        r.max_runs(),
+        r.budget_s
+    )
+}
+
+/// Runs `f` `plan` times on the CPU (through [`repeat`]), keeping each run's result.
+pub(crate) fn time_cpu<S>(
+    plan: TimingPlan,
+    mut f: impl FnMut() -> Result<S, RunError>,
+) -> Result<Samples<S>, RunError> {
+    repeat(plan, || {
+        let t0 = Instant::now();
+        let out = f()?;
+        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
+    })
+}
+
+/// One GPU solve from x₀ = 0 with the matrix uploaded (the upload is part of the run), with
+/// the work of its dispatches ([`crate::papers::bicg::gpu::work`]; the upload counts none).
+pub(crate) fn gpu_solve(
+    gl: &Gl,
+    sys: &PoissonSystem,
+    params: &BicgParams,
+    opts: GpuOptions,
+) -> Result<(Vec<f64>, BicgInfo, Work), RunError> {
+    let x0 = vec![0.0; sys.mesh.nodes()];
+    let mut g = GpuBicg::<f64>::new(gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
+    let (x, info) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
+    Ok((x, info, g.work()))
+}
+
+/// The name of the paper's fp64 solve on the roofline (Fig. 4, Fig. 6, the per-iteration
+/// table).
+pub(crate) const SOLVE_KERNEL: &str = "Bi-CG fp64 (paper)";
+/// The fused variant's solve on the roofline.
+pub(crate) const FUSED_KERNEL: &str = "Bi-CG fp64 (fused)";
+
+/// One CPU solve from x₀ = 0.
+pub(crate) fn cpu_solve(
+    sys: &PoissonSystem,
+    params: &BicgParams,
+) -> Result<(Vec<f64>, BicgInfo), RunError> {
+    let mut x = vec![0.0; sys.mesh.nodes()];
+    let info = cpu::solve(&sys.a, None, &sys.b, &mut x, params).map_err(RunError::algorithm)?;
+    Ok((x, info))
+}
+
+/// `None` when both solves converged, else the reason a row fails.
+pub(crate) fn not_converged(gpu: &BicgInfo, cpu: &BicgInfo) -> Option<String> {
+    if gpu.stop != Stop::Converged {
+        Some(format!("GPU: {}", gpu.stop.describe()))
+    } else if cpu.stop != Stop::Converged {
+        Some(format!("CPU: {}", cpu.stop.describe()))
+    } else {
+        None
+    }
+}
+/// Builds the kernels of `opts` (both precisions) on a tiny problem.
+pub(crate) fn warm_up(s: &Session, opts: GpuOptions) -> Result<(), RunError> {
+    let sys = fig4_problem(&Mesh::cube(4));
+    let p = BicgParams {
+        tol: 0.0,
+        max_iter: 2,
+    };
+    let x0 = vec![0.0; sys.mesh.nodes()];
+    GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts)
+        .and_then(|mut g| g.solve(&sys.b, &x0, &p))
+        .map_err(RunError::algorithm)?;
+    GpuBicg::<f32>::new(&s.gl, &sys.a.map(|v| v as f32), true, opts)
+        .and_then(|mut g| g.solve(&sys.b, &x0, &p))
+        .map_err(RunError::algorithm)?;
+    Ok(())
+}
