@@ -20,7 +20,7 @@ use std::time::Instant;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{Buffer, Define, Gl, Program};
 
-use super::LuError;
+use super::error::LuError;
 
 /// The work of one [`ComputeLu`] run of order `n`, panel width `nb`, from the dispatches of
 /// [`ComputeLu::run`] and the shaders (f32, 4 B; a division counts 2, as the paper's §3.6).
@@ -248,7 +248,7 @@ impl ComputeLu {
     /// The packed factors of `P·A`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
         let lu = self.a.read()?;
-        super::checked_factors(lu, self.n)
+        super::error::checked_factors(lu, self.n)
     }
 
     /// The pivot rows chosen (`piv[i]` = row swapped with row `i` at step `i`).

@@ -9,8 +9,8 @@
 use crate::float::Real;
 use crate::util::{RngExt, rng};
 
-use super::LuError;
 use super::arith2005::Arith2005;
+use super::error::LuError;
 
 /// A random `n × n` matrix, entries uniform in `[-1, 1)`, whose diagonal is raised to
 /// `1 + Σ_{i≠j} |a_ij|` over its column *and* its row: strictly diagonally dominant by rows and
@@ -216,7 +216,7 @@ pub fn lu_f32_under(a: &mut [f32], n: usize, model: Arith2005) -> Result<(), LuE
 }
 
 /// [`lu_f32_under`] with the update `form`: the twin of any fragment configuration
-/// (`form` = [`crate::papers::lu::Params::update`]).
+/// (`form` = [`crate::papers::lu::fragment::Params::update`]).
 pub fn lu_f32_twin(a: &mut [f32], n: usize, model: Arith2005, form: Update) -> Result<(), LuError> {
     lu_steps(a, n, None, &model, form)
 }

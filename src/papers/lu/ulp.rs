@@ -15,7 +15,7 @@ use crate::gl::{
 };
 use crate::util::{RngExt, rng};
 
-use super::LuError;
+use super::error::LuError;
 
 /// The four operations, in the order the shaders write them.
 pub const OPS: [&str; 4] = ["add", "subtract", "multiply", "divide"];

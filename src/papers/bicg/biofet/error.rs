@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::papers::bicg::gpu::GpuBicgError;
+use crate::papers::bicg::error::GpuBicgError;
 use crate::report::files::OutputError;
 use crate::report::plot::PlotError;
 

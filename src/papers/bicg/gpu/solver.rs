@@ -149,7 +149,7 @@ impl<T: Real> GpuBicg<T> {
     }
 
     /// Solves A x = b from `x0` (NR `linbcg`, `itol = 4`: [`linbcg::solve`] over these
-    /// kernels; see [`super::cpu`]). The iterate comes back in f64 whether or not the solve
+    /// kernels; see [`crate::papers::bicg::cpu`]). The iterate comes back in f64 whether or not the solve
     /// converged; [`BicgInfo::into_result`] turns a non-converged one into an error.
     pub fn solve(
         &mut self,

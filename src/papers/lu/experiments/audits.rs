@@ -5,8 +5,11 @@ use crate::gl::PingPongMethod;
 use crate::report::Audit;
 use crate::runner::Session;
 
-use super::super::{Variant, theory};
-use super::{Config, configs, gflops};
+use super::super::theory;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::measured::gflops;
+use crate::papers::lu::fragment::Variant;
 
 /// Table 4 prints whole milliseconds: A − G − T of three rounded numbers may be off by
 /// three half-milliseconds.

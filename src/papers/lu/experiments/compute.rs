@@ -16,8 +16,12 @@ use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
-use super::super::{LuError, theory};
-use super::{ComputeTimes, Config, Reference, reference};
+use super::super::theory;
+use crate::papers::lu::cpu::Reference;
+use crate::papers::lu::error::LuError;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::measured::ComputeTimes;
+use crate::papers::lu::experiments::measured::reference;
 
 /// The key of a compute row.
 pub(super) fn key(n: u32, pivoting: bool) -> String {

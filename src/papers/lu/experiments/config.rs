@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use crate::gl::{DeviceInfo, PingPongMethod};
 use crate::runner::{PerMode, Repeat, Sizes};
 
-use super::super::Variant;
+use crate::papers::lu::fragment::Variant;
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

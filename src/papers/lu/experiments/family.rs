@@ -10,12 +10,14 @@ use crate::gl::PingPongMethod;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
 
-use super::super::LuError;
 use super::super::arith2005::{Arith2005, Member};
 use super::super::cpu::{MatrixClass, Update, lu_f32, lu_f32_twin};
 use super::super::fragment::{FragmentLu, Params};
 use super::sec5_1_2005::Distance;
-use super::{ABLATION_VARIANT, Config, bit_identical};
+use crate::papers::lu::error::LuError;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::ABLATION_VARIANT;
+use crate::papers::lu::experiments::measured::bit_identical;
 
 /// One member × class cell.
 #[derive(Clone, Debug)]

@@ -7,7 +7,13 @@ use crate::report::{LineChart, Series};
 use crate::runner::{RunError, Session};
 
 use super::super::theory;
-use super::{ComputeTimes, Config, Measured, compute, configs, gflops, key};
+use super::compute;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::forms::key;
+use crate::papers::lu::experiments::measured::ComputeTimes;
+use crate::papers::lu::experiments::measured::Measured;
+use crate::papers::lu::experiments::measured::gflops;
 
 pub(super) fn run(
     s: &Session,

@@ -19,9 +19,15 @@ use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::fragment::{FragmentLu, LuInfo, Params};
-use super::super::{LuError, theory};
-use super::{Config, Measured, Reference, configs, key, table4};
+use super::super::theory;
+use super::table4;
 use crate::gl::timing::{Rounds, rounds};
+use crate::papers::lu::cpu::Reference;
+use crate::papers::lu::error::LuError;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::forms::key;
+use crate::papers::lu::experiments::measured::Measured;
 use crate::stats::Estimate;
 
 /// What §4.3 measured, for the findings.

@@ -13,8 +13,13 @@ use crate::util::max_rel_error;
 use super::super::arith2005::Arith2005;
 use super::super::cpu::{Reference, Update, diag_dominant, lu_f32, lu_f32_twin};
 use super::super::fragment::{FragmentLu, Params};
-use super::super::{LuError, Variant};
-use super::{ABLATION_VARIANT, Config, bit_identical, configs, reference};
+use crate::papers::lu::error::LuError;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::ABLATION_VARIANT;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::measured::bit_identical;
+use crate::papers::lu::experiments::measured::reference;
+use crate::papers::lu::fragment::Variant;
 
 /// How far one factorization is from another: the normwise difference (max |x − y| / max |y|
 /// over the packed factors, as §5.1's table) and the mean distance in ULP per entry (each

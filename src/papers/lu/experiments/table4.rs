@@ -12,10 +12,17 @@ use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::fragment::{Feed, FragmentLu, LuInfo, Params};
-use super::super::{LuError, theory};
-use super::{
-    Config, Form, Measured, Reference, configs, form_key, gflops, labelled_configs, verify_fragment,
-};
+use super::super::theory;
+use crate::papers::lu::cpu::Reference;
+use crate::papers::lu::error::LuError;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::Form;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::forms::form_key;
+use crate::papers::lu::experiments::forms::labelled_configs;
+use crate::papers::lu::experiments::measured::Measured;
+use crate::papers::lu::experiments::measured::gflops;
+use crate::papers::lu::experiments::measured::verify_fragment;
 
 /// The algorithm the fragment variants and the compute LU without pivoting share, for the
 /// legacy-vs-compute table.
@@ -122,7 +129,7 @@ fn configs_at(cfg: &Config, n: u32, mode: Mode) -> Vec<Form> {
 
 /// The method's name in a row: `copy`, `switch`, `copy (rendered only)`, `switch (carry)`.
 fn method_name((_, m, f): Form) -> &'static str {
-    super::method_label(m, f)
+    crate::papers::lu::fragment::method_label(m, f)
 }
 
 /// One configuration during an order's rounds: its decomposition (or why it could not be

@@ -7,8 +7,12 @@ use crate::gl::PingPongMethod;
 use crate::report::Column;
 use crate::runner::{RunError, Session, TableWriter};
 
-use super::super::{Feed, Variant, theory};
-use super::{Measured, form_key, key};
+use super::super::theory;
+use crate::papers::lu::experiments::forms::form_key;
+use crate::papers::lu::experiments::forms::key;
+use crate::papers::lu::experiments::measured::Measured;
+use crate::papers::lu::fragment::Feed;
+use crate::papers::lu::fragment::Variant;
 
 pub(super) fn run(
     s: &Session,

@@ -1,6 +1,6 @@
 //! What one fragment LU decomposition did: its passes, draws, texels and times.
 
-/// What one decomposition did (counts are exact; times need [`super::Params::profile`]).
+/// What one decomposition did (counts are exact; times need [`super::params::Params::profile`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct LuInfo {
     /// Matrix order and the order actually factored (padded to a multiple of 4 for I3/I4).

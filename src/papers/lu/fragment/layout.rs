@@ -3,7 +3,7 @@
 //! step with their rectangles (`step_passes`), and [`rect_minus`], the texels a switch-method
 //! pass must carry.
 
-use super::{Params, Variant};
+use super::params::{Params, Variant};
 use crate::gl::{Format, Rect};
 
 /// One draw: a program variant over a rectangle.

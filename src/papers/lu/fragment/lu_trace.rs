@@ -1,4 +1,4 @@
-//! What each pass of [`super::FragmentLu`] is, for a [`PassObserver`](crate::gl::PassObserver)
+//! What each pass of [`super::solver::FragmentLu`] is, for a [`PassObserver`](crate::gl::PassObserver)
 //! (the `trace` command): the programs of [`ProgramSet`] the decomposition builds, the
 //! uniforms it sets, the quads it draws (computing ones, then the carried texels of the
 //! "switch (carry)" form; the paper's switch draws I1/I3/I4's L passes into a third texture,
@@ -10,8 +10,8 @@
 //! I4): texel `(b, k)` holds `A_{4b+c, k}` in channel `c`.
 
 use super::layout::{Kind, PassPlan, layout};
+use super::params::{Params, Variant};
 use super::programs::{L_FRAG, ONEPASS_FRAG, ProgramSet, U_FRAG};
-use super::{Params, Variant};
 use crate::gl::observe::{pair_label, pair_panels};
 use crate::gl::{Define, Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};
 

@@ -3,8 +3,8 @@
 
 use crate::gl::{Format, PingPongMethod};
 
-use super::super::arith2005::Arith2005;
-use super::super::cpu::Update;
+use crate::papers::lu::arith2005::Arith2005;
+use crate::papers::lu::cpu::Update;
 
 /// Which form of a method a run uses (issue 38; the module docs say why).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

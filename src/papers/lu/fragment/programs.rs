@@ -1,8 +1,8 @@
 //! The programs of the fragment variants: the shader files and, per configuration, the
-//! `#define` sets ([`ProgramSet`]) that [`super::FragmentLu`] builds and
+//! `#define` sets ([`ProgramSet`]) that [`super::solver::FragmentLu`] builds and
 //! [`crate::papers::lu::program_variants`] lists.
 
-use super::{I2Order, Variant};
+use super::params::{I2Order, Variant};
 use crate::gl::Define;
 use crate::papers::lu::arith2005::Arith2005;
 

@@ -4,10 +4,10 @@
 use crate::report::{Finding, Point, Verdict};
 use crate::runner::Session;
 
-use super::Results;
+use super::results::Results;
 use crate::papers::lu::arith2005::{Arith2005, Member};
 use crate::papers::lu::cpu::MatrixClass;
-use crate::papers::lu::experiments::Config;
+use crate::papers::lu::experiments::config::Config;
 use crate::papers::lu::experiments::family::Cell;
 use crate::papers::lu::experiments::sec5_1_2005::{Distance, ModelRow};
 use crate::papers::lu::ulp;
@@ -171,7 +171,7 @@ pub(super) fn finding4_under_model(s: &Session, cfg: &Config, r: &Results) {
         ))
         .why(format!(
             "Ablation on {} + copy: held when emulating division alone moves the factors further from the CPU's IEEE f32 loop than emulating ± alone and × alone, by both distances, at every order N > {} of the table (division leads at {} of {} orders); every GPU factorization equals the CPU twin's running the same model bit for bit, so the differences are the arithmetic. The model itself is fitted to Table 5 (its 'emulated 2005' columns), so the verdict holds for that model.",
-            crate::papers::lu::experiments::ABLATION_VARIANT,
+            crate::papers::lu::experiments::forms::ABLATION_VARIANT,
             cfg.sec51.paper_equal_up_to,
             div_leads.iter().filter(|&&b| b).count(),
             div_leads.len()

@@ -6,9 +6,14 @@ use crate::report::{Finding, Point, Verdict};
 use crate::runner::Session;
 use crate::stats::{Decision, Estimate, decide, paired_ratio};
 
-use super::{Results, show};
-use crate::papers::lu::experiments::{Config, Measured, compute, configs, key};
-use crate::papers::lu::{LuInfo, Variant};
+use super::results::{Results, show};
+use crate::papers::lu::experiments::compute;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::experiments::forms::configs;
+use crate::papers::lu::experiments::forms::key;
+use crate::papers::lu::experiments::measured::Measured;
+use crate::papers::lu::fragment::LuInfo;
+use crate::papers::lu::fragment::Variant;
 
 /// A part of a configuration's time over table4's rounds (A, G or T).
 pub(super) type Part = fn(&Measured) -> &Estimate;
@@ -394,7 +399,11 @@ pub(super) fn paper_best_note(s: &Session, cfg: &Config, r: &Results) {
 /// and the note names them (the first in table4's order stands for them).
 pub(super) fn best_note(s: &Session, r: &Results) {
     let top = *r.sizes.last().expect("validated: sizes are not empty");
-    let at_top: Vec<(Variant, PingPongMethod, &super::Measured)> = configs()
+    let at_top: Vec<(
+        Variant,
+        PingPongMethod,
+        &crate::papers::lu::experiments::measured::Measured,
+    )> = configs()
         .into_iter()
         .filter_map(|(v, m)| r.measured.get(&key(top, v, m)).map(|x| (v, m, x)))
         .collect();

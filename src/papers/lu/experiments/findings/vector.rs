@@ -4,12 +4,12 @@
 //! by round like L5, judged as a band).
 
 use crate::gl::PingPongMethod;
-use crate::papers::lu::Variant;
-use crate::papers::lu::experiments::Config;
+use crate::papers::lu::experiments::config::Config;
+use crate::papers::lu::fragment::Variant;
 use crate::report::Finding;
 use crate::runner::Session;
 
-use super::Results;
+use super::results::Results;
 use super::timing::Part;
 
 /// "About ¼": within a factor 2 of ¼.

@@ -1,7 +1,7 @@
 //! Operands that exercise every path of the 2005 model ([`super`]), for the tests that
 //! compare the shaders with their CPU twin.
 
-use super::TINY;
+use super::round::TINY;
 
 /// `count` operand pairs that exercise every path of the model (for the GPU–twin test):
 /// random bit patterns (every exponent, subnormals, `±∞` and `NaN` included), neighbours

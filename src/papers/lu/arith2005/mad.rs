@@ -28,10 +28,11 @@
 //! eighth `q` and its exactness are the same. Otherwise every term is a multiple of `2⁻⁹⁶`
 //! below 8, so every nonzero intermediate is a normal float (a device that flushes
 //! subnormals computes the same bits). Operands are flushed first, the result is scaled back
-//! by `2^K` and flushed below `2⁻¹²⁶` (`±∞` on overflow), as [`super::mul05`]. A zero
+//! by `2^K` and flushed below `2⁻¹²⁶` (`±∞` on overflow), as [`super::ops::mul05`]. A zero
 //! product or a `NaN`/`∞` operand gives IEEE's unfused `c − a·b`.
 
-use super::{Member, Rule, ftz, round2005x, scale, split_exp, two_sum};
+use super::member::Member;
+use super::round::{Rule, ftz, round2005x, scale, split_exp, two_sum};
 
 /// The exponent gap beyond which the smaller term of `c − a·b` becomes a proxy of its sign.
 pub const GAP: i32 = 50;

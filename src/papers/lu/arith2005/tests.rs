@@ -1,6 +1,12 @@
 //! Tests of the 2005 arithmetic model ([`super`]).
 
-use super::*;
+use super::div::{div_bits, div_rn_bits};
+use super::mad;
+use super::member::Member;
+use super::model::Arith2005;
+use super::operands::{same_bits, test_triples};
+use super::ops::{add05, div05, mul05, ops05, sub05};
+use super::round::{ftz, pred, split_exp, succ};
 
 /// The exact error of one result in ULP of the correctly rounded one (as Table 5).
 fn ulps(r: f32, exact: f64) -> f64 {
