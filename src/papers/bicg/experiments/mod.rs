@@ -29,6 +29,7 @@ pub mod precision_charged;
 pub mod solve;
 pub mod spmv;
 pub mod table2;
+pub mod table2_blocks;
 
 pub use config::{Config, MeshSpec};
 pub use paper::{Bicg, GL_FP64, TABLES};

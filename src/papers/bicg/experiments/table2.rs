@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use super::config::Config;
 use super::solve::{cpu_solve, not_converged, solution_tolerance};
+use super::table2_blocks;
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
@@ -40,7 +41,7 @@ pub fn run(
         g.set_profiling(true);
         let (_, ginfo) = g.solve(&sys.b, &x0, params).map_err(RunError::algorithm)?;
         if let Some(p) = g.profile() {
-            spmv_largest(s, cfg, p)?;
+            table2_blocks::spmv_largest(s, cfg, p)?;
         }
         return from_rows(s, cfg, t, &rows, ginfo.iterations, &mesh.label());
     }
@@ -76,13 +77,13 @@ pub fn run(
     chart(s, cfg, &table, &mesh.label())?;
     audits(s, cfg);
     let top = top_kernel(|k| profile.seconds(k));
-    spmv_largest(s, cfg, &profile)?;
+    table2_blocks::spmv_largest(s, cfg, &profile)?;
     notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
     Ok(())
 }
 
 /// The blocks of a solve's calls that B4 pairs the kernels' times over.
-const BLOCKS: usize = 16;
+pub(super) const BLOCKS: usize = 16;
 
 /// Each kernel's share of the solve time (%, in [`Kernel::ALL`] order) as the median over
 /// [`BLOCKS`] stretches of the solve with its 95 % interval: in block `b` a kernel's time
@@ -118,94 +119,6 @@ fn block_shares(profile: &crate::papers::bicg::gpu::Profile, upload: f64) -> Vec
             Estimate::of(&s)
         })
         .collect()
-}
-
-/// B4, "SpMV takes the largest share" (§V.2.d, Fig. 7): SpMV's time over the largest other
-/// kernel's, paired block by block over the profiled solve (each kernel's calls cut into
-/// [`BLOCKS`] consecutive blocks of equal counts: the same stretch of iterations, table
-/// `table2_blocks`), judged ≥ 1 over the whole interval; the paper's own shares' ratio beside
-/// it. The blocks are recomputed with every profiled solve (also under `--resume`).
-fn spmv_largest(
-    s: &Session,
-    cfg: &Config,
-    profile: &crate::papers::bicg::gpu::Profile,
-) -> Result<(), RunError> {
-    let Some(other) = Kernel::ALL
-        .into_iter()
-        .filter(|&k| k != Kernel::SpMV)
-        .max_by(|a, b| profile.seconds(*a).total_cmp(&profile.seconds(*b)))
-    else {
-        return Ok(());
-    };
-    let (spmv, rest) = (
-        profile.blocks(Kernel::SpMV, BLOCKS),
-        profile.blocks(other, BLOCKS),
-    );
-    let mut t = s.table(
-        "table2_blocks",
-        "Table 2's two largest kernels over the profiled solve, block by block (B4)",
-        vec![
-            Column::key("block").int(),
-            Column::ours("SpMV").unit("ms").fixed(3),
-            Column::ours("largest other").unit("ms").fixed(3),
-            Column::ours("SpMV / other").fixed(3),
-        ],
-        &(&cfg.table2, BLOCKS),
-    )?;
-    t.caption(format!(
-        "Each kernel's calls in the profiled solve (table2) cut into {BLOCKS} consecutive \
-         blocks of equal counts, the block's time summed (glFinish around every call); the \
-         largest other kernel here: {}. B4 judges the median of the blocks' ratios with its \
-         distribution-free 95 % interval.",
-        other.name()
-    ));
-    t.expect_rows(spmv.len().min(rest.len()));
-    for (b, (a, o)) in spmv.iter().zip(&rest).enumerate() {
-        let key = b.to_string();
-        t.start(&key);
-        t.push(
-            t.row(&key)
-                .num("block", b as f64)
-                .num("SpMV", a * 1e3)
-                .num("largest other", o * 1e3)
-                .num("SpMV / other", a / o)
-                .unchecked("times of the profiled solve, verified in table2"),
-        )?;
-    }
-    t.finish()?;
-    let Some(ratio) = crate::stats::paired_ratio(&spmv, &rest) else {
-        return Ok(());
-    };
-    let paper_other = cfg
-        .table2
-        .paper
-        .iter()
-        .filter(|p| p.kernel != Kernel::SpMV.name())
-        .map(|p| p.share)
-        .reduce(f64::max);
-    let f = Finding::new(
-        "table2_blocks",
-        "SpMV takes the largest share of the solve time",
-    )
-    .paper("SpMV the largest share (Fig. 7, Table 2)")
-    .judge(
-        &format!("SpMV time / {} time", other.name()),
-        &ratio,
-        1.0,
-        true,
-    );
-    let why = format!(
-        "{} The largest other kernel here: {}; the times paired over {BLOCKS} consecutive \
-         blocks of each kernel's calls in the profiled solve (glFinish around every call).",
-        f.why,
-        other.name()
-    );
-    let f = f.why(why);
-    s.finding(match (paper_share(cfg, Kernel::SpMV), paper_other) {
-        (Some(a), Some(b)) => f.paper_value(a / b),
-        _ => f,
-    });
-    Ok(())
 }
 
 /// The table and its caption.
@@ -356,7 +269,7 @@ fn paper_col(t: &TableWriter, name: &str) -> usize {
         .expect("table2 has the paper's column")
 }
 
-fn paper_share(cfg: &Config, k: Kernel) -> Option<f64> {
+pub(super) fn paper_share(cfg: &Config, k: Kernel) -> Option<f64> {
     cfg.table2
         .paper
         .iter()

@@ -185,6 +185,16 @@ fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Resul
 impl Config {
     /// Every number of the file in range; the first that is not, named by its key.
     pub fn validate(&self) -> Result<(), String> {
+        self.check_table4()?;
+        self.check_bandwidth()?;
+        self.check_table5()?;
+        self.check_sec51()?;
+        self.check_compute()
+    }
+
+    /// `[table4]`: the sizes (the labelled ones among them), the single-run and scalar
+    /// limits, the paper's times.
+    fn check_table4(&self) -> Result<(), String> {
         let t = &self.table4;
         for (mode, sizes) in t.sizes.each() {
             if sizes.is_empty() {
@@ -231,6 +241,11 @@ impl Config {
         }
         positive("table4.paper.best_gflops_n1024", p.best_gflops_n1024)?;
         at_least("table4.paper.branch_crossover_n", p.branch_crossover_n, 1)?;
+        Ok(())
+    }
+
+    /// `[bandwidth]`: the texture size and the paper's rates and shares.
+    fn check_bandwidth(&self) -> Result<(), String> {
         let b = &self.bandwidth;
         at_least("bandwidth.texture_size", b.texture_size, 1)?;
         for (k, v) in [
@@ -243,6 +258,11 @@ impl Config {
         ] {
             positive(&format!("bandwidth.{k}"), v)?;
         }
+        Ok(())
+    }
+
+    /// `[table5]`: the operand counts and the paper's ULP ranges.
+    fn check_table5(&self) -> Result<(), String> {
         at_least("table5.operands.full", self.table5.operands.full, 1)?;
         at_least("table5.operands.quick", self.table5.operands.quick, 1)?;
         for (op, [lo, hi]) in &self.table5.paper {
@@ -257,6 +277,11 @@ impl Config {
                 ));
             }
         }
+        Ok(())
+    }
+
+    /// `[sec51]` and `[sec51_2005]`: the scans, sizes and family orders.
+    fn check_sec51(&self) -> Result<(), String> {
         at_least("sec51.scan", self.sec51.scan, 1)?;
         let m = &self.sec51_2005.sizes;
         for (mode, sizes) in m.each() {
@@ -278,6 +303,11 @@ impl Config {
             2,
         )?;
         at_least("sec51_2005.family_scan", self.sec51_2005.family_scan, 1)?;
+        Ok(())
+    }
+
+    /// `[compute]`: the panel widths and the tuning orders.
+    fn check_compute(&self) -> Result<(), String> {
         if self.compute.blocks.is_empty() {
             return Err("`compute.blocks` is empty: give at least one panel width".into());
         }

@@ -14,11 +14,11 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::gl::Format;
+use crate::gl::{Format, PingPongMethod};
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
-use super::super::fragment::{FragmentLu, LuInfo, Params};
+use super::super::fragment::{FragmentLu, LuInfo, Params, Variant};
 use super::super::theory;
 use super::table4;
 use crate::gl::timing::{Rounds, rounds};
@@ -59,11 +59,7 @@ pub(super) fn run(
     measured: &HashMap<String, Measured>,
 ) -> Result<Option<Bandwidth>, RunError> {
     let n = *sizes.last().expect("validated: sizes are not empty");
-    let best = configs()
-        .into_iter()
-        .filter_map(|(v, m)| measured.get(&key(n, v, m)).map(|x| (v, m, x)))
-        .max_by(|a, b| a.2.gflops.total_cmp(&b.2.gflops));
-    let Some((v, m, _)) = best else {
+    let Some((v, m)) = best_config(n, measured) else {
         return Ok(None);
     };
     let b = &cfg.bandwidth;
@@ -87,12 +83,7 @@ pub(super) fn run(
     p.profile = true;
     let r = &refs[&n];
     let (timed, info) = time_all(s, cfg, n, r, p, &yardstick)?;
-    let yard_error = yardstick.error()?;
-    if yard_error > YARDSTICK_TOLERANCE {
-        return Err(RunError::Gl(crate::gl::GlError::Invalid(format!(
-            "the texture-cache read's sums are wrong (max relative error {yard_error:.1e})"
-        ))));
-    }
+    check_yardstick(&yardstick)?;
     let (g_full, g_fetch, t_tex) = (&timed.timings[0], &timed.timings[1], &timed.timings[2]);
     let paired = |a, b| {
         timed
@@ -131,6 +122,26 @@ pub(super) fn run(
         fraction,
         fetch_over_full: ratio,
     }))
+}
+
+/// The configuration with the most GFLOPS at order `n` in Table 4 (`None`: none measured).
+fn best_config(n: u32, measured: &HashMap<String, Measured>) -> Option<(Variant, PingPongMethod)> {
+    configs()
+        .into_iter()
+        .filter_map(|(v, m)| measured.get(&key(n, v, m)).map(|x| (v, m, x)))
+        .max_by(|a, b| a.2.gflops.total_cmp(&b.2.gflops))
+        .map(|(v, m, _)| (v, m))
+}
+
+/// The texture-cache read's sums against the CPU's: an error names the wrong yardstick.
+fn check_yardstick(yardstick: &crate::bench::FetchPass) -> Result<(), RunError> {
+    let yard_error = yardstick.error()?;
+    if yard_error > YARDSTICK_TOLERANCE {
+        return Err(RunError::Gl(crate::gl::GlError::Invalid(format!(
+            "the texture-cache read's sums are wrong (max relative error {yard_error:.1e})"
+        ))));
+    }
+    Ok(())
 }
 
 /// The cache read sums small integers: exact in f32.

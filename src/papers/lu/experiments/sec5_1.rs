@@ -32,18 +32,7 @@ pub(super) fn run(
     let mut t = s.table(
         "sec5_1",
         "§5.1 — are I1–I4 bit-identical (measured, I2 in the order Fig. 4 prints), and how far are GPU factors from the CPU's (same loop, f32) as N grows",
-        vec![
-            Column::key("N").int(),
-            Column::ours("I1, I3, I4 bit-identical").text(),
-            Column::ours("I2 entries ≠ I1").int(),
-            Column::ours("I2 max ULP from I1").int(),
-            Column::ours("I2 (÷ first) = I1 (bits)").text(),
-            Column::ours("labelled forms bit-identical").text(),
-            Column::ours("GPU = CPU f32 (bits)").text(),
-            Column::ours("GPU vs CPU f32").sci(2),
-            Column::ours("GPU vs f64").sci(2),
-            Column::ours("CPU f32 vs f64").sci(2),
-        ],
+        columns(),
         &cfg.sec51,
     )?;
     t.caption("§5.1 says I1–I4 give identical results; measured here, not by construction. I1, I3, I4 under both methods compared bit for bit with I1 + copy; I2 (the paper's, A_jk − A_ik·A_ji/A_ii as Fig. 4 prints it: the product, then the division; table4 checks it against its own CPU twin) + copy with I1 + copy: how many entries differ and the largest distance in ULP (f32 values between them). 'I2 (÷ first)': the labelled I2 that computes A_ik·(A_ji/A_ii), run here once per order (copy), against I1 + copy. Labelled forms (\"copy (rendered only)\", \"switch (carry)\", where table4 ran them) against the paper's form of the same implementation. Differences: max |x − y| / max |y| over the packed factors; GPU = I1 + copy; verified within table4's tolerance.");
@@ -109,13 +98,34 @@ pub(super) fn run(
     }
     t.finish()?;
     let first = first_difference(s, cfg).map_err(RunError::algorithm)?;
+    first_difference_note(s, cfg, first);
+    identity_note(s, &i2_seen);
+    Ok(first)
+}
+
+/// The `sec5_1` table's columns.
+fn columns() -> Vec<Column> {
+    vec![
+        Column::key("N").int(),
+        Column::ours("I1, I3, I4 bit-identical").text(),
+        Column::ours("I2 entries ≠ I1").int(),
+        Column::ours("I2 max ULP from I1").int(),
+        Column::ours("I2 (÷ first) = I1 (bits)").text(),
+        Column::ours("labelled forms bit-identical").text(),
+        Column::ours("GPU = CPU f32 (bits)").text(),
+        Column::ours("GPU vs CPU f32").sci(2),
+        Column::ours("GPU vs f64").sci(2),
+        Column::ours("CPU f32 vs f64").sci(2),
+    ]
+}
+
+/// The note on the first order at which GPU and CPU factors differ (`None`: identical over the whole scan).
+fn first_difference_note(s: &Session, cfg: &Config, first: Option<usize>) {
     let (scan, paper) = (cfg.sec51.scan, cfg.sec51.paper_equal_up_to);
     match first {
         Some(n) => s.note(format!("§5.1: GPU (I1 switch) and CPU (the same loop in f32, no FMA) factors first differ at N = {n} (scanned N = 1 … {scan}; the paper: never equal for N > {paper}).")),
         None => s.note(format!("§5.1: GPU (I1 switch) and CPU (the same loop in f32, no FMA) factors are bit-identical for every N = 1 … {scan} scanned (the paper: never equal for N > {paper}).")),
     }
-    identity_note(s, &i2_seen);
-    Ok(first)
 }
 
 /// Entries whose bits differ, and the largest distance in ULP between two factorizations.

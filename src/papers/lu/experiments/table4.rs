@@ -7,8 +7,9 @@ use std::time::Duration;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl};
-use crate::report::{Column, Row, bound_columns};
+use crate::report::{Column, Row, RowBuilder, bound_columns};
 use crate::runner::{Mode, RunError, Session, TableWriter};
+use crate::stats::Estimate;
 use crate::util::max_rel_error;
 
 use super::super::fragment::{Feed, FragmentLu, LuInfo, Params};
@@ -341,48 +342,24 @@ fn measure_order(
             .text("method", method_name(form));
         // The paper's numbers beside the paper's forms only.
         let printed = c.paper.get(v, m, n).filter(|_| f == Feed::Paper);
-        if let Some([pa, pg, pc, pt]) = printed {
-            row = row
-                .num("Quadro A", pa)
-                .num("Quadro G", pg)
-                .num("Quadro C", pc)
-                .num("Quadro T", pt)
-                .num("Quadro GFLOPS", gflops(flops, pa));
+        if let Some(p) = printed {
+            row = paper_cells(row, p, flops);
         }
         let paper_a = printed.map(|p| p[0]);
         let x = &runs[i];
-        let lu = match &x.lu {
-            Ok(lu) => lu,
-            Err(why) => {
-                t.push(row.fail(why.clone()))?;
-                continue;
-            }
-        };
+        let factors = (x.lu.as_ref().map_err(Clone::clone))
+            .and_then(|lu| lu.factors().map_err(|e| e.to_string()));
         let timing = &timed.timings[i];
-        let factors = match lu.factors() {
+        let factors = match factors {
             Ok(f) => f,
-            Err(e) => {
-                t.push(row.fail(e.to_string()))?;
+            Err(why) => {
+                t.push(row.fail(why))?;
                 continue;
             }
         };
-        // The parts G, C, T of the run whose A is the median.
-        let mut info = x
-            .infos
-            .iter()
-            .find(|info| info.a_ms == timing.median_ms)
-            .copied()
-            .unwrap_or_else(|| *x.infos.last().expect("at least one round"));
+        let (info, g, copy) = median_parts(&x.infos, timing.median_ms);
         let a = timing.est();
         let gf = timing.rate(flops / 1e9);
-        // G and T over the rounds (their own interval, round order kept for the paired
-        // ratios of §4.2's L6); C and G carry of the median run.
-        let over_rounds = |part: fn(&LuInfo) -> f64| {
-            let v: Vec<f64> = x.infos.iter().map(part).collect();
-            crate::stats::per_round(&v).expect("at least one round")
-        };
-        let (g, copy) = (over_rounds(|i| i.g_ms), over_rounds(|i| i.t_ms));
-        (info.g_ms, info.t_ms) = (g.median, copy.median);
         let row = row
             .timed("A", timing)
             .est("G", g.clone())
@@ -419,6 +396,33 @@ fn measure_order(
         );
     }
     Ok(())
+}
+
+/// The Quadro's `[A, G, C, T]` of this configuration (Table 4) and its GFLOPS, in `row`.
+fn paper_cells(row: RowBuilder, [pa, pg, pc, pt]: [f64; 4], flops: f64) -> RowBuilder {
+    row.num("Quadro A", pa)
+        .num("Quadro G", pg)
+        .num("Quadro C", pc)
+        .num("Quadro T", pt)
+        .num("Quadro GFLOPS", gflops(flops, pa))
+}
+
+/// The parts of the run whose A is `median_ms` (C and G carry of that run), with G and T
+/// over the rounds `infos` (their own interval, round order kept for the paired ratios of
+/// §4.2's L6) and their medians in the info.
+fn median_parts(infos: &[LuInfo], median_ms: f64) -> (LuInfo, Estimate, Estimate) {
+    let mut info = infos
+        .iter()
+        .find(|info| info.a_ms == median_ms)
+        .copied()
+        .unwrap_or_else(|| *infos.last().expect("at least one round"));
+    let over_rounds = |part: fn(&LuInfo) -> f64| {
+        let v: Vec<f64> = infos.iter().map(part).collect();
+        crate::stats::per_round(&v).expect("at least one round")
+    };
+    let (g, copy) = (over_rounds(|i| i.g_ms), over_rounds(|i| i.t_ms));
+    (info.g_ms, info.t_ms) = (g.median, copy.median);
+    (info, g, copy)
 }
 
 /// The order's configurations timed in interleaved rounds (each with its decomposition, or
