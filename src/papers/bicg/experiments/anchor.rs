@@ -2,17 +2,19 @@
 //! by `faer`'s sparse Cholesky ([`crate::papers::bicg::anchor`]), beside the CPU Bi-CG.
 
 use super::config::Config;
+use super::solve::pending_mesh;
 use super::solve::{cpu_solve, time_cpu};
 use crate::gl::TimingPlan;
 use crate::papers::bicg::anchor::cholesky_solve;
+use crate::papers::bicg::cpu;
 use crate::papers::bicg::cpu::Stop;
-use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
 use crate::util::max_rel_error;
 
-pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let params = &cfg.solver.params();
     let meshes = cfg.anchor.meshes.pick(s.mode);
     let mut t = s.table(
         "anchor",
@@ -33,12 +35,9 @@ pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunErro
          estimate bounds the error only up to the conditioning).",
     );
     for spec in meshes {
-        s.check_interrupt()?;
-        let mesh = spec.0;
-        let key = mesh.label();
-        if t.reuse(&key)?.is_some() {
+        let Some((mesh, key)) = pending_mesh(s, &mut t, spec)? else {
             continue;
-        }
+        };
         t.start(&key);
         let sys = fig4_problem(&mesh);
         let faer = time_cpu(TimingPlan::once(), || {

@@ -6,8 +6,9 @@ use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::papers::bicg::biofet::BiofetParams;
 use crate::papers::bicg::charged::ChargedParams;
+use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::fragment;
-use crate::papers::bicg::gpu::{self, LOCAL_SIZES};
+use crate::papers::bicg::gpu::{self, GpuOptions, LOCAL_SIZES};
 use crate::papers::bicg::poisson::Mesh;
 use crate::runner::{Mode, PerMode, Repeat, RunError};
 
@@ -91,6 +92,24 @@ pub struct SolverCfg {
     pub tol: f64,
     pub max_iter: usize,
     pub local_size: u32,
+}
+
+impl SolverCfg {
+    /// The solver's stopping rule (tolerance and iteration cap), as every table solves.
+    pub fn params(&self) -> BicgParams {
+        BicgParams {
+            tol: self.tol,
+            max_iter: self.max_iter,
+        }
+    }
+
+    /// The GPU build every table runs: the paper's kernels with this local size.
+    pub fn gpu_options(&self) -> GpuOptions {
+        GpuOptions {
+            local_size: self.local_size,
+            ..GpuOptions::default()
+        }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use super::config::{Config, PaperTime};
+use super::solve::pending_mesh;
 use super::solve::{
     SOLVE_KERNEL, cpu_solve, gpu_solve, not_converged, solution_tolerance, time_cpu, time_gpu,
 };
@@ -18,21 +19,14 @@ use crate::report::{Audit, Column, Dot, DotChart, DotSeries, Finding, Table, bou
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
-pub fn run(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let meshes = cfg.fig4.meshes.pick(s.mode);
     let mut t = table(s, cfg, opts, meshes.len())?;
     for spec in meshes {
-        s.check_interrupt()?;
-        let mesh = spec.0;
-        let key = mesh.label();
-        if t.reuse(&key)?.is_some() {
+        let Some((mesh, key)) = pending_mesh(s, &mut t, spec)? else {
             continue;
-        }
+        };
         mesh_row(s, &mut t, cfg, (params, opts), &mesh, &key)?;
     }
     let table = t.finish()?;

@@ -12,7 +12,8 @@ use crate::report::{Column, LineChart, Series, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
-pub fn run(s: &Session, cfg: &Config, params: &BicgParams) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let params = &cfg.solver.params();
     let mesh = cfg.fig6.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
     let (cx, _) = cpu_solve(&sys, params)?;

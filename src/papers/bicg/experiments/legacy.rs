@@ -57,7 +57,8 @@ const SOLVERS: [(&str, &str, &str, Option<bool>); 3] = [
     ),
 ];
 
-pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let opts = cfg.solver.gpu_options();
     let k = cfg.legacy.iterations;
     let mut columns = vec![
         Column::key("Mesh").text(),

@@ -8,7 +8,6 @@ use super::{
 };
 use crate::gl::Need;
 use crate::papers::bicg::cpu::BicgParams;
-use crate::papers::bicg::gpu::GpuOptions;
 use crate::runner::{RunError, Session, TableSpec};
 
 /// Runs every experiment of the paper.
@@ -40,43 +39,36 @@ impl crate::runner::Paper for Bicg {
     type Config = Config;
 
     fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
-        let params = BicgParams {
-            tol: cfg.solver.tol,
-            max_iter: cfg.solver.max_iter,
-        };
-        let opts = GpuOptions {
-            local_size: cfg.solver.local_size,
-            ..GpuOptions::default()
-        };
+        let (params, opts) = (cfg.solver.params(), cfg.solver.gpu_options());
         notes(s, &params);
         // Compile every kernel once, outside any timed region.
         if s.lacks(GL_FP64).is_none() {
             warm_up(s, opts)?;
         }
         if s.runs("fig4") {
-            fig4::run(s, cfg, &params, opts)?;
+            fig4::run(s, cfg)?;
         }
         if s.runs("periter") {
-            periter::run(s, cfg, opts)?;
+            periter::run(s, cfg)?;
         }
         if s.runs("spmv") {
-            spmv::run(s, cfg, opts)?;
+            spmv::run(s, cfg)?;
         }
         if s.runs("table2") {
-            table2::run(s, cfg, &params, opts)?;
+            table2::run(s, cfg)?;
         }
         if s.runs("fig6") {
-            fig6::run(s, cfg, &params)?;
+            fig6::run(s, cfg)?;
         }
         if s.runs("precision") {
-            precision::run(s, cfg, &params, opts)?;
+            precision::run(s, cfg)?;
         }
         if s.runs("precision_charged") {
-            precision_charged::run(s, cfg, &params, opts)?;
+            precision_charged::run(s, cfg)?;
         }
-        anchor::run(s, cfg, &params)?;
+        anchor::run(s, cfg)?;
         if s.runs("legacy") {
-            legacy::run(s, cfg, opts)?;
+            legacy::run(s, cfg)?;
         }
         if s.runs("biofet") {
             biofet::run(s, cfg)?;

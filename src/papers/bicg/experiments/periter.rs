@@ -13,7 +13,8 @@ use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
-pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let opts = cfg.solver.gpu_options();
     let mesh = cfg.periter.mesh.pick(s.mode).0;
     let k = cfg.periter.iterations;
     // The paper's ratio at its largest mesh.

@@ -17,17 +17,13 @@ use crate::util::max_rel_error;
 /// conditioning.
 pub(crate) const FP32_TOLERANCE: f64 = 1e-3;
 
-pub fn run(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let mesh = cfg.precision.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
     let x0 = vec![0.0; mesh.nodes()];
     let (cx, cinfo) = cpu_solve(&sys, params)?;
-    let mut t = table(s, cfg, params, opts, &mesh.label())?;
+    let mut t = table(s, cfg, &mesh.label())?;
     let cap = cfg.precision.cap_factor * cinfo.iterations.max(1);
     t.caption(format!(
         "Same tolerance {:.0e}; the fp32 build is capped at {}× the fp64 iteration count ({cap}). \
@@ -134,13 +130,8 @@ fn fp64_needed(s: &Session, table: &crate::report::Table, tol: f64) {
 }
 
 /// The table (its row count set; the caption, which needs the CPU solve, is the caller's).
-fn table(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-    mesh: &str,
-) -> Result<TableWriter, RunError> {
+fn table(s: &Session, cfg: &Config, mesh: &str) -> Result<TableWriter, RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let t = s.table(
         "precision",
         &format!("Precision — the same GL Bi-CG in fp64 and fp32 ({mesh})"),

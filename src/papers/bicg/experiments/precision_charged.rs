@@ -90,12 +90,8 @@ fn keys() -> Vec<String> {
         .collect()
 }
 
-pub fn run(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let c = &cfg.precision_charged;
     let mesh = c.mesh.pick(s.mode).0;
     let mut t = table(s, cfg, params, opts, &mesh)?;

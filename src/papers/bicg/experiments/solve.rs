@@ -3,13 +3,14 @@
 
 use std::time::Instant;
 
+use super::config::MeshSpec;
 use crate::bench::Work;
 use crate::gl::Gl;
 use crate::gl::timing::{Samples, TimingPlan, repeat};
 use crate::papers::bicg::cpu::{self, BicgInfo, BicgParams, Stop};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, PoissonSystem, fig4_problem};
-use crate::runner::{RunError, Session};
+use crate::runner::{RunError, Session, TableWriter};
 
 /// Verification tolerance of a GPU solution against the CPU one (see the module docs).
 pub fn solution_tolerance(tol: f64) -> f64 {
@@ -115,4 +116,17 @@ pub(crate) fn warm_up(s: &Session, opts: GpuOptions) -> Result<(), RunError> {
         .and_then(|mut g| g.solve(&sys.b, &x0, &p))
         .map_err(RunError::algorithm)?;
     Ok(())
+}
+
+/// The mesh of `spec` and its row key in `t`, or `None` where the row was reused
+/// (`--resume`); a stop request ends the table first.
+pub(crate) fn pending_mesh(
+    s: &Session,
+    t: &mut TableWriter,
+    spec: &MeshSpec,
+) -> Result<Option<(Mesh, String)>, RunError> {
+    s.check_interrupt()?;
+    let mesh = spec.0;
+    let key = mesh.label();
+    Ok(t.reuse(&key)?.is_none().then_some((mesh, key)))
 }

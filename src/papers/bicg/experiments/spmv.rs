@@ -10,7 +10,8 @@ use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::{RngExt, max_rel_error, rng};
 
-pub fn run(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let opts = cfg.solver.gpu_options();
     let mesh = cfg.spmv.mesh.pick(s.mode).0;
     let plan = cfg.spmv.repeat.plan();
     let mut t = table(s, cfg, opts)?;

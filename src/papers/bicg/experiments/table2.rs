@@ -8,8 +8,7 @@ use std::time::Instant;
 use super::config::Config;
 use super::solve::{cpu_solve, not_converged, solution_tolerance};
 use super::table2_blocks;
-use crate::papers::bicg::cpu::BicgParams;
-use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
+use crate::papers::bicg::gpu::{GpuBicg, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{
     Audit, Column, Dot, DotChart, DotSeries, Finding, Row, Source, Table, Value, bound_columns,
@@ -18,16 +17,12 @@ use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::Estimate;
 use crate::util::max_rel_error;
 
-pub fn run(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-) -> Result<(), RunError> {
+pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let mesh = cfg.table2.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
     let n = mesh.nodes();
-    let mut t = table(s, cfg, params, opts, &mesh.label())?;
+    let mut t = table(s, cfg, &mesh.label())?;
     s.check_interrupt()?;
     let keys = Kernel::ALL.map(|k| k.name().to_string());
     if let Some(rows) = t.reuse_all(&keys)? {
@@ -122,13 +117,8 @@ fn block_shares(profile: &crate::papers::bicg::gpu::Profile, upload: f64) -> Vec
 }
 
 /// The table and its caption.
-fn table(
-    s: &Session,
-    cfg: &Config,
-    params: &BicgParams,
-    opts: GpuOptions,
-    mesh: &str,
-) -> Result<TableWriter, RunError> {
+fn table(s: &Session, cfg: &Config, mesh: &str) -> Result<TableWriter, RunError> {
+    let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());
     let mut t = s.table(
         "table2",
         &format!("Table 2 — share of GPU solve time per kernel ({mesh})"),
