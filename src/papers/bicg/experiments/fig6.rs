@@ -4,8 +4,7 @@
 
 use super::config::Config;
 use super::solve::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
-use crate::papers::bicg::cpu::BicgParams;
-use crate::papers::bicg::cpu::Stop;
+use crate::papers::bicg::cpu::{BicgParams, Stop};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, LineChart, Series, bound_columns};

@@ -6,9 +6,9 @@ use crate::report::Audit;
 use crate::runner::Session;
 
 use super::super::theory;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::measured::gflops;
+use super::config::Config;
+use super::forms::configs;
+use super::measured::gflops;
 use crate::papers::lu::fragment::Variant;
 
 /// Table 4 prints whole milliseconds: A − G − T of three rounded numbers may be off by

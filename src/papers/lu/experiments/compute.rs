@@ -17,11 +17,10 @@ use crate::util::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
 use super::super::theory;
+use super::config::Config;
+use super::measured::{ComputeTimes, reference};
 use crate::papers::lu::cpu::Reference;
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::measured::ComputeTimes;
-use crate::papers::lu::experiments::measured::reference;
 
 /// The key of a compute row.
 pub(super) fn key(n: u32, pivoting: bool) -> String {

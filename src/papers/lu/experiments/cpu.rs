@@ -11,8 +11,8 @@ use crate::util::max_rel_error;
 
 use super::super::cpu::{Threads, faer_lu_f32, faer_lu_f32_in_place, lu_f32, lu_f64_of};
 use super::super::theory;
+use super::config::Config;
 use crate::papers::lu::cpu::Reference;
-use crate::papers::lu::experiments::config::Config;
 
 /// faer's median times by order: (one thread, all threads), ms.
 pub(super) type FaerTimes = HashMap<u32, (f64, f64)>;

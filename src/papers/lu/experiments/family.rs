@@ -13,11 +13,11 @@ use crate::runner::{RunError, Session};
 use super::super::arith2005::{Arith2005, Member};
 use super::super::cpu::{MatrixClass, Update, lu_f32, lu_f32_twin};
 use super::super::fragment::{FragmentLu, Params};
+use super::config::Config;
+use super::forms::ABLATION_VARIANT;
+use super::measured::bit_identical;
 use super::sec5_1_2005::Distance;
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::ABLATION_VARIANT;
-use crate::papers::lu::experiments::measured::bit_identical;
 
 /// One member × class cell.
 #[derive(Clone, Debug)]

@@ -8,12 +8,9 @@ use crate::runner::{RunError, Session};
 
 use super::super::theory;
 use super::compute;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::forms::key;
-use crate::papers::lu::experiments::measured::ComputeTimes;
-use crate::papers::lu::experiments::measured::Measured;
-use crate::papers::lu::experiments::measured::gflops;
+use super::config::Config;
+use super::forms::{configs, key};
+use super::measured::{ComputeTimes, Measured, gflops};
 
 pub(super) fn run(
     s: &Session,

@@ -20,14 +20,13 @@ use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::fragment::{FragmentLu, LuInfo, Params, Variant};
 use super::super::theory;
+use super::config::Config;
+use super::forms::{configs, key};
+use super::measured::Measured;
 use super::table4;
 use crate::gl::timing::{Rounds, rounds};
 use crate::papers::lu::cpu::Reference;
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::forms::key;
-use crate::papers::lu::experiments::measured::Measured;
 use crate::stats::Estimate;
 
 /// What §4.3 measured, for the findings.

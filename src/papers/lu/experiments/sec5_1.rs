@@ -11,15 +11,11 @@ use crate::util::max_rel_error;
 use super::super::cpu::Reference;
 use super::super::cpu::{diag_dominant, lu_f32};
 use super::super::fragment::{FragmentLu, I2Order, Params};
+use super::config::Config;
+use super::forms::{configs, form_key, key, labelled_configs};
+use super::measured::{Measured, bit_identical};
 use super::sec5_1_2005::ulp_distance;
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::forms::form_key;
-use crate::papers::lu::experiments::forms::key;
-use crate::papers::lu::experiments::forms::labelled_configs;
-use crate::papers::lu::experiments::measured::Measured;
-use crate::papers::lu::experiments::measured::bit_identical;
 use crate::papers::lu::fragment::Variant;
 
 pub(super) fn run(

@@ -5,20 +5,17 @@
 //! addition/subtraction, only multiplication emulated — which finding 4's second verdict reads.
 
 use crate::gl::PingPongMethod;
-use crate::report::Column;
-use crate::report::Row;
+use crate::report::{Column, Row};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::util::max_rel_error;
 
 use super::super::arith2005::Arith2005;
 use super::super::cpu::{Reference, Update, diag_dominant, lu_f32, lu_f32_twin};
 use super::super::fragment::{FragmentLu, Params};
+use super::config::Config;
+use super::forms::{ABLATION_VARIANT, configs};
+use super::measured::{bit_identical, reference};
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::ABLATION_VARIANT;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::measured::bit_identical;
-use crate::papers::lu::experiments::measured::reference;
 use crate::papers::lu::fragment::Variant;
 
 /// How far one factorization is from another: the normwise difference (max |x − y| / max |y|

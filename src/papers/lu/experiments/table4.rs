@@ -14,16 +14,11 @@ use crate::util::max_rel_error;
 
 use super::super::fragment::{Feed, FragmentLu, LuInfo, Params};
 use super::super::theory;
+use super::config::Config;
+use super::forms::{Form, configs, form_key, labelled_configs};
+use super::measured::{Measured, gflops, verify_fragment};
 use crate::papers::lu::cpu::Reference;
 use crate::papers::lu::error::LuError;
-use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::Form;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::forms::form_key;
-use crate::papers::lu::experiments::forms::labelled_configs;
-use crate::papers::lu::experiments::measured::Measured;
-use crate::papers::lu::experiments::measured::gflops;
-use crate::papers::lu::experiments::measured::verify_fragment;
 
 /// The algorithm the fragment variants and the compute LU without pivoting share, for the
 /// legacy-vs-compute table.

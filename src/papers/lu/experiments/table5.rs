@@ -7,8 +7,8 @@ use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::arith2005::{self, Arith2005};
 use super::super::ulp::{self, UlpStats};
+use super::config::Config;
 use super::config::ULP_WIDTH;
-use crate::papers::lu::experiments::config::Config;
 
 /// Statistics per operation in [`ulp::OPS`] order.
 pub(super) type OpStats = [UlpStats; 4];

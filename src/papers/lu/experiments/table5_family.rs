@@ -7,9 +7,9 @@ use crate::runner::{RunError, Session};
 
 use super::super::arith2005::{Arith2005, Member, same_bits};
 use super::super::ulp::{self, OPS};
+use super::config::Config;
 use super::config::ULP_WIDTH;
 use super::table5::ends_match;
-use crate::papers::lu::experiments::config::Config;
 
 pub(super) fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let c = &cfg.table5;

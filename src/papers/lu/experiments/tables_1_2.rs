@@ -8,11 +8,9 @@ use crate::report::Column;
 use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::theory;
-use crate::papers::lu::experiments::forms::form_key;
-use crate::papers::lu::experiments::forms::key;
-use crate::papers::lu::experiments::measured::Measured;
-use crate::papers::lu::fragment::Feed;
-use crate::papers::lu::fragment::Variant;
+use super::forms::{form_key, key};
+use super::measured::Measured;
+use crate::papers::lu::fragment::{Feed, Variant};
 
 pub(super) fn run(
     s: &Session,

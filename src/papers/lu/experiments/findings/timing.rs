@@ -9,11 +9,9 @@ use crate::stats::{Decision, Estimate, decide, paired_ratio};
 use super::results::{Results, show};
 use crate::papers::lu::experiments::compute;
 use crate::papers::lu::experiments::config::Config;
-use crate::papers::lu::experiments::forms::configs;
-use crate::papers::lu::experiments::forms::key;
+use crate::papers::lu::experiments::forms::{configs, key};
 use crate::papers::lu::experiments::measured::Measured;
-use crate::papers::lu::fragment::LuInfo;
-use crate::papers::lu::fragment::Variant;
+use crate::papers::lu::fragment::{LuInfo, Variant};
 
 /// A part of a configuration's time over table4's rounds (A, G or T).
 pub(super) type Part = fn(&Measured) -> &Estimate;
