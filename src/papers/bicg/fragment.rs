@@ -30,9 +30,10 @@
 //! over `s` source texels into `o` `4(s·k + o)` bytes (k = 2 for the product pass) and
 //! `s·k` flops.
 //!
-//! The parts, in `fragment/`: `build.rs` (the textures, chain and programs), `passes.rs` (the
-//! vector passes), `reduce.rs` (the reduction chains), `steps.rs` (the passes as the steps of
-//! [`linbcg`](super::linbcg)).
+//! The parts, in `fragment/`: `solver.rs` (the solver's state, uploads and read-backs),
+//! `layout.rs` (the texel layout), `programs.rs` (the shaders and their `#define`s), `build.rs`
+//! (the textures, chain and programs), `passes.rs` (the vector passes), `reduce.rs` (the
+//! reduction chains), `steps.rs` (the passes as the steps of [`linbcg`](super::linbcg)).
 
 mod build;
 mod layout;

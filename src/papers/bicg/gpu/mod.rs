@@ -8,7 +8,8 @@
 //! folding the partials (Harris's #4, the first combine during the load). The paper's "6"
 //! and "5" are the CUDA SDK kernel numbers it used; ours keep the names in the profile only.
 //! [`build_variants`] lists every shader with its switches in one place ([`kernels`]); the
-//! passes that bind and dispatch them are in `passes.rs`.
+//! solver's state and iteration are in `solver.rs`, the passes that bind and dispatch them in
+//! `passes.rs`, its build options in `options.rs`.
 //!
 //! As in the paper (§III.1) the matrix and vectors live on the device for the whole solve;
 //! per iteration only scalars cross the bus: the three reductions' results are read back

@@ -6,7 +6,8 @@
 //! last relative change δ_k, assuming the change keeps shrinking by exactly the Jacobi
 //! spectral radius ρ per iteration (the slowest mode dominating, as in exact arithmetic).
 //!
-//! The notes and the feasibility finding are `notes.rs`.
+//! The table is `run.rs`, one measured row `solve.rs`, what a row found (measured or read back
+//! from a reused row) `finding.rs`, the notes and the feasibility finding `notes.rs`.
 
 mod finding;
 mod notes;
