@@ -248,7 +248,7 @@ impl ComputeLu {
     /// The packed factors of `P·A`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
         let lu = self.a.read()?;
-        super::error::checked_factors(lu, self.n)
+        super::cpu::checked_factors(lu, self.n)
     }
 
     /// The pivot rows chosen (`piv[i]` = row swapped with row `i` at step `i`).

@@ -439,3 +439,22 @@ pub fn first_bad_pivot(lu: &[f32], n: usize) -> Option<(usize, f32)> {
         .map(|i| (i, lu[i * n + i]))
         .find(|&(_, p)| p == 0.0 || !p.is_finite())
 }
+
+/// The packed factors `lu` (row-major `n × n`) of a GPU decomposition, or the first zero or
+/// non-finite pivot in them ([`LuError::Pivot`]), or else the first non-finite entry
+/// ([`LuError::NonFinite`]).
+pub(crate) fn checked_factors(lu: Vec<f32>, n: usize) -> Result<Vec<f32>, LuError> {
+    if let Some((step, value)) = first_bad_pivot(&lu, n) {
+        return Err(LuError::Pivot {
+            step,
+            value: value as f64,
+        });
+    }
+    if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
+        return Err(LuError::NonFinite {
+            row: pos / n,
+            col: pos % n,
+        });
+    }
+    Ok(lu)
+}

@@ -1,6 +1,5 @@
-//! Why a factorization could not be made, and the check of a GPU's factors that says it.
+//! Why a factorization could not be made.
 
-use super::cpu;
 use crate::gl::GlError;
 
 /// Why a factorization could not be made.
@@ -22,23 +21,4 @@ pub enum LuError {
     /// A stop request (Ctrl-C or SIGTERM) came before one round of the timed variants ended.
     #[error(transparent)]
     Stopped(#[from] crate::gl::timing::Stopped),
-}
-
-/// The packed factors `lu` (row-major `n × n`) of a GPU decomposition, or the first zero or
-/// non-finite pivot in them ([`LuError::Pivot`]), or else the first non-finite entry
-/// ([`LuError::NonFinite`]).
-pub(crate) fn checked_factors(lu: Vec<f32>, n: usize) -> Result<Vec<f32>, LuError> {
-    if let Some((step, value)) = cpu::first_bad_pivot(&lu, n) {
-        return Err(LuError::Pivot {
-            step,
-            value: value as f64,
-        });
-    }
-    if let Some(pos) = lu.iter().position(|x| !x.is_finite()) {
-        return Err(LuError::NonFinite {
-            row: pos / n,
-            col: pos % n,
-        });
-    }
-    Ok(lu)
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use super::config::Config;
 use super::solve::{cpu_solve, not_converged, solution_tolerance};
-use super::table2_blocks;
+use super::table2_blocks::{self, BLOCKS, paper_share};
 use crate::papers::bicg::gpu::{GpuBicg, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{
@@ -76,9 +76,6 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     notes(s, cfg, |k| profile.calls(k), top, ginfo.iterations);
     Ok(())
 }
-
-/// The blocks of a solve's calls that B4 pairs the kernels' times over.
-pub(super) const BLOCKS: usize = 16;
 
 /// Each kernel's share of the solve time (%, in [`Kernel::ALL`] order) as the median over
 /// [`BLOCKS`] stretches of the solve with its 95 % interval: in block `b` a kernel's time
@@ -257,14 +254,6 @@ fn paper_col(t: &TableWriter, name: &str) -> usize {
         .iter()
         .position(|c| c.name == name && c.source == Source::Paper)
         .expect("table2 has the paper's column")
-}
-
-pub(super) fn paper_share(cfg: &Config, k: Kernel) -> Option<f64> {
-    cfg.table2
-        .paper
-        .iter()
-        .find(|p| p.kernel == k.name())
-        .map(|p| p.share)
 }
 
 fn audits(s: &Session, cfg: &Config) {

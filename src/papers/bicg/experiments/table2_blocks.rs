@@ -2,10 +2,21 @@
 //! `BLOCKS` stretches, and the finding that SpMV takes the largest share.
 
 use super::config::Config;
-use super::table2::{BLOCKS, paper_share};
 use crate::papers::bicg::gpu::{Kernel, Profile};
 use crate::report::{Column, Finding};
 use crate::runner::{RunError, Session};
+
+/// The blocks of a solve's calls that B4 pairs the kernels' times over.
+pub(super) const BLOCKS: usize = 16;
+
+/// The paper's share of kernel `k` in Table 2 (`None`: the paper lists none).
+pub(super) fn paper_share(cfg: &Config, k: Kernel) -> Option<f64> {
+    cfg.table2
+        .paper
+        .iter()
+        .find(|p| p.kernel == k.name())
+        .map(|p| p.share)
+}
 
 /// B4, "SpMV takes the largest share" (§V.2.d, Fig. 7): SpMV's time over the largest other
 /// kernel's, paired block by block over the profiled solve (each kernel's calls cut into

@@ -82,6 +82,7 @@
 mod div;
 pub mod mad;
 mod member;
+mod member_ops;
 mod model;
 mod operands;
 mod ops;

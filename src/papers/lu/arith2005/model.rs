@@ -2,7 +2,7 @@
 
 use super::mad;
 use super::member::Member;
-use super::ops::{div05m, mul05m};
+use super::member_ops::{div05m, mul05m};
 use super::round::{sum_rule, sum2005};
 
 /// [`Arith2005::bits`].

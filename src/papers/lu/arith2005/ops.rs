@@ -1,9 +1,9 @@
-//! The four operations under the model (and under each member of the family).
+//! The four operations under the model (its fitted member); the primitives each member
+//! applies are `member_ops.rs`.
 
-use super::div::div_bits;
 use super::member::Member;
+use super::member_ops::{div05m, mul05m};
 use super::model::Arith2005;
-use super::round::{Rule, ftz, round2005, scale, split_exp};
 
 /// Addition, 2005 model: the exact sum chopped toward −∞; no subnormals.
 pub fn add05(a: f32, b: f32) -> f32 {
@@ -22,44 +22,10 @@ pub fn mul05(a: f32, b: f32) -> f32 {
     mul05m(a, b, Member::FITTED)
 }
 
-/// Multiplication under `member`: [`mul05`], or the product chopped toward zero.
-pub(super) fn mul05m(a: f32, b: f32, member: Member) -> f32 {
-    let (a, b) = (ftz(a), ftz(b));
-    if a == 0.0 || b == 0.0 || !a.is_finite() || !b.is_finite() {
-        return a * b;
-    }
-    let ((ma, ka), (mb, kb)) = (split_exp(a), split_exp(b));
-    let s = ma * mb;
-    let e = ma.mul_add(mb, -s);
-    let rule = if member.chopped_product {
-        Rule::TowardZero
-    } else {
-        Rule::TruncatedGuardBit
-    };
-    scale(round2005(s, e, rule), ka + kb)
-}
-
 /// Division, 2005 model: `a` times the correctly rounded reciprocal of `b`, rounded to
 /// nearest; no subnormals.
 pub fn div05(a: f32, b: f32) -> f32 {
     div05m(a, b, Member::FITTED)
-}
-
-/// Division under `member`: the reciprocal correctly rounded or chopped, the product IEEE's
-/// or the member's own multiply.
-pub(super) fn div05m(a: f32, b: f32, member: Member) -> f32 {
-    let (a, b) = (ftz(a), ftz(b));
-    if a == 0.0 || b == 0.0 || !a.is_finite() || !b.is_finite() {
-        return a / b;
-    }
-    let ((ma, ka), (mb, kb)) = (split_exp(a), split_exp(b));
-    let r = div_bits(1.0, mb, !member.chopped_reciprocal);
-    let p = if member.div_model_product {
-        mul05m(ma, r, member)
-    } else {
-        ma * r
-    };
-    scale(p, ka - kb)
 }
 
 /// Why the model's range under Table 5's harness cannot reach GP²'s at one end, for the

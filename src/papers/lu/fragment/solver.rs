@@ -223,7 +223,7 @@ impl FragmentLu {
     /// `n × n`; a zero or non-finite pivot becomes [`LuError::Pivot`].
     pub fn factors(&self) -> Result<Vec<f32>, LuError> {
         let lu = unpack(&self.state()?, self.n, self.params);
-        crate::papers::lu::error::checked_factors(lu, self.n)
+        crate::papers::lu::cpu::checked_factors(lu, self.n)
     }
 
     /// The layout's texels of the paper's switch method gathered from the contents of the two
