@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::error::{BenchError, interrupted};
 use super::kernel::Step;
+use super::measurement::Measurement;
+use super::profile::DeviceProfile;
 use super::settings::Settings;
-use super::{DeviceProfile, Measurement, budget, fixed, flops, memory, passes, texture, warm};
+use super::{budget, fixed, flops, memory, passes, texture, warm};
 use crate::gl::Gl;
 use crate::mode::Mode;
 use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot, THRESHOLD};

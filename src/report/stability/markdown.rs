@@ -1,7 +1,7 @@
 //! The stability summary in words: its reading (stable or not by the bar) and its Markdown
 //! (a table of counts, then the items behind them and the roofs).
 
-use super::{MIN_OVERLAP, Summary, short, ten_percent_apart};
+use super::summary::{MIN_OVERLAP, Summary, short, ten_percent_apart};
 
 /// `n` of `of` as a percentage, "—" of none.
 fn pct(n: usize, of: usize) -> String {
