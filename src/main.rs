@@ -301,7 +301,7 @@ fn info(device: &DeviceSelector) -> anyhow::Result<()> {
     let g = gl::headless(device).context("creating a headless GL context")?;
     print!("{}", g.info());
     println!("\nEGL devices:");
-    for d in gl::context::list_devices()? {
+    for d in gl::egl::list_devices()? {
         let used = g.info().egl_device.as_deref() == Some(&d.to_string());
         println!("  {d}{}", if used { "  <- in use" } else { "" });
     }

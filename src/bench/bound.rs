@@ -54,7 +54,9 @@
 //! `t_bound / t_measured`: 1 means the kernel runs at the device's limit; above
 //! [`OVER_BOUND`](crate::work::OVER_BOUND) the bench or the work model is wrong.
 
-use super::{BenchError, DeviceProfile, Limits};
+use super::error::BenchError;
+use super::limits::Limits;
+use super::profile::DeviceProfile;
 use crate::work::{Access, Bound, Bytes, CLOSE, Kind, Limiter, Work};
 
 impl Limits {

@@ -6,8 +6,10 @@ use std::time::{Duration, Instant};
 
 use super::error::{BenchError, interrupted};
 use super::kernel::Step;
+use super::measurement::Measurement;
+use super::profile::DeviceProfile;
 use super::settings::Settings;
-use super::{DeviceProfile, Measurement, budget, fixed, flops, memory, passes, texture, warm};
+use super::{budget, fixed, flops, memory, passes, texture, warm};
 use crate::gl::Gl;
 use crate::mode::Mode;
 use crate::report::load::{LoadSource, QuietPolicy, RunLoad, Snapshot, THRESHOLD};
@@ -93,7 +95,16 @@ pub fn measure_only(
     let standard = *s == Settings::new(s.mode);
     let ran = match command().filter(|_| standard) {
         Some(command) => passes_in_children(gl, command, s, &steps, &shares, only)?,
-        None => run_passes(gl, s, &steps, &shares, 0..passes, progress, "parent"),
+        None => run_passes(
+            gl,
+            s,
+            &steps,
+            &shares,
+            0..passes,
+            progress,
+            "parent",
+            &|_| true,
+        ),
     };
     let Ran {
         by_step,
@@ -166,6 +177,7 @@ pub fn measure_pass(
         pass..pass + 1,
         true,
         if one_cpu { "child, one CPU" } else { "child" },
+        &|_| true,
     );
     let mut rows: Vec<Measurement> = by_step.into_iter().map(passes::best_of).collect();
     if one_cpu {
@@ -224,23 +236,11 @@ impl Ran {
 }
 
 /// Each step's measurements in `passes` (each pass in [`passes::order`], after a warm-up:
-/// [`warm`]), in `process` (`parent` or `child`, for the warm-up's record).
-fn run_passes(
-    gl: &Gl,
-    s: &Settings,
-    steps: &[Step],
-    shares: &Shares,
-    passes: std::ops::Range<u32>,
-    progress: bool,
-    process: &str,
-) -> Ran {
-    run_passes_of(gl, s, steps, shares, passes, progress, process, &|_| true)
-}
-
-/// [`run_passes`] of the steps whose key `pick` accepts (the others get no measurement).
+/// [`warm`]), in `process` (`parent` or `child`, for the warm-up's record), of the steps whose
+/// key `pick` accepts (the others get no measurement; `&|_| true`: every step).
 /// Each step runs on its row clock ([`budget::start_row`] with its share).
 #[allow(clippy::too_many_arguments)]
-fn run_passes_of(
+fn run_passes(
     gl: &Gl,
     s: &Settings,
     steps: &[Step],
@@ -372,7 +372,7 @@ fn passes_in_children(
     let passes = s.passes.max(1);
     if children {
         // The host transfers once more here, before the first pass (see above).
-        add(run_passes_of(
+        add(run_passes(
             gl,
             s,
             steps,
@@ -393,7 +393,7 @@ fn passes_in_children(
             )?));
         }
         let in_parent = |key: &str| fixed::is_fixed_cost(key) || memory::is_transfer(key);
-        add(run_passes_of(
+        add(run_passes(
             gl,
             s,
             steps,

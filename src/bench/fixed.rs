@@ -57,7 +57,7 @@ pub struct FixedProbe {
 
 impl FixedProbe {
     /// The bench's fixed costs, as a probe would give them.
-    pub fn of(limits: &super::Limits) -> FixedProbe {
+    pub fn of(limits: &super::limits::Limits) -> FixedProbe {
         FixedProbe {
             draw_ms: limits.draw_ms,
             dispatch_ms: limits.dispatch_ms,
@@ -77,8 +77,8 @@ impl FixedProbe {
     }
 
     /// `limits` with these costs where they are known.
-    pub fn applied_to(self, limits: &super::Limits) -> super::Limits {
-        super::Limits {
+    pub fn applied_to(self, limits: &super::limits::Limits) -> super::limits::Limits {
+        super::limits::Limits {
             draw_ms: self.draw_ms.or(limits.draw_ms),
             dispatch_ms: self.dispatch_ms.or(limits.dispatch_ms),
             ..limits.clone()

@@ -32,6 +32,7 @@ use super::kernel::{Step, groups_256, time_kernel};
 use super::ladder::grow;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
+use crate::gl::timing::Timing;
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
@@ -162,14 +163,15 @@ fn compute(
         Ok(())
     })?;
     let got = y.read()?;
-    Ok(Measurement::new(
-        &format!("fma.compute.{}", prec(double)),
-        what(&format!("compute, {threads} invocations"), double, chains),
-        Unit::Gflops,
-        flops(threads, reps, chains),
-        reps,
-        t,
-        Some(check(&got, double, chains)),
+    let who = format!("compute, {threads} invocations");
+    Ok(fma_row(
+        "compute",
+        &who,
+        double,
+        chains,
+        threads,
+        (t, reps),
+        &got,
     ))
 }
 
@@ -200,15 +202,38 @@ fn fragment(
     })?;
     let got = dst.texture().read()?;
     let threads = side as usize * side as usize;
-    Ok(Measurement::new(
-        &format!("fma.fragment.{}", prec(double)),
-        what(&format!("fragment pass, {side}² fragments"), double, chains),
+    let who = format!("fragment pass, {side}² fragments");
+    Ok(fma_row(
+        "fragment",
+        &who,
+        double,
+        chains,
+        threads,
+        (t, reps),
+        &got,
+    ))
+}
+
+/// The row of an FMA kernel of `pipeline` (`compute`, `fragment`) that ran `threads`
+/// invocations `reps` times in `t` (`ran`), its output `got` checked against the reference.
+fn fma_row(
+    pipeline: &str,
+    who: &str,
+    double: bool,
+    chains: u32,
+    threads: usize,
+    (t, reps): (Timing, u32),
+    got: &[f32],
+) -> Measurement {
+    Measurement::new(
+        &format!("fma.{pipeline}.{}", prec(double)),
+        what(who, double, chains),
         Unit::Gflops,
         flops(threads, reps, chains),
         reps,
         t,
-        Some(check(&got, double, chains)),
-    ))
+        Some(check(got, double, chains)),
+    )
 }
 
 /// The row of one FMA kernel (`run(settings, chains, threads)`): the invocations grown as

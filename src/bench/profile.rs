@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::BenchError;
+use super::error::BenchError;
 use super::groups::{
     BANDWIDTH, DEVICE_BOUND, FIXED_COST, FMA, HOST_TRANSFER, access_term, row_group,
 };

@@ -12,7 +12,8 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use super::{BenchError, DeviceProfile};
+use super::error::BenchError;
+use super::profile::DeviceProfile;
 use crate::report::plot::style::{self, Key, Shape, Swatch};
 use crate::report::plot::{FONT, PlotError, mesh_style, tick};
 use plotters::style::text_anchor::{HPos, Pos, VPos};

@@ -11,7 +11,8 @@ use std::marker::PhantomData;
 use bytemuck::Pod;
 use glow::HasContext;
 
-use super::{Gl, GlError};
+use super::context::Gl;
+use super::error::GlError;
 
 /// A typed SSBO of `len` elements of `T`.
 pub struct Buffer<T: Pod> {
@@ -235,8 +236,8 @@ impl Reads {
     }
     /// The shader switch of the texture path: kernels that offer both ways are built with
     /// `#define TEXTURE` for [`Reads::Texture`] and without it for [`Reads::Ssbo`].
-    pub fn define(self) -> Option<super::Define> {
-        (self == Reads::Texture).then(|| super::Define::flag("TEXTURE"))
+    pub fn define(self) -> Option<super::define::Define> {
+        (self == Reads::Texture).then(|| super::define::Define::flag("TEXTURE"))
     }
     /// Where the inputs are read from, in words (captions).
     pub fn describe(self) -> &'static str {

@@ -1,396 +1,281 @@
-//! Headless contexts on EGL devices (`EGL_EXT_platform_device`), no window system needed.
-//!
-//! The sequence: `Device::query_devices()`, `Display::with_device`, a config with *no* surface
-//! type (the default template asks for window surfaces, which a device display has none of),
-//! a core-profile context, `make_current_surfaceless()`, then glow.
-//!
-//! # Version negotiation
-//! Core profiles are asked for in the order of [`CORE_VERSIONS`], 4.6 down to 3.3; the first
-//! that the driver creates is used (a driver may give a newer version than asked). A device
-//! that offers less than 4.3 still gets a context: the 2005 papers' fragment techniques need
-//! GL 3.3 only, and what needs more says so through [`Caps::lacks`](super::Caps::lacks).
-//!
-//! # Which device
-//! Hardware devices are tried before Mesa's software device (llvmpipe); a device that fails to
-//! initialize is skipped and named in the error if none works. A name given with `--device`
-//! matches the EGL device's name, vendor or DRM path, else the `GL_RENDERER` or `GL_VENDOR` of
-//! the context each device gives (so `--device llvmpipe` finds Mesa's software device, whose
-//! EGL name is empty).
-//!
-//! # No EGL device platform
-//! Where EGL cannot enumerate devices (Windows, macOS, a GLX-only driver), or when the
-//! environment variable `GPGPU_REPRO_CONTEXT=window` asks for it, the context comes from a
-//! hidden window instead ([`super::window::hidden`]).
+//! The handle to a current GL context ([`Gl`]): reference counted, `!Send`, owning the native
+//! context; the operations on the context itself (checks, barriers, viewport, blending).
+//! The ownership model is in the [`gl`](super) module doc.
 
-use std::ffi::CStr;
-use std::fmt::Write as _;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::ffi::{CStr, c_void};
+use std::rc::Rc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-use glutin::api::egl::device::Device;
-use glutin::api::egl::display::Display;
-use glutin::config::{Api, ConfigSurfaceTypes, ConfigTemplateBuilder, GlConfig};
-use glutin::context::{ContextAttributesBuilder, GlProfile, PossiblyCurrentGlContext};
-use glutin::display::GlDisplay;
+use glow::HasContext;
 
-use super::{DeviceInfo, Gl, GlError, NativeContext};
+use super::caps::Caps;
+use super::error::GlError;
+use super::info::{self, DeviceInfo};
+use super::program_cache::{CacheEntry, Key};
+use super::rect::Rect;
 
-pub use super::version::CORE_VERSIONS;
-use super::version::negotiate;
+/// A handle to a current GL context; cheap to clone (reference counted).
+#[derive(Clone)]
+pub struct Gl(Rc<Shared>);
 
-/// The environment variable that picks how contexts are made: `device` (EGL devices, the
-/// default, with the hidden window as the fallback) or `window` (a hidden window always).
-pub const CONTEXT_ENV: &str = "GPGPU_REPRO_CONTEXT";
-
-/// Which EGL device to use (`--device` / `GPGPU_REPRO_DEVICE`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub enum DeviceSelector {
-    /// The first hardware device that works, else the software device.
-    #[default]
-    Auto,
-    /// The device at this index of [`list_devices`].
-    Index(usize),
-    /// The first device whose name, vendor or DRM path contains this text (case-insensitive).
-    Name(String),
+struct Shared {
+    // Field order is drop order: the loader first, then the native context it points into.
+    raw: glow::Context,
+    checks: std::cell::Cell<bool>,
+    info: DeviceInfo,
+    /// Linked programs by (files, defines). They hold no `Gl` (no cycle through the cache);
+    /// the context's destruction deletes them.
+    programs: RefCell<HashMap<Key, CacheEntry>>,
+    /// `glGetProgramiv`, loaded directly: glow's wrapper reads one integer, and
+    /// `GL_COMPUTE_WORK_GROUP_SIZE` writes three.
+    get_programiv: Option<GetProgramiv>,
+    native: Box<dyn NativeContext>,
 }
 
-impl std::str::FromStr for DeviceSelector {
-    type Err = String;
-    /// `auto`, an index, or part of a name; an empty name is refused (it would match every
-    /// device, which is never what was meant).
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let s = s.trim();
-        if s.is_empty() {
-            return Err(
-                "empty device name: give `auto`, an index or part of a device's name \
-                        (see `gpgpu-repro info`)"
-                    .into(),
-            );
-        }
-        Ok(if s.eq_ignore_ascii_case("auto") {
-            DeviceSelector::Auto
-        } else if let Ok(i) = s.parse() {
-            DeviceSelector::Index(i)
+type GetProgramiv = unsafe extern "system" fn(u32, u32, *mut i32);
+
+/// A weak handle to a context (see [`Gl::downgrade`]).
+#[derive(Clone)]
+pub struct WeakGl(std::rc::Weak<Shared>);
+
+impl WeakGl {
+    /// Whether the context still exists (some [`Gl`] or GL object still holds it).
+    pub fn is_alive(&self) -> bool {
+        self.0.strong_count() > 0
+    }
+}
+
+/// What keeps a native context alive (glutin's context, display, surface), seen by [`Gl`].
+pub trait NativeContext {
+    /// Whether this context is current on the calling thread.
+    fn is_current(&self) -> bool;
+    /// Makes the context not current on this thread (before it is destroyed), if it is.
+    fn release(&self);
+}
+
+static LIVE_CONTEXTS: AtomicUsize = AtomicUsize::new(0);
+
+/// How many contexts made by the toolkit are alive in this process (created, not yet freed).
+pub fn live_contexts() -> usize {
+    LIVE_CONTEXTS.load(Ordering::SeqCst)
+}
+
+impl Drop for Shared {
+    fn drop(&mut self) {
+        // Release before destroying: a context current on a thread is only destroyed once it
+        // stops being current, which for a test thread or a long-lived program may be never.
+        self.native.release();
+        LIVE_CONTEXTS.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Gl {
+    /// Wraps a loaded glow context. `native` keeps the native context (and surface) alive for
+    /// as long as any GL object exists; it must be current on this thread.
+    ///
+    /// `loader` is the function glow was loaded with (the display's `get_proc_address`).
+    pub fn from_glow(
+        raw: glow::Context,
+        mut info: DeviceInfo,
+        native: Box<dyn NativeContext>,
+        loader: &dyn Fn(&CStr) -> *const c_void,
+    ) -> Gl {
+        let ptr = loader(c"glGetProgramiv");
+        // SAFETY: a non-null pointer from the GL loader for glGetProgramiv has this signature.
+        let get_programiv = (!ptr.is_null())
+            .then(|| unsafe { std::mem::transmute::<*const c_void, GetProgramiv>(ptr) });
+        info::fill_limits(&raw, &mut info);
+        let checks = cfg!(debug_assertions)
+            || std::env::var("GPGPU_REPRO_GL_CHECK").is_ok_and(|v| v != "0" && !v.is_empty());
+        LIVE_CONTEXTS.fetch_add(1, Ordering::SeqCst);
+        Gl(Rc::new(Shared {
+            raw,
+            checks: std::cell::Cell::new(checks),
+            info,
+            programs: RefCell::new(HashMap::new()),
+            get_programiv,
+            native,
+        }))
+    }
+
+    /// What the device offers: GL and GLSL versions, features, limits (see [`Caps::lacks`]).
+    pub fn caps(&self) -> &Caps {
+        &self.0.info.caps
+    }
+
+    /// A weak handle: it says whether the context is still alive without keeping it so.
+    pub fn downgrade(&self) -> WeakGl {
+        WeakGl(Rc::downgrade(&self.0))
+    }
+
+    /// Whether this context is current on the calling thread (objects are deleted only then).
+    pub(crate) fn is_current(&self) -> bool {
+        self.0.native.is_current()
+    }
+
+    /// The glow context, for the toolkit's own modules.
+    pub(crate) fn raw(&self) -> &glow::Context {
+        &self.0.raw
+    }
+
+    /// What this context runs on: device, driver, limits.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.0.info
+    }
+
+    /// Whether every toolkit operation is followed by a `glGetError` check.
+    pub fn checks_enabled(&self) -> bool {
+        self.0.checks.get()
+    }
+
+    /// Turns the `glGetError` checks on for this context (and its clones) whatever the build:
+    /// the tests call it, so that a release-built test run checks as a debug one does.
+    pub fn enable_checks(&self) {
+        self.0.checks.set(true);
+    }
+
+    /// `glFinish`: blocks until every command issued so far has completed.
+    pub fn finish(&self) {
+        unsafe { self.raw().finish() }
+    }
+
+    /// `glFlush`.
+    pub fn flush(&self) {
+        unsafe { self.raw().flush() }
+    }
+
+    /// Checks `glGetError` when checks are on (see the module docs).
+    pub fn check(&self, what: &str) -> Result<(), GlError> {
+        if self.0.checks.get() {
+            self.check_now(what)
         } else {
-            DeviceSelector::Name(s.to_string())
-        })
-    }
-}
-
-/// The text that `from_str` ([`std::str::FromStr`]) reads back as the same selector (`auto`, an index,
-/// a name; a name of digits alone cannot be, since that text is read as an index).
-impl std::fmt::Display for DeviceSelector {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            DeviceSelector::Auto => f.write_str("auto"),
-            DeviceSelector::Index(i) => write!(f, "{i}"),
-            DeviceSelector::Name(n) => f.write_str(n),
+            Ok(())
         }
     }
-}
 
-/// One EGL device as enumerated.
-#[derive(Clone, Debug)]
-pub struct DeviceEntry {
-    pub index: usize,
-    pub name: String,
-    pub vendor: String,
-    pub drm_path: Option<String>,
-    pub software: bool,
-}
-
-impl std::fmt::Display for DeviceEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{} {} ({})", self.index, self.name, self.vendor)?;
-        if let Some(p) = &self.drm_path {
-            write!(f, " {p}")?;
+    /// Checks `glGetError` unconditionally; drains every pending error, reports the first.
+    pub fn check_now(&self, what: &str) -> Result<(), GlError> {
+        let mut first = None;
+        loop {
+            let code = unsafe { self.raw().get_error() };
+            if code == glow::NO_ERROR {
+                break;
+            }
+            first.get_or_insert(code);
         }
-        f.write_str(if self.software {
-            " [software]"
-        } else {
-            " [hardware]"
-        })
+        match first {
+            None => Ok(()),
+            Some(code) => Err(GlError::Call {
+                what: what.to_string(),
+                code,
+            }),
+        }
     }
-}
 
-fn describe(index: usize, d: &Device) -> DeviceEntry {
-    let software = d.extensions().contains("EGL_MESA_device_software");
-    let drm_path = d.drm_device_node_path().map(|p| p.display().to_string());
-    DeviceEntry {
-        index,
-        name: d.name().map(str::to_string).unwrap_or_else(|| {
-            if software {
-                "software".into()
+    /// `glMemoryBarrier` with the given `glow::*_BARRIER_BIT`s.
+    pub fn memory_barrier(&self, bits: u32) {
+        unsafe { self.raw().memory_barrier(bits) }
+    }
+
+    /// Barrier for SSBO writes read by later dispatches, and buffer readback.
+    pub fn storage_barrier(&self) {
+        self.memory_barrier(glow::SHADER_STORAGE_BARRIER_BIT | glow::BUFFER_UPDATE_BARRIER_BIT);
+    }
+
+    /// Binds the default framebuffer (a window's back buffer) with a viewport of `w`×`h`.
+    pub fn bind_default_framebuffer(&self, w: u32, h: u32) {
+        unsafe {
+            self.raw().bind_framebuffer(glow::FRAMEBUFFER, None);
+            self.raw().viewport(0, 0, w as i32, h as i32);
+        }
+    }
+
+    /// Clears the bound framebuffer's colour (and depth) to `rgba`.
+    pub fn clear(&self, rgba: [f32; 4]) {
+        unsafe {
+            self.raw().clear_color(rgba[0], rgba[1], rgba[2], rgba[3]);
+            self.raw()
+                .clear(glow::COLOR_BUFFER_BIT | glow::DEPTH_BUFFER_BIT);
+        }
+    }
+
+    /// Draws into `r` of the bound framebuffer only (a view in part of a window).
+    pub fn set_viewport(&self, r: Rect) {
+        unsafe {
+            self.raw()
+                .viewport(r.x as i32, r.y as i32, r.w as i32, r.h as i32);
+        }
+    }
+
+    /// Enables or disables alpha blending, `colour·α + destination·(1 − α)`: an overlay with
+    /// transparent parts drawn over a view.
+    pub fn set_blend(&self, on: bool) {
+        unsafe {
+            if on {
+                self.raw().enable(glow::BLEND);
+                self.raw()
+                    .blend_func(glow::SRC_ALPHA, glow::ONE_MINUS_SRC_ALPHA);
             } else {
-                "unnamed".into()
-            }
-        }),
-        vendor: d.vendor().unwrap_or("unknown vendor").to_string(),
-        drm_path,
-        software,
-    }
-}
-
-fn query() -> Result<Vec<Device>, String> {
-    Device::query_devices()
-        .map(|it| it.collect())
-        .map_err(|e| format!("EGL device enumeration failed: {e}"))
-}
-
-/// The EGL devices of this machine, in enumeration order.
-pub fn list_devices() -> Result<Vec<DeviceEntry>, GlError> {
-    Ok(query()
-        .map_err(|t| GlError::NoDevice {
-            tried: format!("  {t}"),
-            hint: INSTALL_HINT.into(),
-        })?
-        .iter()
-        .enumerate()
-        .map(|(i, d)| describe(i, d))
-        .collect())
-}
-
-/// How contexts are made, from [`CONTEXT_ENV`]: `Ok(true)` for a hidden window.
-fn window_forced() -> Result<bool, GlError> {
-    match std::env::var(CONTEXT_ENV) {
-        Err(_) => Ok(false),
-        Ok(v) if v.is_empty() || v.eq_ignore_ascii_case("device") => Ok(false),
-        Ok(v) if v.eq_ignore_ascii_case("window") => Ok(true),
-        Ok(v) => Err(GlError::Invalid(format!(
-            "{CONTEXT_ENV}={v:?}: expected `device` (EGL devices) or `window` (a hidden window)"
-        ))),
-    }
-}
-
-/// Creates a headless context on the selected device and makes it current on this thread.
-///
-/// Without an EGL device platform, or with `GPGPU_REPRO_CONTEXT=window`, the context is a
-/// hidden window's ([`super::window::hidden`]); `selector` must then be `Auto`.
-pub fn headless(selector: &DeviceSelector) -> Result<Gl, GlError> {
-    super::caps::without_from_env().map_err(GlError::Invalid)?;
-    if window_forced()? {
-        if *selector != DeviceSelector::Auto {
-            return Err(GlError::Invalid(format!(
-                "{CONTEXT_ENV}=window uses the window system's context: --device {selector:?} \
-                 cannot pick an EGL device there"
-            )));
-        }
-        return super::window::hidden();
-    }
-    let devices = match query() {
-        Ok(d) => d,
-        Err(egl) if *selector == DeviceSelector::Auto => {
-            // No EGL device platform: the window system's context, if there is one.
-            return super::window::hidden().map_err(|w| GlError::NoDevice {
-                tried: format!("  {egl}\n  hidden window: {w}"),
-                hint: INSTALL_HINT.into(),
-            });
-        }
-        Err(egl) => {
-            return Err(GlError::NoDevice {
-                tried: format!("  {egl}"),
-                hint: INSTALL_HINT.into(),
-            });
-        }
-    };
-    let entries: Vec<DeviceEntry> = devices
-        .iter()
-        .enumerate()
-        .map(|(i, d)| describe(i, d))
-        .collect();
-    let order: Vec<usize> = match selector {
-        DeviceSelector::Auto => auto_order(&entries),
-        DeviceSelector::Index(i) if *i < entries.len() => vec![*i],
-        DeviceSelector::Name(n) => {
-            let n = n.to_lowercase();
-            let hit = name_matches(&entries, &n);
-            if hit.is_empty() {
-                return by_renderer(&devices, &entries, &n, auto_order(&entries), |extra| {
-                    available(&entries, extra)
-                });
-            }
-            hit
-        }
-        DeviceSelector::Index(i) => {
-            return Err(GlError::DeviceNotFound {
-                wanted: format!("#{i}"),
-                available: available(&entries, &[]),
-            });
-        }
-    };
-    open_first(&devices, &entries, order)
-}
-
-/// The devices for an error message, one a line, each with `extra[index]` (what opening it
-/// showed) where there is one.
-fn available(entries: &[DeviceEntry], extra: &[String]) -> String {
-    entries
-        .iter()
-        .map(|e| {
-            let gl = extra.get(e.index).filter(|s| !s.is_empty());
-            match gl {
-                Some(r) => format!("  {e}: {r}"),
-                None => format!("  {e}"),
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// The order `Auto` tries the devices in: hardware first, then software.
-fn auto_order(entries: &[DeviceEntry]) -> Vec<usize> {
-    let mut o: Vec<usize> = (0..entries.len())
-        .filter(|&i| !entries[i].software)
-        .collect();
-    o.extend((0..entries.len()).filter(|&i| entries[i].software));
-    o
-}
-
-/// The devices whose EGL name, vendor or DRM path contains `n` (lower case).
-fn name_matches(entries: &[DeviceEntry], n: &str) -> Vec<usize> {
-    (0..entries.len())
-        .filter(|&i| {
-            let e = &entries[i];
-            e.name.to_lowercase().contains(n)
-                || e.vendor.to_lowercase().contains(n)
-                || e.drm_path
-                    .as_deref()
-                    .is_some_and(|p| p.to_lowercase().contains(n))
-        })
-        .collect()
-}
-
-/// The first device of `order` that opens; else an error with what each gave.
-fn open_first(
-    devices: &[Device],
-    entries: &[DeviceEntry],
-    order: Vec<usize>,
-) -> Result<Gl, GlError> {
-    let mut tried = String::new();
-    if order.is_empty() {
-        tried.push_str("  EGL reports no devices at all.");
-    }
-    for i in order {
-        match open(&devices[i], &entries[i]) {
-            Ok(gl) => return Ok(gl),
-            Err(e) => {
-                let _ = writeln!(tried, "  tried {}: {e}", entries[i]);
+                self.raw().disable(glow::BLEND)
             }
         }
     }
-    let hint = if entries.is_empty() {
-        INSTALL_HINT.to_string()
-    } else {
-        "hint: pick another device with --device / GPGPU_REPRO_DEVICE (see `gpgpu-repro info`)"
-            .to_string()
-    };
-    Err(GlError::NoDevice { tried, hint })
-}
 
-/// What to install when EGL finds nothing at all.
-const INSTALL_HINT: &str = "hint: install Mesa's EGL and GL drivers (Debian/Ubuntu: apt-get \
-     install libegl1 libegl-mesa0 libgl1-mesa-dri), or pick another device with --device / \
-     GPGPU_REPRO_DEVICE";
-
-/// `--device NAME` that no EGL label matches: open each device and match `GL_RENDERER` and
-/// `GL_VENDOR` (llvmpipe's EGL device has no name; its renderer is "llvmpipe (LLVM …)").
-fn by_renderer(
-    devices: &[Device],
-    entries: &[DeviceEntry],
-    wanted: &str,
-    order: Vec<usize>,
-    available: impl Fn(&[String]) -> String,
-) -> Result<Gl, GlError> {
-    let mut seen = vec![String::new(); entries.len()];
-    for i in order {
-        match open(&devices[i], &entries[i]) {
-            Ok(gl) => {
-                let info = gl.info();
-                if info.renderer.to_lowercase().contains(wanted)
-                    || info.vendor.to_lowercase().contains(wanted)
-                {
-                    return Ok(gl);
-                }
-                seen[i] = format!("{} ({}), {}", info.renderer, info.vendor, info.version);
+    /// Enables or disables the depth test (for 3D views such as the water surface).
+    pub fn set_depth_test(&self, on: bool) {
+        unsafe {
+            if on {
+                self.raw().enable(glow::DEPTH_TEST)
+            } else {
+                self.raw().disable(glow::DEPTH_TEST)
             }
-            Err(e) => seen[i] = format!("fails: {e}"),
         }
     }
-    Err(GlError::DeviceNotFound {
-        wanted: wanted.to_string(),
-        available: available(&seen),
-    })
-}
 
-/// What the glutin objects are kept in: dropped after the glow context (see [`Gl`]).
-struct Native {
-    context: glutin::api::egl::context::PossiblyCurrentContext,
-    _display: Display,
-}
-
-impl NativeContext for Native {
-    fn is_current(&self) -> bool {
-        self.context.is_current()
-    }
-    fn release(&self) {
-        if self.context.is_current() {
-            let _ = self.context.make_not_current_in_place();
+    /// The three integers of `glGetProgramiv(program, pname)` (e.g. a compute local size).
+    pub(crate) fn program_iv3(&self, program: glow::Program, pname: u32) -> [i32; 3] {
+        let mut v = [0i32; 3];
+        if let Some(f) = self.0.get_programiv {
+            // SAFETY: v has room for the three values the query writes.
+            unsafe { f(program.0.get(), pname, v.as_mut_ptr()) };
         }
+        v
+    }
+
+    pub(super) fn programs(&self) -> &RefCell<HashMap<Key, CacheEntry>> {
+        &self.0.programs
     }
 }
 
-/// The `GL_VERSION` of a context made with the driver's defaults (a compatibility profile),
-/// to say what a device below GL 3.3 core offers.
-fn offered_version(display: &Display, config: &glutin::api::egl::config::Config) -> Option<String> {
-    let attrs = ContextAttributesBuilder::new().build(None);
-    // SAFETY: config belongs to display.
-    let ctx = unsafe { display.create_context(config, &attrs) }.ok()?;
-    let ctx = ctx.make_current_surfaceless().ok()?;
-    // SAFETY: the context is current on this thread while glow is used.
-    let gl = unsafe { glow::Context::from_loader_function_cstr(|s| display.get_proc_address(s)) };
-    let v = unsafe { glow::HasContext::get_parameter_string(&gl, glow::VERSION) };
-    let _ = ctx.make_not_current_in_place();
-    Some(v)
+impl std::fmt::Debug for Gl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gl")
+            .field("renderer", &self.info().renderer)
+            .finish()
+    }
 }
 
-fn open(device: &Device, entry: &DeviceEntry) -> Result<Gl, GlError> {
-    let egl = |what: &str, e: glutin::error::Error| GlError::Egl(format!("{what}: {e}"));
-    // SAFETY: the device comes from EGL's own enumeration; no native display is passed.
-    let display = unsafe { Display::with_device(device, None) }
-        .map_err(|e| egl("eglGetPlatformDisplay(device)", e))?;
-    let template = ConfigTemplateBuilder::new()
-        .with_surface_type(ConfigSurfaceTypes::empty())
-        .with_api(Api::OPENGL)
-        .build();
-    // SAFETY: the display is alive for the whole call.
-    let config = unsafe { display.find_configs(template) }
-        .map_err(|e| egl("eglChooseConfig", e))?
-        .max_by_key(|c| c.num_samples() == 0)
-        .ok_or_else(|| GlError::Egl("no EGL config without surface type for OpenGL".into()))?;
-    let ctx = negotiate(|api| {
-        let attrs = ContextAttributesBuilder::new()
-            .with_context_api(api)
-            .with_profile(GlProfile::Core)
-            .build(None);
-        // SAFETY: config belongs to display.
-        unsafe { display.create_context(&config, &attrs) }
-    })
-    .map_err(|e| match offered_version(&display, &config) {
-        Some(v) => GlError::Unsupported(format!(
-            "the device offers OpenGL {v} (no core profile of 3.3 or newer); the 2005 papers' \
-             fragment techniques need GL 3.3 core, the compute tables 4.3"
-        )),
-        None => e,
-    })?;
-    let ctx = ctx
-        .make_current_surfaceless()
-        .map_err(|e| egl("eglMakeCurrent", e))?;
-    // SAFETY: the context is current on this thread; the loader returns pointers valid for
-    // the display's lifetime, which `Native` extends past glow's.
-    let loader = |s: &CStr| display.get_proc_address(s);
-    let raw = unsafe { glow::Context::from_loader_function_cstr(loader) };
-    let info = DeviceInfo::new(Some(entry.clone()));
-    let keep = Native {
-        context: ctx,
-        _display: display.clone(),
-    };
-    Ok(Gl::from_glow(raw, info, Box::new(keep), &loader))
+impl Gl {
+    /// Barrier for SSBO writes read by later dispatches through a [`BufferTexture`](super::buffer::BufferTexture) view of
+    /// the buffer (`texelFetch`) or through the buffer itself, and buffer readback.
+    pub fn fetch_barrier(&self) {
+        self.memory_barrier(
+            glow::SHADER_STORAGE_BARRIER_BIT
+                | glow::TEXTURE_FETCH_BARRIER_BIT
+                | glow::BUFFER_UPDATE_BARRIER_BIT,
+        );
+    }
+
+    /// Barrier for image stores (compute shaders) read later by texture fetches, image loads,
+    /// framebuffer operations or `glGetTexImage`.
+    pub fn image_barrier(&self) {
+        self.memory_barrier(
+            glow::SHADER_IMAGE_ACCESS_BARRIER_BIT
+                | glow::TEXTURE_FETCH_BARRIER_BIT
+                | glow::TEXTURE_UPDATE_BARRIER_BIT
+                | glow::FRAMEBUFFER_BARRIER_BIT,
+        );
+    }
 }

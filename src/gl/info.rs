@@ -4,7 +4,6 @@ use glow::HasContext;
 use serde::{Deserialize, Serialize};
 
 use super::caps::{Caps, SHADER_EXTENSIONS, parse_glsl};
-use super::context::DeviceEntry;
 
 /// Device, driver and the limits the papers' kernels depend on.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -306,4 +305,28 @@ pub fn os_name() -> String {
         .unwrap_or_else(|| std::env::consts::OS.to_string());
     let kernel = std::fs::read_to_string("/proc/sys/kernel/osrelease").unwrap_or_default();
     format!("{pretty}, Linux {}", kernel.trim())
+}
+
+/// One EGL device as enumerated.
+#[derive(Clone, Debug)]
+pub struct DeviceEntry {
+    pub index: usize,
+    pub name: String,
+    pub vendor: String,
+    pub drm_path: Option<String>,
+    pub software: bool,
+}
+
+impl std::fmt::Display for DeviceEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{} {} ({})", self.index, self.name, self.vendor)?;
+        if let Some(p) = &self.drm_path {
+            write!(f, " {p}")?;
+        }
+        f.write_str(if self.software {
+            " [software]"
+        } else {
+            " [hardware]"
+        })
+    }
 }

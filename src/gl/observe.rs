@@ -9,7 +9,11 @@
 //! same GL work; with one they do the same GL work plus read-backs, so the traced result is
 //! the solver's result bit for bit.
 
-use super::{Define, GlError, PingPong, PingPongMethod, Quad, Rect, Texture};
+use super::define::Define;
+use super::error::GlError;
+use super::pingpong::{PingPong, PingPongMethod};
+use super::quad::Quad;
+use super::texture::{Rect, Texture};
 
 /// What a pass does with a texture.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -15,7 +15,10 @@
 
 use std::time::{Duration, Instant};
 
-use super::{Format, Gl, GlError, Rect, RenderTexture, TexTarget, Texture};
+use super::context::Gl;
+use super::error::GlError;
+use super::render_target::RenderTexture;
+use super::texture::{Format, Rect, TexTarget, Texture};
 
 /// Which ping-pong method a [`PingPong`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::Gl;
+use super::context::Gl;
 
 /// One kind of pass of a profiled run: how often it ran and the time it took in all.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,7 +12,10 @@
 use bytemuck::{Pod, Zeroable};
 use glow::HasContext;
 
-use super::{Gl, GlError, Program, Rect};
+use super::context::Gl;
+use super::error::GlError;
+use super::program::handle::Program;
+use super::texture::Rect;
 
 /// One vertex: position in target texels, and a `vec4` of texture coordinates.
 #[repr(C)]

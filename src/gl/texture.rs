@@ -1,4 +1,4 @@
-//! Float textures (2D and rectangle; R32F and RGBA32F) and render targets.
+//! Float textures (2D and rectangle; R32F and RGBA32F); render targets are `render_target.rs`.
 //!
 //! All textures use `GL_NEAREST` filtering and clamp-to-edge: a fetch returns one texel
 //! exactly, as the GPGPU papers of 2005 required (no filtering of data). Rectangle textures
@@ -7,7 +7,9 @@
 
 use glow::HasContext;
 
-use super::{Gl, GlError};
+use super::context::Gl;
+use super::error::GlError;
+pub use super::rect::Rect;
 
 /// Texture target: normalized 2D or rectangle (unnormalized coordinates).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -58,39 +60,14 @@ impl Format {
     }
 }
 
-/// A rectangle of texels: origin `(x, y)` and size `w × h`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
-pub struct Rect {
-    pub x: u32,
-    pub y: u32,
-    pub w: u32,
-    pub h: u32,
-}
-
-impl Rect {
-    pub const fn new(x: u32, y: u32, w: u32, h: u32) -> Self {
-        Rect { x, y, w, h }
-    }
-    /// The whole of a `w × h` texture.
-    pub const fn full(w: u32, h: u32) -> Self {
-        Rect { x: 0, y: 0, w, h }
-    }
-    pub fn area(&self) -> u64 {
-        self.w as u64 * self.h as u64
-    }
-    pub fn is_empty(&self) -> bool {
-        self.w == 0 || self.h == 0
-    }
-}
-
 /// A float texture owned by its context (deleted on drop).
 pub struct Texture {
-    gl: Gl,
-    id: glow::Texture,
-    target: TexTarget,
-    format: Format,
-    width: u32,
-    height: u32,
+    pub(super) gl: Gl,
+    pub(super) id: glow::Texture,
+    pub(super) target: TexTarget,
+    pub(super) format: Format,
+    pub(super) width: u32,
+    pub(super) height: u32,
 }
 
 impl Texture {
@@ -420,116 +397,6 @@ impl std::fmt::Debug for Texture {
             "Texture({:?} {:?} {}×{})",
             self.target, self.format, self.width, self.height
         )
-    }
-}
-
-/// A texture with its own framebuffer: something to render into (a "float color buffer").
-pub struct RenderTexture {
-    tex: Texture,
-    fbo: glow::Framebuffer,
-}
-
-impl RenderTexture {
-    pub fn new(
-        gl: &Gl,
-        target: TexTarget,
-        format: Format,
-        width: u32,
-        height: u32,
-        data: Option<&[f32]>,
-    ) -> Result<RenderTexture, GlError> {
-        let tex = Texture::new(gl, target, format, width, height, data)?;
-        Self::from_texture(tex)
-    }
-
-    /// Attaches a framebuffer to an existing texture.
-    pub fn from_texture(tex: Texture) -> Result<RenderTexture, GlError> {
-        let gl = tex.gl.clone();
-        let raw = gl.raw();
-        let fbo = unsafe { raw.create_framebuffer() }.map_err(GlError::Invalid)?;
-        let rt = RenderTexture { tex, fbo };
-        unsafe {
-            raw.bind_framebuffer(glow::FRAMEBUFFER, Some(fbo));
-            raw.framebuffer_texture_2d(
-                glow::FRAMEBUFFER,
-                glow::COLOR_ATTACHMENT0,
-                rt.tex.target.gl(),
-                Some(rt.tex.id),
-                0,
-            );
-            let status = raw.check_framebuffer_status(glow::FRAMEBUFFER);
-            if status != glow::FRAMEBUFFER_COMPLETE {
-                return Err(GlError::Framebuffer {
-                    what: format!("{:?}", rt.tex),
-                    status,
-                });
-            }
-        }
-        rt.tex.gl.check_now("creating a framebuffer")?;
-        Ok(rt)
-    }
-
-    pub fn texture(&self) -> &Texture {
-        &self.tex
-    }
-
-    /// Binds the framebuffer for drawing and reading, with a viewport over the whole texture
-    /// (quads are placed in texel coordinates, see [`super::Quad`]).
-    pub fn bind(&self) {
-        let raw = self.tex.gl.raw();
-        unsafe {
-            raw.bind_framebuffer(glow::FRAMEBUFFER, Some(self.fbo));
-            raw.viewport(0, 0, self.tex.width as i32, self.tex.height as i32);
-        }
-    }
-
-    /// Clears the whole texture to `rgba` (only the format's channels are stored).
-    pub fn clear(&self, rgba: [f32; 4]) {
-        self.bind();
-        unsafe {
-            self.tex
-                .gl
-                .raw()
-                .clear_buffer_f32_slice(glow::COLOR, 0, &rgba)
-        }
-    }
-
-    /// `glCopyTexSubImage2D`: copies `r` of this framebuffer into `dst` at the same place.
-    /// The copy method's transfer from the render buffer to the input texture.
-    pub fn copy_to(&self, dst: &Texture, r: Rect) -> Result<(), GlError> {
-        if dst.format != self.tex.format {
-            return Err(GlError::Invalid("copy between different formats".into()));
-        }
-        super::profile::pass(
-            &self.tex.gl,
-            || "copy (glCopyTexSubImage2D)".into(),
-            || {
-                let raw = self.tex.gl.raw();
-                unsafe {
-                    raw.bind_framebuffer(glow::READ_FRAMEBUFFER, Some(self.fbo));
-                    raw.bind_texture(dst.target.gl(), Some(dst.id));
-                    raw.copy_tex_sub_image_2d(
-                        dst.target.gl(),
-                        0,
-                        r.x as i32,
-                        r.y as i32,
-                        r.x as i32,
-                        r.y as i32,
-                        r.w as i32,
-                        r.h as i32,
-                    );
-                }
-                self.tex.gl.check("glCopyTexSubImage2D")
-            },
-        )
-    }
-}
-
-impl Drop for RenderTexture {
-    fn drop(&mut self) {
-        if self.tex.gl.is_current() {
-            unsafe { self.tex.gl.raw().delete_framebuffer(self.fbo) }
-        }
     }
 }
 

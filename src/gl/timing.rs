@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 
-use super::Gl;
+use super::context::Gl;
 use crate::stats::{Estimate, MIN_SAMPLES_FOR_CI};
 
 pub use crate::stats::median_index;

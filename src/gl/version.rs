@@ -4,7 +4,7 @@
 
 use glutin::context::{ContextApi, Version};
 
-use super::GlError;
+use super::error::GlError;
 
 /// The core-profile versions asked for, in order.
 pub const CORE_VERSIONS: [(u8, u8); 5] = [(4, 6), (4, 5), (4, 3), (4, 1), (3, 3)];

@@ -30,8 +30,10 @@ use winit::dpi::PhysicalSize;
 use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::window::{Window, WindowAttributes};
 
+use super::context::{Gl, NativeContext};
+use super::error::GlError;
+use super::info::DeviceInfo;
 use super::version::negotiate;
-use super::{DeviceInfo, Gl, GlError, NativeContext};
 
 struct Native {
     surface: Surface<WindowSurface>,

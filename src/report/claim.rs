@@ -127,7 +127,7 @@ fn plural(n: usize) -> &'static str {
 }
 
 /// Whether the run's device is a software rasterizer (its "GPU" is the CPU).
-pub fn software(p: &super::Provenance) -> bool {
+pub fn software(p: &super::provenance::Provenance) -> bool {
     p.egl_device.contains("[software]")
         || ["llvmpipe", "softpipe", "swrast"]
             .iter()

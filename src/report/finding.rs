@@ -167,7 +167,8 @@ impl Finding {
         at_least: bool,
     ) -> Finding {
         let (verdict, sentence) = decide(name, stat, threshold, at_least);
-        let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+        let v =
+            |x: f64| super::table::value::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
         let ours = if stat.hi > stat.lo {
             format!(
                 "{name} = {} [{}, {}]",
@@ -199,7 +200,8 @@ impl Finding {
         band: (f64, f64),
     ) -> Finding {
         let (verdict, sentence) = decide_band(name, stat, band);
-        let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+        let v =
+            |x: f64| super::table::value::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
         let (threshold, at_least) = if stat.median >= (band.0 * band.1).sqrt() {
             (band.1, false)
         } else {
@@ -231,7 +233,7 @@ impl Finding {
             if x.fract() == 0.0 && x.abs() < 1e15 {
                 format!("{x:.0}")
             } else {
-                crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(4))
+                super::table::value::Value::Num(x).render(crate::report::table::Fmt::Sig(4))
             }
         };
         let held = if at_least {
@@ -341,7 +343,7 @@ pub fn decide(
     at_least: bool,
 ) -> (Verdict, String) {
     use crate::stats::Decision;
-    let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+    let v = |x: f64| super::table::value::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
     let iv = format!("{name}'s 95 % interval [{}, {}]", v(stat.lo), v(stat.hi));
     let (op, other) = if at_least { ("≥", "<") } else { ("≤", ">") };
     let t = v(threshold);
@@ -383,7 +385,7 @@ pub fn decide_band(
     stat: &crate::stats::Estimate,
     (lo, hi): (f64, f64),
 ) -> (Verdict, String) {
-    let v = |x: f64| crate::report::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
+    let v = |x: f64| super::table::value::Value::Num(x).render(crate::report::table::Fmt::Sig(3));
     let (verdict, s) = decide(name, stat, lo, true);
     if verdict == Verdict::Inconclusive && !stat.has_ci() {
         return (verdict, s);

@@ -6,8 +6,10 @@
 use crate::mode::Mode;
 use serde::{Deserialize, Serialize};
 
+use super::audit::Audit;
+use super::finding::Finding;
 use super::load::LoadSample;
-use super::{Audit, Finding, Provenance};
+use super::provenance::Provenance;
 
 /// A table as the index lists it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

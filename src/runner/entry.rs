@@ -23,7 +23,10 @@ use std::rc::Rc;
 
 use serde::de::DeserializeOwned;
 
-use super::{RunError, Session};
+use super::error::RunError;
+// `Session` holds its `&PaperEntry` and `PaperEntry::run` takes a `&Session`: a type-level
+// cycle, named through the parent's re-export so that the two files stay one-way.
+use super::Session;
 use crate::gl::{Caps, DeviceInfo, Need};
 use crate::mode::Mode;
 

@@ -9,7 +9,9 @@
 
 use serde::Serialize;
 
-use super::{RunError, Session, TableWriter};
+use super::error::RunError;
+use super::session::handle::Session;
+use super::session::writer::TableWriter;
 use crate::bench::{Kind, Pipeline, RooflinePoint};
 use crate::report::{Attained, Column, Fmt, RowBuilder, bound_columns};
 

@@ -24,7 +24,9 @@
 
 use serde::Serialize;
 
-use super::{RunError, Session, TableWriter};
+use super::error::RunError;
+use super::session::handle::Session;
+use super::session::writer::TableWriter;
 use crate::bench::Work;
 use crate::gl::Timing;
 use crate::gl::timing::{TimingPlan, rounds_gpu};

@@ -21,7 +21,9 @@
 
 use serde::Serialize;
 
-use super::{RunError, Session, TableWriter};
+use super::error::RunError;
+use super::session::handle::Session;
+use super::session::writer::TableWriter;
 use crate::bench::Kind;
 use crate::report::{Attained, Column, RowBuilder};
 

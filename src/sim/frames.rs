@@ -10,7 +10,8 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::FontStyle;
 
-use super::{SimError, Simulation};
+use super::error::SimError;
+use super::simulation::Simulation;
 
 /// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB ([`crate::report::plot::viridis`]).
 pub fn viridis(t: f32) -> [u8; 3] {

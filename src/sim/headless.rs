@@ -4,8 +4,10 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use super::error::SimError;
+use super::frames;
 use super::render::{self, Renderer};
-use super::{SimError, Simulation, frames};
+use super::simulation::Simulation;
 
 /// What a headless run measured.
 #[derive(Clone, Copy, Debug)]

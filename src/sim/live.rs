@@ -11,10 +11,11 @@ use winit::dpi::PhysicalPosition;
 use crate::gl::Rect;
 use crate::gl::window::GlWindow;
 
+use super::error::SimError;
 use super::overlay::{self, Layout, Mode, Texts};
 use super::render::{OverlayLayer, Renderer, Target};
+use super::simulation::Simulation;
 use super::split::Split;
-use super::{SimError, Simulation};
 
 /// Seconds between FPS, range and difference updates (and so overlay redraws).
 const MEASURE_S: f64 = 0.5;

@@ -17,7 +17,8 @@ use crate::gl::{
     Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
 };
 
-use super::{SimError, Simulation};
+use super::error::SimError;
+use super::simulation::Simulation;
 
 /// Mesh vertices per side at most (the surface of a larger grid is drawn at this resolution).
 pub const MAX_MESH: u32 = 512;

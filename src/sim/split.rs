@@ -12,7 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use super::{MakeSim, SimError, Simulation, Solvers};
+use super::error::SimError;
+use super::simulation::Simulation;
+use super::solvers::{MakeSim, Solvers};
 
 /// The largest `|a_i − b_i|`; infinite where one value is finite and the other not (or both
 /// non-finite), `None` for fields of different or zero length.

@@ -27,8 +27,9 @@ use crate::gl::window::GlWindow;
 use crate::util::{RngExt, rng};
 
 use super::live::{self, Live};
+use super::overlay;
+use super::solvers::{MakeSim, Solvers};
 use super::split::Split;
-use super::{MakeSim, Solvers, overlay};
 
 /// Opens the viewer on the simulation called `name` (made by `make` on an `n × n` grid with
 /// the solver `solver_name`, switchable among `solvers`) and runs until the window is closed.

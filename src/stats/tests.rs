@@ -1,5 +1,6 @@
 //! The median, its interval, the decisions and the round order, on known samples.
 
+use super::median::binom_half_cdf;
 use super::*;
 
 #[test]

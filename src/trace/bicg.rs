@@ -4,7 +4,11 @@
 //! (Krüger & Westermann 2003; Bolz et al. 2003), the last pass writing one texel of the
 //! results texture that the host reads — the reductions every Bi-CG iteration runs five times.
 
-use super::{Input, Recorder, Run, Technique, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
+use super::technique::Technique;
 use crate::gl::Role;
 use crate::papers::bicg::EllpackR;
 use crate::papers::bicg::fragment::{FragmentBicg, layout};
@@ -24,8 +28,8 @@ const MAX_N: usize = 256;
 
 fn check(i: &Input) -> Result<(), String> {
     let what = format!("the traced vectors have between 2 and {MAX_N} elements");
-    super::check_size(i.size, 2..=MAX_N, &what)?;
-    super::check_one(i.batch, "one pair of vectors (batch 1)")
+    super::input::check_size(i.size, 2..=MAX_N, &what)?;
+    super::input::check_one(i.batch, "one pair of vectors (batch 1)")
 }
 
 fn run(gl: &crate::gl::Gl, input: &Input) -> Result<Trace, TraceError> {

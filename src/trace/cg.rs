@@ -10,7 +10,11 @@
 //! the R32F result. The batch of systems is one block-diagonal system (one global dot
 //! product per reduction), so the systems are random symmetric positive-definite ones.
 
-use super::{Input, Recorder, Run, Technique, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
+use super::technique::Technique;
 use crate::gl::Gl;
 use crate::papers::tridiagonal::cg::{cg_fixed_f64, static_fetches};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCg, Packing, Systems, TridiagonalError};
@@ -42,8 +46,8 @@ const MAX_N: usize = 32;
 
 fn check(i: &Input) -> Result<(), String> {
     let what = format!("CG traces systems of 2 to {MAX_N} unknowns (one texture row each)");
-    super::check_size(i.size, 2..=MAX_N, &what)?;
-    super::check_batch(i.batch)
+    super::input::check_size(i.size, 2..=MAX_N, &what)?;
+    super::input::check_batch(i.batch)
 }
 
 fn run(gl: &Gl, input: &Input, packing: Packing) -> Result<Trace, TraceError> {

@@ -17,13 +17,16 @@
 //!    equations;
 //! 4. collect: `x_1 … x_N` into the result texture.
 
-use super::{Input, Recorder, Run, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
 use crate::gl::{Gl, PingPongMethod};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCr, Systems, thomas_batch_f64};
 use crate::util::max_rel_error;
 
 /// `trace cr-copy`.
-pub const COPY: super::Technique = super::Technique {
+pub const COPY: super::technique::Technique = super::technique::Technique {
     name: "cr-copy",
     about: "Kim & Lee 2005 fragment cyclic reduction, copy method (Fig. 2–8)",
     default_size: 15,
@@ -33,7 +36,7 @@ pub const COPY: super::Technique = super::Technique {
 };
 
 /// `trace cr-switch`.
-pub const SWITCH: super::Technique = super::Technique {
+pub const SWITCH: super::technique::Technique = super::technique::Technique {
     name: "cr-switch",
     about: "Kim & Lee 2005 fragment cyclic reduction, switch method (Fig. 2–8)",
     default_size: 15,
@@ -53,7 +56,7 @@ fn check(i: &Input) -> Result<(), String> {
              (3, 7, 15 or 31), the sizes of the paper's Fig. 2–6"
         ));
     }
-    super::check_batch(i.batch)
+    super::input::check_batch(i.batch)
 }
 
 fn run(gl: &Gl, input: &Input, method: PingPongMethod) -> Result<Trace, TraceError> {

@@ -3,7 +3,11 @@
 //! (the solver of the Fig. 9 experiment, switch method) with one draw call per pass: one quad
 //! per tile column.
 
-use super::{Input, Recorder, Run, Technique, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
+use super::technique::Technique;
 use crate::gl::Gl;
 use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
@@ -26,8 +30,8 @@ fn check(i: &Input) -> Result<(), String> {
     let what = format!(
         "the tiled trace takes an N×N×N grid with 3 ≤ N ≤ {MAX_G} (N² systems of N − 1 unknowns)"
     );
-    super::check_size(i.size, 3..=MAX_G, &what)?;
-    super::check_one(
+    super::input::check_size(i.size, 3..=MAX_G, &what)?;
+    super::input::check_one(
         i.batch,
         "the grid fixes the systems (N²); leave --batch out",
     )

@@ -10,7 +10,11 @@
 //! programs chosen on the CPU; I4: a branch in the shader). Under the switch method each pass
 //! also carries forward the texels the previous pass computed outside its rectangle.
 
-use super::{Input, Recorder, Run, Technique, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
+use super::technique::Technique;
 use crate::gl::{Gl, PingPongMethod, Role};
 use crate::papers::lu::cpu::{diag_dominant, lu_f64_of};
 use crate::papers::lu::fragment::unpack;
@@ -87,14 +91,14 @@ const MAX_N: usize = 16;
 fn check(i: &Input, v: Variant) -> Result<(), String> {
     let n = i.size;
     let what = format!("the traced matrix order N is between 2 and {MAX_N}");
-    super::check_size(n, 2..=MAX_N, &what)?;
+    super::input::check_size(n, 2..=MAX_N, &what)?;
     if v.vector() && !n.is_multiple_of(4) {
         return Err(format!(
             "--size {n}: {v} packs four rows into one RGBA texel; trace N = 4, 8, 12 or 16 \
              (the solver would pad other sizes with an identity block)"
         ));
     }
-    super::check_one(i.batch, "LU factors one matrix (batch 1)")
+    super::input::check_one(i.batch, "LU factors one matrix (batch 1)")
 }
 
 fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Trace, TraceError> {
@@ -137,7 +141,7 @@ fn run(gl: &Gl, input: &Input, v: Variant, method: PingPongMethod) -> Result<Tra
         _ => unpack(&result.after, n, params),
     };
     let result_label = result.label.clone();
-    super::same_as_solver(&traced, &solver_out, "solver's factors")?;
+    super::run::same_as_solver(&traced, &solver_out, "solver's factors")?;
     let run = Run::new(rec, result_label, traced, untraced);
     let want = lu_f64_of(&a, n).map_err(err)?;
     let e = max_rel_error(&run.traced, &want);

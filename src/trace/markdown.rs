@@ -2,8 +2,8 @@
 
 use std::fmt::Write;
 
-use super::Trace;
 use super::record::{PassRecord, Snapshot};
+use super::run::Trace;
 use crate::gl::{Quad, Rect, Role};
 
 fn rect(r: &Rect) -> String {

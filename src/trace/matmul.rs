@@ -3,7 +3,11 @@
 //! per texel, each pass adding the products of 4 consecutive k to the running sum,
 //! ping-ponged between R1 and R2 (the switch method).
 
-use super::{Input, Recorder, Run, Technique, Trace, TraceError};
+use super::error::TraceError;
+use super::input::Input;
+use super::record::Recorder;
+use super::run::{Run, Trace};
+use super::technique::Technique;
 use crate::gl::{Gl, Role};
 use crate::papers::matmul::multipass::Multipass;
 use crate::papers::matmul::pack::unpack4;
@@ -26,8 +30,8 @@ const MAX_N: usize = 16;
 
 fn check(i: &Input) -> Result<(), String> {
     let what = format!("matmul traces N×N matrices with 2 ≤ N ≤ {MAX_N}");
-    super::check_size(i.size, 2..=MAX_N, &what)?;
-    super::check_one(i.batch, "one product (batch 1)")
+    super::input::check_size(i.size, 2..=MAX_N, &what)?;
+    super::input::check_one(i.batch, "one product (batch 1)")
 }
 
 fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
@@ -59,7 +63,7 @@ fn run(gl: &Gl, input: &Input) -> Result<Trace, TraceError> {
             unpack4(&texels, n, n)
         })
         .unwrap_or_default();
-    super::same_as_solver(&traced, &solver_out.data, "kernel's output")?;
+    super::run::same_as_solver(&traced, &solver_out.data, "kernel's output")?;
     let result_label = last.map(|s| s.label.clone()).unwrap_or_default();
     let run = Run::new(rec, result_label, traced, untraced);
     let want = cpu::reference_f64(&a, &b);

@@ -14,8 +14,9 @@ use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
+use super::input::Input;
 use super::render::{Picture, pass_picture};
-use super::{Input, Technique};
+use super::technique::Technique;
 use crate::gl::window::GlWindow;
 use crate::gl::{Format, Program, Quad, QuadBatch, Rect, TexTarget, Texture};
 

@@ -7,9 +7,12 @@ use std::rc::Rc;
 use glow::HasContext;
 
 use super::glsl::Glsl;
+use super::handle::Program;
 use super::source::{Define, expand_includes};
-use super::{Linked, Program};
-use crate::gl::{Gl, GlError, Need};
+use crate::gl::caps::Need;
+use crate::gl::context::Gl;
+use crate::gl::error::GlError;
+use crate::gl::program_cache::Linked;
 
 impl Program {
     /// Compiles without the cache, from `(file name, text)` pairs: for shaders made at run

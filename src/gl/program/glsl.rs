@@ -2,7 +2,7 @@
 //! extensions the features its files use need, and what the device lacks of them.
 
 use super::source::{Define, preamble};
-use crate::gl::{Caps, Need};
+use crate::gl::caps::{Caps, Need};
 
 /// The GLSL version of programs with a compute stage (GL 4.3: compute shaders, SSBOs).
 pub const GLSL_COMPUTE: &str = "430 core";

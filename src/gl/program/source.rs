@@ -1,9 +1,11 @@
 //! Shader files: their text by path (embedded from `glsl/` at build time), `#include`
 //! expansion, the `#define`s of a variant and the preamble written before every file.
 
+pub use crate::gl::define::Define;
+
 use include_dir::{Dir, include_dir};
 
-use crate::gl::GlError;
+use crate::gl::error::GlError;
 
 static GLSL: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/glsl");
 
@@ -48,20 +50,6 @@ pub fn expand_includes(file: &str, text: &str) -> Result<(String, Vec<String>), 
         names.push(path.to_string());
     }
     Ok((out, names))
-}
-
-/// A `#define NAME VALUE` for a shader variant.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Define(pub String, pub String);
-
-impl Define {
-    pub fn new(name: impl Into<String>, value: impl ToString) -> Self {
-        Define(name.into(), value.to_string())
-    }
-    /// A define with no value (`#define NAME`), for `#ifdef` switches.
-    pub fn flag(name: impl Into<String>) -> Self {
-        Define(name.into(), String::new())
-    }
 }
 
 /// The lines put before every shader file: version, extensions, defines, `#line 1`.

@@ -3,8 +3,10 @@
 
 use glow::HasContext;
 
-use super::Program;
-use crate::gl::{BufferTexture, GlError, Texture};
+use super::handle::Program;
+use crate::gl::buffer::BufferTexture;
+use crate::gl::error::GlError;
+use crate::gl::texture::Texture;
 
 impl Program {
     fn location(&self, name: &str) -> Option<glow::UniformLocation> {

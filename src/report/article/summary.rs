@@ -2,9 +2,10 @@
 //! counted (each with its cases nested, [`crate::report::claim::judge`]), the claims table
 //! (no cell over [`CELL`] characters; the detail is on the paper's page) and a glossary.
 
-use super::{PaperMeta, PaperRecord};
+use super::meta::PaperMeta;
 use crate::report::claim::{self, Claim, ClaimVerdict, Scope, clip};
 use crate::report::finding::Verdict;
+use crate::report::record::PaperRecord;
 
 /// The longest a summary cell may be; the paper's page has the rest.
 pub const CELL: usize = 300;
@@ -23,7 +24,7 @@ struct Judged<'a> {
     claims: Vec<(
         &'static Claim,
         ClaimVerdict,
-        Vec<&'a crate::report::Finding>,
+        Vec<&'a crate::report::finding::Finding>,
     )>,
     /// Findings that are no claim's case.
     loose: usize,

@@ -4,10 +4,11 @@
 
 use std::path::Path;
 
-use super::{PaperMeta, tables};
-use crate::report::OF_BOUND;
+use super::meta::PaperMeta;
+use super::records::tables;
 use crate::report::finding::Verdict;
 use crate::report::record::PaperRecord;
+use crate::report::table::bound::OF_BOUND;
 
 /// A half-width over this fraction of the median makes an interval "wide" (threats).
 const WIDE: f64 = 0.10;

@@ -3,9 +3,9 @@
 
 use std::path::Path;
 
-use super::{PaperRecord, TableRef};
-use crate::report::Audit;
+use crate::report::audit::Audit;
 use crate::report::claim::Claim;
+use crate::report::record::{PaperRecord, TableRef};
 
 /// A paper's page: its provenance, tables (with their files), plots, findings in full,
 /// reproduction notes and the audit of its own numbers; links are relative to its folder.

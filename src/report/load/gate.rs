@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use super::{DEFAULT_WAIT_S, LoadSample, Snapshot, THRESHOLD};
+use super::sample::{DEFAULT_WAIT_S, LoadSample, Snapshot, THRESHOLD};
 use crate::mode::Mode;
 
 /// Takes load samples and pauses between them.

@@ -1,6 +1,6 @@
 //! The parsers, the noise rule and the gate, on known samples.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use super::*;
 use crate::mode::Mode;

@@ -5,7 +5,8 @@ use plotters::chart::MeshStyle;
 use plotters::coord::ranged1d::ValueFormatter;
 use plotters::prelude::*;
 
-use super::{FONT, style};
+use super::canvas::FONT;
+use super::style;
 
 /// Every chart's frame on `root`: the title, the margin and the label areas (the x axis's
 /// `x_area` pixels high, the y axis's `y_area` wide).

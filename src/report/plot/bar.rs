@@ -5,7 +5,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{builder, mesh_style, range, tick};
-use super::{Canvas, PlotError, SIZE, plot_error, render_png, style};
+use super::canvas::{Canvas, PlotError, SIZE, plot_error, render_png};
+use super::style;
 
 /// Grouped bars: one group per category, one bar per series (the paper's bar charts), on a
 /// linear axis from zero: a bar's length is its value only there, so there is no log axis

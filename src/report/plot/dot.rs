@@ -8,7 +8,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{RowAxes, builder, log_ticks, range};
-use super::{Canvas, FONT, PlotError, SIZE, plot_error, render_png, style};
+use super::canvas::{Canvas, FONT, PlotError, SIZE, plot_error, render_png};
+use super::style;
 
 /// One value with its interval, where it has one.
 #[derive(Clone, Copy, Debug, PartialEq)]

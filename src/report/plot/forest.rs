@@ -8,7 +8,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{RowAxes, builder, sides, symmetric_log_axis};
-use super::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized, style};
+use super::canvas::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized};
+use super::style;
 
 /// One claim's row.
 #[derive(Clone, Debug)]

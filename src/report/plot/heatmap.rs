@@ -6,7 +6,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::tick;
-use super::{Canvas, FONT, PlotError, plot_error, save_sized, style};
+use super::canvas::{Canvas, FONT, PlotError, plot_error, save_sized};
+use super::style;
 
 /// viridis at `t` ∈ [0, 1] (clamped), as 8-bit RGB: the polynomial fit of viridis (Matt
 /// Zucker's, public domain), the same one `glsl/sim/colormap.frag` uses for the GPU

@@ -5,7 +5,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{builder, log_ticks, mesh_style, range, thin_ticks, tick};
-use super::{Canvas, PlotError, SIZE, plot_error, render_png, style};
+use super::canvas::{Canvas, PlotError, SIZE, plot_error, render_png};
+use super::style;
 
 /// The plot's width and height in pixels (about: the picture less the margins, the title
 /// and the label areas), for choosing ticks whose labels keep apart.

@@ -5,7 +5,8 @@ use std::path::Path;
 use plotters::prelude::*;
 
 use super::axis::{RowAxes, builder, sides, symmetric_log_axis};
-use super::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized, style};
+use super::canvas::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized};
+use super::style;
 
 /// A dot plot of ratios with their intervals: one row per category, the ratio as a dot on a
 /// log axis with a whisker over its interval, and a line at 1 (the two sides equal). For

@@ -4,7 +4,7 @@
 
 use plotters::prelude::*;
 
-use super::FONT;
+use super::canvas::FONT;
 
 /// The title above the plot.
 pub const TITLE: u32 = 34;
@@ -246,7 +246,7 @@ const PAD: i32 = 12;
 /// measurement is an error, not a guess: a guessed width once made a chart's size differ
 /// between two computations of it (issue 40).
 pub fn text_width(font: &FontDesc, text: &str) -> Result<i32, String> {
-    super::register_font()?;
+    super::canvas::register_font()?;
     font.box_size(text)
         .map(|s| s.0 as i32)
         .map_err(|e| format!("measuring the text {text:?}: {e}"))

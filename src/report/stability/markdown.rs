@@ -1,7 +1,7 @@
 //! The stability summary in words: its reading (stable or not by the bar) and its Markdown
 //! (a table of counts, then the items behind them and the roofs).
 
-use super::{MIN_OVERLAP, Summary, short, ten_percent_apart};
+use super::summary::{MIN_OVERLAP, Summary, short, ten_percent_apart};
 
 /// `n` of `of` as a percentage, "—" of none.
 fn pct(n: usize, of: usize) -> String {
@@ -105,7 +105,17 @@ impl Summary {
 
     /// The table of counts: what, how many, of how many, the share.
     fn counts_table(&self) -> String {
-        let rows: [(&str, usize, usize); 15] = [
+        let rows = self.value_counts().into_iter().chain(self.change_counts());
+        let mut s = String::from("| what | count | of | share |\n|---|---:|---:|---:|\n");
+        for (what, n, of) in rows {
+            s.push_str(&format!("| {what} | {n} | {of} | {} |\n", pct(n, of)));
+        }
+        s
+    }
+
+    /// The counts of measured values: `(what, count, of)`, intervals overlapping or apart.
+    fn value_counts(&self) -> [(&'static str, usize, usize); 5] {
+        [
             (
                 "measured values whose 95 % intervals overlap (of those with an interval in both runs)",
                 self.overlap,
@@ -131,6 +141,13 @@ impl Summary {
                 self.ten_percent,
                 self.values,
             ),
+        ]
+    }
+
+    /// The counts of what changed between the runs: findings, winners, fastest variants,
+    /// limiters, roofs — `(what, count, of)`.
+    fn change_counts(&self) -> [(&'static str, usize, usize); 10] {
+        [
             (
                 "findings flipped held ↔ not held",
                 self.decisive.len(),
@@ -181,12 +198,7 @@ impl Summary {
                 self.roofs_moved(),
                 self.roofs.len(),
             ),
-        ];
-        let mut s = String::from("| what | count | of | share |\n|---|---:|---:|---:|\n");
-        for (what, n, of) in rows {
-            s.push_str(&format!("| {what} | {n} | {of} | {} |\n", pct(n, of)));
-        }
-        s
+        ]
     }
 
     /// The items behind the counts, one titled list per kind that has any.

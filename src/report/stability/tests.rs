@@ -1,8 +1,9 @@
 //! The summary's counters and its reading, on made-up tables.
 
+use super::summary::{CHOSEN, FASTER, KERNEL, RATIO, SIDES, TUNING, VERSUS};
 use super::*;
-use crate::report::Column;
 use crate::report::table::Row;
+use crate::report::table::{Column, Table, Value};
 use crate::stats::Estimate;
 
 fn est(median: f64, lo: f64, hi: f64) -> Value {

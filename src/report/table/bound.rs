@@ -3,9 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Column;
-#[cfg(doc)]
-use super::RowBuilder;
+use super::value::Column;
 
 /// What a timed GPU row did and how long it took; the runner fills `bound` from the device's
 /// profile (`device.json`) when the row is added, and the bound columns with it.
@@ -17,7 +15,8 @@ pub struct Attained {
     pub work: crate::work::Work,
     /// The measured time the work took (ms): the median of the timed runs.
     pub ms: f64,
-    /// The 95 % interval of that median (ms), when the row kept its runs ([`RowBuilder::work_timed`]).
+    /// The 95 % interval of that median (ms), when the row kept its runs
+    /// ([`RowBuilder::work_timed`](super::row::RowBuilder::work_timed)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub interval_ms: Option<(f64, f64)>,
     /// The between-run term that interval includes (log units, [`crate::stats::between`]).

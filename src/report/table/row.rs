@@ -3,7 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Attained, Column, Value};
+use super::bound::Attained;
+use super::value::{Column, Value};
 
 /// Whether a row's GPU result was checked against its CPU reference.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -12,8 +12,8 @@ pub type Ratio = (String, f64, f64, f64);
 
 /// The figure of legacy / compute ratios: one dot per `(label, ratio, lo, hi)` with its
 /// 95 % interval as a whisker, on a log axis centred on 1.
-pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::RatioChart {
-    crate::report::RatioChart {
+pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::plot::ratio::RatioChart {
+    crate::report::plot::ratio::RatioChart {
         title: title.into(),
         x_label: "legacy / compute time (whiskers: 95 % interval)".into(),
         below: "legacy faster".into(),
@@ -24,7 +24,7 @@ pub fn chart(title: &str, rows: Vec<Ratio>) -> crate::report::RatioChart {
 
 /// The chart's row of each row of a `versus` table: `label(row)`, the ratio and its
 /// interval (the ratio itself where the cell has none).
-pub fn ratios(t: &super::Table, label: impl Fn(&super::Row) -> String) -> Vec<Ratio> {
+pub fn ratios(t: &super::sheet::Table, label: impl Fn(&super::row::Row) -> String) -> Vec<Ratio> {
     t.rows
         .iter()
         .filter_map(|r| {

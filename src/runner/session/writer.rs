@@ -1,4 +1,4 @@
-//! [`TableWriter`]: one table of a [`Session`](super::Session), built row by row, each row
+//! [`TableWriter`]: one table of a [`Session`], built row by row, each row
 //! written to disk as it is pushed (and taken over from the earlier run on `--resume`).
 
 use std::collections::{HashMap, HashSet};
@@ -6,14 +6,14 @@ use std::rc::Rc;
 
 use indicatif::ProgressBar;
 
+use super::handle::{Session, Shared};
 use super::probes::{REPROBE_AT, TableProbes};
-use super::{Session, Shared};
 use crate::bench::{Limits, OVER_BOUND};
 use crate::report::files::write_atomic;
 use crate::report::index::TableRef;
 use crate::report::table::Attained;
 use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
-use crate::runner::RunError;
+use crate::runner::error::RunError;
 use crate::work::{Bound, Limiter};
 
 /// Builds one table row by row; every pushed row is written to disk at once.

@@ -5,10 +5,11 @@
 use plotters::prelude::*;
 use plotters::style::RGBColor;
 
-use super::{
+use super::style::{
     CARRIED, CARRY_LINE, CHANGED, COPIED, COPY_LINE, CW, FETCHED, GAP, GRID, LH, ML, QUAD, TITLE_H,
-    WRITTEN, fmt_value,
+    WRITTEN,
 };
+use super::text::fmt_value;
 use crate::gl::{Rect, Role};
 use crate::trace::record::{PassRecord, Snapshot};
 
