@@ -14,7 +14,8 @@ use crate::sim::Simulation;
 use crate::sim::render::{MAX_MESH, Renderer, Target};
 
 use super::config::{AllFps, Config, HeatFps};
-use super::{SIMULATIONS, TOL, verify};
+use super::simulations::SIMULATIONS;
+use super::verify::{TOL, verify};
 use crate::papers::tridiagonal::sim::heat::HeatParams;
 use crate::papers::tridiagonal::sim::scheme::AdiSim;
 use crate::papers::tridiagonal::sim::{AdiSpec, HEAT, solver};
