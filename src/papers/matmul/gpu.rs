@@ -38,9 +38,10 @@
 
 use std::rc::Rc;
 
+use super::error::MatmulError;
+use super::matrix::{Matrix, dims};
 use super::multipass::{MULTIPASS, Multipass};
 use super::pack::{pack4, rgba_rect, unpack4};
-use super::{MatmulError, Matrix, dims};
 use crate::bench::{Access, Bytes, Kind, Work};
 pub use crate::gl::Reads;
 use crate::gl::{Buffer, Define, Format, Gl, Program, TexTarget, Texture};
