@@ -9,24 +9,29 @@ pub(super) fn bad<E: serde::de::Error>(what: impl std::fmt::Display) -> E {
     E::custom(what)
 }
 
-/// A finite `f32` > 0.
-pub(super) fn positive_f32<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
-    let v = f32::deserialize(d)?;
-    if v.is_finite() && v > 0.0 {
+/// A finite number > 0 of type `T` (`f32` or `f64`), checked in f64 (exact for both).
+fn positive<'de, T, D>(d: D) -> Result<T, D::Error>
+where
+    T: Deserialize<'de> + Into<f64> + Copy + std::fmt::Display,
+    D: Deserializer<'de>,
+{
+    let v = T::deserialize(d)?;
+    let x: f64 = v.into();
+    if x.is_finite() && x > 0.0 {
         Ok(v)
     } else {
         Err(bad(format!("{v}: must be a finite number > 0")))
     }
 }
 
+/// A finite `f32` > 0.
+pub(super) fn positive_f32<'de, D: Deserializer<'de>>(d: D) -> Result<f32, D::Error> {
+    positive(d)
+}
+
 /// A finite `f64` > 0.
 pub(super) fn positive_f64<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
-    let v = f64::deserialize(d)?;
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(bad(format!("{v}: must be a finite number > 0")))
-    }
+    positive(d)
 }
 
 /// A finite `f64` (a number printed in the paper).
