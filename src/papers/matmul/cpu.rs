@@ -2,7 +2,7 @@
 
 use std::ops::Range;
 
-use super::Matrix;
+use super::matrix::Matrix;
 
 /// Algorithm 3: the naive i-j-k loop in f32, single-threaded, over all rows.
 pub fn naive(a: &Matrix, b: &Matrix) -> Matrix {

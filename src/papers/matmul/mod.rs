@@ -29,88 +29,14 @@
 
 pub mod claims;
 pub mod cpu;
+mod error;
 pub mod experiments;
 pub mod gpu;
+mod matrix;
 pub mod multipass;
+mod original;
 pub mod pack;
 
-use crate::gl::GlError;
-
-/// A dense row-major f32 matrix.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Matrix {
-    pub rows: usize,
-    pub cols: usize,
-    pub data: Vec<f32>,
-}
-
-impl Matrix {
-    pub fn zeros(rows: usize, cols: usize) -> Matrix {
-        Matrix {
-            rows,
-            cols,
-            data: vec![0.0; rows * cols],
-        }
-    }
-
-    /// Uniform random entries in [-1, 1) from a fixed seed.
-    pub fn random(rows: usize, cols: usize, seed: u64) -> Matrix {
-        Matrix {
-            rows,
-            cols,
-            data: crate::util::uniform_f32(seed, rows * cols, -1.0, 1.0),
-        }
-    }
-
-    pub fn at(&self, i: usize, j: usize) -> f32 {
-        self.data[i * self.cols + j]
-    }
-}
-
-/// What can go wrong in a multiplication.
-#[derive(Debug, thiserror::Error)]
-pub enum MatmulError {
-    #[error("shape mismatch: A is {0}×{1} but B is {2}×{3}")]
-    Shape(usize, usize, usize, usize),
-    #[error("empty matrix ({0}×{1})")]
-    Empty(usize, usize),
-    #[error(transparent)]
-    Gl(#[from] GlError),
-}
-
-/// Checks that A·B is defined and non-empty; returns (m, n, l).
-pub fn dims(a: &Matrix, b: &Matrix) -> Result<(usize, usize, usize), MatmulError> {
-    if a.cols != b.rows {
-        return Err(MatmulError::Shape(a.rows, a.cols, b.rows, b.cols));
-    }
-    for (r, c) in [(a.rows, a.cols), (b.rows, b.cols)] {
-        if r == 0 || c == 0 {
-            return Err(MatmulError::Empty(r, c));
-        }
-    }
-    Ok((a.rows, a.cols, b.cols))
-}
-
-/// Eq. (1): GFLOPS of an m×n by n×l product that took `ms` milliseconds.
-pub fn gflops(m: usize, n: usize, l: usize, ms: f64) -> f64 {
-    2.0 * m as f64 * n as f64 * l as f64 / (1e6 * ms)
-}
-
-/// The paper as the report cites it, its setup, how it runs here, and what is not
-/// reproduced ([`crate::report::article`]).
-pub const ORIGINAL: crate::report::article::Original = crate::report::article::Original {
-    claims: claims::CLAIMS,
-    citation: "S. Park, \"Parallel Algorithm for Matrix-Matrix Multiplication on the GPU\" (GPU 기반 행렬 곱셈 병렬처리 알고리즘), Korea National University of Transportation, 2019.",
-    setup: "Quadro 4000 (2 GB); an OpenGL 4.3 compute shader, 32×32 tiles in shared memory, SSBOs, fp32; the naive CPU loop (Algorithm 3)",
-    here: "the same GL 4.3 compute shader (Algorithm 2) and CPU loop; beside them a blocked compute kernel (register blocks, shared-memory tiles) tuned on this device and a multipass fragment kernel (labelled +)",
-    omitted: &[
-        (
-            "Fig. 1 (compute work groups and invocations)",
-            "a diagram of OpenGL's dispatch model, not a result; Algorithm 2's work groups follow it as printed",
-        ),
-        (
-            "Fig. 2's diagram of the shared-memory tiles As and Bs",
-            "not drawn; Algorithm 2 loads and uses the tiles as printed (`glsl/matmul/park2019.comp`)",
-        ),
-    ],
-};
+pub use error::MatmulError;
+pub use matrix::{Matrix, dims, gflops};
+pub use original::ORIGINAL;

@@ -1,7 +1,8 @@
 //! Matrices four columns to a texel or vec4 (the blocked and the multipass kernels'
 //! storage): packing, unpacking, and the RGBA32F rectangle texture.
 
-use super::{MatmulError, Matrix};
+use super::error::MatmulError;
+use super::matrix::Matrix;
 use crate::gl::{Format, Gl, TexTarget, Texture};
 
 /// Rows of `cols` floats → rows of ⌈cols/4⌉ vec4s, zero-padded.

@@ -131,7 +131,7 @@ pub fn cg_work(
 /// from the same start (`x = 0`, `p = 0`, `ρ_old = 1`), with one global dot product over the
 /// whole batch (the block-diagonal system of `n·batch` unknowns). Returns `x` after
 /// `iterations` iterations (fewer if `r` becomes exactly zero).
-pub fn cg_fixed_f64(sys: &super::Systems, iterations: usize) -> Vec<f64> {
+pub fn cg_fixed_f64(sys: &super::cpu::Systems, iterations: usize) -> Vec<f64> {
     let (n, len) = (sys.n, sys.n * sys.batch);
     let coef = |i: usize| sys.data[4 * i..4 * i + 4].iter().map(|&v| v as f64);
     let matvec = |v: &[f64], out: &mut [f64]| {

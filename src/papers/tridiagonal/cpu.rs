@@ -5,7 +5,7 @@
 //! per equation: `(a_i, b_i, c_i, k_i)` with `a_i x_{i-1} + b_i x_i + c_i x_{i+1} = k_i`
 //! (`a_1` and `c_n` multiply the zero boundary values `x_0 = x_{n+1} = 0`).
 
-use super::TridiagonalError;
+use super::error::TridiagonalError;
 use crate::float::Real;
 use crate::util::{RngExt, rng};
 

@@ -14,7 +14,7 @@
 //! column fits the device's texture height), the index mapping of every tile column the same
 //! as a 2D batch's.
 
-use super::Systems;
+use super::cpu::Systems;
 use crate::gl::{Format, Gl, GlError, TexTarget, Texture};
 
 /// Where the `N²` systems of an `N×N×N` grid sit in the tiled texture.

@@ -9,8 +9,8 @@
 //! The [`Audit`] tolerance is that distance relative to the recomputed midpoint, so
 //! "188 vs 74.42 / 0.40 = 186.05" agrees (74.42 / 0.395… = 188.4 is in range).
 
-use super::{Printed, Published};
-use crate::papers::matmul::gflops;
+use super::published::{Printed, Published};
+use crate::papers::matmul::matrix::gflops;
 use crate::report::Audit;
 use crate::runner::Session;
 

@@ -6,8 +6,8 @@
 //! speed-ups are time ratios on both sides (CPU ms / GPU ms), with the paper's printed
 //! speed-up (a ratio of GFLOPS, half its time ratio) drawn beside them, labelled.
 
-use super::Published;
-use crate::papers::matmul::gflops;
+use super::published::Published;
+use crate::papers::matmul::matrix::gflops;
 use crate::report::{LineChart, Series, Table};
 use crate::runner::{RunError, Session};
 

@@ -21,7 +21,9 @@
 //! Each finding names what it rests on: the device (on a software rasterizer the "GPU" is
 //! the CPU's own cores) and how close the paper's kernel comes to its bound.
 
-use super::{Published, Table1Config, at, at_est};
+use super::cells::{at, at_est};
+use super::config::Table1Config;
+use super::published::Published;
 use crate::report::{Finding, OF_BOUND, Table, Verdict};
 use crate::runner::Session;
 use crate::stats::Estimate;
@@ -247,7 +249,7 @@ mod tests {
     /// the paper's side: its growth 1024 → 2048 is below its growth 128 → 256.
     #[test]
     fn the_levelling_off_rule_on_the_papers_table_1_holds() {
-        let cfg: super::super::Config =
+        let cfg: super::super::config::Config =
             toml::from_str(include_str!("../../../../experiments/matmul.toml")).expect("parses");
         let g = |n: u32| {
             let p = cfg

@@ -10,13 +10,15 @@
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
-use super::{KERNELS, Table1Config, TuneConfig};
+use super::config::{Table1Config, TuneConfig};
+use super::kernels::KERNELS;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use crate::papers::matmul::cpu;
 use crate::papers::matmul::gpu::{Blocked, BlockedParams};
+use crate::papers::matmul::matrix::Matrix;
 use crate::papers::matmul::multipass::Multipass;
-use crate::papers::matmul::{Matrix, cpu};
 use crate::runner::tuning::{Candidate, Tuner};
 use crate::runner::{RunError, Session};
 

@@ -15,7 +15,7 @@
 //!
 //! into the other buffer of the switch-method ping-pong pair R1/R2.
 
-use super::{MULTIPASS, Multipass};
+use super::shader::{MULTIPASS, defines};
 use crate::gl::observe::{LANES, pair_label, pair_panels};
 use crate::gl::{Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};
 
@@ -64,7 +64,7 @@ pub fn pass_info<'a>(
             k1 - 1
         ),
         shader: MULTIPASS,
-        defines: Multipass::defines(k_chunk),
+        defines: defines(k_chunk),
         uniforms: vec![
             ("u_acc".into(), format!("{read} (texture unit 0)")),
             ("u_a".into(), "A (texture unit 1)".into()),

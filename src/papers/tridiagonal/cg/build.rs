@@ -2,9 +2,10 @@
 //! [`cg_programs`] lists them), the vectors (scalar or RGBA-packed), the 1×1 scalars and the
 //! chain of 2×2 reduction targets that ends in one texel.
 
-use super::{CgInfo, CgParams, FragmentCg, Programs, chain_quad};
+use super::params::{CgInfo, CgParams};
+use super::solver::{FragmentCg, Programs, chain_quad};
 use crate::gl::{Buffer, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget};
-use crate::papers::tridiagonal::TridiagonalError;
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::programs::cg_programs;
 
 impl FragmentCg {

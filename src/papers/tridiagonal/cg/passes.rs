@@ -2,11 +2,11 @@
 //! program, a dot product (the products, then the chain of 2×2 reduction passes down to a
 //! 1×1 texture), and the fetch counter and scalar read-back between them.
 
-use super::{FragmentCg, chain_quad};
+use super::solver::{FragmentCg, chain_quad};
+use super::trace::{Step, pass_info};
 use crate::gl::observe::{Observer, observed};
 use crate::gl::{Program, Quad, QuadBatch, Rect, RenderTexture, Texture};
-use crate::papers::tridiagonal::TridiagonalError;
-use crate::papers::tridiagonal::cg_trace::{Step, pass_info};
+use crate::papers::tridiagonal::error::TridiagonalError;
 
 impl FragmentCg {
     /// A full-size pass `step` of `prog` into `dst` (labelled for an observer) with

@@ -3,13 +3,14 @@
 //! (`ρ = r·r`, then [`FragmentCg::iteration`]: `p`, `q = M p`, `α`, `x`, `r`), the final
 //! residual when converging, and `x` unpacked into the R32F result.
 
-use super::{CgInfo, FragmentCg};
+use super::params::CgInfo;
+use super::solver::FragmentCg;
+use super::trace::{Step, pass_info};
 use crate::gl::Texture;
 use crate::gl::observe::{Observer, observed};
 use crate::gl::{Quad, Rect};
-use crate::papers::tridiagonal::TridiagonalError;
-use crate::papers::tridiagonal::cg_trace::{Step, pass_info};
-use crate::papers::tridiagonal::cr_trace::ABCK;
+use crate::papers::tridiagonal::error::TridiagonalError;
+use crate::papers::tridiagonal::fragment_cr::trace::ABCK;
 
 /// A vector's label for an observer: `x1`, `x2`, … for texture `i` of vector `v`.
 fn name(v: &str, i: usize) -> String {

@@ -4,14 +4,15 @@
 
 use std::rc::Rc;
 
-use super::check_launch;
+use super::launch::check_launch;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{Define, Format, Gl, GlError, Program, TexTarget, Texture};
+use crate::papers::tridiagonal::batch::{
+    BatchSolver, check_systems, find_non_finite, output_texture,
+};
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
 use crate::papers::tridiagonal::layout::{CrLayout, levels_for};
-use crate::papers::tridiagonal::{
-    BatchSolver, TridiagonalError, check_systems, find_non_finite, output_texture,
-};
 
 /// The shader of [`ComputeCrPasses`] (load, reduction and fill programs by `#define`).
 pub const CR_PASS: &str = "tridiagonal/cr_pass.comp";

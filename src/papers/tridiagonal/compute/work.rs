@@ -1,7 +1,7 @@
 //! The work of the one-dispatch compute solvers, [`ComputeCr`](super::ComputeCr) and
 //! [`ComputePcr`](super::ComputePcr), on the shared-memory and the global-memory path.
 
-use super::Memory;
+use super::launch::Memory;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::papers::tridiagonal::fragment_cr::{FILL_FLOPS, REDUCE_FLOPS};
 use crate::papers::tridiagonal::layout::CrLayout;

@@ -8,12 +8,15 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::CG_FIXED_TOL;
-use super::{DIRECT_TOL, GridData, alg, counts, grids, positive_f32};
+use super::grid::GridData;
+use super::keys::{counts, grids, positive_f32};
+use super::measure::{DIRECT_TOL, alg};
 use crate::gl::{Gl, PingPongMethod};
 use crate::papers::lu::arith2005::Arith2005;
+use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
-use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
 use crate::report::Column;
 use crate::runner::{RunError, Session, Sizes};
 use crate::util::max_rel_error;

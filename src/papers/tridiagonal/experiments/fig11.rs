@@ -8,14 +8,17 @@
 use serde::{Deserialize, Serialize};
 
 use super::findings::{self, Fig11Times};
+use super::grid::GridData;
+use super::keys::{count, counts, grids, positive_f32, positive_f64};
+use super::measure::{DIRECT_TOL, alg, time_solver};
+use super::rows::{ERR, RATIO, TIME, thomas_row, time_cells, verified_row, with_work};
 use super::tune::{KERNELS, Tuned, compute_solver};
-use super::{DIRECT_TOL, alg, count, counts, grids, positive_f32, positive_f64};
-use super::{ERR, GridData, RATIO, TIME, thomas_row, time_solver};
-use super::{time_cells, verified_row, with_work};
 use crate::gl::{Gl, Need, PingPongMethod};
+use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64};
+use crate::papers::tridiagonal::cpu_thomas::CpuThomas;
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
-use crate::papers::tridiagonal::{BatchSolver, CpuThomas, TridiagonalError};
 use crate::report::bound_columns;
 use crate::report::{Column, Dot, DotChart, DotSeries, Table};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};

@@ -6,15 +6,17 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ERR, Measured, RATIO, TIME, alg, check_size, grids, positive_f32};
-use super::{kernel_name, thomas_row, timed_row};
+use super::keys::{grids, positive_f32};
+use super::limits::check_size;
+use super::measure::{Measured, alg, kernel_name};
+use super::rows::{ERR, RATIO, TIME, thomas_row, timed_row};
 use crate::gl::PingPongMethod;
 use crate::gl::timing::rounds;
+use crate::papers::tridiagonal::batch::{BatchSolver, upload};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
-use crate::papers::tridiagonal::{BatchSolver, upload};
 use crate::report::Column;
 use crate::report::bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableWriter};

@@ -81,7 +81,7 @@ impl Fig11Times {
             t.col("time"),
             t.col("beyond the paper"),
         );
-        let rc = t.col(super::RATIO);
+        let rc = t.col(super::rows::RATIO);
         let mut out: Vec<Fig11Times> = vec![];
         for r in t
             .rows
@@ -132,7 +132,7 @@ fn bounds(s: &Session, g: u32, names: &[&str]) -> String {
         .zip(&keys)
         .map(|(n, k)| (*n, "fig11", k.as_str()))
         .collect();
-    crate::papers::against_bounds(s, &sides)
+    crate::papers::bounds::against_bounds(s, &sides)
         .map(|t| format!(" {t}"))
         .unwrap_or_default()
 }

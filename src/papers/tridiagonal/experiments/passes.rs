@@ -5,10 +5,12 @@ use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use super::{DIRECT_TOL, GridData, alg, grids};
+use super::grid::GridData;
+use super::keys::grids;
+use super::measure::{DIRECT_TOL, alg};
 use crate::gl::PingPongMethod;
 use crate::gl::timing::repeat as repeat_runs;
-use crate::papers::tridiagonal::BatchSolver;
+use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::report::Column;
 use crate::runner::{Repeat, RunError, Session, Sizes};
@@ -65,7 +67,7 @@ pub(super) fn run(s: &Session, c: &PassesConfig) -> Result<(), RunError> {
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 let p = cr.profile();
                 let parts = [p.pad, p.reduce, p.gather, p.fill, p.collect];
-                Ok::<_, crate::papers::tridiagonal::TridiagonalError>((
+                Ok::<_, crate::papers::tridiagonal::error::TridiagonalError>((
                     parts.map(|d| d.as_secs_f64() * 1e3),
                     ms,
                 ))

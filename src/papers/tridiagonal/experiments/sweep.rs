@@ -5,8 +5,10 @@
 use serde::{Deserialize, Serialize};
 
 use super::fig11::solvers;
-use super::{ERR, GridData, Measured, RATIO, TIME, alg, grids, positive_f32};
-use super::{time_solver, time_thomas_cpu, timed_row};
+use super::grid::GridData;
+use super::keys::{grids, positive_f32};
+use super::measure::{Measured, alg, time_solver, time_thomas_cpu};
+use super::rows::{ERR, RATIO, TIME, timed_row};
 use crate::report::bound_columns;
 use crate::report::{Column, LineChart, Row, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};

@@ -15,11 +15,14 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{DIRECT_TOL, GridData, alg, positive_f32};
+use super::grid::GridData;
+use super::keys::positive_f32;
+use super::measure::{DIRECT_TOL, alg};
+use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::compute::{
     ComputeCr, ComputeCrPasses, ComputePcr, DEFAULT_LOCAL, clamped_local,
 };
-use crate::papers::tridiagonal::{BatchSolver, TridiagonalError};
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::runner::tuning::Candidate;
 use crate::runner::{PerMode, Repeat, RunError, Session};
 use crate::util::max_rel_error;

@@ -2,12 +2,13 @@
 //! textures, and one quad batch per pass, each quad repeated in every tile column (Fig. 9:
 //! [`tiles`]).
 
-use super::{CrParams, CrProfile, FetchCounts, FragmentCr, PassQuads};
+use super::params::{CrParams, CrProfile, FetchCounts};
+use super::solver::{FragmentCr, PassQuads};
 use crate::gl::{
     Buffer, Format, Gl, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect, RenderTexture,
     TexTarget,
 };
-use crate::papers::tridiagonal::TridiagonalError;
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::layout::{CrLayout, tiles};
 use crate::papers::tridiagonal::programs::cr_programs;
 

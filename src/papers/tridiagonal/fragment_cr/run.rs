@@ -6,12 +6,13 @@
 
 use std::time::Instant;
 
-use super::{CrParams, CrProfile, FetchCounts, FragmentCr};
+use super::params::{CrParams, CrProfile, FetchCounts};
+use super::solver::FragmentCr;
+use super::trace as cr_trace;
 use crate::gl::{
     Buffer, Gl, PassObserver, PingPong, Program, QuadBatch, Rect, RenderTexture, Texture,
 };
-use crate::papers::tridiagonal::TridiagonalError;
-use crate::papers::tridiagonal::cr_trace;
+use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::layout::CrLayout;
 
 /// The solver's shape and options, as every pass reads them.

@@ -17,7 +17,7 @@ use crate::gl::{
     image_access,
 };
 
-use crate::papers::tridiagonal::BatchSolver;
+use crate::papers::tridiagonal::batch::BatchSolver;
 
 use super::solver;
 use crate::sim::{FieldRef, SimError};

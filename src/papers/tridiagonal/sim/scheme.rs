@@ -19,7 +19,7 @@
 use std::rc::Rc;
 
 use crate::gl::{Format, Gl, Program, RenderTexture, TexTarget};
-use crate::papers::tridiagonal::thomas;
+use crate::papers::tridiagonal::cpu::thomas;
 
 use super::adi::{Adi, Sweep};
 use crate::sim::{FieldRef, SimError, Simulation, Snapshot};

@@ -18,10 +18,12 @@
 //! `cg4`), `thomas` (CPU), `compute-cr`, `compute-pcr`, `gpu-thomas`.
 
 use crate::gl::{Format, Gl, Need, PingPongMethod, Program, TexTarget, Texture, image_access};
-use crate::papers::tridiagonal::{
-    self as tri, BatchSolver, ComputeCr, ComputePcr, FragmentCg, FragmentCr, Packing,
-    TridiagonalError,
-};
+use crate::papers::tridiagonal::batch::{BatchSolver, check_systems};
+use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing};
+use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
+use crate::papers::tridiagonal::cpu_thomas::CpuThomas;
+use crate::papers::tridiagonal::error::TridiagonalError;
+use crate::papers::tridiagonal::fragment_cr::FragmentCr;
 
 use crate::sim::{SimError, Solvers};
 
@@ -74,12 +76,12 @@ pub fn make(gl: &Gl, name: &str, n: u32, batch: u32) -> Result<Box<dyn BatchSolv
         "gpu-thomas" => GpuThomas::new(gl, n, batch).map(|s| Box::new(s) as _),
         "cr" => FragmentCr::new(gl, nu, bu, PingPongMethod::Switch).map(|s| Box::new(s) as _),
         "cr-copy" => FragmentCr::new(gl, nu, bu, PingPongMethod::Copy).map(|s| Box::new(s) as _),
-        "thomas" => tri::CpuThomas::new(gl, nu, bu).map(|s| Box::new(s) as _),
+        "thomas" => CpuThomas::new(gl, nu, bu).map(|s| Box::new(s) as _),
         "compute-cr" => ComputeCr::new(gl, nu, bu).map(|s| Box::new(s) as _),
         "compute-pcr" => ComputePcr::new(gl, nu, bu).map(|s| Box::new(s) as _),
         cg if cg.starts_with("cg") => {
             let iterations = cg_iterations(cg).ok_or_else(unknown)?;
-            let p = tri::CgParams::fixed(Packing::Scalar, iterations);
+            let p = CgParams::fixed(Packing::Scalar, iterations);
             FragmentCg::with_params(gl, nu, bu, p).map(|s| Box::new(s) as _)
         }
         _ => return Err(unknown()),
@@ -255,7 +257,7 @@ impl BatchSolver for GpuThomas {
     }
     fn solve(&mut self, systems: &Texture) -> Result<&Texture, TridiagonalError> {
         let (n, batch) = self.shape();
-        tri::check_systems(systems, n, batch)?;
+        check_systems(systems, n, batch)?;
         let p = &self.program;
         p.bind_texture(0, "u_sys", systems);
         p.bind_image(0, &self.x, image_access::READ_WRITE);

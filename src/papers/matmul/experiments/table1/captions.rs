@@ -1,9 +1,9 @@
 //! Table 1's captions (timing, the paper's grid, the CPU rows, errors, the variants beyond
 //! the paper, the bound) and that of `table1_kernels`.
 
-use super::super::Table1Config;
+use super::super::config::Table1Config;
 use super::super::tune::Tuned;
-use super::full_edge;
+use super::edge::full_edge;
 use crate::papers::matmul::multipass::Multipass;
 use crate::runner::{Session, TableWriter};
 

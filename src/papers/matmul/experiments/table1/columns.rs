@@ -1,7 +1,7 @@
 //! Table 1's columns and those of `table1_kernels` (every GPU kernel of a row against the
 //! device's limits), and the latter's row keys.
 
-use super::super::KERNELS;
+use super::super::kernels::KERNELS;
 use crate::report::{Column, bound_columns};
 
 pub(super) fn cols() -> Vec<Column> {

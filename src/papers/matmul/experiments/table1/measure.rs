@@ -4,16 +4,19 @@
 
 use std::time::Instant;
 
-use super::super::{KERNELS, Published, Table1Config};
-use super::full_edge;
+use super::super::config::Table1Config;
+use super::super::kernels::KERNELS;
+use super::super::published::Published;
+use super::edge::full_edge;
 use super::predict::Predict;
 use crate::bench::Work;
 use crate::gl::timing::{Rounds, measure_gpu, rounds};
 use crate::gl::{Gl, Timing, TimingPlan};
+use crate::papers::matmul::cpu;
 use crate::papers::matmul::experiments::tune::Tuned;
 use crate::papers::matmul::gpu::{Blocked, BlockedOperands, Operands, Park2019, Park2019Params};
+use crate::papers::matmul::matrix::{Matrix, gflops};
 use crate::papers::matmul::multipass::{Multipass, TextureOperands};
-use crate::papers::matmul::{Matrix, cpu, gflops};
 use crate::report::RowBuilder;
 use crate::runner::{RunError, Session};
 use crate::stats::Estimate;

@@ -2,8 +2,10 @@
 //! wrapper calls, what its times include, the measured comparisons, and each comparison
 //! read against both sides' bounds.
 
-use super::super::{KERNELS, Table1Config, at};
-use super::full_edge;
+use super::super::cells::at;
+use super::super::config::Table1Config;
+use super::super::kernels::KERNELS;
+use super::edge::full_edge;
 use crate::papers::matmul::gpu::Park2019Params;
 use crate::report::{OF_BOUND, Table};
 use crate::runner::Session;

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::runner::{Repeat, RunError, Sizes};
 
-use super::simulation;
+use super::simulations::{SIMULATIONS, simulation};
 use crate::papers::tridiagonal::sim::scheme::GRID_RANGE;
 use crate::papers::tridiagonal::sim::solver;
 
@@ -149,7 +149,7 @@ fn validate(c: &Config) -> Result<(), String> {
                 "fig14_all.paper_fps",
                 format!(
                     "unknown simulation `{name}`; the simulations are: {}",
-                    super::SIMULATIONS.map(|s| s.name).join(", ")
+                    SIMULATIONS.map(|s| s.name).join(", ")
                 ),
             ));
         }

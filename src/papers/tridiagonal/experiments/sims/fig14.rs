@@ -7,14 +7,15 @@ use std::time::Instant;
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
-use crate::report::{Dot, DotChart, DotSeries, Row};
+use crate::report::{Dot, DotChart, DotSeries, Row, RowBuilder};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::sim::SimError;
 use crate::sim::Simulation;
 use crate::sim::render::{MAX_MESH, Renderer, Target};
 
 use super::config::{AllFps, Config, HeatFps};
-use super::{SIMULATIONS, TOL, verify};
+use super::simulations::SIMULATIONS;
+use super::verify::{TOL, verify};
 use crate::papers::tridiagonal::sim::heat::HeatParams;
 use crate::papers::tridiagonal::sim::scheme::AdiSim;
 use crate::papers::tridiagonal::sim::{AdiSpec, HEAT, solver};
@@ -146,42 +147,33 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
          are beyond the paper.",
     );
     let sizes = c.sizes.pick(s.mode).to_vec();
-    t.expect_rows(sizes.len() * c.solvers.len());
-    for &n in &sizes {
-        for name in &c.solvers {
-            let key = format!("{n}/{name}");
-            if t.reuse(&key)?.is_some() {
-                continue;
-            }
-            s.check_interrupt()?;
-            let row = t.row(&key).num("N", n as f64).text("solver", name.clone());
-            if let Some(why) = s.lacks(solver::needs(name)) {
-                t.push(row.skip(why))?;
-                continue;
-            }
-            t.start(&key);
-            let row = match heat_row(gl, n, name, c) {
-                Ok((step, share, err, runs)) => {
-                    let row = row
-                        .timed("step", &step)
-                        .est("FPS", step.rate(1.0))
-                        .opt("solve share", share.map(|s| 100.0 * s))
-                        .num("error vs CPU f64", err)
-                        .runs(runs);
-                    if name.starts_with("cg") {
-                        row.unchecked(
-                            "CG with a fixed iteration count does not solve the systems; its \
-                             error is shown, not judged",
-                        )
-                    } else {
-                        row.verify(err, TOL)
-                    }
-                }
-                Err(e) => row.fail(e.to_string()),
-            };
-            t.push(row)?;
+    let key = |n: u32, name: &String| format!("{n}/{name}");
+    each_row(s, &mut t, (&sizes, &c.solvers), key, |t, key, n, name| {
+        let row = t.row(key).num("N", n as f64).text("solver", name.clone());
+        if let Some(why) = s.lacks(solver::needs(name)) {
+            return Ok(row.skip(why));
         }
-    }
+        t.start(key);
+        Ok(match heat_row(gl, n, name, c) {
+            Ok((step, share, err, runs)) => {
+                let row = row
+                    .timed("step", &step)
+                    .est("FPS", step.rate(1.0))
+                    .opt("solve share", share.map(|s| 100.0 * s))
+                    .num("error vs CPU f64", err)
+                    .runs(runs);
+                if name.starts_with("cg") {
+                    row.unchecked(
+                        "CG with a fixed iteration count does not solve the systems; its \
+                         error is shown, not judged",
+                    )
+                } else {
+                    row.verify(err, TOL)
+                }
+            }
+            Err(e) => row.fail(e.to_string()),
+        })
+    })?;
     let bars = bars(&t, |r| {
         Some(Fig14Bar {
             category: format!("heat · {}", t.text(r, "solver")?),
@@ -232,6 +224,50 @@ fn heat_row(
 
 /// The all-simulations table; returns its rows' bars for `fig14.png`.
 fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError> {
+    let mut t = all_writer(s, c)?;
+    let sizes = c.size.pick(s.mode).to_vec();
+    let key = |n: u32, spec: &&AdiSpec| format!("{}/{n}", spec.name);
+    each_row(s, &mut t, (&sizes, &SIMULATIONS), key, |t, key, n, spec| {
+        t.start(key);
+        let paper = c.paper_fps.get(spec.name).copied();
+        let row = t
+            .row(key)
+            .text("simulation", spec.name)
+            .num("N", n as f64)
+            .opt("paper: FPS with view", paper);
+        Ok(match all_row(gl, spec, n, c) {
+            Ok(AllRow {
+                alone,
+                between,
+                view,
+                err,
+                runs,
+            }) => row
+                .num("FPS, compute only", 1e3 / alone)
+                .num("FPS, step between views", 1e3 / between)
+                .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
+                .est("FPS with view", view.rate(1.0))
+                .num("error vs CPU f64", err)
+                .runs(runs)
+                .verify(err, TOL),
+            Err(e) => row.fail(e.to_string()),
+        })
+    })?;
+    let bars = bars(&t, |r| {
+        Some(Fig14Bar {
+            category: format!("{} + view", t.text(r, "simulation")?),
+            n: t.value(r, "N")? as u32,
+            fps: t.value(r, "FPS with view")?,
+            interval: interval(&t, r, "FPS with view"),
+            paper: t.value(r, "paper: FPS with view"),
+        })
+    });
+    t.finish()?;
+    Ok(bars)
+}
+
+/// The `fig14_all` table, its columns and its caption.
+fn all_writer(s: &Session, c: &AllFps) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "fig14_all",
         "§4 performance — all simulations with GPU CR, visualisation included",
@@ -271,54 +307,32 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
         g = c.paper_grid,
         solver = c.solver,
     ));
-    let sizes = c.size.pick(s.mode).to_vec();
-    let sims = SIMULATIONS;
-    t.expect_rows(sizes.len() * sims.len());
-    for &n in &sizes {
-        for spec in sims {
-            let key = format!("{}/{n}", spec.name);
+    Ok(t)
+}
+
+/// The rows of `t` for every size of `sizes` and every item of `items` (key `key(n, item)`),
+/// sizes outer: a row `--resume` can reuse is kept, any other is made by `row` after the
+/// interrupt check, and pushed.
+fn each_row<T>(
+    s: &Session,
+    t: &mut TableWriter,
+    (sizes, items): (&[u32], &[T]),
+    key: impl Fn(u32, &T) -> String,
+    mut row: impl FnMut(&TableWriter, &str, u32, &T) -> Result<RowBuilder, RunError>,
+) -> Result<(), RunError> {
+    t.expect_rows(sizes.len() * items.len());
+    for &n in sizes {
+        for item in items {
+            let key = key(n, item);
             if t.reuse(&key)?.is_some() {
                 continue;
             }
             s.check_interrupt()?;
-            t.start(&key);
-            let paper = c.paper_fps.get(spec.name).copied();
-            let row = t
-                .row(&key)
-                .text("simulation", spec.name)
-                .num("N", n as f64)
-                .opt("paper: FPS with view", paper);
-            let row = match all_row(gl, spec, n, c) {
-                Ok(AllRow {
-                    alone,
-                    between,
-                    view,
-                    err,
-                    runs,
-                }) => row
-                    .num("FPS, compute only", 1e3 / alone)
-                    .num("FPS, step between views", 1e3 / between)
-                    .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
-                    .est("FPS with view", view.rate(1.0))
-                    .num("error vs CPU f64", err)
-                    .runs(runs)
-                    .verify(err, TOL),
-                Err(e) => row.fail(e.to_string()),
-            };
-            t.push(row)?;
+            let r = row(t, &key, n, item)?;
+            t.push(r)?;
         }
     }
-    let bars = bars(&t, |r| {
-        Some(Fig14Bar {
-            category: format!("{} + view", t.text(r, "simulation")?),
-            n: t.value(r, "N")? as u32,
-            fps: t.value(r, "FPS with view")?,
-            interval: interval(&t, r, "FPS with view"),
-            paper: t.value(r, "paper: FPS with view"),
-        })
-    });
-    t.finish()?;
-    Ok(bars)
+    Ok(())
 }
 
 /// One row of `fig14_all`: median ms of a step timed alone (steps back to back, as

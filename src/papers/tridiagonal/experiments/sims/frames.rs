@@ -7,7 +7,7 @@ use crate::sim::render::{self, Renderer};
 use crate::sim::{Simulation, frames};
 
 use super::config::Frames;
-use super::simulation;
+use super::simulations::simulation;
 
 /// The figures: id, simulation, title (the steps come from `sims.toml`, [`Frames::steps`]).
 const FIGS: [(&str, &str, &str); 4] = [

@@ -6,18 +6,18 @@
 //! 2×2 reduction with 4 fetches), `β = ρ/ρ_old`, `p = r + β p` (2), `q = M p` (6),
 //! `α = ρ / pᵀq` (1 + the reduction), `x = x + α p` (2, eq. (17), Fig. 10), `r = r − α q` (2).
 //! [`pass_info`] builds the [`PassInfo`] of one of those passes from what the solver draws:
-//! the programs of [`super::programs::cg_programs`] (the very ones it builds), the textures
+//! the programs of [`crate::papers::tridiagonal::programs::cg_programs`] (the very ones it builds), the textures
 //! bound to each sampler, the target and the quad. Every source texture is fetched in full
 //! (the 3-point stencil's neighbours `∓1` included: at a row's ends they are the zero `a_1`,
 //! `c_n` times a clamped texel); a pass that reads one buffer of a pair (`x1`/`x2`, `r1`/`r2`,
 //! `p1`/`p2`) and writes the other shows the two side by side.
 
-use super::CgParams;
-use super::cr_trace::ABCK;
-use super::programs::cg_programs;
+use super::params::CgParams;
 use crate::gl::observe::LANES;
 use crate::gl::{Format, Panel};
 use crate::gl::{PassInfo, Quad, Rect, Role, Texture};
+use crate::papers::tridiagonal::fragment_cr::trace::ABCK;
+use crate::papers::tridiagonal::programs::cg_programs;
 
 /// The one channel of a scalar (R32F) vector texel.
 pub const V: &[&str] = &["v"];

@@ -2,10 +2,10 @@
 //! (the `trace` command).
 //!
 //! One function per kind of pass builds its [`PassInfo`]: the shader and defines of
-//! [`super::programs::cr_programs`] (the very programs the solver uses), the uniforms, the
+//! [`crate::papers::tridiagonal::programs::cr_programs`] (the very programs the solver uses), the uniforms, the
 //! quad with the texture coordinates that do the index mapping (§3.2), the texels each
 //! fragment fetches, and the paper's equation. A tiled solver (Fig. 9, `cols` tile columns
-//! side by side: [`super::tiled`]) draws one quad per tile column and fetches the same runs
+//! side by side: [`crate::papers::tridiagonal::tiled`]) draws one quad per tile column and fetches the same runs
 //! in every column; the texts describe the first column.
 //!
 //! With `N' = 2^q`, level `s` of the reduction (eq. 15) writes `PC_s = N'/2^s − 1` RGBA
@@ -14,11 +14,11 @@
 //! `x` at multiples of `2^{s−1}`, reading `⌊W_s/2⌋ + 1` values of the previous fill level and
 //! the odd positions' equations of reduction level `s − 1`.
 
-use super::CrParams;
-use super::layout::{CrLayout, Level, tiles};
-use super::programs::cr_programs;
+use super::params::CrParams;
 use crate::gl::observe::{pair_label, pair_panels};
 use crate::gl::{Panel, PassInfo, PingPong, Quad, Rect, Role, Texture};
+use crate::papers::tridiagonal::layout::{CrLayout, Level, tiles};
+use crate::papers::tridiagonal::programs::cr_programs;
 
 /// Channels of a `P` texel: the equation `a x_{i−1} + b x_i + c x_{i+1} = k`.
 pub const ABCK: &[&str] = &["a", "b", "c", "k"];
