@@ -1,13 +1,15 @@
-//! The layering holds (issue 26): no circle of imports between the top-level folders of
+//! The layering holds (issues 26, 39): no circle of imports between the top-level folders of
 //! `src/` (`gl`, `report`, `bench`, `runner`, `papers`, `sim`, `trace`). An edge A → B is any
 //! `crate::B` path in code (comments and doc links aside) of a file under `src/A/`; a circle
-//! of any length fails with the files that make it.
+//! of any length fails with the files that make it. Nor any import that climbs the order of
+//! folders and top-level files that `docs/architecture.md` draws in its "Layers" tree.
 //!
 //! Nor between the modules of one folder: within `papers/bicg/`, `fragment.rs` naming
 //! `super::reduce_trace::x` (or `crate::papers::bicg::reduce_trace::x`) is an edge
 //! `fragment → reduce_trace`; a sub-folder is one module with all its files. A folder's
-//! `mod.rs` is the parent, not a sibling: naming its own items is no edge (nor, so, is a
-//! sibling's item reached through a re-export there).
+//! `mod.rs` is the parent, not a sibling, and it only declares and re-exports: it defines no
+//! item, and no file imports an item of one of its ancestor modules (it names the file that
+//! defines the item), so that no parent and child import each other.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -256,8 +258,9 @@ fn folder_units(dir: &Path) -> BTreeMap<String, Vec<PathBuf>> {
 }
 
 /// Within folder `dir` (module path `at`): module → the sibling modules it names, with one
-/// file that makes each edge. Code after an inline `mod x {` (a test module) is read as
-/// inside `x`, so its `super::` names the file's own module.
+/// file that makes each edge; a file's code is read up to its first `#[cfg(test)]`. Code
+/// after an inline `mod x {` is read as inside `x`, so its `super::` names the file's own
+/// module.
 fn sibling_edges(src: &Path, dir: &Path) -> BTreeMap<String, BTreeMap<String, PathBuf>> {
     let at = module_path(src, &dir.join("mod.rs"));
     let units = folder_units(dir);
@@ -266,7 +269,13 @@ fn sibling_edges(src: &Path, dir: &Path) -> BTreeMap<String, BTreeMap<String, Pa
         for f in files {
             let mut module = module_path(src, f);
             let text = std::fs::read_to_string(f).unwrap();
-            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+            // A file's test module is no dependency of its code: a test may name a sibling
+            // that imports the file under test.
+            let code_part = text.split("#[cfg(test)]").next().unwrap_or_default();
+            for line in code_part
+                .lines()
+                .filter(|l| !l.trim_start().starts_with("//"))
+            {
                 let code = line.split("//").next().unwrap_or_default();
                 let words: Vec<&str> = code.split_whitespace().collect();
                 if let [.., "mod", name, "{"] = words[..] {
@@ -358,5 +367,243 @@ fn no_two_modules_of_one_folder_import_each_other() {
         circles.is_empty(),
         "import circles between the modules of one folder:\n{}",
         circles.join("\n")
+    );
+}
+
+/// The folders and top-level files of `src/` in the order `docs/architecture.md` lists them
+/// in its "Layers" tree (`main.rs, cli.rs` … `mode.rs`), as module names.
+fn documented_layers() -> Vec<String> {
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+            .unwrap();
+    let section = doc.split("## Layers").nth(1).expect("a Layers section");
+    let tree = section
+        .split("```")
+        .nth(1)
+        .expect("a tree in the Layers section");
+    let mut order = Vec::new();
+    for line in tree.lines() {
+        let text = line.trim_start_matches([' ', '│', '├', '└', '─']);
+        for name in text.split("  ").next().unwrap_or_default().split(", ") {
+            if let Some(m) = name.strip_suffix(".rs").or_else(|| name.strip_suffix('/')) {
+                if !order.iter().any(|o| o == m) {
+                    order.push(m.to_string());
+                }
+            }
+        }
+    }
+    order
+}
+
+#[test]
+fn the_layer_order_of_docs_architecture_holds() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let order = documented_layers();
+    let rank = |m: &str| order.iter().position(|o| o == m);
+    // Every folder and top-level file of `src/` is placed in the tree.
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_stem().unwrap().to_string_lossy().into_owned();
+        if name != "lib" {
+            assert!(
+                rank(&name).is_some(),
+                "src/{name} is not in docs/architecture.md's layers: {order:?}"
+            );
+        }
+    }
+    let mut climbs = Vec::new();
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let from = p.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut files = Vec::new();
+        if p.is_dir() {
+            rust_files(&p, &mut files);
+        } else if from != "lib" && p.extension().is_some_and(|x| x == "rs") {
+            files.push(p.clone());
+        }
+        for f in files {
+            let text = std::fs::read_to_string(&f).unwrap();
+            for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                let code = line.split("//").next().unwrap_or_default();
+                for to in crate_paths(code) {
+                    if let (Some(a), Some(b)) = (rank(&from), rank(&to)) {
+                        if to != from && a >= b {
+                            climbs.push(format!("{from} → {to} ({})", f.display()));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        order.len() > 10 && order[0] == "main" && order.last().is_some_and(|l| l == "mode"),
+        "the tree is read: {order:?}"
+    );
+    assert!(
+        climbs.is_empty(),
+        "imports that climb docs/architecture.md's layers ({order:?}):\n{}",
+        climbs.join("\n")
+    );
+}
+
+/// Whether module `m` (a path from the crate root) is a file or folder under `src/`.
+fn is_module(src: &Path, m: &[String]) -> bool {
+    let p = m.iter().fold(src.to_path_buf(), |p, s| p.join(s));
+    m.is_empty() || p.is_dir() || p.with_extension("rs").is_file()
+}
+
+/// The paths in `text` (the code of a file whose module is `home`) that reach an item of
+/// one of its ancestor modules: `use super::Gl` in `gl/texture.rs`,
+/// `crate::papers::lu::Variant` in `papers/lu/fragment/i1.rs`. A path that ends at a module
+/// (`super::sibling`, `use super::*`) is none; a test module inside the file may name the
+/// file's own items.
+fn ancestor_paths(src: &Path, home: &[String], text: &str) -> Vec<String> {
+    let mut module = home.to_vec();
+    let mut found = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let code = line.split("//").next().unwrap_or_default();
+        let words: Vec<&str> = code.split_whitespace().collect();
+        if let [.., "mod", name, "{"] = words[..] {
+            module.push(name.to_string());
+        }
+        for path in module_paths(code, &module) {
+            let k = (0..=path.len())
+                .rev()
+                .find(|&k| is_module(src, &path[..k]))
+                .unwrap_or(0);
+            if k < path.len() && k < home.len() && path[..k] == home[..k] {
+                found.push(path.join("::"));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn ancestor_paths_are_found() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert!(
+        src.join("gl/caps.rs").is_file(),
+        "the example's sibling exists"
+    );
+    // As if in gl/texture.rs: a parent item, a sibling's item, a module and a parent item
+    // in one group, a glob, and a test module naming its own file's item.
+    let text = "use super::Gl;\nuse super::caps::Caps;\nuse crate::gl::{timing, Need};\n\
+                use super::*;\nmod tests {\n    use super::Texture;\n}\n";
+    let home: Vec<String> = ["gl", "texture"].map(String::from).into();
+    assert_eq!(ancestor_paths(&src, &home, text), ["gl::Gl", "gl::Need"]);
+}
+
+/// Imports of an ancestor's item that stay, with why: "file: path" as the test prints them.
+/// `Session` holds its `&'static PaperEntry` and `PaperEntry::run` is a `fn(&Session)`: the
+/// two types name each other, so `entry.rs` names `Session` through `runner`'s re-export
+/// rather than make `entry` and `session` import each other (a circle the folder test
+/// refuses). Breaking it means a `Session` that holds only the entry's key, title and
+/// tables.
+const KNOWN_ANCESTOR_IMPORTS: &[&str] = &["runner/entry.rs: runner::Session"];
+
+#[test]
+fn no_module_imports_an_item_of_its_ancestors() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let all: Vec<String> = files
+        .iter()
+        .flat_map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            let at = f.strip_prefix(&src).unwrap().display().to_string();
+            ancestor_paths(&src, &module_path(&src, f), &text)
+                .into_iter()
+                .map(move |p| format!("{at}: {p}"))
+        })
+        .collect();
+    for known in KNOWN_ANCESTOR_IMPORTS {
+        assert!(
+            all.iter().any(|a| a == known),
+            "`{known}` is gone: take it off KNOWN_ANCESTOR_IMPORTS"
+        );
+    }
+    let found: Vec<&String> = all
+        .iter()
+        .filter(|a| !KNOWN_ANCESTOR_IMPORTS.contains(&a.as_str()))
+        .collect();
+    assert!(
+        found.is_empty(),
+        "{} imports of an ancestor module's item (import it from the file that defines it):\n{}",
+        found.len(),
+        found
+            .iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// The items a parent module file defines (not its test module): lines that open a `fn`,
+/// `struct`, `enum`, `trait`, `impl`, `const`, `static`, `type` or `macro_rules!` at the top
+/// level.
+fn defined_items(text: &str) -> Vec<String> {
+    let kinds = [
+        "fn ",
+        "struct ",
+        "enum ",
+        "trait ",
+        "impl ",
+        "impl<",
+        "const ",
+        "static ",
+        "type ",
+        "macro_rules!",
+        "unsafe fn ",
+        "async fn ",
+    ];
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("#[cfg(test)]") {
+            break;
+        }
+        let l = line
+            .strip_prefix("pub(crate) ")
+            .or_else(|| line.strip_prefix("pub(super) "))
+            .or_else(|| line.strip_prefix("pub "))
+            .unwrap_or(line);
+        if kinds.iter().any(|k| l.starts_with(k)) {
+            out.push(line.trim().to_string());
+        }
+    }
+    out
+}
+
+#[test]
+fn parents_only_declare() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    assert_eq!(
+        defined_items(
+            "//! doc\npub mod a;\npub use a::X;\npub struct Y;\nimpl Y {}\n#[cfg(test)]\nfn t() {}\n"
+        ),
+        ["pub struct Y;", "impl Y {}"]
+    );
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    files.sort();
+    let mut found = Vec::new();
+    for f in &files {
+        let stem = f.file_stem().unwrap().to_string_lossy();
+        let parent = stem == "mod" || stem == "lib" || f.with_extension("").is_dir();
+        if parent {
+            for item in defined_items(&std::fs::read_to_string(f).unwrap()) {
+                found.push(format!(
+                    "{}: {item}",
+                    f.strip_prefix(&src).unwrap().display()
+                ));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "{} items defined in parent modules (a `mod.rs` declares and re-exports only):\n{}",
+        found.len(),
+        found.join("\n")
     );
 }

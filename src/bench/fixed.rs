@@ -212,7 +212,7 @@ mod tests {
         };
         assert_eq!(a.least(b), b);
         assert_eq!(a.least(FixedProbe::default()), a);
-        let bench = super::super::Limits {
+        let bench = super::super::limits::Limits {
             draw_ms: Some(0.03),
             dispatch_ms: Some(0.05),
             ..Default::default()

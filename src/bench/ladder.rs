@@ -153,8 +153,8 @@ mod tests {
     fn every_mode_ladder_on_a_gpu_ends_past_four_times_an_h200_l2() {
         // The H200's L2 is 60 MB; the quick ladder of the rule before ended at 64 MiB.
         for s in [
-            crate::bench::Settings::quick(),
-            crate::bench::Settings::full(),
+            crate::bench::settings::Settings::quick(),
+            crate::bench::settings::Settings::full(),
         ] {
             let plan = ladder(s.sweep_from, s.buffer_bytes, s.sweep_cap);
             let last = *plan.last().unwrap() as f64;

@@ -156,7 +156,8 @@ mod tests {
 
     #[test]
     fn a_profiled_run_sums_its_passes_by_name_and_a_run_outside_records_nothing() {
-        let gl = crate::gl::headless(&crate::gl::DeviceSelector::Auto).expect("a GL context");
+        let gl =
+            crate::gl::egl::headless(&crate::gl::egl::DeviceSelector::Auto).expect("a GL context");
         // Outside a profiled run: the pass just runs.
         assert_eq!(pass(&gl, || "x".into(), || 7), 7);
         assert!(take_runs().is_empty());

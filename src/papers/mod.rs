@@ -12,5 +12,3 @@ pub mod fem_storage;
 pub mod lu;
 pub mod matmul;
 pub mod tridiagonal;
-
-pub(crate) use bounds::against_bounds;

@@ -324,7 +324,7 @@ mod tests {
 
     #[test]
     fn the_forest_draws_every_statistic_of_a_case_and_a_count_at_its_threshold() {
-        let p = |median: f64, threshold: f64, at_least: bool| super::super::Point {
+        let p = |median: f64, threshold: f64, at_least: bool| super::super::finding::Point {
             median,
             lo: median,
             hi: median,

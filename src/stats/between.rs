@@ -329,7 +329,7 @@ pub(super) fn remove_term(a: f64, h: f64) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Estimate;
+    use super::super::estimate::Estimate;
     use super::*;
 
     #[test]

@@ -155,7 +155,7 @@ mod tests {
 
     #[test]
     fn a_row_trades_the_default_term_for_its_limiters() {
-        use crate::report::{Row, Value};
+        use crate::report::table::{row::Row, value::Value};
         // A time 10 [9, 11] carried the default term 0.3; its limiter's term is 0.05.
         let within = Estimate::with_interval(10.0, 9.0, 11.0, crate::stats::LEVEL);
         let t = within.widen(0.3);

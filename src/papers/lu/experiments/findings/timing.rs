@@ -150,7 +150,7 @@ fn bounds(s: &Session, n: u32) -> String {
         .iter()
         .map(|k| (k.0.as_str(), "table4", k.1.as_str()))
         .collect();
-    crate::papers::against_bounds(s, &sides)
+    crate::papers::bounds::against_bounds(s, &sides)
         .map(|t| format!(" {t}"))
         .unwrap_or_default()
 }
