@@ -385,10 +385,10 @@ fn documented_layers() -> Vec<String> {
     for line in tree.lines() {
         let text = line.trim_start_matches([' ', '│', '├', '└', '─']);
         for name in text.split("  ").next().unwrap_or_default().split(", ") {
-            if let Some(m) = name.strip_suffix(".rs").or_else(|| name.strip_suffix('/')) {
-                if !order.iter().any(|o| o == m) {
-                    order.push(m.to_string());
-                }
+            if let Some(m) = name.strip_suffix(".rs").or_else(|| name.strip_suffix('/'))
+                && !order.iter().any(|o| o == m)
+            {
+                order.push(m.to_string());
             }
         }
     }
@@ -426,10 +426,11 @@ fn the_layer_order_of_docs_architecture_holds() {
             for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
                 let code = line.split("//").next().unwrap_or_default();
                 for to in crate_paths(code) {
-                    if let (Some(a), Some(b)) = (rank(&from), rank(&to)) {
-                        if to != from && a >= b {
-                            climbs.push(format!("{from} → {to} ({})", f.display()));
-                        }
+                    if let (Some(a), Some(b)) = (rank(&from), rank(&to))
+                        && to != from
+                        && a >= b
+                    {
+                        climbs.push(format!("{from} → {to} ({})", f.display()));
                     }
                 }
             }
