@@ -57,6 +57,23 @@ fn coefficients() -> (f32, f32) {
     (a, 1.0 - a)
 }
 
+/// An fp64 kernel needs fp64 in shaders.
+fn needs_fp64(gl: &Gl, double: bool) -> Result<(), GlError> {
+    if double && !gl.info().fp64 {
+        return Err(GlError::Unsupported("fp64 in shaders".into()));
+    }
+    Ok(())
+}
+
+/// The chains' uniforms, the same in the compute and the fragment kernel: the trip count and
+/// the coefficients [`coefficients`] gives (the CPU reference uses the same).
+fn set_chain_uniforms(prog: &Program) {
+    let (a, b) = coefficients();
+    prog.set_i32("u_iters", ITERS as i32);
+    prog.set_f32("u_a", a);
+    prog.set_f32("u_b", b);
+}
+
 /// The CPU reference of invocation `i` with `chains` chains (f64 arithmetic; `a`, `b` as the
 /// shader sees them).
 fn reference(i: usize, double: bool, chains: u32) -> f64 {
@@ -146,16 +163,11 @@ fn compute(
     chains: u32,
     threads: usize,
 ) -> Result<Measurement, GlError> {
-    if double && !gl.info().fp64 {
-        return Err(GlError::Unsupported("fp64 in shaders".into()));
-    }
+    needs_fp64(gl, double)?;
     let prog = Program::compute(gl, "bench/fma.comp", &defines(double, chains))?;
     let y = Buffer::<f32>::zeroed(gl, threads)?;
     y.bind(0);
-    let (a, b) = coefficients();
-    prog.set_i32("u_iters", ITERS as i32);
-    prog.set_f32("u_a", a);
-    prog.set_f32("u_b", b);
+    set_chain_uniforms(&prog);
     let groups = groups_256(threads);
     let (t, reps) = time_kernel(gl, s, || {
         prog.dispatch(groups)?;
@@ -184,17 +196,12 @@ fn fragment(
     chains: u32,
     threads: usize,
 ) -> Result<Measurement, GlError> {
-    if double && !gl.info().fp64 {
-        return Err(GlError::Unsupported("fp64 in shaders".into()));
-    }
+    needs_fp64(gl, double)?;
     let side = (threads as f64).sqrt() as u32;
     let prog = Program::fragment(gl, "bench/fma.frag", &defines(double, chains))?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::R32F, side, side, None)?;
     let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
-    let (a, b) = coefficients();
-    prog.set_i32("u_iters", ITERS as i32);
-    prog.set_f32("u_a", a);
-    prog.set_f32("u_b", b);
+    set_chain_uniforms(&prog);
     prog.set_f32("u_width", side as f32);
     let (t, reps) = time_kernel(gl, s, || {
         dst.bind();
