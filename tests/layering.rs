@@ -257,42 +257,46 @@ fn folder_units(dir: &Path) -> BTreeMap<String, Vec<PathBuf>> {
     units
 }
 
+/// Every module path the code of `text` names ([`module_paths`]; comments aside), for a file
+/// whose module is `home`. Code after an inline `mod x {` is read as inside `x`, so its
+/// `super::` names the file's own module.
+fn paths_in(text: &str, home: &[String]) -> Vec<Vec<String>> {
+    let mut module = home.to_vec();
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
+        let code = line.split("//").next().unwrap_or_default();
+        let words: Vec<&str> = code.split_whitespace().collect();
+        if let [.., "mod", name, "{"] = words[..] {
+            module.push(name.to_string());
+        }
+        out.extend(module_paths(code, &module));
+    }
+    out
+}
+
 /// Within folder `dir` (module path `at`): module → the sibling modules it names, with one
-/// file that makes each edge; a file's code is read up to its first `#[cfg(test)]`. Code
-/// after an inline `mod x {` is read as inside `x`, so its `super::` names the file's own
-/// module.
+/// file that makes each edge; a file's code is read up to its first `#[cfg(test)]`.
 fn sibling_edges(src: &Path, dir: &Path) -> BTreeMap<String, BTreeMap<String, PathBuf>> {
     let at = module_path(src, &dir.join("mod.rs"));
     let units = folder_units(dir);
     let mut edges: BTreeMap<String, BTreeMap<String, PathBuf>> = BTreeMap::new();
     for (from, files) in &units {
         for f in files {
-            let mut module = module_path(src, f);
             let text = std::fs::read_to_string(f).unwrap();
             // A file's test module is no dependency of its code: a test may name a sibling
             // that imports the file under test.
             let code_part = text.split("#[cfg(test)]").next().unwrap_or_default();
-            for line in code_part
-                .lines()
-                .filter(|l| !l.trim_start().starts_with("//"))
-            {
-                let code = line.split("//").next().unwrap_or_default();
-                let words: Vec<&str> = code.split_whitespace().collect();
-                if let [.., "mod", name, "{"] = words[..] {
-                    module.push(name.to_string());
-                }
-                for path in module_paths(code, &module) {
-                    let to = match path.strip_prefix(&at[..]) {
-                        Some([to, ..]) => to,
-                        _ => continue,
-                    };
-                    if to != from && units.contains_key(to) {
-                        edges
-                            .entry(from.clone())
-                            .or_default()
-                            .entry(to.clone())
-                            .or_insert_with(|| f.clone());
-                    }
+            for path in paths_in(code_part, &module_path(src, f)) {
+                let to = match path.strip_prefix(&at[..]) {
+                    Some([to, ..]) => to,
+                    _ => continue,
+                };
+                if to != from && units.contains_key(to) {
+                    edges
+                        .entry(from.clone())
+                        .or_default()
+                        .entry(to.clone())
+                        .or_insert_with(|| f.clone());
                 }
             }
         }
@@ -459,22 +463,14 @@ fn is_module(src: &Path, m: &[String]) -> bool {
 /// (`super::sibling`, `use super::*`) is none; a test module inside the file may name the
 /// file's own items.
 fn ancestor_paths(src: &Path, home: &[String], text: &str) -> Vec<String> {
-    let mut module = home.to_vec();
     let mut found = Vec::new();
-    for line in text.lines().filter(|l| !l.trim_start().starts_with("//")) {
-        let code = line.split("//").next().unwrap_or_default();
-        let words: Vec<&str> = code.split_whitespace().collect();
-        if let [.., "mod", name, "{"] = words[..] {
-            module.push(name.to_string());
-        }
-        for path in module_paths(code, &module) {
-            let k = (0..=path.len())
-                .rev()
-                .find(|&k| is_module(src, &path[..k]))
-                .unwrap_or(0);
-            if k < path.len() && k < home.len() && path[..k] == home[..k] {
-                found.push(path.join("::"));
-            }
+    for path in paths_in(text, home) {
+        let k = (0..=path.len())
+            .rev()
+            .find(|&k| is_module(src, &path[..k]))
+            .unwrap_or(0);
+        if k < path.len() && k < home.len() && path[..k] == home[..k] {
+            found.push(path.join("::"));
         }
     }
     found
