@@ -8,6 +8,7 @@
 //! project, and the parts of it not reproduced with why — is the paper's [`Original`],
 //! declared in its folder (`papers/<paper>/mod.rs`) and handed over by the runner.
 
+mod bands;
 pub mod meta;
 mod records;
 mod summary;

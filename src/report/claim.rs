@@ -331,6 +331,8 @@ mod tests {
             threshold,
             at_least,
             paper: None,
+            band: None,
+            between: 0.0,
         };
         // A verdict on two ratios (each ≥ 1 held): two dots, oriented; an exact count equal
         // to its threshold of 0 sits on the line.

@@ -100,6 +100,14 @@ pub struct Point {
     pub at_least: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub paper: Option<f64>,
+    /// A band rule's band `[lo, hi]` ([`Finding::judge_band`]; `threshold` is then its nearer
+    /// end), so that the article can set the band's width against the statistic's spread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub band: Option<[f64; 2]>,
+    /// The between-run half-width (log units) the statistic's interval includes
+    /// ([`crate::stats::Estimate::between`]; 0 for a paired or exact statistic).
+    #[serde(default, skip_serializing_if = "crate::stats::is_zero")]
+    pub between: f64,
 }
 
 impl Point {
@@ -113,6 +121,8 @@ impl Point {
             threshold,
             at_least,
             paper: None,
+            band: None,
+            between: stat.between,
         }
     }
 
@@ -126,6 +136,8 @@ impl Point {
             threshold,
             at_least,
             paper: None,
+            band: None,
+            between: 0.0,
         }
     }
 }
@@ -207,7 +219,10 @@ impl Finding {
         } else {
             (band.0, true)
         };
-        self.point = Some(Point::of(stat, threshold, at_least));
+        self.point = Some(Point {
+            band: Some([band.0, band.1]),
+            ..Point::of(stat, threshold, at_least)
+        });
         self.why = sentence;
         self.verdict(verdict)
             .ours(format!(

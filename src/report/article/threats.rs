@@ -4,6 +4,7 @@
 
 use std::path::Path;
 
+use super::bands::bands;
 use super::meta::PaperMeta;
 use super::records::tables;
 use crate::report::finding::Verdict;
@@ -51,6 +52,15 @@ pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String 
     s.push_str(&load(ran));
     s.push_str(&mixed_runs(ran));
     s.push_str(&Intervals::read(dir, ran).to_markdown());
+    let bands = bands(
+        ran.iter()
+            .flat_map(|(p, r)| r.findings.iter().map(move |f| (p.key, f))),
+    );
+    if !bands.is_empty() {
+        // One list: the band item follows "Between runs", whose blank line ends the list.
+        s.truncate(s.trim_end().len() + 1);
+        s.push_str(&bands);
+    }
     s
 }
 

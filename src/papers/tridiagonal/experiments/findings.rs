@@ -271,6 +271,8 @@ fn separation(a: Option<&Estimate>, b: Option<&Estimate>) -> Option<Point> {
         threshold: 1.0,
         at_least: false,
         paper: None,
+        band: None,
+        between: a.between.hypot(b.between),
     })
 }
 
