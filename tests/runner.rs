@@ -767,3 +767,22 @@ fn each_variants_row_claims_its_own_profiled_run_only() {
     assert_eq!(passes("1"), ["v1.comp"], "{:?}", rec.profiles);
     assert_eq!(passes("0"), ["v0.comp"], "{:?}", rec.profiles);
 }
+
+/// Issue 37: the report's overview cells stay short (detail one click away on the paper's
+/// page): each paper's set-up, how it runs here, and each claim's summary line and section
+/// are under 300 characters.
+#[test]
+fn the_overview_cells_of_every_paper_are_under_300_characters() {
+    for p in gpgpu_repro::registry::PAPERS {
+        let o = p.original;
+        let mut cells = vec![("setup", o.setup), ("here", o.here)];
+        for c in o.claims {
+            cells.push(("claim", c.short));
+            cells.push(("section", c.section));
+        }
+        for (what, text) in cells {
+            let n = text.chars().count();
+            assert!(n <= 300, "{} {what}: {n} characters: {text}", p.key);
+        }
+    }
+}
