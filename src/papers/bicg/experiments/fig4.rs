@@ -35,6 +35,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     audits(s, cfg);
     spread_notes(s, &out);
     twice_findings(s, &table, cfg.fig4.about_as_long);
+    super::fig4_speed::speed_findings(s, cfg, &table);
     Ok(())
 }
 

@@ -20,6 +20,7 @@ pub mod anchor;
 pub mod biofet;
 pub mod config;
 pub mod fig4;
+mod fig4_speed;
 pub mod fig6;
 pub mod legacy;
 pub mod paper;
