@@ -113,3 +113,32 @@ fn blocks_table(
     t.finish()?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::finding::{Verdict, decide};
+    use crate::stats::Estimate;
+
+    /// B4's and B6's rules, run on the paper's own Table 2 (`experiments/bicg.toml`), give the
+    /// paper's side: SpMV's share over the largest other one ≥ 1, and the V_plus_bU count
+    /// fits linbcg's 5k − 2 with a whole k.
+    #[test]
+    fn b4_and_b6_on_the_papers_table_2_give_the_papers_side() {
+        let cfg: Config = toml::from_str(include_str!("../../../../experiments/bicg.toml"))
+            .expect("bicg.toml parses");
+        let spmv = paper_share(&cfg, Kernel::SpMV).expect("SpMV printed");
+        let other = cfg
+            .table2
+            .paper
+            .iter()
+            .filter(|p| p.kernel != Kernel::SpMV.name())
+            .map(|p| p.share)
+            .reduce(f64::max)
+            .expect("other kernels printed");
+        let b4 = decide("r", &Estimate::of(&[spmv / other; 6]).unwrap(), 1.0, true).0;
+        assert_eq!(b4, Verdict::Held);
+        let calls = cfg.table2.paper.iter().find_map(|p| p.calls).expect("838");
+        assert_eq!((calls + 2) % 5, 0, "{calls} = 5k − 2 with a whole k");
+    }
+}
