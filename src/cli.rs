@@ -4,7 +4,7 @@
 
 use anyhow::Context;
 use gpgpu_repro::gl;
-use gpgpu_repro::papers::tridiagonal::sim::{self as adi, AdiSpec, solver};
+use gpgpu_repro::papers::tridiagonal::adi::{self as adi, AdiSpec, solver};
 use gpgpu_repro::registry::{SimEntry, SimKind};
 use gpgpu_repro::sim::{self, SimArgs};
 

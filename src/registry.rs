@@ -12,8 +12,8 @@
 //! as `ExperimentFile::of::<<P as Paper>::Config>` and its run as `run_paper::<P>` (for a paper
 //! with one file, one `one_file_paper!` line).
 
+use crate::papers::tridiagonal::adi::{self as adi, AdiSpec, solver};
 use crate::papers::tridiagonal::experiments::sims;
-use crate::papers::tridiagonal::sim::{self as adi, AdiSpec, solver};
 use crate::papers::{bicg, fem_storage, lu, matmul, tridiagonal};
 use crate::runner::{ExperimentFile, Paper, PaperEntry, run_paper};
 
@@ -123,7 +123,7 @@ pub fn plan(caps: &crate::gl::Caps) -> String {
 /// What runs behind a simulation's name.
 #[derive(Clone, Copy)]
 pub enum SimKind {
-    /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver (`papers::tridiagonal::sim`).
+    /// An ADI simulation of Kim & Lee 2005 on a tridiagonal solver (`papers::tridiagonal::adi`).
     Adi(&'static AdiSpec),
     /// The BioFET ion transport of the `bicg` paper (Poisson by the GL fp64 Bi-CG;
     /// `papers::bicg::biofet`).

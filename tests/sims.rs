@@ -4,11 +4,11 @@
 use std::sync::{Mutex, MutexGuard};
 
 use gpgpu_repro::gl::{self, DeviceSelector, Gl};
-use gpgpu_repro::papers::tridiagonal::sim::heat::HeatParams;
-use gpgpu_repro::papers::tridiagonal::sim::pollutant::{Flow, PollutantParams};
-use gpgpu_repro::papers::tridiagonal::sim::scheme::{AdiCpu, AdiSim};
-use gpgpu_repro::papers::tridiagonal::sim::shallow_water::{Bottom, WaterParams};
-use gpgpu_repro::papers::tridiagonal::sim::{self as adi, AdiSpec};
+use gpgpu_repro::papers::tridiagonal::adi::heat::HeatParams;
+use gpgpu_repro::papers::tridiagonal::adi::pollutant::{Flow, PollutantParams};
+use gpgpu_repro::papers::tridiagonal::adi::scheme::{AdiCpu, AdiSim};
+use gpgpu_repro::papers::tridiagonal::adi::shallow_water::{Bottom, WaterParams};
+use gpgpu_repro::papers::tridiagonal::adi::{self as adi, AdiSpec};
 use gpgpu_repro::registry::{SIMS, SimKind};
 use gpgpu_repro::sim::{SimError, Simulation};
 
@@ -490,7 +490,7 @@ fn sim_size_is_the_papers_grid_and_padding_is_printed() {
 
 #[test]
 fn sim_that_does_not_fit_the_device_is_refused_before_allocating() {
-    use gpgpu_repro::papers::tridiagonal::sim::solver::{footprint, padded};
+    use gpgpu_repro::papers::tridiagonal::adi::solver::{footprint, padded};
     // N' = 8192 with fragment CR: the P1/P2 and X ping-pongs dominate, about 6 GiB in all.
     let fp = footprint("cr", 8191);
     let gib = fp.bytes as f64 / (1u64 << 30) as f64;

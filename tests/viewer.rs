@@ -5,8 +5,8 @@
 
 mod common;
 
-use gpgpu_repro::papers::tridiagonal::sim::solver::SOLVERS;
-use gpgpu_repro::papers::tridiagonal::sim::{
+use gpgpu_repro::papers::tridiagonal::adi::solver::SOLVERS;
+use gpgpu_repro::papers::tridiagonal::adi::{
     AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER,
 };
 use gpgpu_repro::sim::render::Renderer;

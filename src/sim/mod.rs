@@ -2,7 +2,7 @@
 //! a headless run ([`headless`]: steps per second, PNG frames), and the live viewer.
 //!
 //! Nothing here knows a paper: the simulations themselves live with the paper they come from
-//! (the ADI simulations of Kim & Lee 2005 in `papers::tridiagonal::sim`, BioFET in
+//! (the ADI simulations of Kim & Lee 2005 in `papers::tridiagonal::adi`, BioFET in
 //! `papers::bicg::biofet`) and are listed once, in the registry. The papers use this layer;
 //! it uses only `gl` and `report`.
 //!

@@ -30,7 +30,7 @@
 //!   f32 as the paper's baseline and in f64 as every reference) and a CPU cyclic reduction.
 //! - [`tiled`]: Fig. 9's 3D batches tiled into one 2D texture.
 //! - [`programs`]: every shader program variant the solvers build, in one place.
-//! - [`sim`]: the ADI simulations of §2 and §4 (heat, pollutant, shallow water) on the
+//! - [`adi`]: the ADI simulations of §2 and §4 (heat, pollutant, shallow water) on the
 //!   batched solvers below.
 //! - [`experiments`]: Table 1, Fig. 11 (with its sweep and pass profile), Fig. 9 (tiled 3D);
 //!   the simulations' Fig. 13–19 from `sims.toml` (`experiments/sims/`).
@@ -56,7 +56,7 @@
 //! (`a` sub-diagonal, `b` diagonal, `c` super-diagonal, `k` right-hand side; `a` of the first
 //! and `c` of the last equation multiply zero boundary values), and returns an R32F rectangle
 //! texture `n × batch` holding `x`, owned by the solver (valid until the next `solve`, and
-//! readable in place through [`BatchSolver::output`]: the ADI simulations of [`sim`]
+//! readable in place through [`BatchSolver::output`]: the ADI simulations of [`adi`]
 //! keep their state there between half-steps, with no copy).
 //!
 //! ```no_run
@@ -78,6 +78,7 @@
 //! with identity rows). A zero pivot gives [`TridiagonalError::ZeroPivot`] (CPU) or, for the
 //! GPU solvers with the finite check on (the default), [`TridiagonalError::NonFinite`].
 
+pub mod adi;
 mod batch;
 pub mod cg;
 pub mod cg_model;
@@ -91,7 +92,6 @@ pub mod fragment_cr;
 pub mod layout;
 mod original;
 pub mod programs;
-pub mod sim;
 pub mod tiled;
 
 pub use batch::{BatchSolver, check_systems, upload};

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use crate::runner::{Repeat, RunError, Sizes};
 
 use super::simulations::{SIMULATIONS, simulation};
-use crate::papers::tridiagonal::sim::scheme::GRID_RANGE;
-use crate::papers::tridiagonal::sim::solver;
+use crate::papers::tridiagonal::adi::scheme::GRID_RANGE;
+use crate::papers::tridiagonal::adi::solver;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

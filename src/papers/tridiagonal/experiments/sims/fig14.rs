@@ -16,9 +16,9 @@ use crate::sim::render::{MAX_MESH, Renderer, Target};
 use super::config::{AllFps, Config, HeatFps};
 use super::simulations::SIMULATIONS;
 use super::verify::{TOL, verify};
-use crate::papers::tridiagonal::sim::heat::HeatParams;
-use crate::papers::tridiagonal::sim::scheme::AdiSim;
-use crate::papers::tridiagonal::sim::{AdiSpec, HEAT, solver};
+use crate::papers::tridiagonal::adi::heat::HeatParams;
+use crate::papers::tridiagonal::adi::scheme::AdiSim;
+use crate::papers::tridiagonal::adi::{AdiSpec, HEAT, solver};
 
 /// Fig. 14: FPS of the heat simulation per solver and size (visualisation excluded), and of
 /// all four simulations at the largest size with visualisation included.

@@ -1,6 +1,6 @@
 //! The paper's four simulations, in its order.
 
-use crate::papers::tridiagonal::sim::{
+use crate::papers::tridiagonal::adi::{
     AdiSpec, HEAT, POLLUTANT_STREAM, POLLUTANT_VORTEX, SHALLOW_WATER,
 };
 

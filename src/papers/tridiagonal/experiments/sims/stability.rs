@@ -7,8 +7,8 @@ use crate::report::table::Column;
 use crate::runner::{RunError, Session};
 
 use super::config::Stability;
-use crate::papers::tridiagonal::sim::pollutant::{Flow, PollutantParams};
-use crate::papers::tridiagonal::sim::scheme::AdiCpu;
+use crate::papers::tridiagonal::adi::pollutant::{Flow, PollutantParams};
+use crate::papers::tridiagonal::adi::scheme::AdiCpu;
 
 /// max |C| after `steps` steps of the rotating-flow scheme at Δt = `mult` × the explicit
 /// limit, from a unit Gaussian, on the CPU twin; and ω Δt (radians per step).
@@ -100,7 +100,7 @@ pub(super) fn notes(s: &Session, st: &Stability) -> Result<(), RunError> {
     s.note(
         "Simulation parameters the paper does not give are ours: Δt, the diffusivities c and \
          D, the velocities and ω, g, τ, the bottom's shape, the sources' and the push's \
-         positions, sizes, rates and durations (src/papers/tridiagonal/sim/ \
+         positions, sizes, rates and durations (src/papers/tridiagonal/adi/ \
          heat.rs, pollutant.rs, shallow_water.rs, `*_ours`).",
     );
     s.note(format!(

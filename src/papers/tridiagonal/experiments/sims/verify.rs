@@ -1,7 +1,7 @@
 //! How a timed row's simulation is verified: a fresh run against its CPU f64 twin.
 
 use crate::gl::Gl;
-use crate::papers::tridiagonal::sim::AdiSpec;
+use crate::papers::tridiagonal::adi::AdiSpec;
 use crate::runner::RunError;
 use crate::util::max_rel_error;
 

@@ -12,7 +12,7 @@
 //! - on the CPU, as [`Scheme::equation`] of one grid point, from the same fields in f64.
 //!
 //! One time step is the x half-step, then the y half-step, each a batch of `n` systems of
-//! `n` unknowns ([`super::adi`] builds and solves them on the GPU without leaving it). The
+//! `n` unknowns ([`super::half_step`] builds and solves them on the GPU without leaving it). The
 //! CPU twin loops over the lines, solves each with `papers::tridiagonal`'s generic Thomas in
 //! f64, and scatters the solution back into grid order.
 
@@ -21,7 +21,7 @@ use std::rc::Rc;
 use crate::gl::{Format, Gl, Program, RenderTexture, TexTarget};
 use crate::papers::tridiagonal::cpu::thomas;
 
-use super::adi::{Adi, Sweep};
+use super::half_step::{Adi, Sweep};
 use crate::sim::{FieldRef, SimError, Simulation, Snapshot};
 
 /// The grid sizes a simulation accepts (unknowns per line). The upper end is the size whose

@@ -25,7 +25,7 @@
 
 use crate::gl::Program;
 
-use super::adi::Sweep;
+use super::half_step::Sweep;
 use super::scheme::{Fields, Scheme};
 use crate::sim::SimError;
 

@@ -16,7 +16,7 @@
 //! the advection terms and shallow water Kass & Miller's depth-dependent coefficients, each
 //! in its own module's equations. On an
 //! `n × n` grid every half-step is a batch of `n` systems of `n` unknowns, built by a fragment
-//! pass from state that lives in GL textures ([`adi`]) and solved on the GPU by one of the
+//! pass from state that lives in GL textures ([`half_step`]) and solved on the GPU by one of the
 //! paper's [`BatchSolver`](super::BatchSolver)s ([`solver`]); the state is read back only to
 //! write a PNG frame or to check it.
 //!
@@ -26,7 +26,7 @@
 //! viewer); their figures (Fig. 13–19) are the paper's experiments
 //! (`experiments/sims/`).
 
-pub mod adi;
+pub mod half_step;
 pub mod heat;
 pub mod pollutant;
 pub mod scheme;

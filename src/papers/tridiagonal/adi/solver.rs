@@ -40,7 +40,7 @@ pub const SOLVER_NAMES: &[&str] = &[
 
 /// Beyond the paper: the build pass and a Thomas solve fused into one compute dispatch per
 /// half-step (one invocation per line; `glsl/tridiagonal/sim/fused_thomas.comp`), so the systems texture
-/// is never written. Not a [`BatchSolver`] (it takes no systems texture): [`super::adi`]
+/// is never written. Not a [`BatchSolver`] (it takes no systems texture): [`super::half_step`]
 /// runs it; not for shallow water.
 pub const FUSED: &str = "fused-thomas";
 
