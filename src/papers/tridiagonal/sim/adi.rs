@@ -233,6 +233,7 @@ impl Adi {
         let grid = self.grid.texture();
         f.dispatch(&self.gl, sweep, self.n, |p, last| {
             let tex = if from_buffer { last } else { grid };
+            p.bind_image(2, tex, image_access::READ_ONLY);
             bind(p, FieldRef { tex, transposed })
         })?;
         self.current = Current::Solved {
