@@ -18,7 +18,7 @@ uniform vec4 u_src;      // (centre x, centre y, radius, rate); rate 0: no sourc
 #include "tridiagonal/sim/build.glsl"
 
 float state(ivec2 g) {
-    return fetch(u_state, u_state_t, g);
+    return fetch_state(g);
 }
 
 vec2 velocity(vec2 x) {

@@ -13,7 +13,7 @@
 
 use crate::gl::program;
 use crate::gl::{
-    Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    Buffer, Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
     image_access,
 };
 
@@ -73,12 +73,13 @@ enum Solve {
 }
 
 /// The fused build-and-solve path: the scheme's build shader with `glsl/tridiagonal/sim/fused_thomas.comp`
-/// appended, and two R32F outputs used in turn (a dispatch reads the state its equations need
-/// from one and writes the other).
+/// appended, two R32F outputs used in turn (a dispatch reads the state its equations need
+/// from one and writes the other), and the forward sweep's scratch (c′, d′) in a buffer
+/// (`thomas.glsl`).
 struct Fused {
     program: Program,
     x: [Texture; 2],
-    cp: Texture,
+    scratch: Buffer<[f32; 2]>,
     last: usize,
 }
 
@@ -91,6 +92,7 @@ impl Fused {
             program::source(driver)?
         );
         let r32f = || Texture::new(gl, TexTarget::Rect, Format::R32F, n, n, None);
+        let cells = (n as usize).pow(2);
         Ok(Fused {
             program: Program::from_sources(
                 gl,
@@ -98,9 +100,34 @@ impl Fused {
                 &[Define::flag("FUSED")],
             )?,
             x: [r32f()?, r32f()?],
-            cp: r32f()?,
+            scratch: Buffer::zeroed(gl, cells)?,
             last: 0,
         })
+    }
+
+    /// One half-step along `sweep` of an `n × n` grid; `bind` gets the program and this
+    /// path's last output (the state, unless it is in the grid texture).
+    fn dispatch(
+        &mut self,
+        gl: &Gl,
+        sweep: Sweep,
+        n: u32,
+        bind: impl FnOnce(&Program, &Texture),
+    ) -> Result<(), SimError> {
+        let p = &self.program;
+        bind(p, &self.x[self.last]);
+        p.set_i32("u_dir", sweep.index());
+        p.set_i32("u_n", n as i32);
+        p.set_i32("u_lines", n as i32);
+        let next = 1 - self.last;
+        p.bind_image(0, &self.x[next], image_access::WRITE_ONLY);
+        self.scratch.bind(1);
+        p.dispatch_1d(n)?;
+        // The next pass samples x as a texture; the next dispatch rewrites the scratch.
+        gl.image_barrier();
+        gl.storage_barrier();
+        self.last = next;
+        Ok(())
     }
 }
 
@@ -195,23 +222,20 @@ impl Adi {
         program: &Program,
         bind: impl FnOnce(&Program, FieldRef<'_>),
     ) -> Result<(), SimError> {
-        let Solve::Fused(f) = &self.solver else {
+        let Solve::Fused(f) = &mut self.solver else {
             self.build(sweep, program, bind)?;
             return self.solve(sweep);
         };
-        let p = &f.program;
-        bind(p, self.state());
-        p.set_i32("u_dir", sweep.index());
-        p.set_i32("u_n", self.n as i32);
-        let next = 1 - f.last;
-        p.bind_image(0, &f.x[next], image_access::READ_WRITE);
-        p.bind_image(1, &f.cp, image_access::READ_WRITE);
-        p.dispatch_1d(self.n)?;
-        // The next pass samples x as a texture.
-        self.gl.image_barrier();
-        if let Solve::Fused(f) = &mut self.solver {
-            f.last = next;
-        }
+        let (from_buffer, transposed) = match self.current {
+            Current::Grid => (false, false),
+            Current::Solved { transposed } => (true, transposed),
+        };
+        let grid = self.grid.texture();
+        f.dispatch(&self.gl, sweep, self.n, |p, last| {
+            let tex = if from_buffer { last } else { grid };
+            p.bind_image(2, tex, image_access::READ_ONLY);
+            bind(p, FieldRef { tex, transposed })
+        })?;
         self.current = Current::Solved {
             transposed: sweep == Sweep::Y,
         };

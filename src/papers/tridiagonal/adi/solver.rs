@@ -17,7 +17,9 @@
 //! `cr-copy` (copy method), `cgN` (fragment CG, N fixed iterations, scalar textures; `cg` =
 //! `cg4`), `thomas` (CPU), `compute-cr`, `compute-pcr`, `gpu-thomas`.
 
-use crate::gl::{Format, Gl, Need, PingPongMethod, Program, TexTarget, Texture, image_access};
+use crate::gl::{
+    Buffer, Format, Gl, Need, PingPongMethod, Program, TexTarget, Texture, image_access,
+};
 use crate::papers::tridiagonal::batch::{BatchSolver, check_systems};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing};
 use crate::papers::tridiagonal::compute::{ComputeCr, ComputePcr};
@@ -146,7 +148,8 @@ pub struct Footprint {
 /// - `cgN`: about ten R32F vectors of `n × n` and the reduction chain;
 /// - `thomas`: the systems read back (RGBA32F), `x` and the output (R32F);
 /// - `compute-cr`: global scratch `(4 N′ + N′ + 1) × n` floats (when it does not fit shared
-///   memory) and the output; `compute-pcr`: `4 n × n` floats; `gpu-thomas`: two R32F.
+///   memory) and the output; `compute-pcr`: `4 n × n` floats; `gpu-thomas`: the R32F output and the (c′, d′)
+///   scratch (two floats per unknown); `fused-thomas`: two R32F outputs and that scratch.
 pub fn footprint(name: &str, n: u32) -> Footprint {
     let (n64, f) = (n as u64, 4u64);
     let np = (n64 + 1).next_power_of_two();
@@ -169,7 +172,8 @@ pub fn footprint(name: &str, n: u32) -> Footprint {
         "thomas" => (n64, 4 * plane + 2 * plane),
         "compute-cr" => (n64, (5 * np + 1) * n64 * f + plane),
         "compute-pcr" => (n64, 4 * plane + plane),
-        "gpu-thomas" | FUSED => (n64, 3 * plane),
+        "gpu-thomas" => (n64, 3 * plane),
+        FUSED => (n64, 4 * plane),
         _ => (n64, 11 * plane), // cgN
     };
     Footprint {
@@ -234,7 +238,7 @@ pub struct GpuThomas {
     gl: Gl,
     program: std::rc::Rc<Program>,
     x: Texture,
-    cp: Texture,
+    scratch: Buffer<[f32; 2]>,
 }
 
 impl GpuThomas {
@@ -243,7 +247,7 @@ impl GpuThomas {
             gl: gl.clone(),
             program: Program::compute(gl, "tridiagonal/sim/thomas.comp", &[])?,
             x: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
-            cp: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
+            scratch: Buffer::zeroed(gl, n as usize * batch as usize)?,
         })
     }
 }
@@ -260,13 +264,14 @@ impl BatchSolver for GpuThomas {
         check_systems(systems, n, batch)?;
         let p = &self.program;
         p.bind_texture(0, "u_sys", systems);
-        p.bind_image(0, &self.x, image_access::READ_WRITE);
-        p.bind_image(1, &self.cp, image_access::READ_WRITE);
+        p.bind_image(0, &self.x, image_access::WRITE_ONLY);
+        self.scratch.bind(1);
         p.set_i32("u_n", n as i32);
-        p.set_i32("u_batch", batch as i32);
+        p.set_i32("u_lines", batch as i32);
         p.dispatch_1d(batch as u32)?;
-        // Later passes sample x as a texture.
+        // Later passes sample x as a texture; the next solve rewrites the scratch.
         self.gl.image_barrier();
+        self.gl.storage_barrier();
         Ok(&self.x)
     }
     fn output(&self) -> &Texture {
