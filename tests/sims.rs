@@ -527,7 +527,7 @@ fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
     }
     let check_config = |text: &str| {
         std::fs::write(dir.path().join("sims.toml"), text).unwrap();
-        gpgpu_repro::runner::entry::load(paper, Some(dir.path()), &check).map(drop)
+        gpgpu_repro::runner::entry::load(paper.files, Some(dir.path()), &check).map(drop)
     };
     const EXPERIMENTS: &str = include_str!("../experiments/sims.toml");
     assert_eq!(builtin("sims"), EXPERIMENTS);
