@@ -96,7 +96,7 @@ pub fn plan(caps: &crate::gl::Caps) -> String {
     let mut s = format!("What runs on this device ({}):\n", caps.summary());
     for p in PAPERS {
         s.push_str(&format!("  {}\n", p.key));
-        for t in p.table_specs() {
+        for t in p.info().table_specs() {
             s.push_str(&format!("    {:<12} {}\n", t.id, t.plan(caps)));
         }
     }

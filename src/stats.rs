@@ -1,7 +1,9 @@
 //! The statistics behind every timed number: the median with a distribution-free confidence
 //! interval, the spread, paired ratios from interleaved rounds, and the rules that turn
-//! intervals into decisions (a verdict, a winner, a tie). Below everything else (it imports
-//! nothing of the crate): the GL timing loop, the bench, the runner and the report share it.
+//! intervals into decisions (a verdict, a winner, a tie); and the project's one error measure
+//! of a result against its CPU reference ([`max_rel_error`], in [`error`]). Below everything
+//! else (it imports nothing of the crate): the GL timing loop, the bench, the runner, the
+//! report and the papers share it.
 //!
 //! # The estimator and its interval
 //! Timings are skewed (a run can only be slowed down, by the OS, by a cache miss, by another
@@ -47,6 +49,7 @@
 
 pub mod between;
 pub mod decision;
+pub mod error;
 pub mod estimate;
 pub mod median;
 
@@ -57,6 +60,7 @@ pub use decision::{
     Decision, Pick, decide, paired_ratio, paired_winner, per_round, round_order, separated, winner,
     within,
 };
+pub use error::{max_rel_error, max_rel_error_with};
 pub use estimate::{Estimate, is_zero};
 pub use median::{LEVEL, MIN_SAMPLES_FOR_CI, median_ci_indices, median_index};
 

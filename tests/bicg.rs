@@ -7,7 +7,8 @@ use common::ctx;
 use gpgpu_repro::papers::bicg::cpu::{self, BicgParams, Stop};
 use gpgpu_repro::papers::bicg::poisson::{self, Mesh};
 use gpgpu_repro::papers::bicg::{EllpackError, EllpackR, GpuBicg, GpuBicgError, GpuOptions};
-use gpgpu_repro::util::{RngExt, max_rel_error as rel_diff, rng};
+use gpgpu_repro::stats::max_rel_error as rel_diff;
+use gpgpu_repro::util::{RngExt, rng};
 
 /// A random sparse matrix with 1..=max_len entries per row (diagonal first, made dominant).
 fn random_matrix(n: usize, max_len: usize, seed: u64, dominant: bool) -> EllpackR<f64> {

@@ -124,7 +124,7 @@ fn every_key_of_every_experiment_file_refuses_a_bad_value_at_load() {
                 }
                 std::fs::write(&path, toml::to_string(&m.text).unwrap()).unwrap();
                 tried += 1;
-                let said = match runner::entry::load(paper, Some(dir.path()), &check) {
+                let said = match runner::entry::load(paper.files, Some(dir.path()), &check) {
                     Err(RunError::Config { file: f, message }) => {
                         let named = f.contains(&format!("{}.toml", file.name))
                             && message.contains(&m.name)

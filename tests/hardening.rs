@@ -240,7 +240,7 @@ fn resume_reuses_every_row_of_a_table_measured_before() {
     };
     let mut measured = 0;
     for resume in [false, true] {
-        let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), resume).unwrap();
+        let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), resume).unwrap();
         let mut t = s.table("t", "T", cols(), &"config").unwrap();
         for n in [8, 16, 32] {
             let key = n.to_string();
@@ -269,7 +269,7 @@ fn resume_reuse_all_is_all_or_nothing_and_values_are_read_back() {
         ]
     };
     let keys = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<Vec<_>>();
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+    let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), false).unwrap();
     let mut t = s.table("t", "T", cols(), &"config").unwrap();
     for (key, ms, ok) in [("a", 1.5, true), ("b", 2.0, true), ("c", 3.0, false)] {
         let row = t.row(key).text("part", key).num("time", ms);
@@ -281,7 +281,7 @@ fn resume_reuse_all_is_all_or_nothing_and_values_are_read_back() {
         .unwrap();
     }
     t.finish().unwrap();
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), true).unwrap();
+    let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), true).unwrap();
     let mut t = s.table("t", "T", cols(), &"config").unwrap();
     // "c" failed: a group with it is measured again, and none of the group is added.
     assert!(t.reuse_all(&keys(&["a", "c"])).unwrap().is_none());
@@ -295,7 +295,7 @@ fn resume_reuse_all_is_all_or_nothing_and_values_are_read_back() {
     assert_eq!(t.text(&rows[1], "part"), Some("b"));
     assert_eq!(t.value(&rows[1], "part"), None);
     // A different configuration reuses nothing.
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), true).unwrap();
+    let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), true).unwrap();
     let mut t = s.table("t", "T", cols(), &"other config").unwrap();
     assert!(t.reuse("a").unwrap().is_none());
     // Records written before `reused` existed still load.
@@ -650,7 +650,7 @@ fn every_numeric_field_mutated_to_0_neg1_nan_inf_1e12_never_panics() {
                     };
                     let key = p.join(".").replace(".[", "[");
                     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        runner::entry::load(paper, Some(exp.path()), &check).map(drop)
+                        runner::entry::load(paper.files, Some(exp.path()), &check).map(drop)
                     }))
                     .unwrap_or_else(|_| panic!("{}: {key} = {label} panicked", file.name));
                     tried += 1;

@@ -11,7 +11,7 @@ use gpgpu_repro::papers::lu::cpu::{
 };
 use gpgpu_repro::papers::lu::fragment::rect_minus;
 use gpgpu_repro::papers::lu::{Feed, FragmentLu, I2Order, LuError, Params, Variant, theory};
-use gpgpu_repro::util::max_rel_error as factor_error;
+use gpgpu_repro::stats::max_rel_error as factor_error;
 
 /// The verification tolerance the experiments use for the order-`n` matrix `a` (see
 /// `cpu::tolerance`).

@@ -10,7 +10,7 @@ use gpgpu_repro::papers::matmul::gpu::{Blocked, BlockedParams, Park2019, Park201
 use gpgpu_repro::papers::matmul::multipass::Multipass;
 use gpgpu_repro::papers::matmul::{MatmulError, Matrix, cpu};
 use gpgpu_repro::runner::{self, Mode, Options, RunError};
-use gpgpu_repro::util::max_rel_error;
+use gpgpu_repro::stats::max_rel_error;
 
 /// f32 accumulation of n products of entries in [-1, 1): normwise error about √n·2⁻²⁴
 /// (≈ 2e-6 at n = 1000); 2e-5 leaves a 10× margin, while a wrong or missing tile gives > 1e-2.

@@ -40,7 +40,7 @@ fn rows_are_written_at_once_and_failures_are_marked() {
     let g = ctx();
     let dir = tempfile::tempdir().unwrap();
     let paper = registry::paper("matmul").unwrap();
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+    let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), false).unwrap();
     let mut t = s
         .table("demo", "Demo table", columns(), &("config", 1))
         .unwrap();
@@ -77,7 +77,7 @@ fn resume_reuses_rows_with_the_same_configuration_only() {
     let dir = tempfile::tempdir().unwrap();
     let paper = registry::paper("matmul").unwrap();
     {
-        let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), false).unwrap();
+        let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), false).unwrap();
         let mut t = s.table("demo", "Demo", columns(), &"config A").unwrap();
         t.push(Row::new("8").num(8.0).num(1.5).num(0.0).verify(0.0, 1e-5))
             .unwrap();
@@ -85,7 +85,7 @@ fn resume_reuses_rows_with_the_same_configuration_only() {
             .unwrap();
         t.finish().unwrap();
     }
-    let s = Session::for_tests(&g, paper, Mode::Quick, dir.path(), true).unwrap();
+    let s = Session::for_tests(&g, paper.info(), Mode::Quick, dir.path(), true).unwrap();
     let mut same = s.table("demo", "Demo", columns(), &"config A").unwrap();
     assert!(
         same.reuse("8").unwrap().is_some(),
@@ -233,6 +233,7 @@ fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succ
     // `info`'s plan says the same before anything runs.
     let plan = |id| {
         NEEDS_TOO_MUCH
+            .info()
             .table_spec(id)
             .map(|t| t.plan(g.caps()))
             .unwrap()
@@ -244,7 +245,7 @@ fn tables_and_rows_the_device_lacks_are_skipped_with_the_reason_and_the_run_succ
 #[test]
 fn every_paper_declares_its_tables_once() {
     for p in PAPERS {
-        let ids: Vec<&str> = p.table_specs().map(|t| t.id).collect();
+        let ids: Vec<&str> = p.info().table_specs().map(|t| t.id).collect();
         assert!(!ids.is_empty(), "{}: no tables declared", p.key);
         let mut unique = ids.clone();
         unique.sort();
@@ -261,7 +262,7 @@ fn every_paper_declares_its_tables_once() {
         return;
     }
     for p in PAPERS {
-        for t in p.table_specs() {
+        for t in p.info().table_specs() {
             assert_eq!(t.plan(g.caps()), "runs", "{}/{}", p.key, t.id);
         }
     }
@@ -695,7 +696,7 @@ fn bounded_table(
     use gpgpu_repro::bench::DeviceProfile;
     use gpgpu_repro::report::bound_columns;
     let paper = registry::paper("matmul").unwrap();
-    let s = Session::for_tests(g, paper, Mode::Quick, dir, false).unwrap();
+    let s = Session::for_tests(g, paper.info(), Mode::Quick, dir, false).unwrap();
     let mut p = DeviceProfile::new(g.info().clone(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     p.limits.draw_ms = Some(draw_ms);
     s.set_profile(std::rc::Rc::new(p));

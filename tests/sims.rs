@@ -527,7 +527,7 @@ fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
     }
     let check_config = |text: &str| {
         std::fs::write(dir.path().join("sims.toml"), text).unwrap();
-        gpgpu_repro::runner::entry::load(paper, Some(dir.path()), &check).map(drop)
+        gpgpu_repro::runner::entry::load(paper.files, Some(dir.path()), &check).map(drop)
     };
     const EXPERIMENTS: &str = include_str!("../experiments/sims.toml");
     assert_eq!(builtin("sims"), EXPERIMENTS);
@@ -577,7 +577,7 @@ fn cpu_thomas_is_one_generic_function_in_f32_and_f64() {
     let want = thomas_batch_f64(&s).unwrap();
     let mut x = vec![0f32; 37 * 5];
     thomas_batch_f32(&s, &mut x).unwrap();
-    let e = gpgpu_repro::util::max_rel_error(&x, &want);
+    let e = gpgpu_repro::stats::max_rel_error(&x, &want);
     // Diagonally dominant (|b| ≥ |a| + |c| + 1): f32 rounding, a few ulp per row.
     assert!(e < 1e-5, "{e:.2e}");
     assert!(s.residual(&x) < 1e-5);
@@ -613,7 +613,7 @@ fn every_adi_simulation_is_registered_once_and_matches_its_cpu_twin() {
             sim.step().unwrap();
         }
         let want = (spec.reference)(15, 3).unwrap();
-        let err = gpgpu_repro::util::max_rel_error(&sim.read().unwrap(), &want);
+        let err = gpgpu_repro::stats::max_rel_error(&sim.read().unwrap(), &want);
         assert!(err < 1e-4, "{}: {err:.2e}", e.name);
         // A reset brings back the initial state (and the step count).
         sim.reset().unwrap();

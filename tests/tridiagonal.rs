@@ -6,7 +6,7 @@ use common::{ctx, ctx_with};
 use gpgpu_repro::gl::{Gl, Need, PingPongMethod, Texture};
 use gpgpu_repro::papers::tridiagonal::cpu::cyclic_reduction_f64;
 use gpgpu_repro::papers::tridiagonal::*;
-use gpgpu_repro::util::max_rel_error;
+use gpgpu_repro::stats::max_rel_error;
 
 /// The library's upload ([`upload`](gpgpu_repro::papers::tridiagonal::upload)), unwrapped.
 fn upload(gl: &Gl, s: &Systems) -> Texture {
@@ -30,7 +30,7 @@ fn cpu_cyclic_reduction_matches_thomas() {
         let want = thomas_batch_f64(&s).unwrap();
         for j in 0..2 {
             let got = cyclic_reduction_f64(&s, j).unwrap();
-            let e = gpgpu_repro::util::max_rel_error(&got, &want[j * n..(j + 1) * n]);
+            let e = gpgpu_repro::stats::max_rel_error(&got, &want[j * n..(j + 1) * n]);
             assert!(e < 1e-12, "n={n}: {e:e}");
         }
     }

@@ -34,7 +34,7 @@ use crate::gl::timing::measure_gpu;
 use crate::gl::{
     Buffer, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// Operations per timed run of the probe.
 pub const PROBE_OPS: u32 = 100;

@@ -36,7 +36,7 @@ use crate::gl::timing::Timing;
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// Loop trips of the kernel: each trip is `STEP8`, [`STEPS_PER_TRIP`] steps of every chain.
 const ITERS: u32 = 64;

@@ -111,18 +111,8 @@ impl Measurement {
             Unit::GBs | Unit::Gflops => amount / (timing.min_ms * 1e-3) / 1e9,
         };
         Measurement {
-            key: key.to_string(),
             what,
-            unit,
             value: (ok && value.is_finite() && value > 0.0).then_some(value),
-            peak: None,
-            plateau: None,
-            cache: vec![],
-            sweep: vec![],
-            passes: vec![],
-            one_cpu: None,
-            unreached: vec![],
-            sweep_end: None,
             amount,
             reps,
             timing,
@@ -136,6 +126,7 @@ impl Measurement {
                     error.unwrap_or(0.0)
                 )
             },
+            ..Measurement::bare(key, unit)
         }
     }
 
@@ -153,9 +144,17 @@ impl Measurement {
     /// A measurement that could not be made, with the reason.
     pub(crate) fn failed(key: &str, why: &str) -> Measurement {
         Measurement {
+            note: why.to_string(),
+            ..Measurement::bare(key, Unit::GBs)
+        }
+    }
+
+    /// The row `key` in `unit` with nothing measured: no value, no sweep, no check.
+    fn bare(key: &str, unit: Unit) -> Measurement {
+        Measurement {
             key: key.to_string(),
             what: String::new(),
-            unit: Unit::GBs,
+            unit,
             value: None,
             peak: None,
             plateau: None,
@@ -170,7 +169,7 @@ impl Measurement {
             timing: Timing::default(),
             error: None,
             tolerance: 0.0,
-            note: why.to_string(),
+            note: String::new(),
         }
     }
 }

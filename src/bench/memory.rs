@@ -19,7 +19,7 @@ use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{Buffer, BufferTexture, Define, Format, Gl, GlError, Program, TexTarget, Texture};
-use crate::util::{max_rel_error, max_rel_error_with};
+use crate::stats::{max_rel_error, max_rel_error_with};
 
 /// Elements each invocation of the read kernel sums.
 const READS: usize = 16;

@@ -25,7 +25,7 @@ use crate::gl::{
     Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
     image_access,
 };
-use crate::util::{max_rel_error, max_rel_error_with};
+use crate::stats::{max_rel_error, max_rel_error_with};
 
 /// Texels each fragment of the fetch kernel sums.
 const FETCHES: u32 = 8;

@@ -66,7 +66,7 @@ pub use define::Define;
 pub use egl::{DeviceSelector, headless};
 pub use error::GlError;
 pub use info::DeviceInfo;
-pub use observe::{Panel, PassInfo, PassObserver, Role};
+pub use observe::{Panel, Pass, PassInfo, PassObserver, Role};
 pub use pingpong::{PingPong, PingPongMethod, PingPongStats};
 pub use program::Program;
 pub use quad::{Quad, QuadBatch};

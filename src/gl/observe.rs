@@ -73,8 +73,10 @@ impl<'a> Panel<'a> {
     }
 }
 
-/// What one pass is (see the module docs).
-pub struct PassInfo<'a> {
+/// What one pass is (see the module docs), with its panels: live textures ([`PassInfo`]) or,
+/// in a recorder, their read-back copies.
+#[derive(Clone, Debug)]
+pub struct Pass<P> {
     /// Short title, e.g. `reduction level s = 2`.
     pub title: String,
     /// Shader file under `glsl/` and the defines it was compiled with.
@@ -86,7 +88,25 @@ pub struct PassInfo<'a> {
     pub paper: String,
     /// What each fragment fetches and writes, in words.
     pub fetches: String,
-    pub panels: Vec<Panel<'a>>,
+    pub panels: Vec<P>,
+}
+
+/// A pass as it runs: its panels are the live textures.
+pub type PassInfo<'a> = Pass<Panel<'a>>;
+
+impl<P> Pass<P> {
+    /// The same pass (title, shader, uniforms, words) with other panels.
+    pub fn with_panels<Q>(&self, panels: Vec<Q>) -> Pass<Q> {
+        Pass {
+            title: self.title.clone(),
+            shader: self.shader,
+            defines: self.defines.clone(),
+            uniforms: self.uniforms.clone(),
+            paper: self.paper.clone(),
+            fetches: self.fetches.clone(),
+            panels,
+        }
+    }
 }
 
 /// Receives every pass of a traced solve (see the module docs).

@@ -35,6 +35,26 @@ impl<T> PerMode<T> {
     }
 }
 
+/// The one rule for a number that must be positive: finite and > 0. The error names the key
+/// and the value, in one wording for every paper.
+pub fn positive(key: &str, v: f64) -> Result<(), String> {
+    if v.is_finite() && v > 0.0 {
+        Ok(())
+    } else {
+        Err(format!("{key} = {v}: must be a finite number > 0"))
+    }
+}
+
+/// The one rule for a lower bound: `v ≥ min`. The error names the key, the value and the
+/// bound, in one wording for every paper.
+pub fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Result<(), String> {
+    if v >= min {
+        Ok(())
+    } else {
+        Err(format!("{key} = {v}: must be ≥ {min}"))
+    }
+}
+
 /// Sizes for a full and for a quick run.
 pub type Sizes = PerMode<Vec<u32>>;
 

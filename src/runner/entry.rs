@@ -1,13 +1,11 @@
-//! What the runner knows of a paper: its [`PaperEntry`] (key, title, experiment files, run
-//! function), the [`Paper`] trait that ties a paper's typed configuration to its run, and how
-//! an experiment file is loaded and checked before any work starts.
+//! What the runner knows of a paper below its run: its [`PaperInfo`] (key, title, experiment
+//! files, tables), each table's [`TableSpec`], and how an experiment file is loaded and checked
+//! before any work starts. The entry with its run function (`PaperEntry`, the `Paper` trait)
+//! is in `paper.rs`, above the session that the run takes.
 //!
 //! Each file is parsed **once** per run: [`load`] turns its text into the typed configuration
-//! (and validates it); the session keeps that value and [`run_paper`] hands it to the paper's
-//! [`Paper::run`]. [`parse_count`] counts these parses (a test asserts one per file per run).
-//!
-//! The entries themselves live in the registry (`crate::registry`), above the papers; the
-//! runner only defines their shape, so that nothing below the registry imports it.
+//! (and validates it); the session keeps that value and `run_paper` hands it to the paper's
+//! `Paper::run`. [`parse_count`] counts these parses (a test asserts one per file per run).
 //!
 //! Loading a file ([`load`]) is three steps, each naming the file actually read:
 //! 1. TOML syntax (`toml::Table`);
@@ -24,9 +22,6 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 
 use super::error::RunError;
-// `Session` holds its `&PaperEntry` and `PaperEntry::run` takes a `&Session`: a type-level
-// cycle, named through the parent's re-export so that the two files stay one-way.
-use super::Session;
 use crate::gl::{Caps, DeviceInfo, Need};
 use crate::mode::Mode;
 
@@ -41,7 +36,7 @@ pub struct ExperimentFile {
     pub parse: fn(&str, &Check) -> Result<Parsed, String>,
 }
 
-/// A file's typed configuration as parsed at load (downcast by [`Session::config`]).
+/// A file's typed configuration as parsed at load (downcast by the session's `config`).
 pub type Parsed = Rc<dyn Any>;
 
 impl ExperimentFile {
@@ -55,54 +50,21 @@ impl ExperimentFile {
     }
 }
 
-/// A paper: the type its own experiment file (`<key>.toml`) parses into, and its run on that
-/// configuration (wgpu's example trait). The registry lists it through the object-safe
-/// adapter [`run_paper::<P>`](run_paper) and its file as
-/// [`ExperimentFile::of::<P::Config>`](ExperimentFile::of).
-pub trait Paper {
-    /// `experiments/<key>.toml`, typed; validated before any paper starts.
-    type Config: Experiments;
-    /// Runs the paper's experiments (tables, plots, notes) on its configuration.
-    fn run(s: &Session, config: &Self::Config) -> Result<(), RunError>;
-}
-
-/// [`Paper::run`] as a plain function of the session: hands `P` the configuration parsed at
-/// load ([`Session::config`]), without parsing it again.
-pub fn run_paper<P: Paper>(s: &Session) -> Result<(), RunError> {
-    P::run(s, s.config::<P::Config>()?)
-}
-
-/// One paper: its key, what it is, its experiment files, and the function that runs it.
-pub struct PaperEntry {
+/// What a session knows of its paper: its registry entry's key, title, experiment files and
+/// tables (all of the entry but its run and the report's text).
+#[derive(Clone, Copy)]
+pub struct PaperInfo {
     /// The key used on the command line and for folders (`glsl/`, `figures/`, …).
     pub key: &'static str,
     /// Authors, year and title, as the report's section heading.
     pub title: &'static str,
-    /// The files it reads: its own `<key>.toml` first (handed to its run; [`Session::config`]),
-    /// then any others ([`Session::config_ref`]), e.g. tridiagonal's `sims.toml`.
+    /// The files it reads, its own `<key>.toml` first.
     pub files: &'static [ExperimentFile],
-    /// Its tables and what each needs from the device, in the order they run (in groups: a
-    /// paper's own tables, then e.g. its simulations'): `info` lists them, and
-    /// [`Session::runs`] skips a table whose needs the device lacks.
+    /// Its tables and what each needs from the device, in the order they run.
     pub tables: &'static [&'static [TableSpec]],
-    /// Runs the paper's experiments (tables, plots, notes) in a session: [`run_paper::<P>`]
-    /// for the paper `P`.
-    pub run: fn(&Session) -> Result<(), RunError>,
-    /// Its citation, original setup and what of it is not reproduced (the report's
-    /// method, omissions and references), declared in the paper's folder.
-    pub original: &'static crate::report::article::Original,
 }
 
-impl PaperEntry {
-    /// The paper as the report lists it.
-    pub fn meta(&self) -> crate::report::article::PaperMeta {
-        crate::report::article::PaperMeta {
-            key: self.key,
-            title: self.title,
-            original: self.original,
-        }
-    }
-
+impl PaperInfo {
     /// Every table of the paper, in order.
     pub fn table_specs(&self) -> impl Iterator<Item = &'static TableSpec> + use<> {
         self.tables.iter().flat_map(|g| g.iter())
@@ -154,12 +116,6 @@ impl TableSpec {
             Some(why) => format!("runs; some rows skipped ({why})"),
             None => "runs".to_string(),
         }
-    }
-}
-
-impl std::fmt::Debug for PaperEntry {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "PaperEntry({})", self.key)
     }
 }
 
@@ -247,16 +203,15 @@ pub fn read(file: &ExperimentFile, dir: Option<&Path>) -> Result<LoadedFile, Run
     }
 }
 
-/// Reads, parses and checks every file of `paper` (syntax, finite numbers, typed
+/// Reads, parses and checks every file of a paper, `files` (syntax, finite numbers, typed
 /// configuration, the paper's validation): each file's text is parsed into its type once,
 /// here, and the value travels with the file to the session.
 pub fn load(
-    paper: &PaperEntry,
+    files: &[ExperimentFile],
     dir: Option<&Path>,
     check: &Check,
 ) -> Result<Vec<LoadedFile>, RunError> {
-    paper
-        .files
+    files
         .iter()
         .map(|f| {
             let mut loaded = read(f, dir)?;

@@ -1,6 +1,6 @@
 //! The experiment runner behind `gpgpu-repro reproduce`.
 //!
-//! It is handed the papers' entries ([`PaperEntry`], defined here, listed by the registry
+//! It is handed the papers' entries ([`PaperEntry`], in [`paper`], listed by the registry
 //! above it). Before any work starts it reads every experiment file of the selected papers
 //! (`--experiments DIR` or the built-in copies) and checks each completely: syntax, finite
 //! numbers, the typed configuration and the paper's own [`Experiments::validate`] (see
@@ -24,6 +24,7 @@ pub mod entry;
 pub mod error;
 pub mod interrupt;
 pub mod options;
+pub mod paper;
 pub mod paper_runner;
 pub mod reproduce;
 pub mod roofline;
@@ -35,11 +36,10 @@ pub use crate::mode::Mode;
 pub use crate::report::files::DEVICE_JSON;
 pub use config::{PerMode, Repeat, Sizes};
 pub use device::{FIGURES, device_folder};
-pub use entry::{
-    Check, ExperimentFile, Experiments, LoadedFile, Paper, PaperEntry, TableSpec, parse, run_paper,
-};
+pub use entry::{Check, ExperimentFile, Experiments, LoadedFile, PaperInfo, TableSpec, parse};
 pub use error::RunError;
 pub use interrupt::{STOP_GRACE, interrupt_flag};
 pub use options::Options;
+pub use paper::{Paper, PaperEntry, run_paper};
 pub use reproduce::{check_all, reproduce, reproduce_with, select};
 pub use session::{Session, TableWriter};

@@ -14,9 +14,10 @@ use crate::report::index::PaperRecord;
 use crate::report::load::{Gate, LoadSource, QuietPolicy, RunLoad, Snapshot};
 
 use super::device::limits_summary;
-use super::entry::{LoadedFile, PaperEntry};
+use super::entry::LoadedFile;
 use super::error::RunError;
 use super::options::Options;
+use super::paper::PaperEntry;
 use super::session::handle::Session;
 
 /// What running one paper after another shares: the context, the options, the load policy
@@ -52,7 +53,7 @@ impl PaperRunner<'_> {
             .and_then(|_| crate::report::load::Snapshot::now());
         let session = Session::new(
             gl,
-            paper,
+            paper.info(),
             opts.mode,
             self.dir.join(paper.key),
             files,

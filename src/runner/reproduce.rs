@@ -17,10 +17,11 @@ use crate::report::load::QuietPolicy;
 
 use super::device::{FIGURES, device_profile, set_between_run};
 use super::drift;
-use super::entry::{self, Check, LoadedFile, PaperEntry};
+use super::entry::{self, Check, LoadedFile};
 use super::error::RunError;
 use super::interrupt::interrupt_flag;
 use super::options::Options;
+use super::paper::PaperEntry;
 use super::paper_runner::PaperRunner;
 
 /// Resolves paper keys against `all` (`all` or nothing: every paper), in the order given,
@@ -60,7 +61,12 @@ pub fn check_all(
     };
     papers
         .iter()
-        .map(|&p| Ok((p, entry::load(p, opts.experiments.as_deref(), &check)?)))
+        .map(|&p| {
+            Ok((
+                p,
+                entry::load(p.files, opts.experiments.as_deref(), &check)?,
+            ))
+        })
         .collect()
 }
 

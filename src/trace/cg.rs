@@ -18,7 +18,7 @@ use super::technique::Technique;
 use crate::gl::Gl;
 use crate::papers::tridiagonal::cg::{cg_fixed_f64, static_fetches};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCg, Packing, Systems, TridiagonalError};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// `trace cg-scalar`.
 pub const SCALAR: Technique = Technique {

@@ -23,7 +23,7 @@ use super::record::Recorder;
 use super::run::{Run, Trace};
 use crate::gl::{Gl, PingPongMethod};
 use crate::papers::tridiagonal::{BatchSolver, FragmentCr, Systems, thomas_batch_f64};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// `trace cr-copy`.
 pub const COPY: super::technique::Technique = super::technique::Technique {

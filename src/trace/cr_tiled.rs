@@ -12,7 +12,7 @@ use crate::gl::Gl;
 use crate::papers::tridiagonal::thomas_batch_f64;
 use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::papers::tridiagonal::{CrLayout, CrParams, FragmentCr, Systems, TridiagonalError};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// `trace cr-tiled`.
 pub const TILED: Technique = Technique {

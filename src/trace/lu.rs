@@ -19,7 +19,7 @@ use crate::gl::{Gl, PingPongMethod, Role};
 use crate::papers::lu::cpu::{diag_dominant, lu_f64_of};
 use crate::papers::lu::fragment::unpack;
 use crate::papers::lu::{FragmentLu, Params, Variant};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 macro_rules! technique {
     ($name:literal, $v:ident, $m:ident, $about:literal) => {

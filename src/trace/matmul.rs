@@ -12,7 +12,7 @@ use crate::gl::{Gl, Role};
 use crate::papers::matmul::multipass::Multipass;
 use crate::papers::matmul::pack::unpack4;
 use crate::papers::matmul::{MatmulError, Matrix, cpu};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// `trace matmul-multipass`.
 pub const MULTIPASS: Technique = Technique {

@@ -2,7 +2,7 @@
 //! (before the draw: as the pass reads it; after: as the pass left it) and keeps what
 //! [`super::render`] and [`super::markdown`] need.
 
-use crate::gl::{Define, GlError, PassInfo, PassObserver, Quad, Rect, Role};
+use crate::gl::{GlError, Pass, PassInfo, PassObserver, Quad, Rect, Role};
 
 /// One texture of one pass, read back.
 #[derive(Clone, Debug)]
@@ -33,17 +33,8 @@ impl Snapshot {
     }
 }
 
-/// One pass, read back.
-#[derive(Clone, Debug)]
-pub struct PassRecord {
-    pub title: String,
-    pub shader: &'static str,
-    pub defines: Vec<Define>,
-    pub uniforms: Vec<(String, String)>,
-    pub paper: String,
-    pub fetches: String,
-    pub panels: Vec<Snapshot>,
-}
+/// One pass, read back: its panels are snapshots.
+pub type PassRecord = Pass<Snapshot>;
 
 impl PassRecord {
     /// The panel labelled `label`.
@@ -91,15 +82,7 @@ impl PassObserver for Recorder {
                 carried: p.carried.clone(),
             });
         }
-        self.passes.push(PassRecord {
-            title: pass.title.clone(),
-            shader: pass.shader,
-            defines: pass.defines.clone(),
-            uniforms: pass.uniforms.clone(),
-            paper: pass.paper.clone(),
-            fetches: pass.fetches.clone(),
-            panels,
-        });
+        self.passes.push(pass.with_panels(panels));
         Ok(())
     }
 }

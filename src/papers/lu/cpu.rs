@@ -409,7 +409,7 @@ impl Reference {
         let f64 = lu_f64_of(&a, n)?;
         let mut cpu_f32 = a.clone();
         lu_f32(&mut cpu_f32, n)?;
-        let tol = tolerance(crate::util::max_rel_error(&cpu_f32, &f64));
+        let tol = tolerance(crate::stats::max_rel_error(&cpu_f32, &f64));
         let mut cpu_f32_printed = a.clone();
         lu_f32_form(&mut cpu_f32_printed, n, Update::Printed)?;
         Ok(Reference {

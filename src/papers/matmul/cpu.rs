@@ -102,7 +102,7 @@ pub fn reference_f64(a: &Matrix, b: &Matrix) -> Vec<f64> {
 /// max |got − ref| / max |ref| over those rows.
 pub fn rows_error(got: &[f32], reference: &[f64], l: usize, rows: Range<usize>) -> f64 {
     let span = rows.start * l..rows.end * l;
-    crate::util::max_rel_error(&got[span.clone()], &reference[span])
+    crate::stats::max_rel_error(&got[span.clone()], &reference[span])
 }
 
 #[cfg(test)]

@@ -16,7 +16,7 @@ use crate::mode::Mode;
 use crate::report::files::write_atomic;
 use crate::report::index::{PaperRecord, PlotRef, TableRef};
 use crate::report::{Attained, Audit, BarChart, DotChart, Finding, LineChart, Provenance};
-use crate::runner::entry::{LoadedFile, PaperEntry};
+use crate::runner::entry::{Check, LoadedFile, PaperInfo, load};
 use crate::runner::error::RunError;
 
 pub(super) struct State {
@@ -53,7 +53,9 @@ pub struct Session {
     /// The GL context every experiment runs on.
     pub gl: Gl,
     pub mode: Mode,
-    pub paper: &'static PaperEntry,
+    /// Its paper: key, title, experiment files, tables (not the registry entry, whose run
+    /// takes a session).
+    pub paper: PaperInfo,
     pub(super) files: Vec<LoadedFile>,
     pub(super) shared: Rc<Shared>,
 }
@@ -62,7 +64,7 @@ impl Session {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
         gl: &Gl,
-        paper: &'static PaperEntry,
+        paper: PaperInfo,
         mode: Mode,
         dir: PathBuf,
         files: Vec<LoadedFile>,
@@ -103,19 +105,20 @@ impl Session {
     }
 
     /// A session for tests and tools: writes to `dir`, full or quick mode, no progress bars;
-    /// `resume` as with `--resume`; the paper's built-in experiment files, checked.
+    /// `resume` as with `--resume`; the paper's built-in experiment files, checked. `paper` is
+    /// a registry entry's [`PaperEntry::info`](crate::runner::PaperEntry::info).
     pub fn for_tests(
         gl: &Gl,
-        paper: &'static PaperEntry,
+        paper: PaperInfo,
         mode: Mode,
         dir: &Path,
         resume: bool,
     ) -> Result<Session, RunError> {
-        let check = crate::runner::entry::Check {
+        let check = Check {
             mode,
             device: gl.info(),
         };
-        let files = crate::runner::entry::load(paper, None, &check)?;
+        let files = load(paper.files, None, &check)?;
         Session::new(
             gl,
             paper,

@@ -11,7 +11,7 @@ use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let params = &cfg.solver.params();

@@ -17,7 +17,7 @@ use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Audit, Column, Dot, DotChart, DotSeries, Finding, Table, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());

@@ -9,7 +9,7 @@ use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, LineChart, Series, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let params = &cfg.solver.params();

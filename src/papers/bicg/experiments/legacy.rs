@@ -22,7 +22,7 @@ use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Column, RowBuilder, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// The algorithm every row runs, for the legacy-vs-compute table.
 const VERSUS: &str = "Bi-CG iterations (fp32)";

@@ -7,7 +7,7 @@
 //! iteration as fragment passes beside the compute build). Fig. 5 is skipped (two host CPUs).
 //!
 //! Every GPU solution is verified against the CPU f64 `linbcg` of [`super::cpu`] with
-//! [`crate::util::max_rel_error`]; both stop when NR's estimate of the relative error
+//! [`crate::stats::max_rel_error`]; both stop when NR's estimate of the relative error
 //! reaches `tol`, from slightly different rounding (reduction order), so they agree to a
 //! small multiple of `tol` ([`solution_tolerance`]).
 //!

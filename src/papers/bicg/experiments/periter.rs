@@ -11,7 +11,7 @@ use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let opts = cfg.solver.gpu_options();

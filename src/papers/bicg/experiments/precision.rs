@@ -11,7 +11,7 @@ use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{PoissonSystem, fig4_problem};
 use crate::report::{Column, Finding, LineChart, Row, Series, Verdict};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// Verification tolerance of the fp32 solution: what fp32 storage of x holds on this
 /// conditioning.

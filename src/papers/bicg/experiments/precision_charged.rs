@@ -28,7 +28,7 @@ use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
 use crate::report::{Column, Finding, Verdict};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// What each system is: its key, its label, whether A is symmetric (then Aᵀ reuses A and
 /// there is no `+ scaled b` row).

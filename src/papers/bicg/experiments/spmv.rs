@@ -8,7 +8,8 @@ use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{Column, bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::{RngExt, max_rel_error, rng};
+use crate::stats::max_rel_error;
+use crate::util::{RngExt, rng};
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let opts = cfg.solver.gpu_options();

@@ -15,7 +15,7 @@ use crate::report::{
 };
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::Estimate;
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let (params, opts) = (&cfg.solver.params(), cfg.solver.gpu_options());

@@ -143,7 +143,7 @@ fn size_rows(
         sweeps,
         total: flat.sweep_bytes() as f64 * sweeps as f64 / 1e9,
     };
-    let frag_err = crate::util::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
+    let frag_err = crate::stats::max_rel_error(&frag.x().map_err(RunError::algorithm)?, &want);
     let layout = frag.layout();
     drop(frag);
     t.push_variant(m.frag_row(t, &frag_key, frag_err, layout), Some(0))?;
@@ -158,7 +158,7 @@ fn size_rows(
         .enumerate()
     {
         let x = comp.x().map_err(RunError::algorithm)?;
-        let comp_err = crate::util::max_rel_error(&x, &want);
+        let comp_err = crate::stats::max_rel_error(&x, &want);
         t.push_variant(m.comp_row(t, (i, reads), key, comp_err), Some(1 + i))?;
     }
     Ok(())

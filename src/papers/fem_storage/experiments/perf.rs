@@ -123,7 +123,7 @@ fn size_rows(
     let total = bytes * sweeps as f64 / 1e9;
     for (i, (reads, gpu)) in Reads::ALL.into_iter().zip(&gpus).enumerate() {
         let xg = gpu.x().map_err(RunError::algorithm)?;
-        let err = crate::util::max_rel_error(&xg, &want);
+        let err = crate::stats::max_rel_error(&xg, &want);
         let row = gl_row(
             s,
             t,

@@ -5,22 +5,7 @@ use super::config::{Config, PerfConfig, Table4Config};
 use crate::gl::DeviceInfo;
 use crate::papers::fem_storage::mesh::Grid;
 use crate::runner::Mode;
-
-fn positive(key: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(format!("{key} = {v}: must be a finite number > 0"))
-    }
-}
-
-fn at_least(key: &str, v: usize, min: usize) -> Result<(), String> {
-    if v >= min {
-        Ok(())
-    } else {
-        Err(format!("{key} = {v}: must be ≥ {min}"))
-    }
-}
+use crate::runner::config::{at_least, positive};
 
 impl Config {
     /// Refuses values no run can use, naming the key.

@@ -13,7 +13,7 @@ use crate::gl::timing::{Rounds, TimingPlan, rounds};
 use crate::report::{Column, bound_columns};
 use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 use super::super::compute::{ComputeInfo, ComputeLu, ComputeParams, compute_work};
 use super::super::theory;

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::gl::{DeviceInfo, PingPongMethod};
+use crate::runner::config::{at_least, positive};
 use crate::runner::{PerMode, Repeat, Sizes};
 
 use crate::papers::lu::fragment::Variant;
@@ -154,14 +155,6 @@ pub struct ComputeCfg {
 /// Width of the Table 5 operand texture (one operand pair per texel).
 pub const ULP_WIDTH: u32 = 1024;
 
-fn positive(key: &str, v: f64) -> Result<(), String> {
-    if v.is_finite() && v > 0.0 {
-        Ok(())
-    } else {
-        Err(format!("`{key}` = {v}: must be a finite number > 0"))
-    }
-}
-
 /// A map's key from a closed set (the implementations, the operations).
 fn one_of<const N: usize>(key: &str, name: &str, names: [&str; N]) -> Result<(), String> {
     if names.contains(&name) {
@@ -171,14 +164,6 @@ fn one_of<const N: usize>(key: &str, name: &str, names: [&str; N]) -> Result<(),
             "`{key}`: unknown name `{name}`; expected one of {}",
             names.join(", ")
         ))
-    }
-}
-
-fn at_least<T: PartialOrd + std::fmt::Display>(key: &str, v: T, min: T) -> Result<(), String> {
-    if v >= min {
-        Ok(())
-    } else {
-        Err(format!("`{key}` = {v}: must be at least {min}"))
     }
 }
 

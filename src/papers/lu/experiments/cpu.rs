@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::gl::timing::{TimingPlan, measure_cpu};
 use crate::report::Column;
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 use super::super::cpu::{Threads, faer_lu_f32, faer_lu_f32_in_place, lu_f32, lu_f64_of};
 use super::super::theory;

@@ -8,7 +8,7 @@ use crate::papers::lu::cpu::{Reference, Update, diag_dominant};
 use crate::papers::lu::fragment::LuInfo;
 use crate::report::RowBuilder;
 use crate::runner::RunError;
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// What one configuration measured at one order (for Tables 1, 2, Fig. 6, §4.3 and §5.1).
 #[derive(Clone, Debug)]

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap};
 use crate::gl::PingPongMethod;
 use crate::report::Column;
 use crate::runner::{RunError, Session};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 use super::super::cpu::Reference;
 use super::super::cpu::{diag_dominant, lu_f32};

@@ -7,7 +7,7 @@
 use crate::gl::PingPongMethod;
 use crate::report::{Column, Row};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 use super::super::arith2005::Arith2005;
 use super::super::cpu::{Reference, Update, diag_dominant, lu_f32, lu_f32_twin};

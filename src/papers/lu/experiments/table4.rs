@@ -10,7 +10,7 @@ use crate::gl::{Format, Gl};
 use crate::report::{Column, Row, RowBuilder, bound_columns};
 use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::stats::Estimate;
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 use super::super::fragment::{Feed, FragmentLu, LuInfo, Params};
 use super::super::theory;

@@ -37,7 +37,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     let a = Matrix::random(n, n, cfg.seed ^ 0x7u64.rotate_right(3));
     let b = Matrix::random(n, n, cfg.seed ^ 0xbu64.rotate_right(3));
     let reference = cpu::reference_f64(&a, &b);
-    let err = |m: &Matrix| crate::util::max_rel_error(&m.data, &reference);
+    let err = |m: &Matrix| crate::stats::max_rel_error(&m.data, &reference);
     let input = format!("N = {n}");
     let alg = RunError::algorithm;
     let mut tuner = s.tuner(&(tune, cfg.seed, cfg.tolerance))?;

@@ -22,7 +22,7 @@ use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::report::bound_columns;
 use crate::report::{Column, Dot, DotChart, DotSeries, Table};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

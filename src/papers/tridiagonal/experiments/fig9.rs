@@ -20,7 +20,7 @@ use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::report::Column;
 use crate::report::bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

@@ -9,7 +9,7 @@ use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32};
 use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::runner::{Repeat, RunError};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 /// Tolerance of a direct solve (CR, PCR, Thomas f32) against Thomas f64: the heat systems
 /// have condition number below 1 + 4r = 5, so an f32 solve is good to ~10 ulps; 1e-4 leaves

@@ -14,7 +14,7 @@ use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::report::Column;
 use crate::runner::{Repeat, RunError, Session, Sizes};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

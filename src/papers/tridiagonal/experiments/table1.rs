@@ -19,7 +19,7 @@ use crate::papers::tridiagonal::layout::CrLayout;
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::report::{Audit, Column, Finding};
 use crate::runner::{RunError, Session, TableWriter};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

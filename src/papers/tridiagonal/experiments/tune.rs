@@ -25,7 +25,7 @@ use crate::papers::tridiagonal::compute::{
 use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::runner::tuning::Candidate;
 use crate::runner::{PerMode, Repeat, RunError, Session};
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]

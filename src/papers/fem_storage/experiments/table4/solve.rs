@@ -180,7 +180,7 @@ fn gpu_solve(
     cpu.step();
     gpu.step(false)?;
     let want: Vec<f64> = cpu.x().iter().map(|&v| v as f64).collect();
-    let step_err = crate::util::max_rel_error(&gpu.x()?, &want);
+    let step_err = crate::stats::max_rel_error(&gpu.x()?, &want);
     Ok((info, work, x, step_err))
 }
 

@@ -80,7 +80,7 @@ impl Inputs {
     }
 
     fn err(&self, m: &Matrix) -> f64 {
-        crate::util::max_rel_error(&m.data, &self.reference)
+        crate::stats::max_rel_error(&m.data, &self.reference)
     }
 }
 

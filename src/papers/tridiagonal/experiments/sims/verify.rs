@@ -3,7 +3,7 @@
 use crate::gl::Gl;
 use crate::papers::tridiagonal::adi::AdiSpec;
 use crate::runner::RunError;
-use crate::util::max_rel_error;
+use crate::stats::max_rel_error;
 
 // f32 GPU against f64 CPU over a few steps: as in tests/sims.rs (1e-4 over 100 steps), with
 // the same margin for the largest grids (more unknowns per line, same contraction).

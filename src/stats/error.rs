@@ -1,19 +1,5 @@
-//! Small shared helpers: seeded random data and error measures.
-
-pub use rand::RngExt;
-use rand::SeedableRng;
-use rand_chacha::ChaCha8Rng;
-
-/// A deterministic random generator (ChaCha8; the same stream on every platform).
-pub fn rng(seed: u64) -> ChaCha8Rng {
-    ChaCha8Rng::seed_from_u64(seed)
-}
-
-/// `n` uniform values in `[lo, hi)`.
-pub fn uniform_f32(seed: u64, n: usize, lo: f32, hi: f32) -> Vec<f32> {
-    let mut r = rng(seed);
-    (0..n).map(|_| r.random_range(lo..hi)).collect()
-}
+//! The project's one error measure of a result against its CPU reference: the normwise
+//! relative error in the max norm, the GPU result (`f32` or `f64`) against an `f64` reference.
 
 /// max_i |got_i − want_i| / max(max_i |want_i|, tiny): the relative error of a whole vector
 /// (normwise, in the max norm), so that entries near zero do not blow it up. `got` may be
@@ -41,28 +27,6 @@ pub fn max_rel_error_with<G: Copy + Into<f64>>(got: &[G], want: impl Fn(usize) -
         e = e.max(d);
     }
     e / scale
-}
-
-/// The machine's physical memory in bytes (`MemTotal` of Linux's `/proc/meminfo`); `None`
-/// where it cannot be read. Experiments compare what a size needs against it before they
-/// allocate, so that a size too large is refused with a message instead of an abort.
-pub fn host_memory_bytes() -> Option<u64> {
-    meminfo("MemTotal:")
-}
-
-/// The memory available for new allocations (`MemAvailable` of `/proc/meminfo`) in bytes;
-/// `None` where it cannot be read. A software GL (llvmpipe) keeps its textures and buffers
-/// there too, so the size checks compare host and device bytes against it.
-pub fn available_memory() -> Option<u64> {
-    meminfo("MemAvailable:")
-}
-
-/// One `kB` field of Linux's `/proc/meminfo`, in bytes.
-fn meminfo(field: &str) -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with(field))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 #[cfg(test)]
