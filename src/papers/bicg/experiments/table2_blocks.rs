@@ -18,6 +18,16 @@ pub(super) fn paper_share(cfg: &Config, k: Kernel) -> Option<f64> {
         .map(|p| p.share)
 }
 
+/// The paper's largest share of a kernel other than SpMV (Table 2).
+fn paper_largest_other(cfg: &Config) -> Option<f64> {
+    cfg.table2
+        .paper
+        .iter()
+        .filter(|p| p.kernel != Kernel::SpMV.name())
+        .map(|p| p.share)
+        .reduce(f64::max)
+}
+
 /// B4, "SpMV takes the largest share" (§V.2.d, Fig. 7): SpMV's time over the largest other
 /// kernel's, paired block by block over the profiled solve (each kernel's calls cut into
 /// [`BLOCKS`] consecutive blocks of equal counts: the same stretch of iterations, table
@@ -39,13 +49,7 @@ pub(super) fn spmv_largest(s: &Session, cfg: &Config, profile: &Profile) -> Resu
     let Some(ratio) = crate::stats::paired_ratio(&spmv, &rest) else {
         return Ok(());
     };
-    let paper_other = cfg
-        .table2
-        .paper
-        .iter()
-        .filter(|p| p.kernel != Kernel::SpMV.name())
-        .map(|p| p.share)
-        .reduce(f64::max);
+    let paper_other = paper_largest_other(cfg);
     let f = Finding::new(
         "table2_blocks",
         "SpMV takes the largest share of the solve time",
@@ -128,14 +132,7 @@ mod tests {
         let cfg: Config = toml::from_str(include_str!("../../../../experiments/bicg.toml"))
             .expect("bicg.toml parses");
         let spmv = paper_share(&cfg, Kernel::SpMV).expect("SpMV printed");
-        let other = cfg
-            .table2
-            .paper
-            .iter()
-            .filter(|p| p.kernel != Kernel::SpMV.name())
-            .map(|p| p.share)
-            .reduce(f64::max)
-            .expect("other kernels printed");
+        let other = paper_largest_other(&cfg).expect("other kernels printed");
         let b4 = decide("r", &Estimate::of(&[spmv / other; 6]).unwrap(), 1.0, true).0;
         assert_eq!(b4, Verdict::Held);
         let calls = cfg.table2.paper.iter().find_map(|p| p.calls).expect("838");
