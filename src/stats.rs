@@ -57,8 +57,8 @@ pub use between::{
     BetweenRun, BetweenTerms, LimiterTerm, between_run, between_term, set_between_terms,
 };
 pub use decision::{
-    Decision, Pick, decide, paired_ratio, paired_winner, per_round, round_order, separated, winner,
-    within,
+    Decision, Pick, band_narrower_than_spread, decide, paired_ratio, paired_winner, per_round,
+    round_order, separated, winner, within,
 };
 pub use error::{max_rel_error, max_rel_error_with};
 pub use estimate::{Estimate, is_zero};

@@ -417,7 +417,7 @@ pub fn decide_band(
             Verdict::NotHeld,
             format!("{iv} lies wholly outside the band {band}."),
         )
-    } else if (hi / lo).ln() < 2.0 * stat.between {
+    } else if crate::stats::band_narrower_than_spread((lo, hi), stat.between) {
         // The interval carries the between-run term on each side: no run can place it
         // inside a band narrower than that (issue 37).
         (

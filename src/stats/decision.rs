@@ -14,6 +14,13 @@ pub fn separated(a: (f64, f64), b: (f64, f64)) -> Option<std::cmp::Ordering> {
     }
 }
 
+/// Whether the band `[lo, hi]` is narrower than the spread a between-run term `between` (log
+/// units, carried on each side of an interval) gives a statistic: then no run can place the
+/// statistic's interval inside the band.
+pub fn band_narrower_than_spread((lo, hi): (f64, f64), between: f64) -> bool {
+    (hi / lo).ln() < 2.0 * between
+}
+
 /// A decision read off an interval against a threshold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Decision {

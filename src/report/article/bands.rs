@@ -23,7 +23,8 @@ struct BandCase<'a> {
     paper: &'a str,
     claim: &'a str,
     band: [f64; 2],
-    between: f64,
+    /// The between-run term (log units, each side).
+    h: f64,
     interval: Option<f64>,
 }
 
@@ -34,7 +35,7 @@ impl BandCase<'_> {
             paper,
             claim,
             band,
-            between: (2.0 * p.between).exp(),
+            h: p.between,
             interval: (p.lo > 0.0 && p.hi >= p.lo).then(|| p.hi / p.lo),
         })
     }
@@ -45,7 +46,7 @@ impl BandCase<'_> {
 
     /// Whether the band is narrower than the between-run spread (no run could decide it).
     fn too_narrow(&self) -> bool {
-        self.width() <= self.between
+        crate::stats::band_narrower_than_spread((self.band[0], self.band[1]), self.h)
     }
 
     fn line(&self) -> String {
@@ -66,7 +67,7 @@ impl BandCase<'_> {
             v(self.band[0]),
             v(self.band[1]),
             v(self.width()),
-            v(self.between),
+            v((2.0 * self.h).exp()),
             if self.too_narrow() {
                 " — **the band is narrower: no run on this device can decide it**"
             } else {
