@@ -83,6 +83,7 @@ fn draw(kind: &str, path: &Path) {
                 rows: vec![
                     ("row one".into(), 0.8, 0.7, 0.9),
                     ("row two".into(), 2.0, 1.5, 2.5),
+                    ("one run each: no interval".into(), 1.3, 1.3, 1.3),
                 ],
             };
             chart.save(path).expect("a ratio chart draws");

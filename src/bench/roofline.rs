@@ -129,8 +129,9 @@ pub fn roofline(
     .y_label_formatter(&|v| tick(*v))
     .draw()
     .map_err(|e| perr(e.to_string()))?;
+    let mut lines: Vec<(i32, i32)> = vec![];
     for (_, color, bw, peak, dashed) in &roofs {
-        let n = 200;
+        let n = 400;
         let line: Vec<(i32, i32)> = (0..=n)
             .map(|i| {
                 let x = x0 * (x1 / x0).powf(i as f64 / n as f64);
@@ -139,6 +140,7 @@ pub fn roofline(
             .collect();
         let dash = if *dashed { style::DASHED } else { None };
         style::line(&top, &line, color.stroke_width(3), dash).map_err(&perr)?;
+        lines.extend(line);
     }
     let at: Vec<(i32, i32)> = points
         .iter()
@@ -149,7 +151,8 @@ pub fn roofline(
         style::marker(&top, shape, xy, 9, color, true).map_err(&perr)?;
     }
     let (xs, ys) = chart.plotting_area().get_pixel_range();
-    number_points(&top, &at, (xs.start, ys.start, xs.end, ys.end)).map_err(&perr)?;
+    let plot = (xs.start, ys.start, xs.end, ys.end);
+    number_points(&top, &at, &lines, plot).map_err(&perr)?;
     style::legend(&bottom, &keys).map_err(&perr)?;
     root.present().map_err(|e| perr(e.to_string()))?;
     Ok(())
@@ -229,12 +232,14 @@ fn groups(at: &[(i32, i32)]) -> Vec<Vec<usize>> {
 
 /// Labels each group of points ([`groups`]) with its numbers ("4, 6, 8"), in a box touching
 /// the group's markers on one side: right, left, above, below, then the corners, the first
-/// that covers no marker, no other label and stays in the plot (`plot`: its pixel box); the
-/// right side where none does. No label stands away from its points, and none needs a
+/// that covers no marker, no other label, no roof (`lines`: the roofs' points, a few pixels
+/// apart) and stays in the plot (`plot`: its pixel box); else the first clear of markers and
+/// labels; else the right side. No label stands away from its points, and none needs a
 /// leader line.
 fn number_points(
     top: &DrawingArea<BitMapBackend, Shift>,
     at: &[(i32, i32)],
+    lines: &[(i32, i32)],
     plot: Bbox,
 ) -> Result<(), String> {
     let e = |e: DrawingAreaErrorKind<_>| e.to_string();
@@ -254,7 +259,7 @@ fn number_points(
         let group = g.iter().map(|&i| placed[i]).fold(placed[g[0]], |a, b| {
             (a.0.min(b.0), a.1.min(b.1), a.2.max(b.2), a.3.max(b.3))
         });
-        let b = label_box(group, size, &placed, plot);
+        let b = label_box(group, size, &placed, lines, plot);
         placed.push(b);
         top.draw(&Text::new(
             label,
@@ -267,8 +272,15 @@ fn number_points(
 }
 
 /// Where a `w`×`h` label for the markers in box `g` goes: touching `g` (2 px apart) on the
-/// first side clear of every `placed` box and inside `plot`, else on the right.
-fn label_box(g: Bbox, (w, h): (i32, i32), placed: &[Bbox], plot: Bbox) -> Bbox {
+/// first side clear of every `placed` box and every point of `lines` and inside `plot`, else
+/// the first clear of the boxes, else on the right.
+fn label_box(
+    g: Bbox,
+    (w, h): (i32, i32),
+    placed: &[Bbox],
+    lines: &[(i32, i32)],
+    plot: Bbox,
+) -> Bbox {
     let (cx, cy) = ((g.0 + g.2) / 2, (g.1 + g.3) / 2);
     let d = 2;
     let sides = [
@@ -291,7 +303,17 @@ fn label_box(g: Bbox, (w, h): (i32, i32), placed: &[Bbox], plot: Bbox) -> Bbox {
                 .iter()
                 .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
     };
-    boxes.iter().copied().find(free).unwrap_or(boxes[0])
+    let off_lines = |b: &Bbox| {
+        lines
+            .iter()
+            .all(|&(x, y)| x < b.0 || x > b.2 || y < b.1 || y > b.3)
+    };
+    let clear = boxes.iter().copied().filter(free);
+    clear
+        .clone()
+        .find(off_lines)
+        .or_else(|| clear.clone().next())
+        .unwrap_or(boxes[0])
 }
 
 #[cfg(test)]
@@ -310,7 +332,7 @@ mod tests {
             .map(|&(x, y)| (x - 11, y - 11, x + 11, y + 11))
             .collect();
         let group = (89, 85, 119, 115);
-        let b = label_box(group, (40, 24), &markers, (0, 0, 1000, 1000));
+        let b = label_box(group, (40, 24), &markers, &[], (0, 0, 1000, 1000));
         // Not on the right (point 5's marker is there): the left side, touching the group.
         assert_eq!((b.2, b.1), (group.0 - 2, 100 - 12));
         assert!(
@@ -318,5 +340,20 @@ mod tests {
                 .iter()
                 .all(|q| b.2 <= q.0 || q.2 <= b.0 || b.3 <= q.1 || q.3 <= b.1)
         );
+    }
+
+    /// A label does not sit on a roof: with a line through the group's right and left
+    /// sides, it goes above; with every side crossed, it still touches its group.
+    #[test]
+    fn a_label_leaves_the_roofs_clear() {
+        let group = (89, 89, 111, 111);
+        let horizontal: Vec<(i32, i32)> = (0..400).map(|x| (x, 100)).collect();
+        let b = label_box(group, (40, 24), &[], &horizontal, (0, 0, 1000, 1000));
+        assert_eq!(b, (80, 63, 120, 87), "above the group, off the line");
+        let everywhere: Vec<(i32, i32)> = (0..200)
+            .flat_map(|x| (0..200).map(move |y| (x, y)))
+            .collect();
+        let b = label_box(group, (40, 24), &[], &everywhere, (0, 0, 1000, 1000));
+        assert_eq!((b.0, b.1), (113, 88), "no side is clear: the right one");
     }
 }

@@ -17,6 +17,7 @@
 //! to go on; a quick run warns. Each paper's provenance records the load before and during
 //! its run, and each table the load over its own span.
 
+pub mod cap;
 pub mod config;
 pub mod device;
 pub mod drift;

@@ -99,7 +99,8 @@ fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Opt
 }
 
 /// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
-/// maps (ratio, row position) to pixels. A label that would pass `right` (the axis's end)
+/// maps (ratio, row position) to pixels; a row without an interval gets a hollow dot. A label
+/// that would pass `right` (the axis's end)
 /// ends there instead, so that no label is cut at the picture's edge.
 fn draw_rows(
     root: &Canvas,
@@ -113,13 +114,18 @@ fn draw_rows(
     for (i, r) in rows.iter().enumerate() {
         let y = (n - 1 - i) as f64;
         let (wl, wh) = (r.2.min(r.1), r.3.max(r.1));
-        if ok(wl) && ok(wh) && wh > wl {
+        let interval = ok(wl) && ok(wh) && wh > wl;
+        if interval {
             style::whisker(root, at(wl, y), at(wh, y), color, false)?;
         }
+        // A ratio without an interval (one run each) is a hollow dot, and its label says so.
         let p = at(r.1, y);
-        style::marker(root, style::Shape::Circle, p, 9, color, true)?;
+        style::marker(root, style::Shape::Circle, p, 9, color, interval)?;
         let font = (FONT, style::LEGEND).into_font();
-        let text = format!("{:.2}×", r.1);
+        let text = match interval {
+            true => format!("{:.2}×", r.1),
+            false => format!("{:.2}× (no interval: one run)", r.1),
+        };
         let x = (p.0 + 6).min(right - style::text_width(&font, &text)?);
         root.draw(&Text::new(text, (x, p.1 - 34), font))
             .map_err(e)?;

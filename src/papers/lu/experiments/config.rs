@@ -41,6 +41,9 @@ pub struct Table4Cfg {
     /// methods (issue 38: "copy (rendered only)", "switch (carry)") run beside the paper's,
     /// in the same rounds.
     pub labelled_sizes: Sizes,
+    /// Per mode: the longest one run of the slowest configuration may take (s); an order
+    /// predicted over it is not run, nor any larger one ([`crate::runner::cap`]).
+    pub max_run_s: PerMode<f64>,
     pub seed: u64,
     pub paper: PaperTable4,
 }
@@ -134,6 +137,9 @@ pub struct Sec51Cfg {
 pub struct Sec51ModelCfg {
     /// Orders of the table (every configuration and the ablation at each).
     pub sizes: Sizes,
+    /// Per mode: the longest one order's measurement may take (s); an order predicted over
+    /// it is not run ([`crate::runner::cap`]).
+    pub max_run_s: PerMode<f64>,
     /// Issue 38: the order of the family table (every model member × matrix class, the
     /// whole model and the ablation at each), per mode.
     pub family_n: PerMode<u32>,
@@ -197,6 +203,7 @@ impl Config {
         }
         at_least("table4.single_run_from", t.single_run_from, 1)?;
         at_least("table4.scalar_max_n", t.scalar_max_n, 1)?;
+        crate::runner::cap::check_max_run_s("table4.max_run_s", &t.max_run_s)?;
         let p = &t.paper;
         for (m, table) in [("copy", &p.copy), ("switch", &p.switch)] {
             for (v, rows) in table {
@@ -268,6 +275,7 @@ impl Config {
     /// `[sec51]` and `[sec51_2005]`: the scans, sizes and family orders.
     fn check_sec51(&self) -> Result<(), String> {
         at_least("sec51.scan", self.sec51.scan, 1)?;
+        crate::runner::cap::check_max_run_s("sec51_2005.max_run_s", &self.sec51_2005.max_run_s)?;
         let m = &self.sec51_2005.sizes;
         for (mode, sizes) in m.each() {
             if sizes.is_empty() {

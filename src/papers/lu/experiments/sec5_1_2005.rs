@@ -6,6 +6,7 @@
 
 use crate::gl::PingPongMethod;
 use crate::report::{Column, Row};
+use crate::runner::cap::over_cap;
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -115,6 +116,12 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
     caption(&mut t);
     let mut rows = vec![];
     let models = [Arith2005::ALL, abl[0], abl[1], abl[2]];
+    let cap = Some(*cfg.sec51_2005.max_run_s.pick(s.mode));
+    // The last order measured and its measurement's milliseconds: the cap's predictor. The
+    // first order measured compiles the emulation's programs (seconds on a CPU rasterizer,
+    // whatever N): the prediction starts from the second.
+    let mut last: Option<(usize, f64)> = None;
+    let mut warm = false;
     for &n in &sizes {
         // `--resume`: an order's four rows come from one measurement, reused together.
         let keys: Vec<String> = models
@@ -125,8 +132,18 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             rows.extend(reused(&t, &old, n));
             continue;
         }
+        if let Some(why) = over_cap("the order's emulated factorizations", last, n as usize, cap) {
+            let row = t.row(format!("N={n}")).num("N", n as f64);
+            t.push(row.skip(why))?;
+            continue;
+        }
         let r = reference(cfg, n)?;
-        let (identical, models) = match measure(s, &r, n as usize) {
+        let started = std::time::Instant::now();
+        let measured = measure(s, &r, n as usize);
+        let ms = started.elapsed().as_secs_f64() * 1e3;
+        last = warm.then_some((n as usize, ms));
+        warm = true;
+        let (identical, models) = match measured {
             Ok(x) => x,
             Err(e) => {
                 let row = t.row(format!("N={n}")).num("N", n as f64);

@@ -8,6 +8,7 @@ use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl};
 use crate::report::{Column, Row, RowBuilder, bound_columns};
+use crate::runner::cap::over_cap;
 use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::stats::Estimate;
 use crate::stats::max_rel_error;
@@ -227,6 +228,8 @@ struct Order<'a> {
     keys: Vec<String>,
 }
 
+/// Table 4, order by order, and the orders it ran: from the first order predicted over the
+/// mode's `max_run_s` on, the rows say why they were not run ([`over_cap`]).
 pub(super) fn run(
     s: &Session,
     cfg: &Config,
@@ -234,9 +237,14 @@ pub(super) fn run(
     sizes: &[u32],
     refs: &BTreeMap<u32, Reference>,
     exact: bool,
-) -> Result<HashMap<String, Measured>, RunError> {
+) -> Result<(HashMap<String, Measured>, Vec<u32>), RunError> {
     let mut t = table(s, cfg, sizes, exact)?;
     let mut out = HashMap::new();
+    let cap = Some(*cfg.table4.max_run_s.pick(s.mode));
+    // The last order run and its slowest configuration's median A (ms): the cap's predictor.
+    let mut last: Option<(usize, f64)> = None;
+    let mut over: Option<String> = None;
+    let mut ran = vec![];
     for &n in sizes {
         s.check_interrupt()?;
         let cfgs = configs_at(cfg, n, s.mode);
@@ -247,17 +255,30 @@ pub(super) fn run(
             cfgs,
             keys,
         };
-        // Where a reused row cannot give its counts, the order is measured again (and fails
-        // there, row by row).
-        if let Some(rows) = t.reuse_all(&o.keys)?
-            && reuse_order(s, &t, fmt, &o, &rows, &mut out)
-        {
+        // Over the cap, this order and every larger one are not run.
+        over = over.or_else(|| over_cap("the slowest configuration", last, n as usize, cap));
+        if let Some(why) = &over {
+            for (&(v, m, f), k) in o.cfgs.iter().zip(&o.keys) {
+                let row = t.row(k).num("N", n as f64).text("impl", v.name());
+                t.push(row.text("method", method_name((v, m, f))).skip(why.clone()))?;
+            }
             continue;
         }
-        measure_order(s, &mut t, cfg, fmt, &o, exact, &mut out)?;
+        ran.push(n);
+        // Where a reused row cannot give its counts, the order is measured again (and fails
+        // there, row by row).
+        let reused = match t.reuse_all(&o.keys)? {
+            Some(rows) => reuse_order(s, &t, fmt, &o, &rows, &mut out),
+            None => false,
+        };
+        if !reused {
+            measure_order(s, &mut t, cfg, fmt, &o, exact, &mut out)?;
+        }
+        let slowest = o.keys.iter().filter_map(|k| out.get(k)).map(|m| m.a.median);
+        last = slowest.reduce(f64::max).map(|ms| (n as usize, ms)).or(last);
     }
     t.finish()?;
-    Ok(out)
+    Ok((out, ran))
 }
 
 /// An order whose rows are all reused: whether each gave its counts and factors (into

@@ -162,13 +162,7 @@ impl Table1Config {
             return Err("table1.cpu_rows_max = 0: must be ≥ 1".into());
         }
         if let Some(cap) = &self.max_run_s {
-            for (mode, &v) in cap.each() {
-                if !(v.is_finite() && v > 0.0) {
-                    return Err(format!(
-                        "table1.max_run_s.{mode} = {v}: must be a finite number of seconds > 0"
-                    ));
-                }
-            }
+            crate::runner::cap::check_max_run_s("table1.max_run_s", cap)?;
         }
         if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
             return Err(format!(
