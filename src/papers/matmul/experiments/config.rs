@@ -9,6 +9,7 @@ use super::published::Published;
 use crate::gl::DeviceInfo;
 use crate::papers::matmul::gpu::{BlockedParams, MIN_SHARED_BYTES, Reads};
 use crate::papers::matmul::multipass::Multipass;
+use crate::runner::config::positive;
 use crate::runner::{Mode, PerMode, Repeat, Sizes};
 
 /// `experiments/matmul.toml`.
@@ -163,19 +164,10 @@ impl Table1Config {
         }
         if let Some(cap) = &self.max_run_s {
             for (mode, &v) in cap.each() {
-                if !(v.is_finite() && v > 0.0) {
-                    return Err(format!(
-                        "table1.max_run_s.{mode} = {v}: must be a finite number of seconds > 0"
-                    ));
-                }
+                positive(&format!("table1.max_run_s.{mode}"), v)?;
             }
         }
-        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
-            return Err(format!(
-                "table1.tolerance = {}: must be finite and > 0",
-                self.tolerance
-            ));
-        }
+        positive("table1.tolerance", self.tolerance)?;
         self.tune.validate()
     }
 }
