@@ -694,14 +694,16 @@ fn bounded_table(
     draw_ms: f64,
 ) -> (Session, runner::TableWriter) {
     use gpgpu_repro::bench::DeviceProfile;
-    use gpgpu_repro::report::bound_columns;
+    use gpgpu_repro::report::with_bound_columns;
     let paper = registry::paper("matmul").unwrap();
     let s = Session::for_tests(g, paper.info(), Mode::Quick, dir, false).unwrap();
     let mut p = DeviceProfile::new(g.info().clone(), gpgpu_repro::Mode::Quick, 0.0, vec![]);
     p.limits.draw_ms = Some(draw_ms);
     s.set_profile(std::rc::Rc::new(p));
-    let mut cols = vec![Column::key("N").int(), Column::ours("time").unit("ms")];
-    cols.extend(bound_columns());
+    let cols = with_bound_columns(vec![
+        Column::key("N").int(),
+        Column::ours("time").unit("ms"),
+    ]);
     let t = s
         .table("bounded", "Bounded table", cols, &("config", 1))
         .unwrap();

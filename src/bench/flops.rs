@@ -28,7 +28,7 @@
 //! `a`, so the error stays below `ε / (1 − a) = 8·iters·ε` relative; the tolerance is twice
 //! that, plus the final rounding to f32.
 
-use super::kernel::{Step, groups_256, time_kernel};
+use super::kernel::{Step, groups_256, time_dispatch, time_kernel};
 use super::ladder::grow;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
@@ -155,92 +155,80 @@ fn prec(double: bool) -> &'static str {
     if double { "f64" } else { "f32" }
 }
 
-/// FMA throughput of a compute dispatch of `threads` invocations with `chains` chains.
-fn compute(
-    gl: &Gl,
-    s: &Settings,
-    double: bool,
-    chains: u32,
+/// What one FMA kernel ran: its timing and calls per run ([`time_kernel`]), the invocations
+/// it ran, who it was (for the row's `what`) and its output.
+struct Ran {
+    timed: (Timing, u32),
     threads: usize,
-) -> Result<Measurement, GlError> {
-    needs_fp64(gl, double)?;
-    let prog = Program::compute(gl, "bench/fma.comp", &defines(double, chains))?;
+    who: String,
+    got: Vec<f32>,
+}
+
+/// One pipeline's FMA kernel: runs `threads` invocations (about, for a fragment pass) of
+/// the kernel built with `defines`.
+type Kernel = fn(&Gl, &Settings, &[Define], usize) -> Result<Ran, GlError>;
+
+/// The pipelines the FMA rows are measured in, by their key's name.
+const PIPELINES: [(&str, Kernel); 2] = [("compute", compute), ("fragment", fragment)];
+
+/// A compute dispatch of `threads` invocations.
+fn compute(gl: &Gl, s: &Settings, defines: &[Define], threads: usize) -> Result<Ran, GlError> {
+    let prog = Program::compute(gl, "bench/fma.comp", defines)?;
     let y = Buffer::<f32>::zeroed(gl, threads)?;
     y.bind(0);
     set_chain_uniforms(&prog);
-    let groups = groups_256(threads);
-    let (t, reps) = time_kernel(gl, s, || {
-        prog.dispatch(groups)?;
-        gl.storage_barrier();
-        Ok(())
-    })?;
-    let got = y.read()?;
-    let who = format!("compute, {threads} invocations");
-    Ok(fma_row(
-        "compute",
-        &who,
-        double,
-        chains,
+    let timed = time_dispatch(gl, s, &prog, groups_256(threads))?;
+    Ok(Ran {
+        timed,
         threads,
-        (t, reps),
-        &got,
-    ))
+        who: format!("compute, {threads} invocations"),
+        got: y.read()?,
+    })
 }
 
-/// FMA throughput of a fragment pass over a square of about `threads` fragments with
-/// `chains` chains.
-fn fragment(
-    gl: &Gl,
-    s: &Settings,
-    double: bool,
-    chains: u32,
-    threads: usize,
-) -> Result<Measurement, GlError> {
-    needs_fp64(gl, double)?;
+/// A fragment pass over a square of about `threads` fragments.
+fn fragment(gl: &Gl, s: &Settings, defines: &[Define], threads: usize) -> Result<Ran, GlError> {
     let side = (threads as f64).sqrt() as u32;
-    let prog = Program::fragment(gl, "bench/fma.frag", &defines(double, chains))?;
+    let prog = Program::fragment(gl, "bench/fma.frag", defines)?;
     let dst = RenderTexture::new(gl, TexTarget::Rect, Format::R32F, side, side, None)?;
     let quads = QuadBatch::new(gl, &[Quad::identity(Rect::full(side, side))])?;
     set_chain_uniforms(&prog);
     prog.set_f32("u_width", side as f32);
-    let (t, reps) = time_kernel(gl, s, || {
+    let timed = time_kernel(gl, s, || {
         dst.bind();
         quads.draw(&prog, side, side)
     })?;
-    let got = dst.texture().read()?;
-    let threads = side as usize * side as usize;
-    let who = format!("fragment pass, {side}² fragments");
-    Ok(fma_row(
-        "fragment",
-        &who,
-        double,
-        chains,
-        threads,
-        (t, reps),
-        &got,
-    ))
+    Ok(Ran {
+        timed,
+        threads: side as usize * side as usize,
+        who: format!("fragment pass, {side}² fragments"),
+        got: dst.texture().read()?,
+    })
 }
 
-/// The row of an FMA kernel of `pipeline` (`compute`, `fragment`) that ran `threads`
-/// invocations `reps` times in `t` (`ran`), its output `got` checked against the reference.
-fn fma_row(
-    pipeline: &str,
-    who: &str,
+/// The row of the FMA kernel of `pipeline` (`compute`, `fragment`) with `chains` chains at
+/// about `threads` invocations: its flops over its time, its output checked against the
+/// reference.
+fn fma(
+    gl: &Gl,
+    s: &Settings,
+    (pipeline, kernel): (&str, Kernel),
     double: bool,
     chains: u32,
     threads: usize,
-    (t, reps): (Timing, u32),
-    got: &[f32],
-) -> Measurement {
-    Measurement::new(
+) -> Result<Measurement, GlError> {
+    needs_fp64(gl, double)?;
+    let ran = kernel(gl, s, &defines(double, chains), threads)?;
+    let (t, reps) = ran.timed;
+    Ok(Measurement::new(
         &format!("fma.{pipeline}.{}", prec(double)),
-        what(who, double, chains),
+        what(&ran.who, double, chains),
         Unit::Gflops,
-        flops(threads, reps, chains),
+        flops(ran.threads, reps, chains),
         reps,
         t,
-        Some(check(got, double, chains)),
-    )
+        Some(check(&ran.got, double, chains)),
+    ))
 }
 
 /// The row of one FMA kernel (`run(settings, chains, threads)`): the invocations grown as
@@ -277,14 +265,12 @@ fn row(
 
 pub(super) fn steps<'a>(gl: &'a Gl, s: &'a Settings, out: &mut Vec<Step<'a>>) {
     for double in [false, true] {
-        out.push((
-            format!("fma.compute.{}", prec(double)),
-            Box::new(move || row(s, |s, c, n| compute(gl, s, double, c, n))),
-        ));
-        out.push((
-            format!("fma.fragment.{}", prec(double)),
-            Box::new(move || row(s, |s, c, n| fragment(gl, s, double, c, n))),
-        ));
+        for p in PIPELINES {
+            out.push((
+                format!("fma.{}.{}", p.0, prec(double)),
+                Box::new(move || row(s, |s, c, n| fma(gl, s, p, double, c, n))),
+            ));
+        }
     }
 }
 

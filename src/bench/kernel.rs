@@ -1,11 +1,12 @@
 //! What every measurement module shares: a measurement to make (`Step`), one kernel timed
-//! with its calibrated repetitions (`time_kernel`), and a launch grid (`groups_256`).
+//! with its calibrated repetitions (`time_kernel`; a compute dispatch: `time_dispatch`), and a
+//! launch grid (`groups_256`).
 
 use super::budget;
 use super::measurement::Measurement;
 use super::settings::Settings;
 use crate::gl::timing::{TimingPlan, measure_gpu};
-use crate::gl::{Gl, GlError, Timing};
+use crate::gl::{Gl, GlError, Program, Timing};
 
 /// A measurement to make: its key and the function that makes it.
 pub(crate) type Step<'a> = (String, Box<dyn Fn() -> Result<Measurement, GlError> + 'a>);
@@ -32,6 +33,21 @@ pub(crate) fn time_kernel(
         Ok(())
     })?;
     Ok((t, reps))
+}
+
+/// [`time_kernel`] of a compute dispatch of `groups` followed by the storage barrier that
+/// makes its writes visible.
+pub(crate) fn time_dispatch(
+    gl: &Gl,
+    s: &Settings,
+    prog: &Program,
+    groups: [u32; 3],
+) -> Result<(Timing, u32), GlError> {
+    time_kernel(gl, s, || {
+        prog.dispatch(groups)?;
+        gl.storage_barrier();
+        Ok(())
+    })
 }
 
 /// `[x, y, 1]` work groups of 256 covering `n` invocations (x at most 65535).

@@ -13,7 +13,7 @@
 
 use bytemuck::Pod;
 
-use super::kernel::{Step, groups_256, time_kernel};
+use super::kernel::{Step, groups_256, time_dispatch};
 use super::ladder::sweep;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
@@ -148,12 +148,7 @@ fn ssbo<T: Elem>(gl: &Gl, s: &Settings, op: Op, bytes: usize) -> Result<Measurem
     prog.set_u32("n", n as u32);
     prog.set_u32("u_threads", (n / READS) as u32);
     prog.set_f32("u_value", 3.0);
-    let groups = groups_256(out_len);
-    let (t, reps) = time_kernel(gl, s, || {
-        prog.dispatch(groups)?;
-        gl.storage_barrier();
-        Ok(())
-    })?;
+    let (t, reps) = time_dispatch(gl, s, &prog, groups_256(out_len))?;
     let out = yb.read()?;
     let error = ssbo_error::<T>(op, T::flat(&out), x.as_deref(), n);
     let moved = match op {

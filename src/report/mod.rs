@@ -22,5 +22,5 @@ pub use plot::{BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChar
 pub use provenance::Provenance;
 pub use table::{
     Attained, BOUND, Column, Fmt, LIMITER, OF_BOUND, Row, RowBuilder, Source, Status, Table, Value,
-    bound_columns,
+    with_bound_columns,
 };

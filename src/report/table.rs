@@ -8,7 +8,7 @@ pub mod sheet;
 pub mod value;
 pub mod versus;
 
-pub use bound::{Attained, BOUND, LIMITER, OF_BOUND, bound_columns};
+pub use bound::{Attained, BOUND, LIMITER, OF_BOUND, with_bound_columns};
 pub use row::{Row, RowBuilder, Status};
 pub use sheet::Table;
 pub use value::{Column, FEW_RUNS_MARK, Fmt, Source, Value};

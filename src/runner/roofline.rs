@@ -13,7 +13,7 @@ use super::error::RunError;
 use super::session::handle::Session;
 use super::session::writer::TableWriter;
 use crate::bench::{Kind, Pipeline, RooflinePoint};
-use crate::report::{Attained, Column, Fmt, RowBuilder, bound_columns};
+use crate::report::{Attained, Column, Fmt, RowBuilder, with_bound_columns};
 
 pub const TABLE: &str = "roofline";
 pub const FIGURE: &str = "roofline.png";
@@ -102,7 +102,7 @@ impl Session {
         if kernels.is_empty() {
             return Ok(());
         }
-        let mut columns = vec![
+        let columns = with_bound_columns(vec![
             Column::key("kernel"),
             Column::key("row"),
             Column::key("pipeline"),
@@ -110,8 +110,7 @@ impl Session {
             Column::ours("GFLOPS").fixed(2),
             Column::ours("GB/s").fixed(2),
             Column::ours("flop/byte").fmt(Fmt::Sig(3)),
-        ];
-        columns.extend(bound_columns());
+        ]);
         let mut t = self.table(
             TABLE,
             "Each kernel against this device's limits (its largest timed row)",

@@ -30,7 +30,7 @@ use super::session::writer::TableWriter;
 use crate::bench::Work;
 use crate::gl::Timing;
 use crate::gl::timing::{TimingPlan, rounds_gpu};
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 
 pub const TABLE: &str = "tuning";
 const KERNEL: &str = "kernel";
@@ -85,7 +85,7 @@ impl Session {
     /// Starts the paper's `tuning` table; `config` is what every sweep depends on (candidates,
     /// inputs, repetitions).
     pub fn tuner(&self, config: &impl Serialize) -> Result<Tuner, RunError> {
-        let mut columns = vec![
+        let columns = with_bound_columns(vec![
             Column::key(KERNEL).text(),
             Column::key(PARAMETERS).text(),
             Column::ours(INPUT).text(),
@@ -94,8 +94,7 @@ impl Session {
             Column::ours(VS_BEST).fixed(2),
             Column::ours(ERROR).sci(1),
             Column::ours(CHOSEN).text(),
-        ];
-        columns.extend(bound_columns());
+        ]);
         let t = self.table(
             TABLE,
             "Tuning: every candidate of the variants beyond the paper, on this device",

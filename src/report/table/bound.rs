@@ -96,13 +96,15 @@ pub const BOUND: &str = "bound";
 pub const LIMITER: &str = "limiter";
 pub const OF_BOUND: &str = "of bound";
 
-/// The three bound columns, to append to a timed table's columns.
-pub fn bound_columns() -> [Column; 3] {
-    [
+/// A timed table's columns: `columns`, then the three bound columns (every timed table ends
+/// with them, in this order).
+pub fn with_bound_columns(mut columns: Vec<Column>) -> Vec<Column> {
+    columns.extend([
         Column::ours(BOUND).unit("ms").sci(2),
         Column::ours(LIMITER).text(),
         Column::ours(OF_BOUND).fixed(2),
-    ]
+    ]);
+    columns
 }
 
 #[cfg(test)]

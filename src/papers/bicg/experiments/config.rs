@@ -34,13 +34,9 @@ impl From<MeshSpec> for String {
 /// A float that must be finite and > 0; the error names the key.
 fn positive<'de, D: Deserializer<'de>>(d: D, key: &str) -> Result<f64, D::Error> {
     let v = f64::deserialize(d)?;
-    if v.is_finite() && v > 0.0 {
-        Ok(v)
-    } else {
-        Err(serde::de::Error::custom(format!(
-            "`{key}` = {v}: must be a finite number > 0"
-        )))
-    }
+    crate::runner::config::positive(key, v)
+        .map(|()| v)
+        .map_err(serde::de::Error::custom)
 }
 
 fn positive_tol<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
@@ -200,9 +196,7 @@ impl PrecisionChargedCfg {
     /// Every number in range, the oxide inside every mesh; the error names the key.
     fn validate(&self) -> Result<(), String> {
         let bad = |key: &str, why: String| Err(format!("`precision_charged.{key}`: {why}"));
-        if self.cap_factor == 0 {
-            return bad("cap_factor", "must be at least 1".into());
-        }
+        crate::runner::config::at_least("precision_charged.cap_factor", self.cap_factor, 1)?;
         let p = &self.physics;
         for (key, v) in [
             ("physics.spacing_nm", p.spacing_nm),
@@ -212,9 +206,7 @@ impl PrecisionChargedCfg {
             ("physics.diffusivity", p.diffusivity),
             ("physics.time_step_ns", p.time_step_ns),
         ] {
-            if !(v.is_finite() && v > 0.0) {
-                return bad(key, format!("{v}: must be a finite number > 0"));
-            }
+            crate::runner::config::positive(&format!("precision_charged.{key}"), v)?;
         }
         for (key, v) in [
             ("physics.bio_charge", p.bio_charge),

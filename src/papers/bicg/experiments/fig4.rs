@@ -15,7 +15,7 @@ use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::{self, BicgParams};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Audit, Column, Dot, DotChart, DotSeries, Finding, Table, bound_columns};
+use crate::report::{Audit, Column, Dot, DotChart, DotSeries, Finding, Table, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -49,7 +49,7 @@ fn table(
     let mut t = s.table(
         "fig4",
         "Fig. 4 — Poisson solve time, GL fp64 Bi-CG vs single-thread CPU Bi-CG",
-        vec![
+        with_bound_columns(vec![
             Column::key("Mesh").text(),
             Column::ours("Nodes").int(),
             Column::ours("Iter GPU").int(),
@@ -61,10 +61,7 @@ fn table(
             Column::paper("Paper CPU").unit("ms").fixed(1),
             Column::paper("Paper GPU").unit("ms").fixed(1),
             Column::paper("Paper GPU/CPU").fixed(3),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(&cfg.solver, &cfg.fig4),
     )?;
     t.expect_rows(meshes);

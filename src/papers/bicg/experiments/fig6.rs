@@ -7,7 +7,7 @@ use super::solve::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_
 use crate::papers::bicg::cpu::{BicgParams, Stop};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Column, LineChart, Series, bound_columns};
+use crate::report::{Column, LineChart, Series, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -92,15 +92,12 @@ fn table(
     let mut t = s.table(
         "fig6",
         &format!("Fig. 6 — GPU solve time vs threads per work group ({mesh})"),
-        vec![
+        with_bound_columns(vec![
             Column::key("Local size").int(),
             Column::ours("Iterations").int(),
             Column::ours("GPU time").unit("ms").fixed(1),
             Column::ours("Per iteration").unit("ms").fixed(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(&cfg.fig6, params),
     )?;
     t.expect_rows(sizes);

@@ -20,7 +20,7 @@ use crate::papers::bicg::ellpack::EllpackR;
 use crate::papers::bicg::fragment::FragmentBicg;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Column, RowBuilder, bound_columns};
+use crate::report::{Column, RowBuilder, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -60,15 +60,14 @@ const SOLVERS: [(&str, &str, &str, Option<bool>); 3] = [
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let opts = cfg.solver.gpu_options();
     let k = cfg.legacy.iterations;
-    let mut columns = vec![
+    let columns = with_bound_columns(vec![
         Column::key("Mesh").text(),
         Column::key("solver").text(),
         Column::ours(MS).fixed(2),
         Column::ours(GBS).fixed(2),
         Column::ours(RATIO).fixed(2),
         Column::ours(ERROR).sci(1),
-    ];
-    columns.extend(bound_columns());
+    ]);
     let mut t = s.table(
         "legacy",
         &format!("{k} fp32 Bi-CG iterations: fragment (render-to-texture) vs compute, same matrix"),

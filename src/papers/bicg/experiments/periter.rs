@@ -9,7 +9,7 @@ use crate::gl::TimingPlan;
 use crate::papers::bicg::cpu::BicgParams;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, fig4_problem};
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -65,7 +65,7 @@ fn table(
     let mut t = s.table(
         "periter",
         &format!("Time for {k} Bi-CG iterations at {mesh} — GL fp64 vs single-thread CPU"),
-        vec![
+        with_bound_columns(vec![
             Column::key("Mesh").text(),
             Column::ours("Iterations").int(),
             Column::ours("GPU time").unit("ms").fixed(1),
@@ -74,10 +74,7 @@ fn table(
             Column::ours("GPU per iteration").unit("ms").fixed(1),
             Column::ours("CPU per iteration").unit("ms").fixed(1),
             Column::paper("Paper GPU/CPU (whole solve)").fixed(3),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(&cfg.periter, opts),
     )?;
     t.expect_rows(2);

@@ -6,7 +6,7 @@ use super::config::Config;
 use super::solve::time_gpu;
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
 use crate::util::{RngExt, rng};
@@ -78,7 +78,7 @@ fn table(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<TableWriter, Run
     let mut t = s.table(
         "spmv",
         "SpMV achieved bandwidth (ELLPACK-R, fp64) vs a streaming copy on the same device",
-        vec![
+        with_bound_columns(vec![
             Column::key("Mesh").text(),
             Column::ours("Nonzeros").int(),
             Column::ours("SpMV time").unit("ms").fixed(2),
@@ -87,10 +87,7 @@ fn table(s: &Session, cfg: &Config, opts: GpuOptions) -> Result<TableWriter, Run
             Column::ours("fp64 copy").unit("GB/s").fixed(2),
             Column::ours("Device stream").unit("GB/s").fixed(2),
             Column::ours("Fraction").fixed(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(&cfg.spmv, opts),
     )?;
     t.expect_rows(1);

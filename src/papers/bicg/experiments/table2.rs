@@ -11,7 +11,7 @@ use super::table2_blocks::{self, BLOCKS, paper_share};
 use crate::papers::bicg::gpu::{GpuBicg, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
 use crate::report::{
-    Audit, Column, Dot, DotChart, DotSeries, Finding, Row, Source, Table, Value, bound_columns,
+    Audit, Column, Dot, DotChart, DotSeries, Finding, Row, Source, Table, Value, with_bound_columns,
 };
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::Estimate;
@@ -119,17 +119,14 @@ fn table(s: &Session, cfg: &Config, mesh: &str) -> Result<TableWriter, RunError>
     let mut t = s.table(
         "table2",
         &format!("Table 2 — share of GPU solve time per kernel ({mesh})"),
-        vec![
+        with_bound_columns(vec![
             Column::key("Kernel").text(),
             Column::ours("Calls").int(),
             Column::ours("Time").unit("ms").fixed(1),
             Column::ours("Share").unit("%").fixed(2),
             Column::paper("Share").unit("%").fixed(2),
             Column::paper("Calls").int(),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(&cfg.table2, params, opts),
     )?;
     t.expect_rows(Kernel::ALL.len());

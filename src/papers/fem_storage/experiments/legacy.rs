@@ -26,7 +26,7 @@ use crate::papers::fem_storage::fragment::FragmentJacobi;
 use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{JacobiSweeps, sweeps_f64};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, RowBuilder, bound_columns};
+use crate::report::{Column, RowBuilder, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
 /// The algorithm both rows solve, for the legacy-vs-compute table.
@@ -61,16 +61,14 @@ fn sweep_work(flat: &FlatMatrix, kind: Kind, reads: Reads) -> Work {
 }
 
 fn columns() -> Vec<Column> {
-    let mut columns = vec![
+    with_bound_columns(vec![
         Column::key("unknowns").int(),
         Column::key("solver").text(),
         Column::ours("ms/sweep").fixed(3),
         Column::ours(GBS).fixed(2),
         Column::ours(RATIO).fixed(2),
         Column::ours(ERROR).sci(1),
-    ];
-    columns.extend(bound_columns());
-    columns
+    ])
 }
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {

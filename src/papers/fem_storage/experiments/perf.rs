@@ -17,7 +17,7 @@ use crate::papers::fem_storage::flat::FlatMatrix;
 use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiSweeps};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, RowBuilder, bound_columns};
+use crate::report::{Column, RowBuilder, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
 /// The sweep on the roofline, per way of reading the inputs.
@@ -29,17 +29,14 @@ const GBS: &str = "GB/s (compulsory bytes)";
 const FRACTION: &str = "fraction of SSBO stream";
 
 fn columns() -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("unknowns").int(),
         Column::key("solver").text(),
         Column::ours("ms/sweep").fixed(3),
         Column::ours(GBS).fixed(2),
         Column::ours(FRACTION).fixed(2),
         Column::ours("time / GL time").fixed(2),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 /// The row key of a GL sweep.

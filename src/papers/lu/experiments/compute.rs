@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use crate::gl::timing::{Rounds, TimingPlan, rounds};
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;
@@ -63,7 +63,7 @@ pub(super) fn run(
 }
 
 fn columns() -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("N").int(),
         Column::key("pivoting").text(),
         Column::beyond("time").unit("ms"),
@@ -72,10 +72,7 @@ fn columns() -> Vec<Column> {
         Column::beyond("dispatches").int(),
         Column::beyond("row swaps").int(),
         Column::ours("error vs f64").sci(2),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 fn captions(t: &mut TableWriter, cfg: &Config, block: u32) {

@@ -15,7 +15,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::gl::{Format, PingPongMethod};
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 use crate::runner::{RunError, Session, TableWriter};
 
 use super::super::fragment::{FragmentLu, LuInfo, Params, Variant};
@@ -151,7 +151,7 @@ const YARDSTICK_TOLERANCE: f64 = 1e-6;
 const YARDSTICK_PASSES: u32 = 4;
 
 fn columns() -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("config").text(),
         Column::ours("G full").unit("ms"),
         Column::ours("G fetch-only").unit("ms"),
@@ -162,10 +162,7 @@ fn columns() -> Vec<Column> {
         Column::paper("Quadro bandwidth").unit("GB/s"),
         Column::paper("Quadro cache bandwidth").unit("GB/s"),
         Column::paper("Quadro fraction").fixed(2),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 /// The reused row's bandwidths, fraction and paired ratio (`None` where the row is not

@@ -7,7 +7,7 @@ use std::time::Duration;
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl};
-use crate::report::{Column, Row, RowBuilder, bound_columns};
+use crate::report::{Column, Row, RowBuilder, with_bound_columns};
 use crate::runner::cap::over_cap;
 use crate::runner::{Mode, RunError, Session, TableWriter};
 use crate::stats::Estimate;
@@ -142,7 +142,7 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
     let mut t = s.table(
         "table4",
         "Table 4 — time A of the whole decomposition and its parts G (draws), C (CPU side), T (copies), ms; paper: Quadro FX 3400",
-        vec![
+        with_bound_columns(vec![
             Column::key("N").int(),
             Column::key("impl").text(),
             Column::key("method").text(),
@@ -159,10 +159,7 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
             Column::audit("Quadro GFLOPS"),
             Column::ours("A / paper A").fixed(2),
             Column::ours("error vs f64").sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(c, &cfg.table4.scalar_format),
     )?;
     t.caption("GFLOPS = Table 2 flops / A (a division counted as 2; I2 counts its doubled arithmetic). As the paper defines them: G = the time in the draw calls alone, each bracketed by glFinish; T = the time in glCopyTexSubImage2D, bracketed the same way; C = A − G − T, the CPU side (binding the output, programs and textures, uniform and vertex uploads, and the instrumentation's glFinish calls). Upload and readback are excluded. G carry = the part of G that draws carried texels: only the labelled \"switch (carry)\" form has any (table1).");

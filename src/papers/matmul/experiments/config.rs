@@ -9,6 +9,7 @@ use super::published::Published;
 use crate::gl::DeviceInfo;
 use crate::papers::matmul::gpu::{BlockedParams, MIN_SHARED_BYTES, Reads};
 use crate::papers::matmul::multipass::Multipass;
+use crate::runner::config::positive;
 use crate::runner::{Mode, PerMode, Repeat, Sizes};
 
 /// `experiments/matmul.toml`.
@@ -164,12 +165,7 @@ impl Table1Config {
         if let Some(cap) = &self.max_run_s {
             crate::runner::cap::check_max_run_s("table1.max_run_s", cap)?;
         }
-        if !(self.tolerance.is_finite() && self.tolerance > 0.0) {
-            return Err(format!(
-                "table1.tolerance = {}: must be finite and > 0",
-                self.tolerance
-            ));
-        }
+        positive("table1.tolerance", self.tolerance)?;
         self.tune.validate()
     }
 }

@@ -19,7 +19,7 @@ use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing, cg_fixed_f64
 use crate::papers::tridiagonal::cpu_thomas::CpuThomas;
 use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
-use crate::report::bound_columns;
+use crate::report::with_bound_columns;
 use crate::report::{Column, Dot, DotChart, DotSeries, Table};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 use crate::stats::max_rel_error;
@@ -166,7 +166,7 @@ fn table(s: &Session, c: &Fig11Config, local: Tuned) -> Result<TableWriter, RunE
     let mut t = s.table(
         "fig11",
         "Fig. 11 — solve time of a batch of tridiagonal systems (N×N grid: N systems of N − 1 unknowns)",
-        vec![
+        with_bound_columns(vec![
             Column::key("grid"),
             Column::key("solver"),
             Column::ours(TIME).unit("ms").fixed(2),
@@ -174,10 +174,7 @@ fn table(s: &Session, c: &Fig11Config, local: Tuned) -> Result<TableWriter, RunE
             Column::ours(ERR).sci(2),
             Column::beyond("beyond the paper").text(),
             Column::ours(ERR_CG).sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(c, local),
     )?;
     t.caption(

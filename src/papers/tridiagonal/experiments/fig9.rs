@@ -18,7 +18,7 @@ use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::papers::tridiagonal::layout::levels_for;
 use crate::papers::tridiagonal::tiled::Tiling3d;
 use crate::report::Column;
-use crate::report::bound_columns;
+use crate::report::with_bound_columns;
 use crate::runner::{Mode, Repeat, RunError, Session, Sizes, TableWriter};
 use crate::stats::max_rel_error;
 
@@ -126,17 +126,14 @@ fn table(s: &Session, c: &Fig9Config) -> Result<TableWriter, RunError> {
     let mut t = s.table(
         "fig9",
         "Fig. 9 — 3D batches tiled into one 2D texture (N×N×N grid: N² systems of N − 1 unknowns)",
-        vec![
+        with_bound_columns(vec![
             Column::key("grid"),
             Column::key("solver"),
             Column::ours("texture").text(),
             Column::ours(TIME).unit("ms").fixed(2),
             Column::ours(RATIO).fixed(2),
             Column::ours(ERR).sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         c,
     )?;
     t.caption(

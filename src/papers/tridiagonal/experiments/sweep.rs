@@ -9,7 +9,7 @@ use super::grid::GridData;
 use super::keys::{grids, positive_f32};
 use super::measure::{Measured, alg, time_solver, time_thomas_cpu};
 use super::rows::{ERR, RATIO, TIME, timed_row};
-use crate::report::bound_columns;
+use crate::report::with_bound_columns;
 use crate::report::{Column, LineChart, Row, Series};
 use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
 
@@ -124,16 +124,13 @@ fn table(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<Tabl
     s.table(
         "sweep",
         "Fig. 11 (sweep) — solve time against grid size (N systems of N − 1 unknowns)",
-        vec![
+        with_bound_columns(vec![
             Column::key("grid N"),
             Column::key("solver"),
             Column::ours(TIME).unit("ms").fixed(3),
             Column::ours(RATIO).fixed(2),
             Column::ours(ERR).sci(2),
-        ]
-        .into_iter()
-        .chain(bound_columns())
-        .collect(),
+        ]),
         &(c, local),
     )
 }

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::params::{CrParams, CrProfile, FetchCounts};
 use super::solver::FragmentCr;
 use super::trace as cr_trace;
+use crate::gl::observe::{Observer, observed};
 use crate::gl::{
     Buffer, Gl, PassObserver, PingPong, Program, QuadBatch, Rect, RenderTexture, Texture,
 };
@@ -97,7 +98,7 @@ impl FragmentCr {
     pub(super) fn run(
         &mut self,
         systems: &Texture,
-        mut obs: Option<&mut (dyn PassObserver + '_)>,
+        mut obs: Observer<'_>,
     ) -> Result<(), TridiagonalError> {
         let cx = Ctx {
             layout: &self.layout,
@@ -115,7 +116,7 @@ impl FragmentCr {
         // Pad: copy the caller's n columns into the identity-padded P0.
         if let Some(p0) = &self.p0 {
             ph.phase(Group::Pad, || {
-                pad(cx, systems, p0, copy_p, &quads.pad, obs.as_deref_mut())
+                pad(cx, systems, p0, copy_p, &quads.pad, &mut obs)
             })?;
         }
         let p0: &Texture = self.p0.as_ref().map(|t| t.texture()).unwrap_or(systems);
@@ -136,7 +137,7 @@ impl FragmentCr {
         })?;
         let (out, copy_x) = (&self.out, &self.copy_x);
         ph.phase(Group::Collect, || {
-            collect(cx, x, out, copy_x, &quads.collect, obs)
+            collect(cx, x, out, copy_x, &quads.collect, &mut obs)
         })?;
         self.fetches = ph.fetches;
         self.profile = ph.times;
@@ -151,19 +152,15 @@ fn pad(
     p0: &RenderTexture,
     copy_p: &Program,
     quad: &QuadBatch,
-    mut obs: Option<&mut (dyn PassObserver + '_)>,
+    obs: &mut Observer<'_>,
 ) -> Result<(), TridiagonalError> {
     let info = || cr_trace::pad(cx.layout, cx.params, cx.cols, systems, p0.texture());
-    if let Some(o) = obs.as_deref_mut() {
-        o.before(&info())?;
-    }
-    p0.bind();
-    copy_p.bind_texture(0, "u_src", systems);
-    quad.draw(copy_p, p0.texture().width(), cx.b())?;
-    if let Some(o) = obs {
-        o.after(&info())?;
-    }
-    Ok(())
+    observed(obs, info, || {
+        p0.bind();
+        copy_p.bind_texture(0, "u_src", systems);
+        quad.draw(copy_p, p0.texture().width(), cx.b())?;
+        Ok(())
+    })
 }
 
 /// The reduction levels `s = 1 … q-1` (eq. 15), one pass each over the P1/P2 ping-pong.
@@ -266,17 +263,13 @@ fn collect(
     out: &RenderTexture,
     copy_x: &Program,
     quad: &QuadBatch,
-    mut obs: Option<&mut (dyn PassObserver + '_)>,
+    obs: &mut Observer<'_>,
 ) -> Result<(), TridiagonalError> {
     let info = || cr_trace::collect(cx.layout, cx.params, cx.cols, x, out.texture());
-    if let Some(o) = obs.as_deref_mut() {
-        o.before(&info())?;
-    }
-    out.bind();
-    copy_x.bind_texture(0, "u_src", x.input());
-    quad.draw(copy_x, out.texture().width(), cx.b())?;
-    if let Some(o) = obs {
-        o.after(&info())?;
-    }
-    Ok(())
+    observed(obs, info, || {
+        out.bind();
+        copy_x.bind_texture(0, "u_src", x.input());
+        quad.draw(copy_x, out.texture().width(), cx.b())?;
+        Ok(())
+    })
 }

@@ -6,11 +6,11 @@ use super::solve::solve_row;
 use crate::gl::Reads;
 use crate::papers::fem_storage::experiments::config::{Config, Table4Config};
 use crate::papers::fem_storage::mesh::Grid;
-use crate::report::{Column, Fmt, bound_columns};
+use crate::report::{Column, Fmt, with_bound_columns};
 use crate::runner::{RunError, Session};
 
 fn cols(c: &Table4Config) -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("paper size").int(),
         Column::key("mesh").text(),
         Column::key("unknowns").int(),
@@ -36,10 +36,7 @@ fn cols(c: &Table4Config) -> Vec<Column> {
         Column::beyond(&format!("C1060 time to {:.0e} (estimate)", c.tol))
             .unit("s")
             .sci(2),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {

@@ -2,10 +2,10 @@
 //! device's limits), and the latter's row keys.
 
 use super::super::kernels::KERNELS;
-use crate::report::{Column, bound_columns};
+use crate::report::{Column, with_bound_columns};
 
 pub(super) fn cols() -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("N").int(),
         Column::ours("CPU").unit("ms"),
         Column::ours("CPU rows timed").int(),
@@ -30,25 +30,19 @@ pub(super) fn cols() -> Vec<Column> {
         Column::beyond("SGEMM GFLOPS").fixed(2),
         Column::beyond("best GPU / SGEMM").fixed(2),
         Column::beyond("variants error").sci(1),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 /// Every GPU kernel of a Table 1 row against the device's limits (Table 1 itself can carry
 /// one kernel's bound: the paper's).
 pub(super) fn kernel_cols() -> Vec<Column> {
-    vec![
+    with_bound_columns(vec![
         Column::key("N").int(),
         Column::key("kernel").text(),
         Column::ours("time").unit("ms"),
         Column::ours("GFLOPS").fixed(2),
         Column::ours("error").sci(1),
-    ]
-    .into_iter()
-    .chain(bound_columns())
-    .collect()
+    ])
 }
 
 pub(super) fn kernel_keys(n: u32) -> Vec<String> {

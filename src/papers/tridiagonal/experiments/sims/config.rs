@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::runner::config::positive;
 use crate::runner::{Repeat, RunError, Sizes};
 
 use super::simulations::{SIMULATIONS, simulation};
@@ -153,12 +154,7 @@ fn validate(c: &Config) -> Result<(), String> {
                 ),
             ));
         }
-        if !(v.is_finite() && *v > 0.0) {
-            return Err(bad(
-                &format!("fig14_all.paper_fps.{name}"),
-                format!("{v}: must be positive"),
-            ));
-        }
+        positive(&format!("fig14_all.paper_fps.{name}"), *v)?;
     }
     let st = &c.stability;
     if !(GRID_RANGE.contains(&st.n) && st.n <= 1023) {
@@ -177,9 +173,7 @@ fn validate(c: &Config) -> Result<(), String> {
         ("stability.omega", st.omega),
         ("stability.diffusion", st.diffusion),
     ] {
-        if !(v.is_finite() && v > 0.0) {
-            return Err(bad(key, format!("{v}: must be positive")));
-        }
+        positive(key, v)?;
     }
     if st.multiples.is_empty() || st.multiples.iter().any(|m| !(m.is_finite() && *m > 0.0)) {
         return Err(bad("stability.multiples", "must be positive numbers"));
