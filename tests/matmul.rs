@@ -133,6 +133,7 @@ fn beyond_the_paper_kernels_handle_ragged_shapes() {
             reads,
             kwg: 8,
             db,
+            ka: 1,
         };
         (p.label(), Blocked::new(&g, p).unwrap())
     };
