@@ -133,6 +133,20 @@ fn beyond_the_paper_kernels_handle_ragged_shapes() {
             reads,
             kwg: 8,
             db,
+            ka: 1,
+        };
+        (p.label(), Blocked::new(&g, p).unwrap())
+    };
+    // A read 4 k per load with no bounds checks: the padding to whole tiles keeps it exact.
+    let ka4 = |reads| {
+        let p = BlockedParams {
+            tm: 8,
+            tn: 1,
+            wg_x: 16,
+            wg_y: 1,
+            reads,
+            ka: 4,
+            ..Default::default()
         };
         (p.label(), Blocked::new(&g, p).unwrap())
     };
@@ -140,6 +154,8 @@ fn beyond_the_paper_kernels_handle_ragged_shapes() {
         tiled(false, Reads::Ssbo),
         tiled(true, Reads::Ssbo),
         tiled(true, Reads::Texture),
+        ka4(Reads::Ssbo),
+        ka4(Reads::Texture),
     ];
     let frag = Multipass::new(&g, 8).unwrap();
     for (i, &(m, n, l)) in SHAPES.iter().enumerate() {

@@ -8,21 +8,31 @@
 //   k tile           KWG: 0 reads A and B straight from memory (no shared memory, no barrier);
 //                    > 0 stages KWG-deep tiles of A and B in shared memory;
 //   DB               1: two tile buffers, the next tile loaded while this one is multiplied
-//                    (one barrier per tile instead of two).
+//                    (one barrier per tile instead of two);
+//   KA               k per load of A (1 or 4, with KWG = 0 only): 4 reads A as vec4s along k
+//                    (A is row-major) and unrolls the k loop by 4.
 //
 // Invocation (tx, ty) of work group (gx, gy) owns rows gy·MWG + ty·TM + i (i < TM; with
 // WG_Y = 1 the rows are the same for every invocation of the group, so A's loads are uniform)
 // and vec4 columns gx·NWG4 + tx + j·WG_X (j < TN; consecutive invocations read consecutive
 // vec4s of B, so a GPU's loads coalesce and its shared reads avoid bank conflicts). B and R are
-// vec4 rows (l4 = ⌈l/4⌉ vec4 per row; the host pads B and R when l % 4 ≠ 0). Everything
-// outside the matrices reads as 0 and is not stored.
+// vec4 rows (l4 = ⌈l/4⌉ vec4 per row). The host pads the operands with zeros so that m, l4 and
+// n are multiples of MWG, NWG4 and KWG (of KA where KWG = 0), as CLBlast's xgemm assumes: the
+// KA = 4 path has no bounds checks; the others keep theirs, which then always hold.
 //
-// On llvmpipe invocations run 8 (AVX2) to a SIMD batch along x, every vec4 being 4 such
-// vectors: a barrier splits the shader into coroutines and shared memory is ordinary memory,
-// so what the tile buys there is cache reuse (a KWG-deep slice of B stays in cache for all
-// the group's rows); the register block sets the multiply-adds per load.
-// TEXTURE: A and B are read with texelFetch from rectangle textures (A: R32F, n × m texels;
-// B: RGBA32F, l4 × n texels) instead of SSBOs — the same values through the texture path.
+// On llvmpipe, invocations run 8 (AVX2) to a SIMD batch along x, every vec4 being 4 such
+// vectors, and control flow is masks, not jumps: a barrier splits the shader into coroutines
+// and shared memory is ordinary memory reached lane by lane, so what a shared tile buys there
+// is cache reuse at the price of per-lane loads and copies. What a CPU rasterizer needs
+// instead: few accumulators (TM·TN·4 AVX registers of the 16 there are; TN = 1), A's loads
+// uniform across the batch (WG_Y = 1), A read 4 k at a time (KA = 4: one load per row for 4
+// k), loads through texelFetch (TEXTURE: vectorised fetches, where an SSBO load is a
+// per-lane loop under the loop's mask), and wide groups along x (fewer, larger work items for
+// the driver's threads). On a GPU the shared tiles and the larger register blocks are the
+// Nugteren path; the tuner picks per device.
+// TEXTURE: A and B are read with texelFetch from rectangle textures (A: R32F, n × m texels, or
+// RGBA32F, n/4 × m with KA = 4; B: RGBA32F, l4 × n texels) instead of SSBOs — the same values
+// through the texture path.
 layout(local_size_x = WG_X, local_size_y = WG_Y, local_size_z = 1) in;
 uniform uint m;
 uniform uint n;
@@ -32,11 +42,17 @@ uniform uint l4; // columns of B and R in vec4s
 uniform sampler2DRect u_a;
 uniform sampler2DRect u_b;
 #define LOAD_A(row_, k_) texelFetch(u_a, ivec2(int(k_), int(row_))).x
+#define LOAD_A4(row_, k4_) texelFetch(u_a, ivec2(int(k4_), int(row_)))
 #define LOAD_B(k_, c4_) texelFetch(u_b, ivec2(int(c4_), int(k_)))
 #else
+#if KA == 4
+layout(std430, binding = 0) readonly buffer ssbo_A { vec4 A4[]; };
+#define LOAD_A4(row_, k4_) A4[(row_) * (n >> 2u) + (k4_)]
+#else
 layout(std430, binding = 0) readonly buffer ssbo_A { float A[]; };
-layout(std430, binding = 1) readonly buffer ssbo_B { vec4 B[]; };
 #define LOAD_A(row_, k_) A[(row_) * n + (k_)]
+#endif
+layout(std430, binding = 1) readonly buffer ssbo_B { vec4 B[]; };
 #define LOAD_B(k_, c4_) B[(k_) * l4 + (c4_)]
 #endif
 layout(std430, binding = 2) writeonly buffer ssbo_R { vec4 R[]; };
@@ -46,7 +62,24 @@ layout(std430, binding = 2) writeonly buffer ssbo_R { vec4 R[]; };
 
 vec4 acc[TM][TN];
 
-#if KWG == 0
+#if KWG == 0 && KA == 4
+
+// Straight from memory, 4 k per step and no bounds checks (the host pads): per step TM vec4
+// of A (4 k of each row) and 4·TN vec4 of B feed 16·TM·TN vec4 multiply-adds.
+void multiply(uint row0, uint col0) {
+    for (uint k4 = 0u; k4 < (n >> 2u); k4++) {
+        vec4 a[TM];
+        for (uint i = 0u; i < TM; i++) a[i] = LOAD_A4(row0 + i, k4);
+        for (uint kk = 0u; kk < 4u; kk++) {
+            vec4 b[TN];
+            for (uint j = 0u; j < TN; j++) b[j] = LOAD_B(k4 * 4u + kk, col0 + j * WG_X);
+            for (uint i = 0u; i < TM; i++)
+                for (uint j = 0u; j < TN; j++) acc[i][j] += a[i][kk] * b[j];
+        }
+    }
+}
+
+#elif KWG == 0
 
 // Straight from memory: per k, TN vec4 of B and TM floats of A feed TM·TN vec4 multiply-adds.
 void multiply(uint row0, uint col0) {
@@ -137,7 +170,11 @@ void multiply(uint row0, uint col0) {
 #endif
 
 void main() {
+#if WG_Y == 1
+    uint row0 = gl_WorkGroupID.y * MWG; // the same for the whole group: uniform loads of A
+#else
     uint row0 = gl_WorkGroupID.y * MWG + gl_LocalInvocationID.y * TM;
+#endif
     uint col0 = gl_WorkGroupID.x * NWG4 + gl_LocalInvocationID.x;
     for (uint i = 0u; i < TM; i++)
         for (uint j = 0u; j < TN; j++) acc[i][j] = vec4(0.0);

@@ -62,6 +62,11 @@ pub struct TuneConfig {
     /// Double-buffered tiles (tried only where `kwg` > 0).
     #[serde(default = "single_buffer")]
     pub db: Vec<bool>,
+    /// Candidates of the blocked kernel named one by one, after the product of the lists
+    /// above: the shapes a SIMD CPU rasterizer needs (`ka` = 4, texture reads, one row of
+    /// groups) without multiplying the GPU-shaped sweep.
+    #[serde(default)]
+    pub extra: Vec<BlockedParams>,
     /// k per pass of the multipass fragment kernel.
     pub k_chunk: Vec<u32>,
     pub repeat: Repeat,
@@ -90,6 +95,7 @@ impl TuneConfig {
                                     reads,
                                     kwg,
                                     db,
+                                    ka: 1,
                                 };
                                 if p.shared_bytes() <= MIN_SHARED_BYTES {
                                     v.push((p.label(), p));
@@ -100,6 +106,7 @@ impl TuneConfig {
                 }
             }
         }
+        v.extend(self.extra.iter().map(|p| (p.label(), *p)));
         v
     }
 

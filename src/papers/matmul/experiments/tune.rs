@@ -45,9 +45,9 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
         "{}: every register block tm ∈ {:?} (rows) × tn ∈ {:?} (vec4 columns) with every \
              work group {:?} (x × y invocations), shared-memory k tile kwg ∈ {:?} (0: none), \
              single or double-buffered (db ∈ {:?}, with tiles only), and A and B read from {:?} \
-             (texture: texelFetch from rectangle textures), {} candidates in all (those whose \
-             tiles exceed GL's guaranteed {} bytes of shared memory left out), timed at \
-             N = {n}. {}",
+             (texture: texelFetch from rectangle textures), then the CPU-shaped candidates \
+             named one by one ({}), {} candidates in all (those whose tiles exceed GL's \
+             guaranteed {} bytes of shared memory left out), timed at N = {n}. {}",
         KERNELS[2],
         tune.tm,
         tune.tn,
@@ -58,6 +58,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
         tune.kwg,
         tune.db,
         tune.reads.iter().map(|r| r.name()).collect::<Vec<_>>(),
+        extra_labels(tune),
         tune.blocked_candidates().len(),
         crate::papers::matmul::gpu::MIN_SHARED_BYTES,
         tune.why_n
@@ -107,6 +108,16 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
     let tuned = Tuned { blocked, k_chunk };
     tuned_note(s, n, tuned);
     Ok(tuned)
+}
+
+/// The candidates named one by one (`extra`), for the caption: `none` when there are none.
+fn extra_labels(tune: &TuneConfig) -> String {
+    let v: Vec<String> = tune.extra.iter().map(|p| p.label()).collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join("; ")
+    }
 }
 
 /// How each sweep's candidates are timed and a winner picked.

@@ -7,7 +7,7 @@ use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::{Buffer, Define, Format, Gl, Program, Reads, TexTarget, Texture};
 use crate::papers::matmul::error::MatmulError;
 use crate::papers::matmul::matrix::{Matrix, dims};
-use crate::papers::matmul::pack::{pack4, rgba_rect, unpack4};
+use crate::papers::matmul::pack::{pack4, unpack4};
 
 /// Beyond the paper: the blocked compute kernel (register blocks, optional shared tiles).
 pub const BLOCKED: &str = "matmul/blocked.comp";
@@ -31,14 +31,45 @@ pub struct BlockedParams {
     /// Two shared tile buffers, the next loaded while this one is multiplied (with `kwg` > 0).
     #[serde(default)]
     pub db: bool,
+    /// k per load of A (1 or 4; 4 only with `kwg` = 0): 4 reads A as vec4s along k and
+    /// unrolls the k loop by 4 (what a SIMD CPU rasterizer needs; the same bytes and flops).
+    #[serde(default = "one")]
+    pub ka: u32,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The operands' sizes after padding (zeros) to whole work-group tiles: rows of R to a multiple
+/// of `tm·wg_y`, vec4 columns to a multiple of `tn·wg_x`, and k to a multiple of `kwg` (of `ka`
+/// without tiles), so that every invocation's block lies inside the padded matrices.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Padded {
+    pub m: usize,
+    pub n: usize,
+    pub l4: usize,
 }
 
 impl BlockedParams {
-    /// The work of one run on an m×n by n×l product (module docs).
+    /// The padded sizes of an m×n by n×l product ([`Padded`]).
+    pub fn padded(&self, m: usize, n: usize, l: usize) -> Padded {
+        let k_step = if self.kwg > 0 { self.kwg } else { self.ka };
+        Padded {
+            m: m.next_multiple_of((self.tm * self.wg_y) as usize),
+            n: n.next_multiple_of(k_step.max(1) as usize),
+            l4: l
+                .div_ceil(4)
+                .next_multiple_of((self.tn * self.wg_x) as usize),
+        }
+    }
+
+    /// The work of one run on an m×n by n×l product, over the padded operands the kernel
+    /// reads ([`Self::padded`]); `ka` changes how A is loaded, not how much.
     pub fn work(&self, m: usize, n: usize, l: usize) -> Work {
         let (tm, tn) = (self.tm as usize, self.tn as usize);
-        let l4 = l.div_ceil(4);
-        let inv = (l4.div_ceil(tn) * m.div_ceil(tm)) as f64;
+        let Padded { m, n, l4 } = self.padded(m, n, l);
+        let inv = (l4 / tn * (m / tm)) as f64;
         let read = match self.reads {
             Reads::Ssbo => Access::SsboRead,
             Reads::Texture => Access::ImageRead,
@@ -47,9 +78,8 @@ impl BlockedParams {
             inv * n as f64 * (16 * tn + 4 * tm) as f64
         } else {
             let (mwg, nwg4) = (tm * self.wg_y as usize, tn * self.wg_x as usize);
-            let groups = (l4.div_ceil(nwg4) * m.div_ceil(mwg)) as f64;
-            let k = n.next_multiple_of(self.kwg as usize) as f64;
-            groups * k * (16 * nwg4 + 4 * mwg) as f64
+            let groups = (l4 / nwg4 * (m / mwg)) as f64;
+            groups * n as f64 * (16 * nwg4 + 4 * mwg) as f64
         };
         Work {
             bytes: Bytes::of(&[(read, loaded), (Access::SsboWrite, (m * l4 * 16) as f64)]),
@@ -70,17 +100,22 @@ impl BlockedParams {
         ];
         d.push(Define::new("KWG", format!("{}u", self.kwg)));
         d.push(Define::new("DB", u32::from(self.db)));
+        d.push(Define::new("KA", self.ka));
         d.extend(self.reads.define());
         d
     }
 
-    /// The candidate's label in the tuning table: `tm=8 tn=2 wg=16×1 kwg=32 db ssbo`.
+    /// The candidate's label in the tuning table: `tm=8 tn=2 wg=16×1 kwg=32 db ssbo`,
+    /// `tm=16 tn=1 wg=16×1 ka=4 texture`.
     pub fn label(&self) -> String {
-        let tile = match (self.kwg, self.db) {
+        let mut tile = match (self.kwg, self.db) {
             (0, _) => String::new(),
             (k, false) => format!(" kwg={k}"),
             (k, true) => format!(" kwg={k} db"),
         };
+        if self.ka != 1 {
+            tile += &format!(" ka={}", self.ka);
+        }
         format!(
             "tm={} tn={} wg={}×{}{tile} {}",
             self.tm,
@@ -93,11 +128,14 @@ impl BlockedParams {
 
     /// The parameters in words, for captions and notes.
     pub fn describe(&self) -> String {
-        let tiles = match (self.kwg, self.db) {
+        let mut tiles = match (self.kwg, self.db) {
             (0, _) => "no shared memory".to_string(),
             (k, false) => format!("{k}-deep tiles of A and B in shared memory"),
             (k, true) => format!("{k}-deep double-buffered tiles of A and B in shared memory"),
         };
+        if self.ka != 1 {
+            tiles += &format!(", A read {} k per load", self.ka);
+        }
         format!(
             "{} rows × {} vec4 columns per invocation, {}×{} work groups, {tiles}, A and B \
              read from {}",
@@ -131,6 +169,16 @@ impl BlockedParams {
         }
         if self.kwg > 256 {
             return Err(format!("blocked.kwg = {}: must be 0..=256", self.kwg));
+        }
+        if !matches!(self.ka, 1 | 4) {
+            return Err(format!("blocked.ka = {}: must be 1 or 4", self.ka));
+        }
+        if self.ka != 1 && self.kwg != 0 {
+            return Err(format!(
+                "blocked.ka = {} with kwg = {}: A is read {} k per load only straight from \
+                 memory (kwg = 0)",
+                self.ka, self.kwg, self.ka
+            ));
         }
         if self.shared_bytes() > MIN_SHARED_BYTES {
             return Err(format!(
@@ -171,6 +219,7 @@ impl Default for BlockedParams {
             reads: Reads::Ssbo,
             kwg: 0,
             db: false,
+            ka: 1,
         }
     }
 }
@@ -183,12 +232,11 @@ pub struct Blocked {
     params: BlockedParams,
 }
 
-/// Operands of [`Blocked`]: B and R with l padded to a multiple of 4.
+/// Operands of [`Blocked`], padded with zeros to whole tiles ([`BlockedParams::padded`]).
 pub struct BlockedOperands {
     m: usize,
-    n: usize,
     l: usize,
-    l4: usize,
+    pad: Padded,
     inputs: BlockedInputs,
     r: Buffer<[f32; 4]>,
 }
@@ -211,26 +259,38 @@ impl Blocked {
 
     pub fn upload(&self, a: &Matrix, b: &Matrix) -> Result<BlockedOperands, MatmulError> {
         let (m, n, l) = dims(a, b)?;
-        let l4 = l.div_ceil(4);
+        let p = self.params.padded(m, n, l);
         let g = &self.gl;
+        let a_pad = pad(&a.data, n, p.m, p.n);
+        let b_pad = pad(&pack4(&b.data, n, l), l.div_ceil(4), p.n, p.l4);
         let inputs = match self.params.reads {
             Reads::Ssbo => BlockedInputs::Ssbo(
-                Buffer::from_slice(g, &a.data)?,
-                Buffer::from_slice(g, &pack4(&b.data, n, l))?,
+                Buffer::from_slice(g, &a_pad)?,
+                Buffer::from_slice(g, &b_pad)?,
             ),
             Reads::Texture => {
-                let (w, h) = (n as u32, m as u32);
-                let a = Texture::new(g, TexTarget::Rect, Format::R32F, w, h, Some(&a.data))?;
-                BlockedInputs::Texture(a, rgba_rect(g, b, n)?)
+                let rect = |format, w: usize, h: usize, data: &[f32]| {
+                    Texture::new(g, TexTarget::Rect, format, w as u32, h as u32, Some(data))
+                };
+                let ka = self.params.ka as usize;
+                let a_format = if ka == 4 {
+                    Format::RGBA32F
+                } else {
+                    Format::R32F
+                };
+                let b_flat: Vec<f32> = b_pad.iter().flatten().copied().collect();
+                BlockedInputs::Texture(
+                    rect(a_format, p.n / ka, p.m, &a_pad)?,
+                    rect(Format::RGBA32F, p.l4, p.n, &b_flat)?,
+                )
             }
         };
         Ok(BlockedOperands {
             m,
-            n,
             l,
-            l4,
+            pad: p,
             inputs,
-            r: Buffer::zeroed(g, m * l4)?,
+            r: Buffer::zeroed(g, p.m * p.l4)?,
         })
     }
 
@@ -247,20 +307,28 @@ impl Blocked {
             }
         }
         ops.r.bind(2);
-        self.prog.set_u32("m", ops.m as u32);
-        self.prog.set_u32("n", ops.n as u32);
-        self.prog.set_u32("l4", ops.l4 as u32);
-        let gx = ops.l4.div_ceil((p.tn * p.wg_x) as usize) as u32;
-        let gy = ops.m.div_ceil((p.tm * p.wg_y) as usize) as u32;
+        let pad = ops.pad;
+        self.prog.set_u32("m", pad.m as u32);
+        self.prog.set_u32("n", pad.n as u32);
+        self.prog.set_u32("l4", pad.l4 as u32);
+        let gx = (pad.l4 / (p.tn * p.wg_x) as usize) as u32;
+        let gy = (pad.m / (p.tm * p.wg_y) as usize) as u32;
         self.prog.dispatch([gx, gy, 1])?;
         Ok(())
     }
 
     pub fn read(&self, ops: &BlockedOperands) -> Result<Matrix, MatmulError> {
+        let l4 = ops.l.div_ceil(4);
+        let r = ops.r.read_range(0, ops.m * ops.pad.l4)?;
+        let rows: Vec<[f32; 4]> = r
+            .chunks(ops.pad.l4)
+            .flat_map(|row| &row[..l4])
+            .copied()
+            .collect();
         Ok(Matrix {
             rows: ops.m,
             cols: ops.l,
-            data: unpack4(&ops.r.read()?, ops.m, ops.l),
+            data: unpack4(&rows, ops.m, ops.l),
         })
     }
 
@@ -269,4 +337,13 @@ impl Blocked {
         self.run(&ops)?;
         self.read(&ops)
     }
+}
+
+/// Rows of `cols` values → `rows` rows of `cols_to` values, zero-filled beyond the input.
+fn pad<T: Copy + Default>(data: &[T], cols: usize, rows: usize, cols_to: usize) -> Vec<T> {
+    let mut out = vec![T::default(); rows * cols_to];
+    for (src, dst) in data.chunks(cols.max(1)).zip(out.chunks_mut(cols_to)) {
+        dst[..cols].copy_from_slice(src);
+    }
+    out
 }

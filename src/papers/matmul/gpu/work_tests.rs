@@ -60,3 +60,29 @@ fn tiles_beyond_guaranteed_shared_memory_are_refused() {
     let e = BlockedParams { db: true, ..p }.validate().unwrap_err();
     assert!(e.contains("shared memory"), "{e}");
 }
+
+#[test]
+fn a_read_four_k_per_load_is_the_same_work_and_needs_no_tiles() {
+    let p = BlockedParams {
+        tm: 8,
+        tn: 1,
+        wg_x: 16,
+        wg_y: 1,
+        ..Default::default()
+    };
+    let p4 = BlockedParams { ka: 4, ..p };
+    assert!(p4.validate().is_ok());
+    assert_eq!(p4.work(128, 128, 128), p.work(128, 128, 128));
+    // 128 rows × 16 vec4 columns per invocation's column: 16·(128/8) invocations per vec4 row.
+    assert_eq!(p4.work(128, 128, 128).flops32, 2.0 * 128f64.powi(3));
+    // Ragged sizes are padded to whole group tiles and k to a multiple of 4.
+    let pad = p4.padded(33, 65, 17);
+    assert_eq!((pad.m, pad.n, pad.l4), (40, 68, 16));
+    for (bad, key) in [
+        (BlockedParams { ka: 2, ..p }, "blocked.ka = 2"),
+        (BlockedParams { kwg: 16, ..p4 }, "kwg = 16"),
+    ] {
+        let e = bad.validate().unwrap_err();
+        assert!(e.contains(key), "{e}");
+    }
+}
