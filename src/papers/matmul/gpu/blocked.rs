@@ -14,6 +14,7 @@ pub const BLOCKED: &str = "matmul/blocked.comp";
 
 /// Parameters of the blocked kernel (CLBlast's names in `glsl/matmul/blocked.comp`).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct BlockedParams {
     /// Rows of R per invocation.
     pub tm: u32,
