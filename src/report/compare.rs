@@ -137,9 +137,10 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
         v.dedup();
         v.join("; ")
     };
-    let fields: [(&str, Field); 5] = [
+    let fields: [(&str, Field); 6] = [
         ("GL renderer", |p| p.provenance.gl_renderer.clone()),
         ("GL version", |p| p.provenance.gl_version.clone()),
+        ("CPU", |p| p.provenance.cpu.clone()),
         ("mode", |p| p.provenance.mode.to_string()),
         ("commit", |p| p.provenance.commit.clone()),
         ("between-run term", |p| {
@@ -162,7 +163,27 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
         machine(ra),
         machine(rb)
     ));
+    s.push_str(&host_warning(
+        &prov(ra, &fields[0].1),
+        [prov(ra, &fields[2].1), prov(rb, &fields[2].1)],
+    ));
     s
+}
+
+/// Where the renderer is a CPU rasterizer (llvmpipe, softpipe) the host CPU is the device: two
+/// runs on different CPUs differ by the hosts as much as by the code, which the reader must
+/// know before any ratio below. Empty otherwise.
+fn host_warning(renderer: &str, [a, b]: [String; 2]) -> String {
+    let software = ["llvmpipe", "softpipe"]
+        .iter()
+        .any(|r| renderer.contains(r));
+    if !software || a == b {
+        return String::new();
+    }
+    format!(
+        "\n**Not the same device.** The renderer is a CPU rasterizer, and the runs' CPUs differ \
+         (A: {a}; B: {b}): every difference below is the hosts' as much as the code's.\n"
+    )
 }
 
 /// "only in A", or "skipped in A (needs …)" where that device could not run it.
@@ -407,4 +428,25 @@ fn machine(r: &Run) -> String {
         parts.push(format!("not recorded: {unknown} paper(s)"));
     }
     parts.join("; ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_warning;
+
+    #[test]
+    fn a_cpu_rasterizer_on_two_cpus_is_two_devices() {
+        let cpus = |a: &str, b: &str| [a.to_string(), b.to_string()];
+        let w = host_warning(
+            "llvmpipe (LLVM 15.0.6, 256 bits)",
+            cpus("Intel Xeon", "AMD EPYC"),
+        );
+        assert!(w.contains("Not the same device") && w.contains("A: Intel Xeon; B: AMD EPYC"));
+        assert_eq!(host_warning("llvmpipe", cpus("AMD EPYC", "AMD EPYC")), "");
+        assert_eq!(
+            host_warning("NVIDIA H200/PCIe/SSE2", cpus("Intel Xeon", "AMD EPYC")),
+            "",
+            "a GPU is the device whatever the host"
+        );
+    }
 }
