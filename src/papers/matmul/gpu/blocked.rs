@@ -53,7 +53,7 @@ pub struct Padded {
 }
 
 impl BlockedParams {
-    /// The padded sizes of an m×n by n×l product ([`Padded`]).
+    /// The padded sizes of an m×n by n×l product (`Padded`).
     pub fn padded(&self, m: usize, n: usize, l: usize) -> Padded {
         let k_step = if self.kwg > 0 { self.kwg } else { self.ka };
         Padded {
