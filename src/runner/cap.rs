@@ -17,7 +17,7 @@ pub fn over_cap(
 ) -> Option<String> {
     let (n0, ms) = last?;
     let cap = cap_s?;
-    let predicted_s = ms * (n as f64 / n0 as f64).powi(3) / 1e3;
+    let predicted_s = predicted_ms((n0, ms), n) / 1e3;
     let sig = |x: f64| crate::report::Value::Num(x).render(crate::report::Fmt::Sig(3));
     (predicted_s > cap).then(|| {
         format!(
@@ -27,6 +27,11 @@ pub fn over_cap(
             sig(ms)
         )
     })
+}
+
+/// One run at size `n` predicted from `(n0, ms)`, a run measured at `n0`: ∝ N³ (ms).
+pub fn predicted_ms((n0, ms): (usize, f64), n: usize) -> f64 {
+    ms * (n as f64 / n0 as f64).powi(3)
 }
 
 /// The rule for a `max_run_s` key: seconds, finite and > 0 in both modes.

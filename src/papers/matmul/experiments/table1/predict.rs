@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use crate::gl::TimingPlan;
-use crate::runner::cap::over_cap;
+use crate::runner::cap::{over_cap, predicted_ms};
 
 /// The last (N, ms) of each kernel, to predict the next size's run time (∝ N³).
 #[derive(Default)]
@@ -16,9 +16,7 @@ impl Predict {
     pub(super) fn plan(&self, kernel: &'static str, n: usize, plan: TimingPlan) -> TimingPlan {
         let budget_ms = plan.budget.as_secs_f64() * 1e3;
         match self.0.get(kernel) {
-            Some(&(n0, ms)) if ms * (n as f64 / n0 as f64).powi(3) > budget_ms => {
-                TimingPlan { warmup: 0, ..plan }
-            }
+            Some(&last) if predicted_ms(last, n) > budget_ms => TimingPlan { warmup: 0, ..plan },
             _ => plan,
         }
     }
