@@ -527,3 +527,46 @@ fn a_roofline_with_a_bad_point_or_no_roofs_is_an_error() {
     assert!(err.to_string().contains("no bandwidth"), "{err}");
     assert!(!path.exists());
 }
+
+/// A GL 3.3-class device (no compute shaders, no fp64; masked with `GPGPU_REPRO_WITHOUT` on
+/// llvmpipe): a quick bench pass measures every fragment-pipeline row, and each row the device
+/// cannot run is kept with the reason and no value, never a failure.
+#[test]
+fn a_device_without_compute_or_fp64_measures_the_rest_and_names_what_it_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("pass.json");
+    let r = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"))
+        .args(["bench", "--quick", "--pass", "1", "--out"])
+        .arg(&out)
+        .env(gpgpu_repro::gl::caps::WITHOUT_ENV, "compute,fp64")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(r.status.success(), "exit {:?}: {err}", r.status);
+    let p: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let rows = p["measurements"].as_array().unwrap();
+    let row = |key: &str| {
+        rows.iter()
+            .find(|m| m["key"] == key)
+            .unwrap_or_else(|| panic!("no row {key}"))
+    };
+    for key in [
+        "texture.rgba32f.rect.consecutive",
+        "target.r32f",
+        "fma.fragment.f32",
+    ] {
+        let v = row(key)["value"].as_f64();
+        assert!(v.is_some_and(|v| v > 0.0), "{key}: {v:?}");
+    }
+    for (key, lacks) in [
+        ("ssbo.read.f32", "needs compute shaders"),
+        ("fma.compute.f32", "needs compute shaders"),
+        ("fma.fragment.f64", "fp64"),
+    ] {
+        let m = row(key);
+        assert!(m["value"].is_null(), "{key}: {m}");
+        let note = m["note"].as_str().unwrap_or_default();
+        assert!(note.contains(lacks), "{key}: {note}");
+    }
+}

@@ -6,6 +6,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
+use common::{at_mut, experiments_copy, set_key};
 use gpgpu_repro::gl::{self, DeviceSelector};
 use gpgpu_repro::registry::{self, PAPERS};
 use gpgpu_repro::report::files::{write_atomic, write_atomic_with};
@@ -21,17 +22,6 @@ fn ctx() -> gl::Gl {
 
 const BIN: &str = env!("CARGO_BIN_EXE_gpgpu-repro");
 
-/// A copy of every built-in experiment file in a temp folder (`--experiments DIR`).
-fn experiments_copy() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    for p in PAPERS {
-        for f in p.files {
-            std::fs::write(dir.path().join(format!("{}.toml", f.name)), f.builtin).unwrap();
-        }
-    }
-    dir
-}
-
 fn options(papers: &[&str], exp: Option<&Path>, out: &Path, check_only: bool) -> Options {
     Options {
         papers: papers.iter().map(|s| s.to_string()).collect(),
@@ -43,15 +33,6 @@ fn options(papers: &[&str], exp: Option<&Path>, out: &Path, check_only: bool) ->
         bench: false,
         profile: false,
     }
-}
-
-/// `text` with the value at the dotted `path` replaced by `value` (parsed as TOML).
-fn set_key(text: &str, path: &str, value: &str) -> String {
-    let mut v: toml::Value = toml::from_str(text).unwrap();
-    let new: toml::Table = format!("x = {value}").parse().unwrap();
-    let keys: Vec<String> = path.split('.').map(String::from).collect();
-    *at_mut(&mut v, &keys) = new.get("x").unwrap().clone();
-    toml::to_string(&v).unwrap()
 }
 
 // ---- 14.1: every number validated on load, named with its file, table and key ----------
@@ -385,6 +366,8 @@ fn tiny_experiments() -> tempfile::TempDir {
             &[
                 ("table1.sizes.quick", "[32]"),
                 ("table1.repeat.quick", ONCE),
+                ("table1.tune.n.quick", "64"),
+                ("table1.tune.repeat", ONCE),
             ],
         ),
         (
@@ -418,6 +401,7 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("precision.mesh.quick", r#""4x4x4""#),
                 ("precision_charged.mesh.quick", r#""6x6x6""#),
                 ("anchor.meshes.quick", r#"["4x4x4"]"#),
+                ("legacy.meshes.quick", r#"["4x4x4"]"#),
                 ("biofet.nodes.quick", "11"),
             ],
         ),
@@ -520,8 +504,22 @@ fn files_written_honour_the_umask_like_file_create() {
 #[test]
 fn sigterm_is_handled_like_ctrl_c_and_writes_the_records() {
     let out = tempfile::tempdir().unwrap();
+    // The quick run without the bench and with a small tuning product, so that its first
+    // table is written within seconds and its later tables are still running.
+    let exp = experiments_copy();
+    let matmul = exp.path().join("matmul.toml");
+    let text = std::fs::read_to_string(&matmul).unwrap();
+    std::fs::write(&matmul, set_key(&text, "table1.tune.n.quick", "64")).unwrap();
     let mut child = Command::new(BIN)
-        .args(["reproduce", "matmul", "--quick", "--out"])
+        .args([
+            "reproduce",
+            "matmul",
+            "--quick",
+            "--no-bench",
+            "--experiments",
+        ])
+        .arg(exp.path())
+        .arg("--out")
         .arg(out.path())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -605,15 +603,6 @@ fn numeric_paths(v: &toml::Value, path: &mut Vec<String>, out: &mut Vec<Vec<Stri
         }
         _ => {}
     }
-}
-
-fn at_mut<'a>(v: &'a mut toml::Value, path: &[String]) -> &'a mut toml::Value {
-    path.iter().fold(v, |v, k| match k.strip_prefix('[') {
-        Some(i) => {
-            &mut v.as_array_mut().unwrap()[i.trim_end_matches(']').parse::<usize>().unwrap()]
-        }
-        None => v.as_table_mut().unwrap().get_mut(k).unwrap(),
-    })
 }
 
 #[test]

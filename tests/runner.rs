@@ -268,12 +268,13 @@ fn every_paper_declares_its_tables_once() {
     }
 }
 
-/// `gpgpu-repro reproduce PAPERS --quick --out DIR` with `GPGPU_REPRO_WITHOUT=without`.
+/// `gpgpu-repro reproduce PAPERS --quick --no-bench --out DIR` with
+/// `GPGPU_REPRO_WITHOUT=without` (the bench's own lacks are `tests/bench.rs`'s).
 fn reproduce_without(without: &str, papers: &[&str], out: &std::path::Path) -> String {
     let r = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"))
         .arg("reproduce")
         .args(papers)
-        .args(["--quick", "--out"])
+        .args(["--quick", "--no-bench", "--out"])
         .arg(out)
         .env(gpgpu_repro::gl::caps::WITHOUT_ENV, without)
         .output()

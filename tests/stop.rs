@@ -2,6 +2,8 @@
 //! own: the request is process-wide and cannot be taken back, so it must not reach the
 //! other tests' repetitions.
 
+mod common;
+
 use std::time::{Duration, Instant};
 
 use gpgpu_repro::gl::timing::{self, TimingPlan};
@@ -59,12 +61,33 @@ fn sigterm_at_ten_points_of_a_quick_run_exits_within_5_s_and_resume_reuses_the_r
     use std::process::{Command, Stdio};
     let bin = env!("CARGO_BIN_EXE_gpgpu-repro");
     let out = tempfile::tempdir().unwrap();
+    // The paper's own tables as a quick run has them; its simulations on small grids (they
+    // run last, after every stop point, and would make the finishing run most of the test).
+    let exp = common::experiments_copy();
+    let sims = exp.path().join("sims.toml");
+    let mut text = std::fs::read_to_string(&sims).unwrap();
+    for key in [
+        "fig14_heat.sizes.quick",
+        "fig14_all.size.quick",
+        "frames.size.quick",
+    ] {
+        text = common::set_key(&text, key, "[31]");
+    }
+    std::fs::write(&sims, text).unwrap();
     let run = |resume: bool| {
         let mut c = Command::new(bin);
-        c.args(["reproduce", "tridiagonal", "--quick", "--no-bench", "--out"])
-            .arg(out.path())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped());
+        c.args([
+            "reproduce",
+            "tridiagonal",
+            "--quick",
+            "--no-bench",
+            "--experiments",
+        ])
+        .arg(exp.path())
+        .arg("--out")
+        .arg(out.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
         if resume {
             c.arg("--resume");
         }

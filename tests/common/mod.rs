@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use gpgpu_repro::gl::{self, DeviceSelector, Gl, Need};
+use gpgpu_repro::registry::PAPERS;
 
 /// A context on the default device (Mesa llvmpipe in CI), current on this test's thread,
 /// with GL error checks in any build (a release build has them off by default).
@@ -83,4 +84,34 @@ pub fn lu_equals_its_2005_twin(
         p.arith.name()
     );
     got
+}
+
+/// A copy of every built-in experiment file in a temp folder (`--experiments DIR`).
+pub fn experiments_copy() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for p in PAPERS {
+        for f in p.files {
+            std::fs::write(dir.path().join(format!("{}.toml", f.name)), f.builtin).unwrap();
+        }
+    }
+    dir
+}
+
+/// `text` with the value at the dotted `path` replaced by `value` (parsed as TOML).
+pub fn set_key(text: &str, path: &str, value: &str) -> String {
+    let mut v: toml::Value = toml::from_str(text).unwrap();
+    let new: toml::Table = format!("x = {value}").parse().unwrap();
+    let keys: Vec<String> = path.split('.').map(String::from).collect();
+    *at_mut(&mut v, &keys) = new.get("x").unwrap().clone();
+    toml::to_string(&v).unwrap()
+}
+
+/// The value at the dotted `path` (`[i]` indexes an array).
+pub fn at_mut<'a>(v: &'a mut toml::Value, path: &[String]) -> &'a mut toml::Value {
+    path.iter().fold(v, |v, k| match k.strip_prefix('[') {
+        Some(i) => {
+            &mut v.as_array_mut().unwrap()[i.trim_end_matches(']').parse::<usize>().unwrap()]
+        }
+        None => v.as_table_mut().unwrap().get_mut(k).unwrap(),
+    })
 }
