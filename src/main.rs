@@ -41,7 +41,7 @@ enum Command {
     /// Two runs side by side (e.g. two devices): every measured value of both, the ratio B / A,
     /// and the verdicts that change.
     Compare {
-        /// The first run's output folder (e.g. figures/llvmpipe).
+        /// The first run's output folder (e.g. figures/llvmpipe-intel-xeon-2cpu).
         a: PathBuf,
         /// The second run's output folder.
         b: PathBuf,
@@ -52,7 +52,7 @@ enum Command {
     /// Where the time of a run's rows went: each row's profiled warm-up run, pass by pass
     /// (`reproduce` keeps them in each paper's record).
     Profile {
-        /// The run's output folder (e.g. figures/llvmpipe).
+        /// The run's output folder (e.g. figures/llvmpipe-intel-xeon-2cpu).
         dir: PathBuf,
         /// The paper key.
         paper: String,

@@ -72,7 +72,7 @@ impl Settings {
     /// H100/H200, all included: within a 60 s budget the H200's sweeps ended inside its L2,
     /// the roofs a cache's, with time to spare), 240 s on a software renderer (whose sweeps reach 512 MiB
     /// at memory rates of a few GB/s; the rule before this one took 375 s on this
-    /// project's 2-core llvmpipe machine, `figures/llvmpipe/device.json`).
+    /// project's 2-core llvmpipe machine, `figures/llvmpipe-intel-xeon-2cpu/device.json`).
     pub fn full() -> Settings {
         Settings {
             mode: Mode::Full,

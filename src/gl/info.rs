@@ -61,6 +61,30 @@ impl DeviceInfo {
     pub fn short(&self) -> String {
         format!("{} — {}", self.renderer, self.version)
     }
+
+    /// A CPU rasterizer (llvmpipe, softpipe): its "GPU" passes run on the host's cores, so the
+    /// host CPU is part of the device.
+    pub fn cpu_rasterizer(&self) -> bool {
+        self.software || is_cpu_rasterizer(&self.renderer)
+    }
+
+    /// What makes two runs the same device: [`short`](Self::short), and for a CPU rasterizer
+    /// the host CPU too (llvmpipe on two CPUs is two devices: its speed is the host's). Rows
+    /// and device limits are reused only where this matches.
+    pub fn identity(&self) -> String {
+        if self.cpu_rasterizer() {
+            format!("{} on {}", self.short(), self.cpu)
+        } else {
+            self.short()
+        }
+    }
+}
+
+/// Whether `renderer` (the GL_RENDERER string, or a label of it) names a CPU rasterizer.
+pub fn is_cpu_rasterizer(renderer: &str) -> bool {
+    ["llvmpipe", "softpipe", "SwiftShader"]
+        .iter()
+        .any(|r| renderer.contains(r))
 }
 
 impl DeviceInfo {

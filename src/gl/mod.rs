@@ -65,7 +65,7 @@ pub use context::{Gl, NativeContext, WeakGl, live_contexts};
 pub use define::Define;
 pub use egl::{DeviceSelector, headless};
 pub use error::GlError;
-pub use info::DeviceInfo;
+pub use info::{DeviceInfo, is_cpu_rasterizer};
 pub use observe::{Panel, Pass, PassInfo, PassObserver, Role};
 pub use pingpong::{PingPong, PingPongMethod, PingPongStats};
 pub use program::Program;

@@ -174,10 +174,7 @@ fn provenance_table(ra: &Run, rb: &Run) -> String {
 /// runs on different CPUs differ by the hosts as much as by the code, which the reader must
 /// know before any ratio below. Empty otherwise.
 fn host_warning(renderer: &str, [a, b]: [String; 2]) -> String {
-    let software = ["llvmpipe", "softpipe"]
-        .iter()
-        .any(|r| renderer.contains(r));
-    if !software || a == b {
+    if !crate::gl::is_cpu_rasterizer(renderer) || a == b {
         return String::new();
     }
     format!(

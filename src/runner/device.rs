@@ -22,7 +22,7 @@ pub(super) fn device_profile(
 ) -> Result<Option<DeviceProfile>, RunError> {
     let path = dir.join(DEVICE_JSON);
     if let Ok(p) = DeviceProfile::load(&path)
-        && p.device.short() == gl.info().short()
+        && p.device.identity() == gl.info().identity()
         && (p.mode == Mode::Full || mode == Mode::Quick)
     {
         eprintln!(
@@ -93,10 +93,41 @@ pub(super) fn set_between_run(
 pub const FIGURES: &str = "figures";
 
 /// The folder name of a device's results: the renderer's name without its parenthesized
-/// details, file-system friendly (`llvmpipe (LLVM 15.0.6, 256 bits)` → `llvmpipe`).
+/// details, file-system friendly (`NVIDIA H200/PCIe/SSE2` → `nvidia-h200-pcie-sse2`); for a
+/// CPU rasterizer the host CPU follows ([`DeviceInfo::identity`]: `llvmpipe (LLVM 15.0.6,
+/// 256 bits)` on `AMD EPYC (2 logical CPUs)` → `llvmpipe-amd-epyc-2cpu`).
 pub fn device_folder(device: &DeviceInfo) -> String {
     let name = device.renderer.split(" (").next().unwrap_or_default();
-    let slug: String = name
+    let mut folder = slug(name);
+    if device.cpu_rasterizer() {
+        let (model, count) = device
+            .cpu
+            .split_once(" (")
+            .unwrap_or((device.cpu.as_str(), ""));
+        // Trademarks and generic words carry nothing: `Intel(R) Xeon(R) Processor` → `intel-xeon`.
+        let model = ["(R)", "(TM)", "(tm)", " Processor", " CPU"].iter().fold(
+            model.split(" @ ").next().unwrap_or(model).to_string(),
+            |m, w| m.replace(w, ""),
+        );
+        let count: String = count.chars().take_while(char::is_ascii_digit).collect();
+        let host = slug(&model);
+        if !host.is_empty() {
+            folder = format!("{folder}-{host}");
+        }
+        if !count.is_empty() {
+            folder = format!("{folder}-{count}cpu");
+        }
+    }
+    if folder.is_empty() {
+        "unknown-device".into()
+    } else {
+        folder
+    }
+}
+
+/// Lower-case ASCII letters and digits, each run of anything else one `-`.
+fn slug(name: &str) -> String {
+    let s: String = name
         .chars()
         .map(|c| {
             if c.is_ascii_alphanumeric() {
@@ -106,14 +137,47 @@ pub fn device_folder(device: &DeviceInfo) -> String {
             }
         })
         .collect();
-    let slug = slug
-        .split('-')
+    s.split('-')
         .filter(|p| !p.is_empty())
         .collect::<Vec<_>>()
-        .join("-");
-    if slug.is_empty() {
-        "unknown-device".into()
-    } else {
-        slug
+        .join("-")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::device_folder;
+    use crate::gl::DeviceInfo;
+
+    fn device(renderer: &str, software: bool, cpu: &str) -> DeviceInfo {
+        DeviceInfo {
+            renderer: renderer.into(),
+            software,
+            cpu: cpu.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_gpu_is_named_by_its_renderer_a_cpu_rasterizer_by_its_host_too() {
+        let h200 = device("NVIDIA H200/PCIe/SSE2", false, "AMD EPYC (16 logical CPUs)");
+        assert_eq!(device_folder(&h200), "nvidia-h200-pcie-sse2");
+        let llvmpipe = "llvmpipe (LLVM 15.0.6, 256 bits)";
+        let intel = device(
+            llvmpipe,
+            true,
+            "Intel(R) Xeon(R) Processor (2 logical CPUs)",
+        );
+        assert_eq!(device_folder(&intel), "llvmpipe-intel-xeon-2cpu");
+        let amd = device(llvmpipe, true, "AMD EPYC (2 logical CPUs)");
+        assert_eq!(device_folder(&amd), "llvmpipe-amd-epyc-2cpu");
+        // A windowed context has no EGL device entry: the renderer's name decides.
+        let laptop = device(
+            "softpipe",
+            false,
+            "Intel(R) Core(TM) i7-8550U CPU @ 1.80GHz (8 logical CPUs)",
+        );
+        assert_eq!(device_folder(&laptop), "softpipe-intel-core-i7-8550u-8cpu");
+        assert_ne!(intel.identity(), amd.identity());
+        assert_eq!(h200.identity(), h200.short());
     }
 }

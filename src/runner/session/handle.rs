@@ -85,7 +85,7 @@ impl Session {
                 dir,
                 paper: paper.key,
                 resume,
-                device: gl.info().short(),
+                device: gl.info().identity(),
                 verbose_lines: !std::io::stderr().is_terminal(),
                 progress,
                 interrupted,
