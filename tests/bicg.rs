@@ -463,7 +463,7 @@ fn experiment_file_refuses_nan_tolerance_naming_the_key() {
         ),
         ("fit_within = 1.25", "fit_within = nan", "table2.fit_within"),
         (
-            "nodes = { full = 21, quick = 21 }",
+            "nodes = { full = 21, quick = 11 }",
             "nodes = { full = 21, quick = 4 }",
             "biofet.nodes",
         ),

@@ -82,7 +82,7 @@ impl DeviceInfo {
 
 /// Whether `renderer` (the GL_RENDERER string, or a label of it) names a CPU rasterizer.
 pub fn is_cpu_rasterizer(renderer: &str) -> bool {
-    ["llvmpipe", "softpipe", "SwiftShader"]
+    ["llvmpipe", "softpipe", "swrast", "SwiftShader"]
         .iter()
         .any(|r| renderer.contains(r))
 }

@@ -128,10 +128,7 @@ fn plural(n: usize) -> &'static str {
 
 /// Whether the run's device is a software rasterizer (its "GPU" is the CPU).
 pub fn software(p: &super::provenance::Provenance) -> bool {
-    p.egl_device.contains("[software]")
-        || ["llvmpipe", "softpipe", "swrast"]
-            .iter()
-            .any(|n| p.gl_renderer.contains(n))
+    p.egl_device.contains("[software]") || crate::gl::is_cpu_rasterizer(&p.gl_renderer)
 }
 
 /// The cases of `c` among `findings`.
