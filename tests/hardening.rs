@@ -887,11 +887,40 @@ fn reads_as(x: f64, decimals: i32, sorted: &[f64]) -> bool {
     })
 }
 
+/// A bench of small sizes, two passes (so that there are between-run terms), no time limit.
+fn tiny_bench(g: &gl::Gl) -> gpgpu_repro::bench::DeviceProfile {
+    use gpgpu_repro::gl::timing::TimingPlan;
+    use std::time::Duration;
+    let settings = gpgpu_repro::bench::Settings {
+        mode: Mode::Quick,
+        sweep_from: 16 << 10,
+        buffer_bytes: 64 << 10,
+        sweep_cap: 256 << 10,
+        fma_threads: 4096,
+        fixed_ops: 4,
+        fixed_timing: TimingPlan::new(0, 1, Duration::ZERO),
+        min_run_ms: 0.0,
+        timing: TimingPlan::new(0, 1, Duration::ZERO),
+        passes: 2,
+        budget: Duration::from_secs(600),
+        software_budget: Duration::from_secs(600),
+        software_cap: 256 << 10,
+        warm_cap: Duration::ZERO,
+    };
+    gpgpu_repro::bench::measure(g, &settings, false).unwrap()
+}
+
 #[test]
 fn every_number_in_a_note_or_finding_comes_from_the_run() {
     let g = ctx();
     let exp = tiny_experiments();
     let out = tempfile::tempdir().unwrap();
+    // The device's limits from a small bench of two passes, saved where the run looks for
+    // them: the run reuses them as this device's `device.json`, so the notes' bounds and
+    // between-run terms are still this run's numbers, measured in seconds, not a minute.
+    tiny_bench(&g)
+        .save(&out.path().join(gpgpu_repro::report::files::DEVICE_JSON))
+        .unwrap();
     let mut untraced = Vec::new();
     let mut checked = 0;
     for paper in PAPERS {
