@@ -1,45 +1,23 @@
 //! `bench`: every measurement verified on a real context (llvmpipe in CI), the bound
 //! arithmetic, the profile file and the roofline plot. Speed is not asserted here.
 
-use std::time::Duration;
+mod common;
 
 use gpgpu_repro::bench::{
     self, BenchError, Bound, DeviceProfile, Kind, Limiter, Limits, Pipeline, RooflinePoint,
     Settings, Work,
 };
 use gpgpu_repro::bench::{Access, AccessRoof, Bytes};
-use gpgpu_repro::gl::timing::TimingPlan;
 use gpgpu_repro::gl::{self, DeviceInfo, DeviceSelector};
 
 fn ctx() -> gl::Gl {
     gl::headless(&DeviceSelector::Auto).expect("a headless GL 4.3 context (Mesa llvmpipe)")
 }
 
-/// Small sizes: one timed run of each kernel, enough to check every result.
-fn tiny() -> Settings {
-    Settings {
-        mode: gpgpu_repro::Mode::Quick,
-        sweep_from: 16 << 10,
-        buffer_bytes: 64 << 10,
-        sweep_cap: 256 << 10,
-        fma_threads: 4096,
-        fixed_ops: 4,
-        fixed_timing: TimingPlan::new(0, 1, Duration::ZERO),
-        min_run_ms: 0.0,
-        timing: TimingPlan::new(0, 1, Duration::ZERO),
-        passes: 1,
-        // No time limit: the sweep's sizes are what the test checks.
-        budget: Duration::from_secs(600),
-        software_budget: Duration::from_secs(600),
-        software_cap: 256 << 10,
-        warm_cap: Duration::ZERO,
-    }
-}
-
 #[test]
 fn every_measurement_is_made_and_verified() {
     let g = ctx();
-    let p = bench::measure(&g, &tiny(), false).unwrap();
+    let p = bench::measure(&g, &common::tiny_bench(), false).unwrap();
     let keys: Vec<&str> = p.measurements.iter().map(|m| m.key.as_str()).collect();
     for want in [
         "ssbo.read.f32",

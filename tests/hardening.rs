@@ -96,10 +96,7 @@ fn type_error_keeps_the_previous_record_and_report() {
     std::fs::create_dir_all(record.parent().unwrap()).unwrap();
     std::fs::write(&record, "{\"previous\": true}").unwrap();
     std::fs::write(out.path().join("REPORT.md"), "previous report").unwrap();
-    let exp = experiments_copy();
-    let path = exp.path().join("matmul.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, set_key(&text, "table1.sizes.quick", "\"big\"")).unwrap();
+    let exp = common::experiments_with(&[("matmul", &[("table1.sizes.quick", "\"big\"")])]);
     // A type error in any selected paper stops the run before any paper starts.
     let opts = options(
         &["tridiagonal", "matmul"],
@@ -192,14 +189,12 @@ fn png_and_table_writes_are_atomic_when_the_write_fails() {
 fn sims_toml_is_read_from_the_experiments_dir() {
     let g = ctx();
     let out = tempfile::tempdir().unwrap();
-    let exp = experiments_copy();
-    let path = exp.path().join("sims.toml");
-    let text = std::fs::read_to_string(&path).unwrap();
-    std::fs::write(&path, set_key(&text, "fig14_heat.verify_steps", "\"ten\"")).unwrap();
+    let exp = common::experiments_with(&[("sims", &[("fig14_heat.verify_steps", "\"ten\"")])]);
     let opts = options(&["tridiagonal"], Some(exp.path()), out.path(), true);
     let msg = runner::reproduce(&g, PAPERS, &opts)
         .unwrap_err()
         .to_string();
+    let path = exp.path().join("sims.toml");
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     // Without the folder, the built-in copy is used and is fine.
     let opts = options(&["tridiagonal"], None, out.path(), true);
@@ -420,16 +415,7 @@ fn tiny_experiments() -> tempfile::TempDir {
             ],
         ),
     ];
-    let dir = experiments_copy();
-    for (file, keys) in edits {
-        let path = dir.path().join(format!("{file}.toml"));
-        let mut text = std::fs::read_to_string(&path).unwrap();
-        for (key, value) in *keys {
-            text = set_key(&text, key, value);
-        }
-        std::fs::write(&path, text).unwrap();
-    }
-    dir
+    common::experiments_with(edits)
 }
 
 #[test]
@@ -506,10 +492,7 @@ fn sigterm_is_handled_like_ctrl_c_and_writes_the_records() {
     let out = tempfile::tempdir().unwrap();
     // The quick run without the bench and with a small tuning product, so that its first
     // table is written within seconds and its later tables are still running.
-    let exp = experiments_copy();
-    let matmul = exp.path().join("matmul.toml");
-    let text = std::fs::read_to_string(&matmul).unwrap();
-    std::fs::write(&matmul, set_key(&text, "table1.tune.n.quick", "64")).unwrap();
+    let exp = common::experiments_with(&[("matmul", &[("table1.tune.n.quick", "64")])]);
     let mut child = Command::new(BIN)
         .args([
             "reproduce",
@@ -887,29 +870,6 @@ fn reads_as(x: f64, decimals: i32, sorted: &[f64]) -> bool {
     })
 }
 
-/// A bench of small sizes, two passes (so that there are between-run terms), no time limit.
-fn tiny_bench(g: &gl::Gl) -> gpgpu_repro::bench::DeviceProfile {
-    use gpgpu_repro::gl::timing::TimingPlan;
-    use std::time::Duration;
-    let settings = gpgpu_repro::bench::Settings {
-        mode: Mode::Quick,
-        sweep_from: 16 << 10,
-        buffer_bytes: 64 << 10,
-        sweep_cap: 256 << 10,
-        fma_threads: 4096,
-        fixed_ops: 4,
-        fixed_timing: TimingPlan::new(0, 1, Duration::ZERO),
-        min_run_ms: 0.0,
-        timing: TimingPlan::new(0, 1, Duration::ZERO),
-        passes: 2,
-        budget: Duration::from_secs(600),
-        software_budget: Duration::from_secs(600),
-        software_cap: 256 << 10,
-        warm_cap: Duration::ZERO,
-    };
-    gpgpu_repro::bench::measure(g, &settings, false).unwrap()
-}
-
 #[test]
 fn every_number_in_a_note_or_finding_comes_from_the_run() {
     let g = ctx();
@@ -918,7 +878,12 @@ fn every_number_in_a_note_or_finding_comes_from_the_run() {
     // The device's limits from a small bench of two passes, saved where the run looks for
     // them: the run reuses them as this device's `device.json`, so the notes' bounds and
     // between-run terms are still this run's numbers, measured in seconds, not a minute.
-    tiny_bench(&g)
+    let two_passes = gpgpu_repro::bench::Settings {
+        passes: 2,
+        ..common::tiny_bench()
+    };
+    gpgpu_repro::bench::measure(&g, &two_passes, false)
+        .unwrap()
         .save(&out.path().join(gpgpu_repro::report::files::DEVICE_JSON))
         .unwrap();
     let mut untraced = Vec::new();

@@ -63,17 +63,15 @@ fn sigterm_at_ten_points_of_a_quick_run_exits_within_5_s_and_resume_reuses_the_r
     let out = tempfile::tempdir().unwrap();
     // The paper's own tables as a quick run has them; its simulations on small grids (they
     // run last, after every stop point, and would make the finishing run most of the test).
-    let exp = common::experiments_copy();
-    let sims = exp.path().join("sims.toml");
-    let mut text = std::fs::read_to_string(&sims).unwrap();
-    for key in [
-        "fig14_heat.sizes.quick",
-        "fig14_all.size.quick",
-        "frames.size.quick",
-    ] {
-        text = common::set_key(&text, key, "[31]");
-    }
-    std::fs::write(&sims, text).unwrap();
+    let small = "[31]";
+    let exp = common::experiments_with(&[(
+        "sims",
+        &[
+            ("fig14_heat.sizes.quick", small),
+            ("fig14_all.size.quick", small),
+            ("frames.size.quick", small),
+        ],
+    )]);
     let run = |resume: bool| {
         let mut c = Command::new(bin);
         c.args([

@@ -97,6 +97,44 @@ pub fn experiments_copy() -> tempfile::TempDir {
     dir
 }
 
+/// [`experiments_copy`] with `edits` made: per file name (`matmul`), dotted keys and their new
+/// values (TOML text, see [`set_key`]).
+pub fn experiments_with(edits: &[(&str, &[(&str, &str)])]) -> tempfile::TempDir {
+    let dir = experiments_copy();
+    for (file, keys) in edits {
+        let path = dir.path().join(format!("{file}.toml"));
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        for (key, value) in *keys {
+            text = set_key(&text, key, value);
+        }
+        std::fs::write(&path, text).unwrap();
+    }
+    dir
+}
+
+/// Bench settings of small sizes: one pass, one timed run of each kernel, no time limit (the
+/// sweep's sizes are what the tests check).
+pub fn tiny_bench() -> gpgpu_repro::bench::Settings {
+    use gpgpu_repro::gl::timing::TimingPlan;
+    use std::time::Duration;
+    gpgpu_repro::bench::Settings {
+        mode: gpgpu_repro::Mode::Quick,
+        sweep_from: 16 << 10,
+        buffer_bytes: 64 << 10,
+        sweep_cap: 256 << 10,
+        fma_threads: 4096,
+        fixed_ops: 4,
+        fixed_timing: TimingPlan::new(0, 1, Duration::ZERO),
+        min_run_ms: 0.0,
+        timing: TimingPlan::new(0, 1, Duration::ZERO),
+        passes: 1,
+        budget: Duration::from_secs(600),
+        software_budget: Duration::from_secs(600),
+        software_cap: 256 << 10,
+        warm_cap: Duration::ZERO,
+    }
+}
+
 /// `text` with the value at the dotted `path` replaced by `value` (parsed as TOML).
 pub fn set_key(text: &str, path: &str, value: &str) -> String {
     let mut v: toml::Value = toml::from_str(text).unwrap();
