@@ -81,7 +81,12 @@ fn draw(kind: &str, path: &Path) {
                 below: "legacy faster".into(),
                 above: "compute faster".into(),
                 rows: vec![
-                    ("row one".into(), 0.8, 0.7, 0.9),
+                    (
+                        "row one, its label across the line at 1".into(),
+                        0.95,
+                        0.7,
+                        1.2,
+                    ),
                     ("row two".into(), 2.0, 1.5, 2.5),
                     ("one run each: no interval".into(), 1.3, 1.3, 1.3),
                 ],

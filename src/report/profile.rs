@@ -42,9 +42,11 @@ pub fn farthest_below_bound(profiles: &[RowProfile]) -> Vec<&RowProfile> {
 /// A row's profile in Markdown: a heading line, then one line per run (variant) with its
 /// longest passes and their shares of the passes' time.
 pub fn row_markdown(p: &RowProfile) -> String {
+    // As the tables print `of bound` (significant digits: 0.0025, not "0.00").
+    let of = |f: f64| crate::report::Value::Num(f).render(crate::report::Fmt::Sig(2));
     let bound = match (p.of_bound, &p.limiter) {
-        (Some(f), Some(l)) => format!(" — {f:.2} of its bound ({l})"),
-        (Some(f), None) => format!(" — {f:.2} of its bound"),
+        (Some(f), Some(l)) => format!(" — {} of its bound ({l})", of(f)),
+        (Some(f), None) => format!(" — {} of its bound", of(f)),
         _ => String::new(),
     };
     let mut s = format!("- table `{}`, row `{}`{bound}:\n", p.table, p.row);
@@ -201,7 +203,10 @@ mod tests {
             .collect();
         assert_eq!(names, ["c", "e", "a"]);
         let page = page_section(&all, "matmul");
-        assert!(page.contains("row `c` — 0.05 of its bound (fma)"), "{page}");
+        assert!(
+            page.contains("row `c` — 0.050 of its bound (fma)"),
+            "{page}"
+        );
         assert!(
             page.contains("variant 1: 10.0 ms of passes in a 12.0 ms run — `m/blocked.comp` 90 % (2× 4.5 ms), `read-back` 10 % (1× 1.0 ms)"),
             "{page}"

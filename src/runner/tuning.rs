@@ -14,9 +14,10 @@
 //! interval already holds what drift did to both (no between-run term: the model is
 //! [`crate::stats::between`]'s). A candidate is beaten when another's paired ratio to it lies
 //! wholly below 1; the candidate no other beats is a clear winner (`best`); where several
-//! are not beaten they are a tie, broken by the simplest — the first of them in the sweep's
-//! order, which each sweep lists simplest first (`best (tie)`; the others `tie`). So the
-//! chosen candidate is never slower than another by a paired-ratio interval that excludes 1.
+//! are not beaten they are a tie, broken by the least median time (`best (tie)`; the others
+//! `tie`). So the chosen candidate is never slower than another by a paired-ratio interval
+//! that excludes 1, and of those it is the fastest estimate — also where a slow device's
+//! budget allows one round and nothing can be beaten.
 //!
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
 //! once, a shuffled order per round; [`crate::gl::timing::rounds_gpu`]), so that drift and
@@ -43,7 +44,7 @@ const ERROR: &str = "error";
 const CHOSEN: &str = "chosen";
 /// The `chosen` cell of a clear winner.
 pub const BEST: &str = "best";
-/// The `chosen` cell of the candidate chosen among tied ones (the simplest).
+/// The `chosen` cell of the candidate chosen among tied ones (the least median time).
 pub const BEST_TIE: &str = "best (tie)";
 /// The `chosen` cell of a candidate tied with the chosen one.
 pub const TIE: &str = "tie";
@@ -284,10 +285,9 @@ impl Tuner {
              uses, judged on the paired ratios of the rounds (no between-run term: the rounds \
              share their spell): a candidate is beaten when another's paired time ratio to it \
              has a 95 % interval wholly below 1; `best` when one candidate alone is not \
-             beaten; otherwise those not beaten are a tie (`tie`), broken by the simplest of \
-             them, the first in the sweep's order (`best (tie)`). The time column's interval \
-             carries the limiter's between-run term (for comparison with other runs), not the \
-             choice. The paper's own kernels keep the paper's parameters and are not tuned.",
+             beaten; otherwise those not beaten are a tie (`tie`), broken by the least median \
+             time (`best (tie)`). The time column's interval carries the limiter's between-run \
+             term (for comparison with other runs), not the choice. The paper's own kernels keep the paper's parameters and are not tuned.",
         );
         self.t.finish()?;
         Ok(())

@@ -55,8 +55,8 @@ pub fn decide(ci: (f64, f64), threshold: f64, at_least: bool) -> Decision {
 pub struct Pick {
     /// The chosen candidate's index.
     pub chosen: usize,
-    /// Every candidate whose interval overlaps the fastest one's (the fastest included):
-    /// more than one means a tie, broken by taking the first of them in the caller's order.
+    /// The candidates tied with the chosen one (it included): more than one means a tie,
+    /// broken as the function that made the pick says.
     pub tied: Vec<usize>,
 }
 
@@ -106,33 +106,41 @@ pub fn per_round(values: &[f64]) -> Option<Estimate> {
 /// The fastest of variants timed in the same rounds (`cands`: `(index, samples)`, sample `r`
 /// of each from round `r`), judged on their paired ratios alone ([`paired_ratio`], no
 /// between-run term): a candidate is *beaten* when some other's paired ratio to it has an
-/// interval wholly below 1 (from two rounds on; with fewer than [`MIN_SAMPLES_FOR_CI`](super::median::MIN_SAMPLES_FOR_CI) the
-/// interval is the rounds' [min, max], as everywhere; one round is no interval). The candidates no other beats tie (`tied`, in the order given);
-/// the first of them, the simplest by the caller's order, is chosen, so the chosen candidate
-/// is never slower than another by an interval that excludes 1. Where every candidate is
-/// beaten by another (a cycle of medians of ratios), the one with the least median time
-/// stands alone. `None` for no candidate.
+/// interval wholly below 1 (from two rounds on; with fewer than
+/// [`MIN_SAMPLES_FOR_CI`](super::median::MIN_SAMPLES_FOR_CI) the interval is the rounds'
+/// [min, max], as everywhere; one round is no interval). The candidates no other beats tie
+/// (`tied`, in the order given), and the one of them with the least median time is chosen
+/// (the first of equal medians), so the chosen candidate is never slower than another by an
+/// interval that excludes 1, and among those it is the fastest estimate. (Breaking the tie by
+/// the caller's order instead — "the simplest" — chose a candidate 10× slower than another
+/// when a slow device's budget allowed one round, where nothing can be beaten.) Where every
+/// candidate is beaten by another (a cycle of medians of ratios), the one with the least
+/// median time stands alone. `None` for no candidate.
 pub fn paired_winner(cands: &[(usize, &[f64])]) -> Option<Pick> {
     let beaten = |i: usize| {
         cands.iter().enumerate().any(|(j, other)| {
             j != i && paired_ratio(other.1, cands[i].1).is_some_and(|r| r.n > 1 && r.hi < 1.0)
         })
     };
-    let tied: Vec<usize> = (0..cands.len())
-        .filter(|&i| !beaten(i))
-        .map(|i| cands[i].0)
-        .collect();
-    let tied = if tied.is_empty() {
-        let median = |s: &[f64]| Estimate::of(s).map_or(f64::INFINITY, |e| e.median);
-        let best = cands
-            .iter()
-            .min_by(|a, b| median(a.1).total_cmp(&median(b.1)))?;
-        vec![best.0]
+    let median = |s: &[f64]| Estimate::of(s).map_or(f64::INFINITY, |e| e.median);
+    let unbeaten: Vec<usize> = (0..cands.len()).filter(|&i| !beaten(i)).collect();
+    // No one unbeaten (a cycle): the least median of all stands alone.
+    let pool: Vec<usize> = if unbeaten.is_empty() {
+        (0..cands.len()).collect()
     } else {
-        tied
+        unbeaten.clone()
+    };
+    let fastest = pool
+        .iter()
+        .copied()
+        .min_by(|&a, &b| median(cands[a].1).total_cmp(&median(cands[b].1)))?;
+    let tied: Vec<usize> = if unbeaten.is_empty() {
+        vec![cands[fastest].0]
+    } else {
+        unbeaten.iter().map(|&i| cands[i].0).collect()
     };
     Some(Pick {
-        chosen: tied[0],
+        chosen: cands[fastest].0,
         tied,
     })
 }

@@ -176,9 +176,9 @@ fn the_paired_winner_reads_the_rounds_not_the_overlap() {
 }
 
 #[test]
-fn the_paired_winner_ties_what_no_one_beats_and_takes_the_first() {
+fn the_paired_winner_ties_what_no_one_beats_and_takes_the_least_median() {
     // 0 and 2 alternate being faster (ratio 0.9 / 1.1): neither beats the other; 1 is 1.5×
-    // both every round: beaten. The tie is 0 and 2, the first (0) chosen.
+    // both every round: beaten. The tie is 0 and 2, of equal medians: the first (0) chosen.
     let a: Vec<f64> = (0..12)
         .map(|r| if r % 2 == 0 { 0.9 } else { 1.1 })
         .collect();
@@ -191,9 +191,18 @@ fn the_paired_winner_ties_what_no_one_beats_and_takes_the_first() {
     for other in [&b, &c] {
         assert!(paired_ratio(other, &a).unwrap().hi >= 1.0);
     }
-    // One round is no interval: nobody is beaten, the first is chosen.
-    let p = paired_winner(&[(0, &[2.0][..]), (1, &[1.0][..])]).unwrap();
-    assert_eq!((p.chosen, p.tied.len()), (0, 2));
+    // One round is no interval: nobody is beaten, all tie, and the least median is chosen —
+    // the full matmul tuning on a slow host, where the budget allowed one round of 25
+    // candidates and the first of them took 9.9× the fastest.
+    let p = paired_winner(&[(0, &[13036.0][..]), (1, &[7137.0][..]), (2, &[1315.0][..])]).unwrap();
+    assert_eq!((p.chosen, p.tied.len()), (2, 3));
+    assert!(!p.clear());
+    // A tie of unequal medians over many rounds: the faster median is chosen.
+    let slow: Vec<f64> = (0..12)
+        .map(|r| if r % 3 == 0 { 0.9 } else { 1.2 })
+        .collect();
+    let p = paired_winner(&[(0, &slow), (1, &c)]).unwrap();
+    assert_eq!((p.chosen, p.tied.clone()), (1, vec![0, 1]));
     // One candidate: chosen, clear; none: none.
     assert_eq!(paired_winner(&[(7, &c)]).unwrap().tied, vec![7]);
     assert!(paired_winner(&[]).is_none());

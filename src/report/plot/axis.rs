@@ -63,13 +63,18 @@ pub(crate) fn range(v: impl Iterator<Item = f64>, log: bool) -> (f64, f64) {
     }
 }
 
-/// Tick labels: plain for moderate magnitudes, scientific otherwise.
+/// Tick labels: plain for moderate magnitudes, scientific otherwise (three significant
+/// digits, trailing zeros dropped: a tick at a data value such as 1,047,552 unknowns reads
+/// `1.05e6`, a decade `1e6`).
 pub(crate) fn tick(v: f64) -> String {
     let a = v.abs();
     if v == 0.0 {
         "0".into()
     } else if !(1e-3..1e6).contains(&a) {
-        format!("{v:.0e}")
+        let s = format!("{v:.2e}");
+        let (m, e) = s.split_once('e').unwrap_or((&s, "0"));
+        let m = m.trim_end_matches('0').trim_end_matches('.');
+        format!("{m}e{e}")
     } else if a >= 100.0 || v.fract().abs() < 1e-9 {
         format!("{v:.0}")
     } else {
@@ -314,6 +319,17 @@ pub(crate) fn thin_ticks(ticks: Vec<f64>, at: &dyn Fn(f64) -> f64, vertical: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Large and tiny ticks keep three significant digits: the sweep's last tick, 1,047,552
+    /// unknowns, read "1e6" beside "261632".
+    #[test]
+    fn scientific_ticks_keep_three_digits() {
+        assert_eq!(tick(1_047_552.0), "1.05e6");
+        assert_eq!(tick(1e6), "1e6");
+        assert_eq!(tick(2.5e-4), "2.5e-4");
+        assert_eq!(tick(-3e7), "-3e7");
+        assert_eq!(tick(261_632.0), "261632");
+    }
 
     /// The log axis of `fig11_1024.png` (times from about 6 to 450 ms, plot ~870 px wide):
     /// the chosen ticks' labels keep apart at the rendered width (the old axis printed

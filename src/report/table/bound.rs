@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::value::Column;
+use super::value::{Column, Fmt};
 
 /// What a timed GPU row did and how long it took; the runner fills `bound` from the device's
 /// profile (`device.json`) when the row is added, and the bound columns with it.
@@ -100,9 +100,10 @@ pub const OF_BOUND: &str = "of bound";
 /// with them, in this order).
 pub fn with_bound_columns(mut columns: Vec<Column>) -> Vec<Column> {
     columns.extend([
-        Column::ours(BOUND).unit("ms").sci(2),
+        Column::ours(BOUND).unit("ms").fmt(Fmt::Sig(3)),
         Column::ours(LIMITER).text(),
-        Column::ours(OF_BOUND).fixed(2),
+        // Significant digits: a kernel at 0.0025 of its bound must not read "0.00".
+        Column::ours(OF_BOUND).fmt(Fmt::Sig(2)),
     ]);
     columns
 }

@@ -6,7 +6,7 @@
 //! `[table1.tune]` ([`crate::runner::tuning::Tuner::pick_interleaved`], `glFinish` around
 //! the dispatch loop as in Table 1) and verified against the
 //! f64 product with Table 1's tolerance. The fastest verified candidate of each, judged on
-//! the rounds' paired ratios (else the simplest of the tied) runs in
+//! the rounds' paired ratios (else the least median of the tied) runs in
 //! Table 1 and `table1_kernels`; every candidate is a row of the `tuning` table
 //! ([`crate::runner::tuning`]). The paper's kernel keeps the paper's 32×32 tiles.
 
@@ -128,8 +128,8 @@ fn rounds_caption(tuner: &mut Tuner, tune: &TuneConfig) {
          warm-up run(s) of each, then more until every candidate's median has a 95 % interval \
          within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where one \
          verified candidate alone is beaten by no other (no other's paired time ratio to it \
-         lies wholly below 1); else the candidates no other beats read `tie` and the first of \
-         them in the sweep's order (the simplest) is chosen (`best (tie)`).",
+         lies wholly below 1); else the candidates no other beats read `tie` and the one of \
+         them with the least median time is chosen (`best (tie)`).",
         tune.repeat.repetitions,
         tune.repeat.warmup,
         tune.repeat.ci_target * 100.0,

@@ -138,8 +138,8 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
          warm-up solve(s) of each, then more until every candidate's median has a 95 % \
          interval within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where \
          one verified candidate alone is beaten by no other (no other's paired time ratio to \
-         it lies wholly below 1); else the candidates no other beats read `tie` and the first \
-         of them in the sweep's order (the smallest work group) is chosen (`best (tie)`).",
+         it lies wholly below 1); else the candidates no other beats read `tie` and the one of \
+         them with the least median time is chosen (`best (tie)`).",
         c.repeat.repetitions,
         c.repeat.warmup,
         c.repeat.ci_target * 100.0,
