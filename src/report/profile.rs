@@ -5,7 +5,8 @@
 use serde::{Deserialize, Serialize};
 
 use crate::gl::profile::RunProfile;
-use crate::report::table::value::{Fmt, Value};
+use crate::report::table::bound::OF_BOUND_FMT;
+use crate::report::table::value::Value;
 
 /// How many rows a paper's page shows the profile of.
 pub const ON_THE_PAGE: usize = 3;
@@ -43,8 +44,7 @@ pub fn farthest_below_bound(profiles: &[RowProfile]) -> Vec<&RowProfile> {
 /// A row's profile in Markdown: a heading line, then one line per run (variant) with its
 /// longest passes and their shares of the passes' time.
 pub fn row_markdown(p: &RowProfile) -> String {
-    // As the tables print `of bound` (significant digits: 0.0025, not "0.00").
-    let of = |f: f64| Value::Num(f).render(Fmt::Sig(2));
+    let of = |f: f64| Value::Num(f).render(OF_BOUND_FMT);
     let bound = match (p.of_bound, &p.limiter) {
         (Some(f), Some(l)) => format!(" — {} of its bound ({l})", of(f)),
         (Some(f), None) => format!(" — {} of its bound", of(f)),

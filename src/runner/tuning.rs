@@ -287,7 +287,8 @@ impl Tuner {
              has a 95 % interval wholly below 1; `best` when one candidate alone is not \
              beaten; otherwise those not beaten are a tie (`tie`), broken by the least median \
              time (`best (tie)`). The time column's interval carries the limiter's between-run \
-             term (for comparison with other runs), not the choice. The paper's own kernels keep the paper's parameters and are not tuned.",
+             term (for comparison with other runs), not the choice. The paper's own kernels \
+             keep the paper's parameters and are not tuned.",
         );
         self.t.finish()?;
         Ok(())

@@ -125,19 +125,20 @@ pub fn paired_winner(cands: &[(usize, &[f64])]) -> Option<Pick> {
     let median = |s: &[f64]| Estimate::of(s).map_or(f64::INFINITY, |e| e.median);
     let unbeaten: Vec<usize> = (0..cands.len()).filter(|&i| !beaten(i)).collect();
     // No one unbeaten (a cycle): the least median of all stands alone.
-    let pool: Vec<usize> = if unbeaten.is_empty() {
+    let cycle = unbeaten.is_empty();
+    let pool: Vec<usize> = if cycle {
         (0..cands.len()).collect()
     } else {
-        unbeaten.clone()
+        unbeaten
     };
     let fastest = pool
         .iter()
         .copied()
         .min_by(|&a, &b| median(cands[a].1).total_cmp(&median(cands[b].1)))?;
-    let tied: Vec<usize> = if unbeaten.is_empty() {
+    let tied: Vec<usize> = if cycle {
         vec![cands[fastest].0]
     } else {
-        unbeaten.iter().map(|&i| cands[i].0).collect()
+        pool.iter().map(|&i| cands[i].0).collect()
     };
     Some(Pick {
         chosen: cands[fastest].0,

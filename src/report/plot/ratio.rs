@@ -126,11 +126,10 @@ fn draw_rows(
             true => format!("{:.2}×", r.1),
             false => format!("{:.2}× (no interval: one run)", r.1),
         };
-        let x = (p.0 + 6).min(right - style::text_width(&font, &text)?);
+        let (w, h) = style::text_size(&font, &text)?;
+        let x = (p.0 + 6).min(right - w);
         // On a white box: a label that reaches across the line at 1 interrupts the line
         // instead of being struck through by it.
-        let h = font.box_size(&text).map_err(|err| err.to_string())?.1 as i32;
-        let w = style::text_width(&font, &text)?;
         let top = p.1 - 34;
         root.draw(&Rectangle::new(
             [(x - 3, top - 8), (x + w + 3, top + h + 2)],

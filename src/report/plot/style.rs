@@ -246,9 +246,14 @@ const PAD: i32 = 12;
 /// measurement is an error, not a guess: a guessed width once made a chart's size differ
 /// between two computations of it (issue 40).
 pub fn text_width(font: &FontDesc, text: &str) -> Result<i32, String> {
+    text_size(font, text).map(|s| s.0)
+}
+
+/// The width and height in pixels of `text` drawn in `font` ([`text_width`]'s measurement).
+pub fn text_size(font: &FontDesc, text: &str) -> Result<(i32, i32), String> {
     super::canvas::register_font()?;
     font.box_size(text)
-        .map(|s| s.0 as i32)
+        .map(|s| (s.0 as i32, s.1 as i32))
         .map_err(|e| format!("measuring the text {text:?}: {e}"))
 }
 

@@ -95,6 +95,9 @@ impl Attained {
 pub const BOUND: &str = "bound";
 pub const LIMITER: &str = "limiter";
 pub const OF_BOUND: &str = "of bound";
+/// How `of bound` prints, in the tables and wherever a fraction of a bound is quoted:
+/// significant digits, so that a kernel at 0.0025 of its bound does not read "0.00".
+pub const OF_BOUND_FMT: Fmt = Fmt::Sig(2);
 
 /// A timed table's columns: `columns`, then the three bound columns (every timed table ends
 /// with them, in this order).
@@ -102,8 +105,7 @@ pub fn with_bound_columns(mut columns: Vec<Column>) -> Vec<Column> {
     columns.extend([
         Column::ours(BOUND).unit("ms").fmt(Fmt::Sig(3)),
         Column::ours(LIMITER).text(),
-        // Significant digits: a kernel at 0.0025 of its bound must not read "0.00".
-        Column::ours(OF_BOUND).fmt(Fmt::Sig(2)),
+        Column::ours(OF_BOUND).fmt(OF_BOUND_FMT),
     ]);
     columns
 }
