@@ -481,6 +481,50 @@ fn timing_respects_repetitions_and_budget() {
 }
 
 #[test]
+fn a_software_rasterizer_is_not_rewarmed_unless_forced_and_then_every_timed_run_is() {
+    use gl::steady;
+    use gl::timing::{TimingPlan, measure_gpu, rounds_gpu};
+    use std::time::Duration;
+    let g = ctx();
+    assert!(
+        g.info().cpu_rasterizer(),
+        "this test reads llvmpipe's or softpipe's rule"
+    );
+    // A draw of one quad: cheap, so each re-warm batch holds many calls.
+    let dst = RenderTexture::new(&g, TexTarget::Rect, Format::RGBA32F, 8, 8, None).unwrap();
+    let prog = Program::fragment(&g, "bench/fill.frag", &[]).unwrap();
+    let quads = QuadBatch::new(&g, &[Quad::identity(Rect::full(8, 8))]).unwrap();
+    prog.set_f32("u_value", 1.0);
+    let plan = TimingPlan::fixed(1, 3, Duration::from_secs(10));
+    let calls = std::cell::Cell::new(0);
+    let mut draw = || {
+        calls.set(calls.get() + 1);
+        dst.bind();
+        quads.draw(&prog, 8, 8)
+    };
+    // By the rule: idle or not, a CPU rasterizer is never re-warmed.
+    std::thread::sleep(steady::IDLE * 2);
+    let before = steady::count();
+    measure_gpu(&g, plan, &mut draw).unwrap();
+    assert_eq!((steady::count() - before, calls.get()), (0, 4));
+    // Forced: once before the first glFinish and before each of the 4 runs.
+    steady::force(true);
+    calls.set(0);
+    let t = measure_gpu(&g, plan, &mut draw).unwrap();
+    let made = steady::count() - before;
+    assert_eq!((t.runs, made), (3, 5));
+    assert!(
+        calls.get() > 4 + 2 * 5,
+        "each re-warm sizes its batches and makes two at least"
+    );
+    // rounds_gpu: once first, then before every run of every variant (1 warm-up + 3 rounds).
+    let r = rounds_gpu::<Box<dyn std::error::Error>>(&g, plan, 2, |_| Ok(draw()?)).unwrap();
+    assert_eq!(r.timings.iter().map(|t| t.runs).collect::<Vec<_>>(), [3, 3]);
+    assert_eq!(steady::count() - before - made, 1 + 2 * 4);
+    steady::force(false);
+}
+
+#[test]
 fn streaming_bandwidths_are_measured_and_verified() {
     let Some(g) = ctx_with(
         "streaming_bandwidths_are_measured_and_verified",

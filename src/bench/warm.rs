@@ -1,5 +1,5 @@
 //! Steady clocks: before each pass the device is warmed with a timed kernel until two
-//! successive timings agree within [`AGREE`] (BabelStream's repetitions, the Empirical
+//! successive timings agree within [`AGREE`](crate::gl::steady::AGREE) (BabelStream's repetitions, the Empirical
 //! Roofline Toolkit's trials), bounded by a time cap ([`super::Settings::warm_cap`]).
 //!
 //! # Why
@@ -17,22 +17,21 @@
 //! [`BYTES`]), repeated in each timed run until a run lasts at least
 //! [`super::Settings::min_run_ms`] (one calibration call sets the count). It moves memory and
 //! keeps every core busy, so both the memory and the core clocks are raised. The warm-up ends at the first run within
-//! [`AGREE`] of the run before it, or at the cap (recorded as not settled); what it did is
+//! [`AGREE`](crate::gl::steady::AGREE) of the run before it, or at the cap (recorded as not settled); what it did is
 //! in the profile ([`WarmUp`], `DeviceProfile::warm_up`).
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
 use super::kernel::groups_256;
 use super::settings::Settings;
+use crate::gl::steady::until_steady;
 use crate::gl::timing::{TimingPlan, measure_gpu};
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
 
-/// Two successive runs agree when they differ by at most this fraction of the earlier one.
-pub const AGREE: f64 = 0.02;
 /// Bytes of each of the warm-up kernel's two arrays.
 pub const BYTES: usize = 8 << 20;
 
@@ -49,7 +48,7 @@ pub struct WarmUp {
     pub ms: f64,
     /// Each timed run, ms, in order.
     pub run_ms: Vec<f64>,
-    /// Whether the last two runs agreed within [`AGREE`] (else the cap ended it).
+    /// Whether the last two runs agreed within [`AGREE`](crate::gl::steady::AGREE) (else the cap ended it).
     pub settled: bool,
     /// Why there was no warm-up (a GL error), or empty.
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -83,29 +82,6 @@ impl WarmUp {
                 "not settled (cap)"
             }
         )
-    }
-}
-
-/// Whether run `b` agrees with the run `a` before it (within [`AGREE`] of `a`).
-pub fn agree(a: f64, b: f64) -> bool {
-    a > 0.0 && (b - a).abs() <= AGREE * a
-}
-
-/// Runs `run` (one timed run, ms) until two successive runs agree or `cap` has passed (at
-/// least two runs, so that there is a pair): the runs and whether they settled.
-pub fn until_steady(cap: Duration, mut run: impl FnMut() -> f64) -> (Vec<f64>, bool) {
-    let t0 = Instant::now();
-    let mut runs: Vec<f64> = Vec::new();
-    loop {
-        runs.push(run());
-        if let [.., a, b] = runs[..]
-            && agree(a, b)
-        {
-            return (runs, true);
-        }
-        if runs.len() >= 2 && t0.elapsed() >= cap {
-            return (runs, false);
-        }
     }
 }
 
@@ -195,38 +171,4 @@ fn settle(
     w.run_ms = runs;
     w.settled = settled;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn two_runs_agree_within_two_percent_of_the_first() {
-        assert!(agree(10.0, 10.2));
-        assert!(agree(10.0, 9.8));
-        assert!(!agree(10.0, 10.21));
-        assert!(!agree(0.0, 0.0));
-        assert!(!agree(10.0, f64::NAN));
-    }
-
-    #[test]
-    fn a_warm_up_ends_at_the_first_agreeing_pair_or_at_the_cap() {
-        // Clocks rising: 30, 18, 11, 10.1, 10.0 ms: the 4th and 5th agree (1 %).
-        let mut seq = [30.0, 18.0, 11.0, 10.1, 10.0, 10.0].into_iter();
-        let (runs, settled) = until_steady(Duration::from_secs(60), || seq.next().unwrap());
-        assert_eq!(runs, vec![30.0, 18.0, 11.0, 10.1, 10.0]);
-        assert!(settled);
-        // Never agreeing: the cap (zero) ends it after the first pair.
-        let mut k = 0.0;
-        let (runs, settled) = until_steady(Duration::ZERO, || {
-            k += 1.0;
-            k * 10.0
-        });
-        assert_eq!(runs, vec![10.0, 20.0]);
-        assert!(!settled);
-        // A failed run (NaN) never agrees.
-        let (runs, settled) = until_steady(Duration::ZERO, || f64::NAN);
-        assert_eq!((runs.len(), settled), (2, false));
-    }
 }

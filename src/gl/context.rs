@@ -24,6 +24,9 @@ struct Shared {
     // Field order is drop order: the loader first, then the native context it points into.
     raw: glow::Context,
     checks: std::cell::Cell<bool>,
+    /// When the last `glFinish` returned: the GPU has had nothing to do since, as far as this
+    /// context knows ([`Gl::idle`]).
+    last_finish: std::cell::Cell<Option<std::time::Instant>>,
     info: DeviceInfo,
     /// Linked programs by (files, defines). They hold no `Gl` (no cycle through the cache);
     /// the context's destruction deletes them.
@@ -93,6 +96,7 @@ impl Gl {
         Gl(Rc::new(Shared {
             raw,
             checks: std::cell::Cell::new(checks),
+            last_finish: std::cell::Cell::new(None),
             info,
             programs: RefCell::new(HashMap::new()),
             get_programiv,
@@ -139,6 +143,14 @@ impl Gl {
     /// `glFinish`: blocks until every command issued so far has completed.
     pub fn finish(&self) {
         unsafe { self.raw().finish() }
+        self.0.last_finish.set(Some(std::time::Instant::now()));
+    }
+
+    /// How long since the last [`finish`](Self::finish) returned (`None` before the first):
+    /// how long the device may have idled, which on a hardware GPU lowers its clocks
+    /// ([`super::steady`]).
+    pub fn idle(&self) -> Option<std::time::Duration> {
+        self.0.last_finish.get().map(|t| t.elapsed())
     }
 
     /// `glFlush`.

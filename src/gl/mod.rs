@@ -54,6 +54,7 @@ pub mod program_cache;
 pub mod quad;
 pub mod rect;
 pub mod render_target;
+pub mod steady;
 pub mod texture;
 pub mod timing;
 pub mod version;

@@ -7,7 +7,9 @@
 //! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
 //! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
 //! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
-//! ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
+//! ratios come from paired samples (which carry no between-run term). Every timed
+//! GPU run is made on steady clocks ([`super::steady`]: a hardware GPU idle for a while is
+//! first re-warmed with the run's own work). Every [`Timing`]'s
 //! interval includes the run's default between-run term ([`crate::stats::between`], set by
 //! the runner from the run's bench); a table row with a bound trades it for its limiter's.
 
@@ -332,15 +334,21 @@ fn rounds_until<E: From<Stopped>>(
     })
 }
 
-/// [`rounds`] on the GPU: `glFinish` before the clock starts and before it stops.
+/// [`rounds`] on the GPU: `glFinish` before the clock starts and before it stops, each run
+/// on steady clocks ([`super::steady::rewarm`]).
 pub fn rounds_gpu<E: From<Stopped>>(
     gl: &Gl,
     plan: TimingPlan,
     k: usize,
     mut f: impl FnMut(usize) -> Result<(), E>,
 ) -> Result<Rounds, E> {
+    // Before the first `glFinish`, which would make an idle device look busy.
+    if k > 0 {
+        super::steady::rewarm(gl, || f(0))?;
+    }
     gl.finish();
     rounds(plan, k, |i| {
+        super::steady::rewarm(gl, || f(i))?;
         gl.finish();
         let t0 = Instant::now();
         f(i)?;
@@ -363,14 +371,18 @@ impl Rounds {
     }
 }
 
-/// Times `f` on the GPU: `glFinish` before the clock starts and before it stops.
+/// Times `f` on the GPU: `glFinish` before the clock starts and before it stops, each run on
+/// steady clocks ([`super::steady::rewarm`]).
 pub fn measure_gpu<E>(
     gl: &Gl,
     plan: TimingPlan,
     mut f: impl FnMut() -> Result<(), E>,
 ) -> Result<Timing, E> {
+    // Before the first `glFinish`, which would make an idle device look busy.
+    super::steady::rewarm(gl, &mut f)?;
     gl.finish();
     let samples = repeat(plan, || {
+        super::steady::rewarm(gl, &mut f)?;
         gl.finish();
         let t0 = Instant::now();
         f()?;

@@ -6,6 +6,7 @@ use std::time::Instant;
 use super::config::MeshSpec;
 use crate::bench::Work;
 use crate::gl::Gl;
+use crate::gl::steady::rewarm;
 use crate::gl::timing::{Samples, TimingPlan, repeat};
 use crate::papers::bicg::cpu::{self, BicgInfo, BicgParams, Stop};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
@@ -24,8 +25,10 @@ pub(crate) fn time_gpu<S>(
     plan: TimingPlan,
     mut f: impl FnMut() -> Result<S, RunError>,
 ) -> Result<Samples<S>, RunError> {
+    rewarm(gl, || f().map(drop))?;
     gl.finish();
     repeat(plan, || {
+        rewarm(gl, || f().map(drop))?;
         gl.finish();
         let t0 = Instant::now();
         let out = f()?;

@@ -9,6 +9,7 @@ use std::time::Instant;
 use super::config::{Config, PerfConfig};
 use super::threads::threads;
 use crate::gl::Reads;
+use crate::gl::steady::rewarm;
 use crate::gl::timing::{Rounds, rounds};
 use crate::mode::Mode;
 use crate::papers::fem_storage::assembly::System;
@@ -178,6 +179,10 @@ fn time_sweeps(
         ngl + cpus.len(),
         |i| -> Result<f64, FemError> {
             if i < ngl {
+                rewarm(&s.gl, || {
+                    gpus[i].set_x(&zeros)?;
+                    gpus[i].run_fixed(sweeps).map(drop)
+                })?;
                 s.gl.finish();
                 let t0 = Instant::now();
                 gpus[i].set_x(&zeros)?;

@@ -9,6 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+use crate::gl::steady::rewarm;
 use crate::gl::timing::{Rounds, TimingPlan, rounds};
 use crate::report::{Column, with_bound_columns};
 use crate::runner::tuning::Candidate;
@@ -178,6 +179,9 @@ fn factor_rounds(
         .collect::<Result<Vec<_>, _>>()?;
     let mut infos = vec![ComputeInfo::default(); 2];
     let timed = rounds(plan, 2, |i| -> Result<f64, LuError> {
+        rewarm(&s.gl, || {
+            lus[i].upload(&r.a).and_then(|()| lus[i].run().map(drop))
+        })?;
         lus[i].upload(&r.a)?;
         infos[i] = lus[i].run()?;
         Ok(infos[i].ms)

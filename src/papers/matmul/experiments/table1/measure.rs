@@ -10,6 +10,7 @@ use super::super::published::Published;
 use super::edge::full_edge;
 use super::predict::Predict;
 use crate::bench::Work;
+use crate::gl::steady::rewarm;
 use crate::gl::timing::{Rounds, measure_gpu, rounds};
 use crate::gl::{Gl, Timing, TimingPlan};
 use crate::papers::matmul::cpu;
@@ -140,6 +141,7 @@ fn time_rounds(
     let mut groups = 0;
     let timed = rounds(plan, NAMES.len(), |i| -> Result<f64, BoxError> {
         let gpu = |f: &mut dyn FnMut() -> Result<(), BoxError>| -> Result<f64, BoxError> {
+            rewarm(gl, &mut *f)?;
             gl.finish();
             let t0 = Instant::now();
             f()?;

@@ -4,6 +4,7 @@
 
 use std::time::Instant;
 
+use crate::gl::steady::rewarm;
 use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
@@ -358,8 +359,10 @@ fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunErr
     let [w, h] = c.view;
     let target = RenderTexture::new(gl, TexTarget::Tex2D, Format::RGBA32F, w, h, None)?;
     let mut renderer = Renderer::new(gl).map_err(RunError::algorithm)?;
+    rewarm(gl, || sim.step()).map_err(RunError::algorithm)?;
     gl.finish();
     let samples = repeat(c.repeat.plan(), || {
+        rewarm(gl, || sim.step())?;
         let t0 = Instant::now();
         sim.step()?;
         gl.finish();
