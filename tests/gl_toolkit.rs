@@ -462,7 +462,8 @@ fn a_context_with_cached_programs_is_freed_with_its_last_handle() {
 
 #[test]
 fn timing_respects_repetitions_and_budget() {
-    use gl::timing::{TimingPlan, measure_cpu};
+    use gl::measure::measure_cpu;
+    use gl::timing::TimingPlan;
     use std::time::Duration;
     let mut calls = 0;
     let t = measure_cpu::<()>(TimingPlan::fixed(2, 5, Duration::from_secs(10)), || {
@@ -482,8 +483,9 @@ fn timing_respects_repetitions_and_budget() {
 
 #[test]
 fn a_software_rasterizer_is_not_rewarmed_unless_forced_and_then_every_timed_run_is() {
+    use gl::measure::{measure_gpu, rounds_gpu};
     use gl::steady;
-    use gl::timing::{TimingPlan, measure_gpu, rounds_gpu};
+    use gl::timing::TimingPlan;
     use std::time::Duration;
     let g = ctx();
     assert!(

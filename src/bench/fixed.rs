@@ -30,7 +30,7 @@
 use super::kernel::Step;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
-use crate::gl::timing::measure_gpu;
+use crate::gl::measure::measure_gpu;
 use crate::gl::{
     Buffer, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };

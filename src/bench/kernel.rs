@@ -5,7 +5,8 @@
 use super::budget;
 use super::measurement::Measurement;
 use super::settings::Settings;
-use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::measure::measure_gpu;
+use crate::gl::timing::TimingPlan;
 use crate::gl::{Gl, GlError, Program, Timing};
 
 /// A measurement to make: its key and the function that makes it.

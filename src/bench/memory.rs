@@ -17,7 +17,8 @@ use super::kernel::{Step, groups_256, time_dispatch};
 use super::ladder::sweep;
 use super::measurement::{Measurement, Unit};
 use super::settings::Settings;
-use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::measure::measure_gpu;
+use crate::gl::timing::TimingPlan;
 use crate::gl::{Buffer, BufferTexture, Define, Format, Gl, GlError, Program, TexTarget, Texture};
 use crate::stats::{max_rel_error, max_rel_error_with};
 

@@ -36,7 +36,7 @@
 //!
 //! Every result is read back and compared with a CPU reference in f64
 //! ([`crate::stats::max_rel_error`]); a measurement whose check fails keeps its error but no
-//! value. Times are `glFinish`-bracketed runs of [`crate::gl::timing::measure_gpu`] (adaptive
+//! value. Times are `glFinish`-bracketed runs of [`crate::gl::measure::measure_gpu`] (adaptive
 //! until the median's 95 % interval is narrow or the budget is spent); a timed run repeats
 //! the kernel `reps` times, `reps` chosen from one calibration run so that a run lasts at
 //! least [`Settings::min_run_ms`]. A value is the **best** run (the least time,

@@ -26,8 +26,9 @@ use serde::{Deserialize, Serialize};
 
 use super::kernel::groups_256;
 use super::settings::Settings;
-use crate::gl::steady::until_steady;
-use crate::gl::timing::{TimingPlan, measure_gpu};
+use crate::gl::measure::measure_gpu;
+use crate::gl::steady;
+use crate::gl::timing::TimingPlan;
 use crate::gl::{
     Buffer, Define, Format, Gl, GlError, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget,
 };
@@ -135,38 +136,18 @@ fn fragment_kernel(gl: &Gl, s: &Settings, w: &mut WarmUp) -> Result<(), GlError>
     })
 }
 
-/// Times runs of `call` (repeated to [`Settings::min_run_ms`]) until they settle.
+/// Times runs of `call` (repeated to [`Settings::min_run_ms`]) until they settle
+/// ([`steady::settle`], the re-warm's loop).
 fn settle(
     gl: &Gl,
     s: &Settings,
     w: &mut WarmUp,
     call: impl Fn() -> Result<(), GlError>,
 ) -> Result<(), GlError> {
-    let once = measure_gpu(gl, TimingPlan::once(), &call)?;
-    let reps = if once.median_ms > 0.0 {
-        (s.min_run_ms / once.median_ms).ceil().clamp(1.0, 4096.0) as u32
-    } else {
-        4096
-    };
-    let mut failed = None;
-    let (runs, settled) = until_steady(s.warm_cap, || {
-        let t = measure_gpu(gl, TimingPlan::once(), || {
-            for _ in 0..reps {
-                call()?;
-            }
-            Ok::<(), GlError>(())
-        });
-        match t {
-            Ok(t) => t.median_ms,
-            Err(e) => {
-                failed = Some(e);
-                f64::NAN
-            }
-        }
-    });
-    if let Some(e) = failed {
-        return Err(e);
-    }
+    let (runs, settled) = steady::settle(s.warm_cap, s.min_run_ms, |k| {
+        let batch = || (0..k).try_for_each(|_| call());
+        measure_gpu(gl, TimingPlan::once(), batch).map(|t| t.median_ms)
+    })?;
     w.runs = runs.len() as u32;
     w.run_ms = runs;
     w.settled = settled;

@@ -12,8 +12,8 @@
 //! against 418.9 in `fig14_heat` (issue 36).
 //!
 //! # The rule
-//! Before a timed GPU run ([`rewarm`], called by [`super::timing::measure_gpu`],
-//! [`super::timing::rounds_gpu`] and every table that times GPU runs by hand), where the
+//! Before a timed GPU run ([`rewarm`], called by [`super::measure::measure_gpu`],
+//! [`super::measure::rounds_gpu`] and every table that times GPU runs by hand), where the
 //! device is a hardware GPU that has been idle — no `glFinish` returned — for more than
 //! [`IDLE`], the run's own work is repeated, untimed, in batches of calls back to back that
 //! last at least [`BATCH_MS`], until two successive batches agree within [`AGREE`] or
@@ -77,24 +77,27 @@ pub fn needs_rewarm(software: bool, idle: Option<Duration>) -> bool {
     !software && idle.is_none_or(|d| d > IDLE)
 }
 
-/// The calls per batch for a work whose one call took `once_ms`: enough for [`BATCH_MS`].
-pub fn batch_calls(once_ms: f64) -> u32 {
+/// The calls per batch for a work whose one call took `once_ms`: enough for `batch_ms`
+/// ([`BATCH_MS`] for a re-warm; the bench's warm-up sets its own).
+pub fn batch_calls(once_ms: f64, batch_ms: f64) -> u32 {
     if once_ms > 0.0 && once_ms.is_finite() {
-        (BATCH_MS / once_ms).ceil().clamp(1.0, MAX_BATCH as f64) as u32
+        (batch_ms / once_ms).ceil().clamp(1.0, MAX_BATCH as f64) as u32
     } else {
         MAX_BATCH
     }
 }
 
-/// The re-warm's loop: `batch(k)` makes `k` calls back to back and returns their time (ms);
-/// one call sizes the batches ([`batch_calls`]), then batches until two agree or `cap`
-/// passes. The batches' times (empty never: the sizing call is not among them); the first
-/// error ends it.
+/// The warm-up loop of a re-warm and of the bench's passes: `batch(k)` makes `k` calls back
+/// to back and returns their time (ms); one call sizes the batches to `batch_ms`
+/// ([`batch_calls`]), then batches until two agree or `cap` passes. The batches' times (empty
+/// never: the sizing call is not among them) and whether they settled; the first error ends
+/// it.
 pub fn settle<E>(
     cap: Duration,
+    batch_ms: f64,
     mut batch: impl FnMut(u32) -> Result<f64, E>,
 ) -> Result<(Vec<f64>, bool), E> {
-    let k = batch_calls(batch(1)?);
+    let k = batch_calls(batch(1)?, batch_ms);
     let mut failed = None;
     let steady = until_steady(cap, || {
         batch(k).unwrap_or_else(|e| {
@@ -140,7 +143,7 @@ pub fn rewarm<E>(gl: &Gl, mut work: impl FnMut() -> Result<(), E>) -> Result<(),
         return Ok(());
     }
     COUNT.with(|c| c.set(c.get() + 1));
-    settle(CAP, |k| {
+    settle(CAP, BATCH_MS, |k| {
         gl.finish();
         let t0 = Instant::now();
         for _ in 0..k {
@@ -150,6 +153,14 @@ pub fn rewarm<E>(gl: &Gl, mut work: impl FnMut() -> Result<(), E>) -> Result<(),
         Ok(t0.elapsed().as_secs_f64() * 1e3)
     })
     .map(drop)
+}
+
+/// One run of `f` on steady clocks: [`rewarm`]ed with `f` itself, then `f` once more, its
+/// result returned. For runs that time their own region (an LU whose upload is outside its
+/// timers); a run timed from outside is [`super::measure::once_gpu`].
+pub fn warm_run<T, E>(gl: &Gl, mut f: impl FnMut() -> Result<T, E>) -> Result<T, E> {
+    rewarm(gl, || f().map(drop))?;
+    f()
 }
 
 /// How many re-warms this thread has made.
@@ -203,12 +214,12 @@ mod tests {
 
     #[test]
     fn batches_last_at_least_the_batch_time() {
-        assert_eq!(batch_calls(0.3), 34); // 34 × 0.3 = 10.2 ms ≥ 10, 33 × 0.3 < 10
-        assert_eq!(batch_calls(BATCH_MS), 1);
-        assert_eq!(batch_calls(270.0), 1);
-        assert_eq!(batch_calls(1e-9), MAX_BATCH);
-        assert_eq!(batch_calls(0.0), MAX_BATCH);
-        assert_eq!(batch_calls(f64::NAN), MAX_BATCH);
+        assert_eq!(batch_calls(0.3, BATCH_MS), 34); // 34 × 0.3 = 10.2 ms ≥ 10, 33 × 0.3 < 10
+        assert_eq!(batch_calls(BATCH_MS, BATCH_MS), 1);
+        assert_eq!(batch_calls(270.0, BATCH_MS), 1);
+        assert_eq!(batch_calls(1e-9, BATCH_MS), MAX_BATCH);
+        assert_eq!(batch_calls(0.0, BATCH_MS), MAX_BATCH);
+        assert_eq!(batch_calls(f64::NAN, BATCH_MS), MAX_BATCH);
     }
 
     #[test]
@@ -216,7 +227,7 @@ mod tests {
         // One call 2.5 ms → batches of 4 calls; batch times fall as the clocks rise.
         let mut asked = Vec::new();
         let mut times = [2.5, 40.0, 25.0, 10.4, 10.3, 10.3].into_iter();
-        let (runs, settled) = settle(Duration::from_secs(60), |k| {
+        let (runs, settled) = settle(Duration::from_secs(60), BATCH_MS, |k| {
             asked.push(k);
             Ok::<f64, ()>(times.next().unwrap())
         })
@@ -226,7 +237,7 @@ mod tests {
         assert!(settled);
         // The first error ends it and is returned.
         let mut n = 0;
-        let r = settle(Duration::from_secs(60), |_| {
+        let r = settle(Duration::from_secs(60), BATCH_MS, |_| {
             n += 1;
             if n == 3 {
                 Err("lost")

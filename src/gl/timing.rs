@@ -1,23 +1,21 @@
-//! Timing as the papers did it: `glFinish()` on both sides of the measured region and a
-//! monotonic CPU clock; warm-up runs, then repetitions. GL timer queries are not used: on
-//! llvmpipe `GL_TIME_ELAPSED` returns far less than a pass really takes.
+//! Timing as the papers did it: warm-up runs, then repetitions, each run timed by a monotonic
+//! CPU clock (between two `glFinish()` calls on the GPU: [`super::measure`]). GL timer
+//! queries are not used: on llvmpipe `GL_TIME_ELAPSED` returns far less than a pass really
+//! takes.
 //!
 //! How many repetitions: at least the paper's count, then more until the 95 % confidence
 //! interval of the median is narrow enough ([`TimingPlan::ci_target`], relative half-width)
 //! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
 //! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
 //! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
-//! ratios come from paired samples (which carry no between-run term). Every timed
-//! GPU run is made on steady clocks ([`super::steady`]: a hardware GPU idle for a while is
-//! first re-warmed with the run's own work). Every [`Timing`]'s
+//! ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
 //! interval includes the run's default between-run term ([`crate::stats::between`], set by
 //! the runner from the run's bench); a table row with a bound trades it for its limiter's.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
-use super::context::Gl;
 use crate::stats::{Estimate, MIN_SAMPLES_FOR_CI};
 
 pub use crate::stats::median_index;
@@ -334,29 +332,6 @@ fn rounds_until<E: From<Stopped>>(
     })
 }
 
-/// [`rounds`] on the GPU: `glFinish` before the clock starts and before it stops, each run
-/// on steady clocks ([`super::steady::rewarm`]).
-pub fn rounds_gpu<E: From<Stopped>>(
-    gl: &Gl,
-    plan: TimingPlan,
-    k: usize,
-    mut f: impl FnMut(usize) -> Result<(), E>,
-) -> Result<Rounds, E> {
-    // Before the first `glFinish`, which would make an idle device look busy.
-    if k > 0 {
-        super::steady::rewarm(gl, || f(0))?;
-    }
-    gl.finish();
-    rounds(plan, k, |i| {
-        super::steady::rewarm(gl, || f(i))?;
-        gl.finish();
-        let t0 = Instant::now();
-        f(i)?;
-        gl.finish();
-        Ok(t0.elapsed().as_secs_f64() * 1e3)
-    })
-}
-
 /// The timings of interleaved variants, paired by round.
 #[derive(Clone, Debug)]
 pub struct Rounds {
@@ -368,80 +343,6 @@ impl Rounds {
     /// The ratio `time(a) / time(b)` from paired rounds, median and interval.
     pub fn ratio(&self, a: usize, b: usize) -> Option<Estimate> {
         crate::stats::paired_ratio(&self.timings[a].samples_ms, &self.timings[b].samples_ms)
-    }
-}
-
-/// Times `f` on the GPU: `glFinish` before the clock starts and before it stops, each run on
-/// steady clocks ([`super::steady::rewarm`]).
-pub fn measure_gpu<E>(
-    gl: &Gl,
-    plan: TimingPlan,
-    mut f: impl FnMut() -> Result<(), E>,
-) -> Result<Timing, E> {
-    // Before the first `glFinish`, which would make an idle device look busy.
-    super::steady::rewarm(gl, &mut f)?;
-    gl.finish();
-    let samples = repeat(plan, || {
-        super::steady::rewarm(gl, &mut f)?;
-        gl.finish();
-        let t0 = Instant::now();
-        f()?;
-        gl.finish();
-        Ok(((), t0.elapsed().as_secs_f64() * 1e3))
-    })?;
-    Ok(samples.timing())
-}
-
-/// Times `f` on the CPU alone.
-pub fn measure_cpu<E>(plan: TimingPlan, mut f: impl FnMut() -> Result<(), E>) -> Result<Timing, E> {
-    let samples = repeat(plan, || {
-        let t0 = Instant::now();
-        f()?;
-        Ok(((), t0.elapsed().as_secs_f64() * 1e3))
-    })?;
-    Ok(samples.timing())
-}
-
-/// Accumulates `glFinish`-bracketed time over several regions (a profile of kernel types).
-#[derive(Clone, Debug, Default)]
-pub struct Stopwatch {
-    /// Each call's time, in order (the total and the count are read from them).
-    laps: Vec<Duration>,
-}
-
-impl Stopwatch {
-    /// Runs `f` between two `glFinish` calls and adds its time.
-    pub fn time<T>(&mut self, gl: &Gl, f: impl FnOnce() -> T) -> T {
-        gl.finish();
-        let t0 = Instant::now();
-        let out = f();
-        gl.finish();
-        self.laps.push(t0.elapsed());
-        out
-    }
-
-    /// The calls' times in `n` consecutive blocks of (nearly) equal call counts, each
-    /// block's sum in seconds: a quantity's course over the work it timed, so that two
-    /// stopwatches of one run can be paired block by block (empty with fewer than `n` calls).
-    pub fn blocks(&self, n: usize) -> Vec<f64> {
-        if n == 0 || self.laps.len() < n {
-            return Vec::new();
-        }
-        let len = self.laps.len();
-        (0..n)
-            .map(|b| {
-                self.laps[b * len / n..(b + 1) * len / n]
-                    .iter()
-                    .map(Duration::as_secs_f64)
-                    .sum()
-            })
-            .collect()
-    }
-    pub fn total(&self) -> Duration {
-        self.laps.iter().sum()
-    }
-    pub fn count(&self) -> u64 {
-        self.laps.len() as u64
     }
 }
 

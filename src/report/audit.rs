@@ -40,15 +40,17 @@ impl Audit {
         format!(
             "{}: the paper prints {}, its own formula gives {} ({:+.1}%).",
             self.what,
-            fmt(self.printed),
-            fmt(self.recomputed),
+            short(self.printed),
+            short(self.recomputed),
             100.0 * (self.printed - self.recomputed) / self.recomputed.abs().max(f64::MIN_POSITIVE)
         )
     }
 }
 
-fn fmt(v: f64) -> String {
-    if v != 0.0 && (v.abs() >= 1e6 || v.abs() < 1e-3) {
+/// A number as an audit prints it: four decimals (trailing zeros cut), or scientific when
+/// very large or small.
+pub fn short(v: f64) -> String {
+    if v != 0.0 && (v.abs() >= 1e7 || v.abs() < 1e-3) {
         format!("{v:.4e}")
     } else {
         let s = format!("{v:.4}");

@@ -20,17 +20,19 @@
 //! budget allows one round and nothing can be beaten.
 //!
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
-//! once, a shuffled order per round; [`crate::gl::timing::rounds_gpu`]), so that drift and
+//! once, a shuffled order per round; [`crate::gl::measure::rounds_gpu`]), so that drift and
 //! other processes hit them alike.
 
 use serde::Serialize;
 
+use super::config::Repeat;
 use super::error::RunError;
 use super::session::handle::Session;
 use super::session::writer::TableWriter;
 use crate::bench::Work;
 use crate::gl::Timing;
-use crate::gl::timing::{TimingPlan, rounds_gpu};
+use crate::gl::measure::rounds_gpu;
+use crate::gl::timing::TimingPlan;
 use crate::report::{Column, with_bound_columns};
 
 pub const TABLE: &str = "tuning";
@@ -272,6 +274,22 @@ impl Tuner {
     /// A caption line: what a sweep varied and how each candidate was timed.
     pub fn caption(&mut self, text: impl Into<String>) {
         self.captions.push(text.into());
+    }
+
+    /// The caption line of how `whose` candidates were timed by [`Self::pick_interleaved`]
+    /// under `r`, a run being `run` ("one solve").
+    pub fn rounds_caption(&mut self, whose: &str, run: &str, r: &Repeat) {
+        self.caption(format!(
+            "{whose} candidates are timed interleaved (every candidate once per round, a \
+             shuffled order per round; a run = {run}, `glFinish` on both sides): at least {} \
+             rounds after {} warm-up run(s) of each, then more until every candidate's median \
+             has a 95 % interval within ±{:.0} %, at most {} rounds and {:.1} s per candidate.",
+            r.repetitions,
+            r.warmup,
+            100.0 * r.ci_target,
+            r.max_runs(),
+            r.budget_s
+        ));
     }
 
     /// Writes the table.

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::report::audit::Audit;
+use crate::report::audit::{Audit, short};
 use crate::report::claim::Claim;
 use crate::report::record::{PaperRecord, TableRef};
 
@@ -179,15 +179,4 @@ fn audit_section(audits: &[Audit]) -> String {
         s.push('\n');
     }
     s
-}
-
-/// A number as the audit prints it: four decimals (trailing zeros cut), or scientific when
-/// very large or small.
-fn short(v: f64) -> String {
-    if v != 0.0 && (v.abs() >= 1e7 || v.abs() < 1e-3) {
-        format!("{v:.4e}")
-    } else {
-        let s = format!("{v:.4}");
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
 }

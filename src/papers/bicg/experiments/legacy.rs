@@ -14,7 +14,8 @@
 use super::config::Config;
 use super::solve::cpu_solve;
 use crate::gl::Need;
-use crate::gl::timing::{Rounds, rounds_gpu};
+use crate::gl::measure::rounds_gpu;
+use crate::gl::timing::Rounds;
 use crate::papers::bicg::cpu::{BicgInfo, BicgParams};
 use crate::papers::bicg::ellpack::EllpackR;
 use crate::papers::bicg::fragment::FragmentBicg;

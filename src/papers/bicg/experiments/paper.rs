@@ -45,33 +45,23 @@ impl crate::runner::Paper for Bicg {
         if s.lacks(GL_FP64).is_none() {
             warm_up(s, opts)?;
         }
-        if s.runs("fig4") {
-            fig4::run(s, cfg)?;
-        }
-        if s.runs("periter") {
-            periter::run(s, cfg)?;
-        }
-        if s.runs("spmv") {
-            spmv::run(s, cfg)?;
-        }
-        if s.runs("table2") {
-            table2::run(s, cfg)?;
-        }
-        if s.runs("fig6") {
-            fig6::run(s, cfg)?;
-        }
-        if s.runs("precision") {
-            precision::run(s, cfg)?;
-        }
-        if s.runs("precision_charged") {
-            precision_charged::run(s, cfg)?;
-        }
-        anchor::run(s, cfg)?;
-        if s.runs("legacy") {
-            legacy::run(s, cfg)?;
-        }
-        if s.runs("biofet") {
-            biofet::run(s, cfg)?;
+        type Run = fn(&Session, &Config) -> Result<(), RunError>;
+        let tables: [(&str, Run); 10] = [
+            ("fig4", fig4::run),
+            ("periter", periter::run),
+            ("spmv", spmv::run),
+            ("table2", table2::run),
+            ("fig6", fig6::run),
+            ("precision", precision::run),
+            ("precision_charged", precision_charged::run),
+            ("anchor", anchor::run),
+            ("legacy", legacy::run),
+            ("biofet", biofet::run),
+        ];
+        for (id, run) in tables {
+            if s.runs(id) {
+                run(s, cfg)?;
+            }
         }
         Ok(())
     }

@@ -1,13 +1,11 @@
 //! What every table shares: one GPU or CPU solve from x₀ = 0, their timing, the tolerance a
 //! GPU solution is verified to, and the warm-up that compiles every kernel.
 
-use std::time::Instant;
-
 use super::config::MeshSpec;
 use crate::bench::Work;
 use crate::gl::Gl;
-use crate::gl::steady::rewarm;
-use crate::gl::timing::{Samples, TimingPlan, repeat};
+use crate::gl::measure::{samples_cpu, samples_gpu};
+use crate::gl::timing::{Samples, TimingPlan};
 use crate::papers::bicg::cpu::{self, BicgInfo, BicgParams, Stop};
 use crate::papers::bicg::gpu::{GpuBicg, GpuOptions};
 use crate::papers::bicg::poisson::{Mesh, PoissonSystem, fig4_problem};
@@ -18,23 +16,13 @@ pub fn solution_tolerance(tol: f64) -> f64 {
     100.0 * tol
 }
 
-/// Runs `f` `plan` times between two `glFinish` calls (through [`repeat`]), keeping each
-/// run's result.
+/// [`samples_gpu`] with this paper's error: each run's result kept.
 pub(crate) fn time_gpu<S>(
     gl: &Gl,
     plan: TimingPlan,
-    mut f: impl FnMut() -> Result<S, RunError>,
+    f: impl FnMut() -> Result<S, RunError>,
 ) -> Result<Samples<S>, RunError> {
-    rewarm(gl, || f().map(drop))?;
-    gl.finish();
-    repeat(plan, || {
-        rewarm(gl, || f().map(drop))?;
-        gl.finish();
-        let t0 = Instant::now();
-        let out = f()?;
-        gl.finish();
-        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
-    })
+    samples_gpu(gl, plan, f)
 }
 
 /// The repetition rule of `r`, for a caption: "median [95 % interval] of …".
@@ -52,16 +40,12 @@ pub(crate) fn rule(r: &crate::runner::Repeat) -> String {
     )
 }
 
-/// Runs `f` `plan` times on the CPU (through [`repeat`]), keeping each run's result.
+/// [`samples_cpu`] with this paper's error: each run's result kept.
 pub(crate) fn time_cpu<S>(
     plan: TimingPlan,
-    mut f: impl FnMut() -> Result<S, RunError>,
+    f: impl FnMut() -> Result<S, RunError>,
 ) -> Result<Samples<S>, RunError> {
-    repeat(plan, || {
-        let t0 = Instant::now();
-        let out = f()?;
-        Ok((out, t0.elapsed().as_secs_f64() * 1e3))
-    })
+    samples_cpu(plan, f)
 }
 
 /// One GPU solve from x₀ = 0 with the matrix uploaded (the upload is part of the run), with

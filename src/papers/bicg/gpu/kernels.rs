@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use crate::float::Real;
-use crate::gl::timing::Stopwatch;
+use crate::gl::measure::Stopwatch;
 use crate::gl::{Define, Gl, GlError, Program};
 use crate::papers::bicg::error::GpuBicgError;
 

@@ -18,7 +18,8 @@
 use super::config::{Config, PerfConfig};
 use crate::bench::{Access, Bytes, Kind, Work};
 use crate::gl::Timing;
-use crate::gl::timing::{Rounds, rounds_gpu};
+use crate::gl::measure::rounds_gpu;
+use crate::gl::timing::Rounds;
 use crate::gl::{Need, Reads};
 use crate::papers::fem_storage::assembly::System;
 use crate::papers::fem_storage::flat::FlatMatrix;

@@ -4,12 +4,10 @@
 //! bytes per sweep ([`FlatMatrix::sweep_bytes`]): 8 B per stored entry (index + value) and
 //! 16 B per row (accmSize, rhs, x_old, x_new).
 
-use std::time::Instant;
-
 use super::config::{Config, PerfConfig};
 use super::threads::threads;
 use crate::gl::Reads;
-use crate::gl::steady::rewarm;
+use crate::gl::measure::{once_cpu, once_gpu};
 use crate::gl::timing::{Rounds, rounds};
 use crate::mode::Mode;
 use crate::papers::fem_storage::assembly::System;
@@ -178,26 +176,23 @@ fn time_sweeps(
         p.repeat.plan(),
         ngl + cpus.len(),
         |i| -> Result<f64, FemError> {
-            if i < ngl {
-                rewarm(&s.gl, || {
-                    gpus[i].set_x(&zeros)?;
-                    gpus[i].run_fixed(sweeps).map(drop)
-                })?;
-                s.gl.finish();
-                let t0 = Instant::now();
-                gpus[i].set_x(&zeros)?;
-                gpus[i].run_fixed(sweeps)?;
-                s.gl.finish();
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
+            let ((), ms) = if i < ngl {
+                let gpu = &mut gpus[i];
+                once_gpu(&s.gl, || {
+                    gpu.set_x(&zeros)?;
+                    gpu.run_fixed(sweeps).map(drop)
+                })?
             } else {
                 let cpu = &mut cpus[i - ngl];
-                let t0 = Instant::now();
-                cpu.set_x(&zeros);
-                for _ in 0..sweeps {
-                    cpu.step();
-                }
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
-            }
+                once_cpu(|| -> Result<(), FemError> {
+                    cpu.set_x(&zeros);
+                    for _ in 0..sweeps {
+                        cpu.step();
+                    }
+                    Ok(())
+                })?
+            };
+            Ok(ms)
         },
     )
     .map_err(RunError::algorithm)?;

@@ -67,22 +67,16 @@ impl Member {
 
     /// A short name: `fitted`, or its alternatives joined by `, `.
     pub fn name(self) -> String {
-        let mut v = vec![];
-        if self.effective {
-            v.push("± by effective op");
-        }
-        if self.chopped_product {
-            v.push("× chopped");
-        }
-        if self.div_model_product {
-            v.push("÷ = 1/b ×₀₅");
-        }
-        if self.chopped_reciprocal {
-            v.push("1/b chopped");
-        }
-        if self.fused_mad {
-            v.push("MAD fused");
-        }
+        let v: Vec<&str> = [
+            (self.effective, "± by effective op"),
+            (self.chopped_product, "× chopped"),
+            (self.div_model_product, "÷ = 1/b ×₀₅"),
+            (self.chopped_reciprocal, "1/b chopped"),
+            (self.fused_mad, "MAD fused"),
+        ]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
         if v.is_empty() {
             "fitted".into()
         } else {

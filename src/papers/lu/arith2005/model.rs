@@ -101,17 +101,11 @@ impl Arith2005 {
         if self == Self::ALL {
             return "all".into();
         }
-        let mut v = vec![];
-        if self.add {
-            v.push("add/sub");
-        }
-        if self.mul {
-            v.push("mul");
-        }
-        if self.div {
-            v.push("div");
-        }
-        v.join("+")
+        [(self.add, "add/sub"), (self.mul, "mul"), (self.div, "div")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect::<Vec<_>>()
+            .join("+")
     }
 
     pub fn add(self, a: f32, b: f32) -> f32 {

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use crate::gl::steady::rewarm;
+use crate::gl::steady::warm_run;
 use crate::gl::timing::{Rounds, TimingPlan, rounds};
 use crate::report::{Column, with_bound_columns};
 use crate::runner::tuning::Candidate;
@@ -179,11 +179,10 @@ fn factor_rounds(
         .collect::<Result<Vec<_>, _>>()?;
     let mut infos = vec![ComputeInfo::default(); 2];
     let timed = rounds(plan, 2, |i| -> Result<f64, LuError> {
-        rewarm(&s.gl, || {
-            lus[i].upload(&r.a).and_then(|()| lus[i].run().map(drop))
+        infos[i] = warm_run(&s.gl, || {
+            lus[i].upload(&r.a)?;
+            lus[i].run()
         })?;
-        lus[i].upload(&r.a)?;
-        infos[i] = lus[i].run()?;
         Ok(infos[i].ms)
     })?;
     let factors = lus
@@ -214,17 +213,10 @@ fn tune(s: &Session, cfg: &Config, refs: &BTreeMap<u32, Reference>) -> Result<u3
     let mut tuner = s.tuner(&(&cfg.compute, n))?;
     tuner.caption(format!(
         "compute LU: panel width ∈ {:?}, each factoring the order-{n} matrix without \
-         pivoting; the candidates timed interleaved, in rounds (each round every width once, \
-         in a shuffled order; a run = upload + factorization, glFinish on both sides), after \
-         {} warm-up round(s), at least {} rounds, then more until every interval is within \
-         ±{:.0} %, at most {} rounds and {} s per candidate.",
-        cfg.compute.blocks,
-        cfg.compute.repeat.warmup,
-        cfg.compute.repeat.repetitions,
-        100.0 * cfg.compute.repeat.ci_target,
-        cfg.compute.repeat.max_runs(),
-        cfg.compute.repeat.budget_s,
+         pivoting.",
+        cfg.compute.blocks
     ));
+    tuner.rounds_caption("The widths'", "upload + factorization", &cfg.compute.repeat);
     let block = tuner.pick_interleaved(
         s,
         "compute",

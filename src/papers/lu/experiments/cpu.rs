@@ -4,7 +4,8 @@
 use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
-use crate::gl::timing::{TimingPlan, measure_cpu};
+use crate::gl::measure::measure_cpu;
+use crate::gl::timing::TimingPlan;
 use crate::report::Column;
 use crate::runner::{RunError, Session, TableWriter};
 use crate::stats::max_rel_error;

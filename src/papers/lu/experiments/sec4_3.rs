@@ -24,7 +24,7 @@ use super::config::Config;
 use super::forms::{configs, key};
 use super::measured::Measured;
 use super::table4;
-use crate::gl::steady::rewarm;
+use crate::gl::steady::warm_run;
 use crate::gl::timing::{Rounds, rounds};
 use crate::papers::lu::cpu::Reference;
 use crate::papers::lu::error::LuError;
@@ -230,11 +230,10 @@ fn time_all(
             s.gl.finish();
             return Ok(t0.elapsed().as_secs_f64() * 1e3 / YARDSTICK_PASSES as f64);
         }
-        rewarm(&s.gl, || {
-            lus[i].upload(&r.a).and_then(|()| lus[i].run().map(drop))
+        let info = warm_run(&s.gl, || {
+            lus[i].upload(&r.a)?;
+            lus[i].run()
         })?;
-        lus[i].upload(&r.a)?;
-        let info = lus[i].run()?;
         calls[i] += 1;
         if calls[i] > plan.warmup {
             infos[i].push(info);

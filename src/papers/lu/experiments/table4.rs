@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::time::Duration;
 
 use crate::bench::{Access, Bytes, Kind, Work};
-use crate::gl::steady::rewarm;
+use crate::gl::steady::warm_run;
 use crate::gl::timing::{Rounds, TimingPlan, repeat, rounds};
 use crate::gl::{Format, Gl};
 use crate::report::{Column, Row, RowBuilder, with_bound_columns};
@@ -105,9 +105,10 @@ pub(super) fn measure(
 ) -> Result<(LuInfo, usize, FragmentLu), LuError> {
     let mut lu = FragmentLu::new(gl, a, n, params)?;
     let samples = repeat(plan, || -> Result<_, LuError> {
-        rewarm(gl, || lu.upload(a).and_then(|()| lu.run().map(drop)))?;
-        lu.upload(a)?;
-        let info = lu.run()?;
+        let info = warm_run(gl, || {
+            lu.upload(a)?;
+            lu.run()
+        })?;
         Ok((info, time(&info)))
     })?;
     Ok((*samples.median(), samples.runs.len(), lu))
@@ -471,11 +472,10 @@ fn time_in_rounds(
         let Ok(lu) = x.lu.as_mut() else {
             return Ok(0.0);
         };
-        let warmed = rewarm(&s.gl, || lu.upload(&r.a).and_then(|()| lu.run().map(drop)));
-        match warmed
-            .and_then(|()| lu.upload(&r.a))
-            .and_then(|()| lu.run())
-        {
+        match warm_run(&s.gl, || {
+            lu.upload(&r.a)?;
+            lu.run()
+        }) {
             Ok(info) => {
                 if timed_run {
                     x.infos.push(info);

@@ -4,7 +4,7 @@
 use std::rc::Rc;
 use std::time::Instant;
 
-use crate::gl::timing::Stopwatch;
+use crate::gl::measure::Stopwatch;
 use crate::gl::{
     Define, Gl, GlError, PassObserver, PingPong, PingPongMethod, Program, Quad, QuadBatch, Rect,
     RenderTexture, TexTarget,

@@ -19,7 +19,7 @@ use crate::papers::matmul::cpu;
 use crate::papers::matmul::gpu::{Blocked, BlockedParams};
 use crate::papers::matmul::matrix::Matrix;
 use crate::papers::matmul::multipass::Multipass;
-use crate::runner::tuning::{Candidate, Tuner};
+use crate::runner::tuning::Candidate;
 use crate::runner::{RunError, Session};
 
 /// The parameters Table 1 runs the variants with.
@@ -103,7 +103,7 @@ pub fn run(s: &Session, cfg: &Table1Config) -> Result<Tuned, RunError> {
             })
         },
     )?;
-    rounds_caption(&mut tuner, tune);
+    tuner.rounds_caption("Each sweep's", "one product", &tune.repeat);
     tuner.finish()?;
     let tuned = Tuned { blocked, k_chunk };
     tuned_note(s, n, tuned);
@@ -118,24 +118,6 @@ fn extra_labels(tune: &TuneConfig) -> String {
     } else {
         v.join("; ")
     }
-}
-
-/// How each sweep's candidates are timed and a winner picked.
-fn rounds_caption(tuner: &mut Tuner, tune: &TuneConfig) {
-    tuner.caption(format!(
-        "Each sweep's candidates are timed interleaved (every candidate once per round, a \
-         shuffled order per round; `glFinish` around each run): at least {} rounds after {} \
-         warm-up run(s) of each, then more until every candidate's median has a 95 % interval \
-         within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where one \
-         verified candidate alone is beaten by no other (no other's paired time ratio to it \
-         lies wholly below 1); else the candidates no other beats read `tie` and the one of \
-         them with the least median time is chosen (`best (tie)`).",
-        tune.repeat.repetitions,
-        tune.repeat.warmup,
-        tune.repeat.ci_target * 100.0,
-        tune.repeat.max_runs(),
-        tune.repeat.budget_s
-    ));
 }
 
 /// What was picked at size `n`, which Table 1 runs with.

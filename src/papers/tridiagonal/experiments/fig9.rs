@@ -11,7 +11,7 @@ use super::limits::check_size;
 use super::measure::{Measured, alg, kernel_name};
 use super::rows::{ERR, RATIO, TIME, thomas_row, timed_row};
 use crate::gl::PingPongMethod;
-use crate::gl::steady::rewarm;
+use crate::gl::measure::{once_cpu, once_gpu};
 use crate::gl::timing::rounds;
 use crate::papers::tridiagonal::batch::{BatchSolver, upload};
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32, thomas_batch_f64};
@@ -192,18 +192,13 @@ fn measure(
         Ok(_) => {
             let mut x = vec![0f32; sys.n * sys.batch];
             Some(rounds(c.repeat.plan(), 2, |i| -> Result<f64, RunError> {
-                if i == 0 {
-                    rewarm(gl, || cr.solve_tiled(&tex).map(drop)).map_err(alg)?;
-                }
-                gl.finish();
-                let t0 = std::time::Instant::now();
-                if i == 0 {
-                    cr.solve_tiled(&tex).map_err(alg)?;
-                    gl.finish();
+                let ((), ms) = if i == 0 {
+                    once_gpu(gl, || cr.solve_tiled(&tex).map(drop))
                 } else {
-                    thomas_batch_f32(sys, &mut x).map_err(alg)?;
+                    once_cpu(|| thomas_batch_f32(sys, &mut x))
                 }
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
+                .map_err(alg)?;
+                Ok(ms)
             })?)
         }
         Err(_) => None,

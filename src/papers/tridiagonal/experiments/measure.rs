@@ -3,8 +3,8 @@
 //! the roofline name of a solver's kernel.
 
 use crate::bench::Work;
-use crate::gl::steady::rewarm;
-use crate::gl::timing::{measure_cpu, measure_gpu, rounds};
+use crate::gl::measure::{measure_cpu, measure_gpu, once_cpu, once_gpu};
+use crate::gl::timing::rounds;
 use crate::gl::{Gl, Texture};
 use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::cpu::{Systems, thomas_batch_f32};
@@ -67,18 +67,13 @@ pub(super) fn time_solver(
             // The solver and CPU Thomas f32 in rounds: the ratio is paired.
             let mut x = vec![0f32; sys.n * sys.batch];
             let r = rounds(repeat.plan(), 2, |i| -> Result<f64, RunError> {
-                if i == 0 {
-                    rewarm(gl, || solver.solve(tex).map(drop)).map_err(alg)?;
-                }
-                gl.finish();
-                let t0 = std::time::Instant::now();
-                if i == 0 {
-                    solver.solve(tex).map_err(alg)?;
-                    gl.finish();
+                let ((), ms) = if i == 0 {
+                    once_gpu(gl, || solver.solve(tex).map(drop))
                 } else {
-                    thomas_batch_f32(sys, &mut x).map_err(alg)?;
+                    once_cpu(|| thomas_batch_f32(sys, &mut x))
                 }
-                Ok(t0.elapsed().as_secs_f64() * 1e3)
+                .map_err(alg)?;
+                Ok(ms)
             })?;
             (r.timings[0].clone(), r.ratio(0, 1))
         }

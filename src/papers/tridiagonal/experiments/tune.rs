@@ -132,20 +132,7 @@ pub(super) fn run(s: &Session, c: &TuneConfig) -> Result<Tuned, RunError> {
             },
         )?;
     }
-    tuner.caption(format!(
-        "Each solver's candidates are timed interleaved (every candidate once per round, a \
-         shuffled order per round; `glFinish` around each solve): at least {} rounds after {} \
-         warm-up solve(s) of each, then more until every candidate's median has a 95 % \
-         interval within {:.0} % or {} rounds, within {:.1} s per candidate. `best` only where \
-         one verified candidate alone is beaten by no other (no other's paired time ratio to \
-         it lies wholly below 1); else the candidates no other beats read `tie` and the one of \
-         them with the least median time is chosen (`best (tie)`).",
-        c.repeat.repetitions,
-        c.repeat.warmup,
-        c.repeat.ci_target * 100.0,
-        c.repeat.max_runs(),
-        c.repeat.budget_s
-    ));
+    tuner.rounds_caption("Each solver's", "one solve", &c.repeat);
     tuner.finish()?;
     s.note(format!(
         "Tuned on this device at {g}×{g} (the `tuning` table): CR compute with {} and PCR \

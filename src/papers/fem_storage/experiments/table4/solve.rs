@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use super::finding::{Finding, describe, versus};
 use crate::bench::Work;
-use crate::gl::timing::measure_cpu;
+use crate::gl::measure::measure_cpu;
 use crate::papers::fem_storage::assembly::{System, jacobi_spectral_radius};
 use crate::papers::fem_storage::direct::cholesky_solve;
 use crate::papers::fem_storage::error::FemError;

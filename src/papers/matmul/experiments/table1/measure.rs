@@ -2,16 +2,14 @@
 //! blocked and fragment kernels, SGEMM), the as-printed launch on its own after them, each
 //! result checked against an f64 product, and the row and its kernels' runs built from them.
 
-use std::time::Instant;
-
 use super::super::config::Table1Config;
 use super::super::kernels::KERNELS;
 use super::super::published::Published;
 use super::edge::full_edge;
 use super::predict::Predict;
 use crate::bench::Work;
-use crate::gl::steady::rewarm;
-use crate::gl::timing::{Rounds, measure_gpu, rounds};
+use crate::gl::measure::{measure_gpu, once_cpu, once_gpu};
+use crate::gl::timing::{Rounds, rounds};
 use crate::gl::{Gl, Timing, TimingPlan};
 use crate::papers::matmul::cpu;
 use crate::papers::matmul::experiments::tune::Tuned;
@@ -140,33 +138,25 @@ fn time_rounds(
     let mut sg = Matrix::zeros(0, 0);
     let mut groups = 0;
     let timed = rounds(plan, NAMES.len(), |i| -> Result<f64, BoxError> {
-        let gpu = |f: &mut dyn FnMut() -> Result<(), BoxError>| -> Result<f64, BoxError> {
-            rewarm(gl, &mut *f)?;
-            gl.finish();
-            let t0 = Instant::now();
-            f()?;
-            gl.finish();
-            Ok(t0.elapsed().as_secs_f64() * 1e3)
+        let gpu = |f: &mut dyn FnMut() -> Result<(), BoxError>| once_gpu(gl, f).map(|((), ms)| ms);
+        let host = |f: &mut dyn FnMut()| {
+            once_cpu(|| {
+                f();
+                Ok::<_, BoxError>(())
+            })
+            .map(|((), ms)| ms)
         };
-        Ok(match i {
-            CPU => {
-                let t0 = Instant::now();
-                cpu::naive_rows(a, b, 0..rows, &mut out);
-                t0.elapsed().as_secs_f64() * 1e3
-            }
+        match i {
+            CPU => host(&mut || cpu::naive_rows(a, b, 0..rows, &mut out)),
             PAPER => gpu(&mut || {
                 groups = k.paper.run(&ops.paper)?.groups;
                 Ok(())
-            })?,
-            PRINTED => 0.0,
-            BLOCKED => gpu(&mut || Ok(k.blocked.run(&ops.blk)?))?,
-            FRAGMENT => gpu(&mut || Ok(k.multipass.run(&mut ops.frag).map(drop)?))?,
-            _ => {
-                let t0 = Instant::now();
-                sg = cpu::sgemm(a, b);
-                t0.elapsed().as_secs_f64() * 1e3
-            }
-        })
+            }),
+            PRINTED => Ok(0.0),
+            BLOCKED => gpu(&mut || Ok(k.blocked.run(&ops.blk)?)),
+            FRAGMENT => gpu(&mut || Ok(k.multipass.run(&mut ops.frag).map(drop)?)),
+            _ => host(&mut || sg = cpu::sgemm(a, b)),
+        }
     })?;
     Ok(Timed {
         rounds: timed,

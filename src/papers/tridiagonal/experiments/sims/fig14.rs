@@ -4,8 +4,9 @@
 
 use std::time::Instant;
 
+use crate::gl::measure::measure_gpu;
 use crate::gl::steady::rewarm;
-use crate::gl::timing::{TimingPlan, measure_gpu, median_index, repeat};
+use crate::gl::timing::{TimingPlan, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
 use crate::report::{Dot, DotChart, DotSeries, Row, RowBuilder};
