@@ -176,21 +176,30 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             Err(e) => row.fail(e.to_string()),
         })
     })?;
-    let bars = bars(&t, |r| {
-        Some(Fig14Bar {
-            category: format!("heat · {}", t.text(r, "solver")?),
-            n: t.value(r, "N")? as u32,
-            fps: t.value(r, "FPS")?,
-            interval: interval(&t, r, "FPS"),
-            paper: None,
-        })
+    let bars = bars(&t, "FPS", None, |r| {
+        Some(format!("heat · {}", t.text(r, "solver")?))
     });
     t.finish()?;
     Ok(bars)
 }
 
-/// The bars `bar` makes of `t`'s rows that did not fail and have a value.
-fn bars(t: &TableWriter, bar: impl Fn(&Row) -> Option<Fig14Bar>) -> Vec<Fig14Bar> {
+/// A bar for each of `t`'s rows that did not fail and has a value: its FPS (and interval) in
+/// column `fps`, the paper's in column `paper`, its label `category`'s.
+fn bars(
+    t: &TableWriter,
+    fps: &str,
+    paper: Option<&str>,
+    category: impl Fn(&Row) -> Option<String>,
+) -> Vec<Fig14Bar> {
+    let bar = |r: &Row| {
+        Some(Fig14Bar {
+            category: category(r)?,
+            n: t.value(r, "N")? as u32,
+            fps: t.value(r, fps)?,
+            interval: interval(t, r, fps),
+            paper: paper.and_then(|c| t.value(r, c)),
+        })
+    };
     t.rows()
         .iter()
         .filter(|r| !r.status.failed())
@@ -255,14 +264,8 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             Err(e) => row.fail(e.to_string()),
         })
     })?;
-    let bars = bars(&t, |r| {
-        Some(Fig14Bar {
-            category: format!("{} + view", t.text(r, "simulation")?),
-            n: t.value(r, "N")? as u32,
-            fps: t.value(r, "FPS with view")?,
-            interval: interval(&t, r, "FPS with view"),
-            paper: t.value(r, "paper: FPS with view"),
-        })
+    let bars = bars(&t, "FPS with view", Some("paper: FPS with view"), |r| {
+        Some(format!("{} + view", t.text(r, "simulation")?))
     });
     t.finish()?;
     Ok(bars)
