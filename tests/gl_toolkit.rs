@@ -382,6 +382,30 @@ fn mapped_quad_reads_every_second_texel_offset_by_one() {
 }
 
 #[test]
+fn a_buffer_range_outside_the_buffer_is_an_error_not_a_panic() {
+    let Some(g) = ctx_with(
+        "a_buffer_range_outside_the_buffer_is_an_error_not_a_panic",
+        &[Need::Compute],
+    ) else {
+        return;
+    };
+    let buf = Buffer::<f32>::from_slice(&g, &[1.0, 2.0, 3.0, 4.0]).unwrap();
+    assert_eq!(buf.read_range(1, 3).unwrap(), vec![2.0, 3.0, 4.0]);
+    // One past the end, and an offset whose end overflows usize: refused before any GL call
+    // or allocation.
+    for (offset, count) in [(2, 3), (usize::MAX, 2)] {
+        let e = buf.read_range(offset, count).unwrap_err().to_string();
+        assert!(e.contains("the buffer holds 4"), "{e}");
+    }
+    let e = buf.upload_at(usize::MAX, &[0.0]).unwrap_err().to_string();
+    assert!(e.contains("writing 1 elements"), "{e}");
+    let mut out = [0.0f32; 5];
+    assert!(buf.read_into(0, &mut out).is_err());
+    // The buffer is as it was.
+    assert_eq!(buf.read().unwrap(), vec![1.0, 2.0, 3.0, 4.0]);
+}
+
+#[test]
 fn compute_shader_writes_an_ssbo() {
     let Some(g) = ctx_with("compute_shader_writes_an_ssbo", &[Need::Compute]) else {
         return;

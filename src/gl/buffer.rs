@@ -90,13 +90,7 @@ impl<T: Pod> Buffer<T> {
 
     /// Writes `data` starting at element `offset`.
     pub fn upload_at(&self, offset: usize, data: &[T]) -> Result<(), GlError> {
-        if offset + data.len() > self.len {
-            return Err(GlError::Invalid(format!(
-                "writing {} elements at {offset} into a buffer of {}",
-                data.len(),
-                self.len
-            )));
-        }
+        self.check_range("writing", offset, data.len())?;
         super::profile::pass(
             &self.gl,
             || "upload".into(),
@@ -124,6 +118,18 @@ impl<T: Pod> Buffer<T> {
         }
     }
 
+    /// `Err(Invalid)` unless elements `offset..offset + count` lie inside the buffer (`verb`:
+    /// "reading", "writing", for the message).
+    fn check_range(&self, verb: &str, offset: usize, count: usize) -> Result<(), GlError> {
+        if offset.checked_add(count).is_none_or(|end| end > self.len) {
+            return Err(GlError::Invalid(format!(
+                "{verb} {count} elements at {offset}: the buffer holds {}",
+                self.len
+            )));
+        }
+        Ok(())
+    }
+
     /// Reads the whole buffer back (issues the storage barrier first).
     pub fn read(&self) -> Result<Vec<T>, GlError> {
         self.read_range(0, self.len)
@@ -131,12 +137,8 @@ impl<T: Pod> Buffer<T> {
 
     /// Reads `count` elements from element `offset`.
     pub fn read_range(&self, offset: usize, count: usize) -> Result<Vec<T>, GlError> {
-        if offset + count > self.len {
-            return Err(GlError::Invalid(format!(
-                "reading {count} elements at {offset} from a buffer of {}",
-                self.len
-            )));
-        }
+        // Checked here too, before the allocation.
+        self.check_range("reading", offset, count)?;
         let mut out = vec![T::zeroed(); count];
         self.read_into(offset, &mut out)?;
         Ok(out)
@@ -146,13 +148,7 @@ impl<T: Pod> Buffer<T> {
     /// already has: the bench's readback, so that it times the transfer, not the first
     /// touch of freshly mapped pages).
     pub fn read_into(&self, offset: usize, out: &mut [T]) -> Result<(), GlError> {
-        if offset + out.len() > self.len {
-            return Err(GlError::Invalid(format!(
-                "reading {} elements at {offset} from a buffer of {}",
-                out.len(),
-                self.len
-            )));
-        }
+        self.check_range("reading", offset, out.len())?;
         // With another context current the same name is another buffer (issue 40).
         if !self.gl.is_current() {
             return Err(GlError::Invalid(

@@ -136,12 +136,7 @@ pub struct ComputeLu {
 
 impl ComputeLu {
     pub fn new(gl: &Gl, a: &[f32], n: usize, params: ComputeParams) -> Result<ComputeLu, LuError> {
-        if n == 0 || a.len() != n * n {
-            return Err(LuError::Size(format!(
-                "{} values for an {n} × {n} matrix",
-                a.len()
-            )));
-        }
+        LuError::check_square(a, n)?;
         if !(1..=64).contains(&params.block) {
             return Err(LuError::Size(format!(
                 "panel width {} not in 1 … 64",
@@ -169,13 +164,7 @@ impl ComputeLu {
 
     /// Replaces the matrix.
     pub fn upload(&mut self, a: &[f32]) -> Result<(), LuError> {
-        if a.len() != self.n * self.n {
-            return Err(LuError::Size(format!(
-                "{} values for an {n} × {n} matrix",
-                a.len(),
-                n = self.n
-            )));
-        }
+        LuError::check_square(a, self.n)?;
         self.a.upload(a)?;
         self.piv.upload(&(0..self.n as i32).collect::<Vec<_>>())?;
         Ok(())

@@ -22,3 +22,17 @@ pub enum LuError {
     #[error(transparent)]
     Stopped(#[from] crate::gl::timing::Stopped),
 }
+
+impl LuError {
+    /// `Err(Size)` unless `a` holds an `n × n` matrix with `n` > 0 (row-major), before any GL
+    /// object is made for it.
+    pub fn check_square(a: &[f32], n: usize) -> Result<(), LuError> {
+        if n == 0 || a.len() != n * n {
+            return Err(LuError::Size(format!(
+                "{} values for an {n} × {n} matrix",
+                a.len()
+            )));
+        }
+        Ok(())
+    }
+}

@@ -46,12 +46,7 @@ pub struct FragmentLu {
 impl FragmentLu {
     /// Uploads the row-major `n × n` matrix `a` and compiles the programs.
     pub fn new(gl: &Gl, a: &[f32], n: usize, params: Params) -> Result<FragmentLu, LuError> {
-        if n == 0 || a.len() != n * n {
-            return Err(LuError::Size(format!(
-                "{} values for an {n} × {n} matrix",
-                a.len()
-            )));
-        }
+        LuError::check_square(a, n)?;
         let np = if params.variant.vector() {
             n.div_ceil(4) * 4
         } else {
@@ -126,14 +121,7 @@ impl FragmentLu {
 
     /// Replaces the matrix (both buffers under the switch method); counts are reset.
     pub fn upload(&mut self, a: &[f32]) -> Result<(), LuError> {
-        if a.len() != self.n * self.n {
-            return Err(LuError::Size(format!(
-                "{} values for an {} × {} matrix",
-                a.len(),
-                self.n,
-                self.n
-            )));
-        }
+        LuError::check_square(a, self.n)?;
         let packed = pack(a, self.n, self.params);
         self.pp.upload(&packed)?;
         if self.params.feed == Feed::Paper {
