@@ -8,20 +8,44 @@ use plotters::prelude::*;
 use super::canvas::FONT;
 use super::style;
 
-/// Every chart's frame on `root`: the title, the margin and the label areas (the x axis's
-/// `x_area` pixels high, the y axis's `y_area` wide).
+/// The margin around every chart (pixels).
+const MARGIN: u32 = 20;
+/// The right margin: room for half of the last x tick's label, which plotters centres on the
+/// plot's right edge (a log axis's `10000` was cut there).
+const MARGIN_RIGHT: u32 = 48;
+
+/// Every chart's frame on `root`: the title (in a smaller font where it would not fit the
+/// width, [`title_size`]), the margins and the label areas (the x axis's `x_area` pixels high,
+/// the y axis's `y_area` wide).
 pub(crate) fn builder<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
     x_area: u32,
     y_area: u32,
 ) -> ChartBuilder<'a, 'static, DB> {
+    let (width, _) = root.dim_in_pixel();
+    let size = title_size(title, width.saturating_sub(2 * MARGIN));
     let mut b = ChartBuilder::on(root);
-    b.caption(title, (FONT, style::TITLE))
-        .margin(20)
+    b.caption(title, (FONT, size))
+        .margin(MARGIN)
+        .margin_right(MARGIN_RIGHT)
         .x_label_area_size(x_area)
         .y_label_area_size(y_area);
     b
+}
+
+/// The title's font size: [`style::TITLE`], or smaller where the title is wider than `width`
+/// pixels (a long device name, which at the full size ran past both edges), down to
+/// [`style::TICK`].
+pub(crate) fn title_size(title: &str, width: u32) -> u32 {
+    let mut size = style::TITLE;
+    while size > style::TICK {
+        match style::text_width(&(FONT, size).into_font(), title) {
+            Ok(w) if w > 0 && w as u32 > width => size -= 1,
+            _ => break,
+        }
+    }
+    size
 }
 
 /// Every chart's mesh style: the tick and axis-label fonts and the light grid (the caller
@@ -319,6 +343,17 @@ pub(crate) fn thin_ticks(ticks: Vec<f64>, at: &dyn Fn(f64) -> f64, vertical: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_title_too_wide_for_the_chart_gets_a_smaller_font() {
+        let long = "fem-storage: kernels on llvmpipe (LLVM 15.0.6, 256 bits) — 4.5 (Core Profile) \
+                    Mesa 22.3.6";
+        assert_eq!(title_size("Fig. 6", 1160), style::TITLE);
+        let size = title_size(long, 1160);
+        assert!((style::TICK..style::TITLE).contains(&size), "{size}");
+        let w = style::text_width(&(FONT, size).into_font(), long).unwrap();
+        assert!(w as u32 <= 1160 || size == style::TICK, "{w} px at {size}");
+    }
 
     /// Large and tiny ticks keep three significant digits: the sweep's last tick, 1,047,552
     /// unknowns, read "1e6" beside "261632".
