@@ -24,6 +24,7 @@ use super::config::Config;
 use super::forms::{configs, key};
 use super::measured::Measured;
 use super::table4;
+use crate::gl::measure::once_gpu;
 use crate::gl::steady::warm_run;
 use crate::gl::timing::{Rounds, rounds};
 use crate::papers::lu::cpu::Reference;
@@ -222,13 +223,10 @@ fn time_all(
             // LU passes, timed within their own sequence, do not. Then the mean of
             // `YARDSTICK_PASSES` passes between two glFinish calls.
             yardstick.run()?;
-            s.gl.finish();
-            let t0 = std::time::Instant::now();
-            for _ in 0..YARDSTICK_PASSES {
-                yardstick.run()?;
-            }
-            s.gl.finish();
-            return Ok(t0.elapsed().as_secs_f64() * 1e3 / YARDSTICK_PASSES as f64);
+            let ((), ms) = once_gpu(&s.gl, || {
+                (0..YARDSTICK_PASSES).try_for_each(|_| yardstick.run().map(drop))
+            })?;
+            return Ok(ms / YARDSTICK_PASSES as f64);
         }
         let info = warm_run(&s.gl, || {
             lus[i].upload(&r.a)?;

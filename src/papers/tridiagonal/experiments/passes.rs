@@ -1,14 +1,13 @@
 //! Where the fragment CR's time goes: `glFinish` around each pass group (pad, reduction,
 //! gather, fill, collect), the breakdown of the run whose total time is the median.
 
-use std::time::Instant;
-
 use serde::{Deserialize, Serialize};
 
 use super::grid::GridData;
 use super::keys::grids;
 use super::measure::{DIRECT_TOL, alg};
 use crate::gl::PingPongMethod;
+use crate::gl::measure::once_gpu;
 use crate::gl::timing::repeat as repeat_runs;
 use crate::papers::tridiagonal::batch::BatchSolver;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
@@ -60,11 +59,7 @@ pub(super) fn run(s: &Session, c: &PassesConfig) -> Result<(), RunError> {
             let err = max_rel_error(&x, want);
             cr.set_check_finite(false);
             let samples = repeat_runs(c.repeat.plan(), || {
-                gl.finish();
-                let t0 = Instant::now();
-                cr.solve(tex)?;
-                gl.finish();
-                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                let ((), ms) = once_gpu(gl, || cr.solve(tex).map(drop))?;
                 let p = cr.profile();
                 let parts = [p.pad, p.reduce, p.gather, p.fill, p.collect];
                 Ok::<_, crate::papers::tridiagonal::error::TridiagonalError>((
