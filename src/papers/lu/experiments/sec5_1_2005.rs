@@ -132,7 +132,13 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             rows.extend(reused(&t, &old, n));
             continue;
         }
-        if let Some(why) = over_cap("the order's emulated factorizations", last, n as usize, cap) {
+        if let Some(why) = over_cap(
+            "the order's emulated factorizations",
+            last,
+            n as usize,
+            cap,
+            3,
+        ) {
             let row = t.row(format!("N={n}")).num("N", n as f64);
             t.push(row.skip(why))?;
             continue;

@@ -256,7 +256,7 @@ pub(super) fn run(
             keys,
         };
         // Over the cap, this order and every larger one are not run.
-        over = over.or_else(|| over_cap("the slowest configuration", last, n as usize, cap));
+        over = over.or_else(|| over_cap("the slowest configuration", last, n as usize, cap, 3));
         if let Some(why) = &over {
             for (&(v, m, f), k) in o.cfgs.iter().zip(&o.keys) {
                 let row = t.row(k).num("N", n as f64).text("impl", v.name());

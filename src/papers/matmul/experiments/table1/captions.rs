@@ -16,10 +16,13 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
          {} runs, within a {:.0} s budget per variant and row ({} mode); `runs` = timed runs \
          of the paper's kernel. `GPU mean` is the paper's statistic (mean). Interleaved: each \
          row's CPU loop, paper kernel, blocked and fragment kernels and SGEMM are timed in \
-         rounds (the as-printed launch, seconds per run, on its own after them) (every variant once per round, a shuffled order per \
-         round); speed-up = CPU ms / GPU ms, `blocked / paper kernel` and `best GPU / SGEMM` \
-         are medians of the per-round ratios with their intervals. The warm-up is skipped \
-         where N³ scaling of the previous size predicts one run longer than the budget. \
+         rounds (every variant once per round, a shuffled order per round); the as-printed \
+         launch, seconds per run, on its own after them, and not at all where one run of it \
+         is predicted over this mode's max_run_s (its grid is fixed, so ∝ N from the last \
+         size; the `table1_kernels` row says so). Speed-up = CPU ms / GPU ms, `blocked / \
+         paper kernel` and `best GPU / SGEMM` are medians of the per-round ratios with their \
+         intervals. The warm-up is skipped where the previous size's run, scaled ∝ N³ (∝ N \
+         for the as-printed launch), predicts one run longer than the budget. \
          `glFinish` on both sides of each GPU run; upload and readback excluded. GFLOPS = \
          2N³/(10⁶·ms), eq. (2).",
         repeat.repetitions,

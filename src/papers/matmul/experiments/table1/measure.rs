@@ -6,7 +6,7 @@ use super::super::config::Table1Config;
 use super::super::kernels::KERNELS;
 use super::super::published::Published;
 use super::edge::full_edge;
-use super::predict::Predict;
+use super::predict::{AS_PRINTED, Predict};
 use crate::bench::Work;
 use crate::gl::measure::{measure_gpu, once_cpu, once_gpu};
 use crate::gl::timing::{Rounds, rounds};
@@ -22,8 +22,9 @@ use crate::stats::Estimate;
 
 pub(super) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
-/// One GPU kernel of a row: its roofline name, work, timed runs and error.
-pub(super) type KernelRun = (&'static str, Work, Timing, f64);
+/// One GPU kernel of a row: its roofline name, and its work, timed runs and error, or why it
+/// was not run.
+pub(super) type KernelRun = (&'static str, Result<(Work, Timing, f64), String>);
 
 /// The kernels of a row.
 pub(super) struct Kernels {
@@ -61,7 +62,7 @@ const FRAGMENT: usize = 4;
 pub(super) const KERNEL_VARIANTS: [Option<usize>; 4] =
     [Some(PAPER), None, Some(BLOCKED), Some(FRAGMENT)];
 const SGEMM: usize = 5;
-const NAMES: [&str; 6] = ["cpu", "paper", "as printed", "blocked", "fragment", "sgemm"];
+const NAMES: [&str; 6] = ["cpu", "paper", AS_PRINTED, "blocked", "fragment", "sgemm"];
 
 /// A row's inputs: A, B and their f64 product.
 struct Inputs {
@@ -84,7 +85,8 @@ impl Inputs {
 }
 
 /// Every kernel's operands on the GPU. Where N fills whole 64×64-group dispatches the
-/// as-printed launch is the paper's kernel's and is not timed twice (`print: None`).
+/// as-printed launch is the paper's kernel's and is not timed twice; where one run of it is
+/// predicted over the mode's cap it is not run (`print: None` in both cases).
 struct Uploaded {
     paper: Operands,
     print: Option<Operands>,
@@ -93,10 +95,10 @@ struct Uploaded {
 }
 
 impl Uploaded {
-    fn new(k: &Kernels, x: &Inputs, n: usize) -> Result<Uploaded, BoxError> {
+    fn new(k: &Kernels, x: &Inputs, n: usize, printed: bool) -> Result<Uploaded, BoxError> {
         let (a, b) = (&x.a, &x.b);
         let paper = k.paper.upload(a, b)?;
-        let print = if n.is_multiple_of(full_edge()) {
+        let print = if !printed || n.is_multiple_of(full_edge()) {
             None
         } else {
             Some(k.as_printed.upload(a, b)?)
@@ -209,7 +211,8 @@ struct Measured {
     rounds: Rounds,
     /// The paper kernel's work groups.
     groups: u64,
-    printed: Printed,
+    /// The as-printed launch, or why it was not run.
+    printed: Result<Printed, String>,
     errs: Errors,
 }
 
@@ -221,15 +224,17 @@ pub(super) fn measure_row(
     predict: &mut Predict,
     row: RowBuilder,
 ) -> Result<(RowBuilder, Vec<KernelRun>), BoxError> {
-    let m = measure(s, cfg, n, k, predict)?;
+    let cap = cfg.max_run_s.as_ref().map(|c| *c.pick(s.mode));
+    let m = measure(s, cfg, (n, cap), k, predict)?;
     Ok((m.row(row, cfg), m.kernels(k)))
 }
 
-/// Times every variant of size `n` and checks every result.
+/// Times every variant of size `n` and checks every result; the as-printed launch only where
+/// one run of it is predicted within `cap` (s).
 fn measure(
     s: &Session,
     cfg: &Table1Config,
-    n: usize,
+    (n, cap): (usize, Option<f64>),
     k: &Kernels,
     predict: &mut Predict,
 ) -> Result<Measured, BoxError> {
@@ -237,32 +242,40 @@ fn measure(
     let plan = cfg.repeat.pick(s.mode).plan();
     let x = Inputs::new(cfg.seed, n);
     let rows = n.min(cfg.cpu_rows_max);
-    let mut ops = Uploaded::new(k, &x, n)?;
-    let plan_all = NAMES.iter().fold(plan, |p, name| TimingPlan {
+    let printed_over_cap = predict.printed_over_cap(n, cap);
+    let mut ops = Uploaded::new(k, &x, n, printed_over_cap.is_none())?;
+    // The rounds' warm-up: skipped where any variant in them would exceed the budget (the
+    // as-printed launch is not in them).
+    let in_rounds = NAMES.iter().filter(|&&name| name != AS_PRINTED);
+    let plan_all = in_rounds.fold(plan, |p, name| TimingPlan {
         warmup: p.warmup.min(predict.plan(name, n, plan).warmup),
         ..p
     });
     let timed = time_rounds(gl, plan_all, k, &x, &mut ops, rows)?;
-    let print_timed = time_printed(gl, predict.plan("as printed", n, plan), k, &ops)?;
+    let print_timed = time_printed(gl, predict.plan(AS_PRINTED, n, plan), k, &ops)?;
+    // The rounds' as-printed slot is a placeholder (timed apart below, or not run).
     for (name, t) in NAMES.iter().zip(&timed.rounds.timings) {
-        predict.0.insert(name, (n, t.min_ms));
+        if *name != AS_PRINTED {
+            predict.0.insert(name, (n, t.min_ms));
+        }
     }
     if let Some((t, _)) = &print_timed {
-        predict.0.insert("as printed", (n, t.min_ms));
+        predict.0.insert(AS_PRINTED, (n, t.min_ms));
     }
     let cpu_err = cpu::rows_error(&timed.out, &x.reference, n, 0..rows);
     let gpu_err = x.err(&k.paper.read(&ops.paper)?);
-    let printed = match (&ops.print, print_timed) {
-        (Some(o), Some((pt, print_groups))) => Printed {
+    let printed = match (&ops.print, print_timed, printed_over_cap) {
+        (Some(o), Some((pt, print_groups)), _) => Ok(Printed {
             t: pt,
             err: x.err(&k.as_printed.read(o)?),
             groups: print_groups,
-        },
-        _ => Printed {
+        }),
+        (_, _, Some(why)) => Err(why),
+        _ => Ok(Printed {
             t: timed.rounds.timings[PAPER].clone(),
             err: gpu_err,
             groups: timed.groups,
-        },
+        }),
     };
     let errs = Errors {
         cpu: cpu_err,
@@ -291,39 +304,46 @@ impl Measured {
         t.rate(2.0 * (self.n as f64).powi(3) / 1e9)
     }
 
-    /// The largest error over the as-printed, blocked, fragment and SGEMM results.
+    /// The largest error over the as-printed (where run), blocked, fragment and SGEMM
+    /// results.
     fn variants_err(&self) -> f64 {
         let e = &self.errs;
-        self.printed.err.max(e.blocked).max(e.fragment).max(e.sgemm)
+        let printed = self.printed.as_ref().map_or(0.0, |p| p.err);
+        printed.max(e.blocked).max(e.fragment).max(e.sgemm)
     }
 
     /// Every GPU kernel of the row: its roofline name, work, times and error.
     fn kernels(&self, k: &Kernels) -> Vec<KernelRun> {
         let n = self.n;
+        let printed = self.printed.as_ref().map_err(String::clone).map(|p| {
+            let work = Park2019Params::as_printed().work(n, n, n);
+            (work, p.t.clone(), p.err)
+        });
         vec![
             (
                 KERNELS[0],
-                Park2019Params::default().work(n, n, n),
-                self.t(PAPER).clone(),
-                self.errs.paper,
+                Ok((
+                    Park2019Params::default().work(n, n, n),
+                    self.t(PAPER).clone(),
+                    self.errs.paper,
+                )),
             ),
-            (
-                KERNELS[1],
-                Park2019Params::as_printed().work(n, n, n),
-                self.printed.t.clone(),
-                self.printed.err,
-            ),
+            (KERNELS[1], printed),
             (
                 KERNELS[2],
-                k.tuned.blocked.work(n, n, n),
-                self.t(BLOCKED).clone(),
-                self.errs.blocked,
+                Ok((
+                    k.tuned.blocked.work(n, n, n),
+                    self.t(BLOCKED).clone(),
+                    self.errs.blocked,
+                )),
             ),
             (
                 KERNELS[3],
-                Multipass::work(k.tuned.k_chunk, n, n, n),
-                self.t(FRAGMENT).clone(),
-                self.errs.fragment,
+                Ok((
+                    Multipass::work(k.tuned.k_chunk, n, n, n),
+                    self.t(FRAGMENT).clone(),
+                    self.errs.fragment,
+                )),
             ),
         ]
     }
@@ -367,8 +387,14 @@ impl Measured {
                 "speed-up from times",
                 p.map(|p| p.cpu_ms.value / p.gpu_ms.value),
             )
-            .est("as printed GFLOPS", self.rate(&self.printed.t))
-            .num("as printed work groups", self.printed.groups as f64)
+            .opt_est(
+                "as printed GFLOPS",
+                self.printed.as_ref().ok().map(|p| self.rate(&p.t)),
+            )
+            .opt(
+                "as printed work groups",
+                self.printed.as_ref().ok().map(|p| p.groups as f64),
+            )
             .est("blocked GFLOPS", self.rate(t(BLOCKED)))
             .opt_est("blocked / paper kernel", timed.ratio(PAPER, BLOCKED))
             .est("fragment GFLOPS", self.rate(t(FRAGMENT)))

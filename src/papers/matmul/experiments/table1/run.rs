@@ -78,12 +78,17 @@ fn size_rows(
     let row = match measure_row(s, cfg, n as usize, k, predict, row.clone()) {
         Ok((r, kernels)) => {
             let rows = kernels.into_iter().zip(kernel_keys(n));
-            for (((name, work, tm, err), key), variant) in rows.zip(KERNEL_VARIANTS) {
+            for (((name, run), key), variant) in rows.zip(KERNEL_VARIANTS) {
+                let row = kt.row(key).num("N", n as f64).text("kernel", name);
+                let (work, tm, err) = match run {
+                    Ok(run) => run,
+                    Err(why) => {
+                        kt.push(row.skip(why))?;
+                        continue;
+                    }
+                };
                 kt.push_variant(
-                    kt.row(key)
-                        .num("N", n as f64)
-                        .text("kernel", name)
-                        .timed("time", &tm)
+                    row.timed("time", &tm)
                         .est("GFLOPS", tm.rate(2.0 * (n as f64).powi(3) / 1e9))
                         .num("error", err)
                         .runs(tm.runs)
