@@ -167,6 +167,22 @@ impl Repeat {
         Ok(())
     }
 
+    /// The repetition rule in words, for a caption, with `unit` what is repeated ("run",
+    /// "round") and `per` what the budget is for ("solver", "variant and row"): "1 warm-up
+    /// round(s); at least 3 rounds, then more until every median's 95 % interval is within
+    /// ±3 % of it, at most 40 rounds and 2 s per solver". Every table says its rule this way.
+    pub fn rule(&self, unit: &str, per: &str) -> String {
+        format!(
+            "{} warm-up {unit}(s); at least {} {unit}s, then more until every median's 95 % \
+             interval is within ±{} % of it, at most {} {unit}s and {} s per {per}",
+            self.warmup,
+            self.repetitions,
+            (1000.0 * self.ci_target).round() / 10.0,
+            self.max_runs(),
+            self.budget_s
+        )
+    }
+
     /// The most timed runs.
     pub fn max_runs(&self) -> usize {
         self.max_repetitions
@@ -188,5 +204,32 @@ impl Repeat {
             Duration::from_secs_f64(budget),
         )
         .adaptive(self.ci_target, self.max_runs())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Repeat;
+
+    #[test]
+    fn a_repeat_rule_says_every_number_of_the_plan_as_configured() {
+        let r = Repeat {
+            repetitions: 3,
+            warmup: 1,
+            budget_s: 2.5,
+            ci_target: 0.025,
+            max_repetitions: Some(8),
+        };
+        assert_eq!(
+            r.rule("round", "solver"),
+            "1 warm-up round(s); at least 3 rounds, then more until every median's 95 % \
+             interval is within ±2.5 % of it, at most 8 rounds and 2.5 s per solver"
+        );
+        let r = Repeat {
+            ci_target: 0.03,
+            max_repetitions: None,
+            ..r
+        };
+        assert!(r.rule("run", "row").contains("±3 % of it, at most 40 runs"));
     }
 }

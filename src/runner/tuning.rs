@@ -281,14 +281,8 @@ impl Tuner {
     pub fn rounds_caption(&mut self, whose: &str, run: &str, r: &Repeat) {
         self.caption(format!(
             "{whose} candidates are timed interleaved (every candidate once per round, a \
-             shuffled order per round; a run = {run}, `glFinish` on both sides): at least {} \
-             rounds after {} warm-up run(s) of each, then more until every candidate's median \
-             has a 95 % interval within ±{:.0} %, at most {} rounds and {:.1} s per candidate.",
-            r.repetitions,
-            r.warmup,
-            100.0 * r.ci_target,
-            r.max_runs(),
-            r.budget_s
+             shuffled order per round; a run = {run}, `glFinish` on both sides): {}.",
+            r.rule("round", "candidate")
         ));
     }
 

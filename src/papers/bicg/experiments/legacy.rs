@@ -109,16 +109,11 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let rep = &cfg.legacy.repeat;
     t.caption(format!(
         "Interleaved: per mesh the solvers run in rounds on the same matrix (each round every \
-         solver once, in a shuffled order), after {} warm-up round(s); at least {} rounds, then \
-         more until every interval is within ±{:.0} %, at most {} rounds and {} s per solver. \
-         {MS} = median [95 % interval] over the rounds / iterations (distribution-free \
-         order-statistic interval; `*`: fewer than 6 rounds, [min, max]); GB/s carries the \
-         time's interval; {RATIO} = the paired ratio (per-round ratios, median and interval).",
-        rep.warmup,
-        rep.repetitions,
-        100.0 * rep.ci_target,
-        rep.max_runs(),
-        rep.budget_s
+         solver once, in a shuffled order): {}. {MS} = median [95 % interval] over the rounds \
+         / iterations (distribution-free order-statistic interval; `*`: fewer than 6 rounds, \
+         [min, max]); GB/s carries the time's interval; {RATIO} = the paired ratio (per-round \
+         ratios, median and interval).",
+        rep.rule("round", "solver")
     ));
     if let Some(why) = &lacks {
         t.caption(format!("Compute rows skipped: the compute stage {why}."));

@@ -29,14 +29,8 @@ pub(crate) fn time_gpu<S>(
 pub(crate) fn rule(r: &crate::runner::Repeat) -> String {
     format!(
         "median [95 % interval] of the timed runs (distribution-free order-statistic interval \
-         of the median; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} \
-         runs, then more until the interval is within ±{:.0} % of the median, at most {} runs \
-         and {} s",
-        r.warmup,
-        r.repetitions,
-        100.0 * r.ci_target,
-        r.max_runs(),
-        r.budget_s
+         of the median; `*`: fewer than 6 runs, [min, max]): {}",
+        r.rule("run", "mesh")
     )
 }
 

@@ -264,17 +264,11 @@ fn captions(t: &mut TableWriter, p: &PerfConfig, lacks: &Option<String>) {
     let rep = &p.repeat;
     t.caption(format!(
         "Interleaved: per size the fragment sweep and the compute sweeps run in rounds on the \
-         same matrix (each round every solver once, in a shuffled order), after {} warm-up \
-         round(s); at least {} rounds, then more until every interval is within ±{:.0} %, at \
-         most {} rounds and {} s per solver. ms/sweep = median [95 % interval] over the \
-         rounds / sweeps (distribution-free order-statistic interval; `*`: fewer than 6 \
-         rounds, [min, max]); GB/s carries that interval; `{RATIO}` is the paired ratio \
-         (per-round ratios, median and interval).",
-        rep.warmup,
-        rep.repetitions,
-        100.0 * rep.ci_target,
-        rep.max_runs(),
-        rep.budget_s
+         same matrix (each round every solver once, in a shuffled order): {}. ms/sweep = \
+         median [95 % interval] over the rounds / sweeps (distribution-free order-statistic \
+         interval; `*`: fewer than 6 rounds, [min, max]); GB/s carries that interval; \
+         `{RATIO}` is the paired ratio (per-round ratios, median and interval).",
+        rep.rule("round", "solver")
     ));
     t.caption(format!(
         "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests on the `perf` table's matrices, \

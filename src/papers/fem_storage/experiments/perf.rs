@@ -252,17 +252,12 @@ fn captions(t: &mut TableWriter, p: &PerfConfig, stream_mib: usize, stream: f64)
     t.caption(format!(
         "Interleaved: per size the GL sweeps (SSBO and buffer-texture reads) and the CPU sweeps \
          (each thread count) run in rounds on the same arrays (each round every solver once, \
-         in a shuffled order; a GL run glFinish-bracketed), after {} warm-up round(s); at \
-         least {} rounds, then more until every interval is within ±{:.0} %, at most {} \
-         rounds and {} s per solver. ms/sweep = median [95 % interval] over the rounds / \
-         sweeps (distribution-free order-statistic interval; `*`: fewer than 6 rounds, [min, \
-         max]); GB/s and the fraction carry that interval; `time / GL time` is the paired \
-         ratio against the SSBO row (per-round ratios, median and interval).",
-        rep.warmup,
-        rep.repetitions,
-        100.0 * rep.ci_target,
-        rep.max_runs(),
-        rep.budget_s
+         in a shuffled order; a GL run glFinish-bracketed): {}. ms/sweep = median [95 % \
+         interval] over the rounds / sweeps (distribution-free order-statistic interval; `*`: \
+         fewer than 6 rounds, [min, max]); GB/s and the fraction carry that interval; `time / \
+         GL time` is the paired ratio against the SSBO row (per-round ratios, median and \
+         interval).",
+        rep.rule("round", "solver")
     ));
     t.caption(format!(
         "{sweeps} sweeps from x⁽⁰⁾ = 0 without stopping tests, compulsory \

@@ -83,12 +83,8 @@ fn captions(t: &mut TableWriter, cfg: &Config, block: u32) {
     ));
     t.caption("GFLOPS = 2N(N²−1)/3 / time. Pivoting: an argmax reduction per column and a row swap, on the GPU. On these diagonally dominant matrices partial pivoting swaps nothing, so both are checked against the same f64 factors (tolerance as in table4, without the bit-identity: the blocked order of operations differs from the loop's); tests check pivoting on matrices that need it.");
     t.caption(format!(
-        "Interleaved: at each order the two variants (no pivoting, partial pivoting) factor the same matrix in rounds (each round both, in a shuffled order), after {} warm-up round(s); at least {} rounds, then more until both intervals are within ±{:.0} %, at most {} rounds and {} s per variant; one round from N = {} on. time = median [95 % interval] over the rounds (glFinish on both sides, upload and readback excluded; `*`: fewer than 6 rounds, [min, max]); GFLOPS carries its interval; partial / none = the paired ratio of the two variants' times (per-round ratios, median and interval).",
-        rep.warmup,
-        rep.repetitions,
-        100.0 * rep.ci_target,
-        rep.max_runs(),
-        rep.budget_s,
+        "Interleaved: at each order the two variants (no pivoting, partial pivoting) factor the same matrix in rounds (each round both, in a shuffled order): {}; one round from N = {} on. time = median [95 % interval] over the rounds (glFinish on both sides, upload and readback excluded; `*`: fewer than 6 rounds, [min, max]); GFLOPS carries its interval; partial / none = the paired ratio of the two variants' times (per-round ratios, median and interval).",
+        rep.rule("round", "variant"),
         cfg.table4.single_run_from
     ));
 }

@@ -75,7 +75,7 @@ fn columns() -> Vec<Column> {
 fn captions(t: &mut TableWriter, cfg: &Config, all: usize) {
     t.caption(format!("faer f32: one thread (faer::Par::Seq, given explicitly). faer f32 all threads: faer::Par::rayon, {all} threads on this machine. The loops are single-threaded. GFLOPS = 2N(N²−1)/3 / time; faer's LU swaps no rows on these matrices (checked), so its factors (one thread) are compared with the unpivoted f64 ones, within the tolerance of table4."));
     let rep = &cfg.cpu.repeat;
-    t.caption(format!("Each time = median [95 % interval] of its own timed runs (distribution-free order-statistic interval; `*`: fewer than 6 runs, [min, max]): {} warm-up run(s), at least {} runs, then more until the interval is within ±{:.0} %, at most {} runs and {} s each; the loops one run from N = {} on. The four are not compared with each other here, so they are timed one after the other; GFLOPS carry their time's interval.", rep.warmup, rep.repetitions, 100.0 * rep.ci_target, rep.max_runs(), rep.budget_s, cfg.table4.single_run_from));
+    t.caption(format!("Each time = median [95 % interval] of its own timed runs (distribution-free order-statistic interval; `*`: fewer than 6 runs, [min, max]): {}; the loops one run from N = {} on. The four are not compared with each other here, so they are timed one after the other; GFLOPS carry their time's interval.", rep.rule("run", "variant"), cfg.table4.single_run_from));
 }
 
 /// Order `n`'s row: faer on one thread and on all, the f32 and f64 loops (one run from

@@ -169,7 +169,7 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
     t.caption("Methods (issue 38; src/papers/lu/fragment/mod.rs says why): `copy` and `switch` are the paper's forms (§3.3, Table 1). `copy` copies the step's whole active block (L column and trailing block) after each of the step's passes, which gives Table 1's bytes for I1 and I2 (table1). `switch` draws no texel twice: I2 ping-pongs two textures; I1, I3 and I4 add a third texture for the L values, which the text of §3.3 (one input and one output texture) does not mention but the paper's G times require (a two-texture I1 must redraw the previous trailing block in each L pass). The labelled alternatives, built first, run beside them: `copy (rendered only)` copies each pass's own rectangle (half the bytes for I1, I3, I4; for I2 the same as `copy`, not repeated), `switch (carry)` has two textures and every pass also redraws the texels the previous pass computed. All forms compute the same operations in the same order; their factors are verified alike. The paper's Quadro numbers stand beside the paper's forms only.");
     let r = c.repeat.pick(s.mode);
     t.caption(format!(
-        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch, the paper's forms; at N = {} also the labelled alternatives) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — after {} untimed warm-up round(s); at least {} rounds, then more until every A's 95 % interval is within ±{:.0} % of its median, at most {} rounds and {} s of timed runs per configuration; from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G and T = median [95 % interval] over the same rounds (their own interval, no between-run term); C and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2, on the paper's forms) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
+        "Interleaved: at each order the eight configurations (I1–I4 × copy/switch, the paper's forms; at N = {} also the labelled alternatives) factor the same matrix in rounds — each round runs every configuration once, in a shuffled order, with a fresh upload before each run (outside A) — {} (the medians: the configurations' A); from N = {} on a single round. A = median [95 % interval] over the rounds (distribution-free order-statistic interval of the median; `*` marks fewer than 6 rounds, where it is [min, max]); G and T = median [95 % interval] over the same rounds (their own interval, no between-run term); C and G carry are those of the run whose A is the median (not intervals). GFLOPS, A / paper A and `of bound` carry A's interval. Ratios between configurations (findings 1 and 2, on the paper's forms) are paired by round. error = max |LU_gpu − LU_f64| / max |LU_f64| over the packed factors; tolerance = 4 × the CPU f32 loop's own error on the same matrix (at least 4 ULP){}.",
         {
             let l = c.labelled_sizes.pick(s.mode);
             if l.is_empty() {
@@ -178,11 +178,7 @@ fn table(s: &Session, cfg: &Config, sizes: &[u32], exact: bool) -> Result<TableW
                 l.iter().map(|n| n.to_string()).collect::<Vec<_>>().join(", ")
             }
         },
-        r.warmup,
-        r.repetitions,
-        100.0 * r.ci_target,
-        r.max_runs(),
-        r.budget_s,
+        r.rule("round", "configuration"),
         c.single_run_from,
         if exact {
             ", and — this device rounds + − × ÷ correctly (Table 5) — factors bit-identical to the CPU f32 loop's"

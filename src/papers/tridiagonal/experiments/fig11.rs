@@ -177,6 +177,7 @@ fn table(s: &Session, c: &Fig11Config, local: Tuned) -> Result<TableWriter, RunE
         ]),
         &(c, local),
     )?;
+    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
     t.caption(
         "Thomas CPU f32: single-threaded Thomas on host data (no transfers). Thomas via \
          texture: the same, plus reading the systems back and uploading x (the paper's CPU \

@@ -144,6 +144,7 @@ fn table(s: &Session, c: &Fig9Config) -> Result<TableWriter, RunError> {
          texture height allows). Times: median of glFinish-bracketed solves on systems \
          already in a texture; Thomas: single-threaded f32 on host data.",
     );
+    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
     Ok(t)
 }
 

@@ -40,6 +40,7 @@ pub(super) fn run(s: &Session, c: &PassesConfig) -> Result<(), RunError> {
         "Each pass group is bracketed by glFinish; the row shows the groups of the run whose \
          total time is the median of the repetitions.",
     );
+    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "method")));
     for &g in c.grids.pick(s.mode) {
         let (n, batch) = (g as usize - 1, g as usize);
         let mut data = None;

@@ -121,7 +121,7 @@ pub(super) fn run(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Re
 
 /// The table of the sweep.
 fn table(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<TableWriter, RunError> {
-    s.table(
+    let mut t = s.table(
         "sweep",
         "Fig. 11 (sweep) — solve time against grid size (N systems of N − 1 unknowns)",
         with_bound_columns(vec![
@@ -132,7 +132,12 @@ fn table(s: &Session, c: &SweepConfig, local: super::tune::Tuned) -> Result<Tabl
             Column::ours(ERR).sci(2),
         ]),
         &(c, local),
-    )
+    )?;
+    t.caption(format!(
+        "Times, ratios and errors as in Fig. 11's table. Repetitions: {}.",
+        c.repeat.rule("run", "solver")
+    ));
+    Ok(t)
 }
 
 /// A point of the chart: unknowns, median ms and its 95 % interval.

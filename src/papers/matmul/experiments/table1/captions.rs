@@ -11,10 +11,8 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
     let repeat = cfg.repeat.pick(s.mode);
     t.caption(format!(
         "Times: median of the timed runs with its 95 % interval [lo, hi] (distribution-free, \
-         order statistics); at least {} timed runs (the paper's count, §4) after {} warm-up \
-         run(s), then more until the interval's half-width is within {:.0} % of the median or \
-         {} runs, within a {:.0} s budget per variant and row ({} mode); `runs` = timed runs \
-         of the paper's kernel. `GPU mean` is the paper's statistic (mean). Interleaved: each \
+         order statistics); {} ({} mode; the least is the paper's count, §4); `runs` = timed \
+         runs of the paper's kernel. `GPU mean` is the paper's statistic (mean). Interleaved: each \
          row's CPU loop, paper kernel, blocked and fragment kernels and SGEMM are timed in \
          rounds (every variant once per round, a shuffled order per round); the as-printed \
          launch, seconds per run, on its own after them, and not at all where one run of it \
@@ -25,11 +23,7 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
          for the as-printed launch), predicts one run longer than the budget. \
          `glFinish` on both sides of each GPU run; upload and readback excluded. GFLOPS = \
          2N³/(10⁶·ms), eq. (2).",
-        repeat.repetitions,
-        repeat.warmup,
-        repeat.ci_target * 100.0,
-        repeat.max_runs(),
-        repeat.budget_s,
+        repeat.rule("run", "variant and row"),
         s.mode.name(),
     ));
     t.caption(format!(

@@ -148,6 +148,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
          compute dispatch per half-step, no systems texture; no separate solve, so no share) \
          are beyond the paper.",
     );
+    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
     let sizes = c.sizes.pick(s.mode).to_vec();
     let key = |n: u32, name: &String| format!("{n}/{name}");
     each_row(s, &mut t, (&sizes, &c.solvers), key, |t, key, n, name| {
