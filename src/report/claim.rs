@@ -97,8 +97,12 @@ pub fn judge(c: &Claim, cases: &[&Finding], software: bool) -> ClaimVerdict {
         }
         return counts(
             Verdict::NotTested,
-            if cases.is_empty() {
+            if cases.is_empty() && c.cases.is_empty() {
                 "no case judged in this run (no rule implemented for it yet)".into()
+            } else if cases.is_empty() {
+                "no case judged in this run: none of its inputs is in this run's experiment \
+                 files (a quick run leaves the paper's largest out)"
+                    .into()
             } else {
                 format!("{} case{}, none ran", cases.len(), plural(cases.len()))
             },
@@ -302,10 +306,13 @@ mod tests {
         let v = of(&gpu, &[], true);
         assert_eq!(v.verdict, Verdict::NotTestable);
         assert!(v.sentence.contains(NEEDS_GPU));
-        // On a hardware device the same claim with no case is not tested, and says why.
+        // On a hardware device the same claim with no case is not tested, and says why: its
+        // inputs were not in this run, or it has no rule to find its cases by.
         let v = of(&gpu, &[], false);
         assert_eq!(v.verdict, Verdict::NotTested);
-        assert!(v.sentence.contains("no rule"));
+        assert!(v.sentence.contains("none of its inputs"), "{}", v.sentence);
+        let v = of(&Claim { cases: &[], ..gpu }, &[], false);
+        assert!(v.sentence.contains("no rule"), "{}", v.sentence);
         let v = of(&C, &[Verdict::NotTestable], true);
         assert_eq!(v.verdict, Verdict::NotTestable);
         let never = Claim {
