@@ -13,12 +13,10 @@
 //!
 //! The invocations grow from [`FROM_THREADS`] by 4× to [`super::Settings::fma_threads`] while
 //! one call of the lightest kernel (2 chains) lasts less than [`MIN_CALL_MS`] and the row's
-//! time share allows (`ladder::grow`). On a GPU that is the mode's count: a 2-chain
-//! call at 262 144 invocations is 2.1 Gflop, about 1.1 ms at the H200's fragment FMA rate
-//! (1934 GFLOPS, `../shared/device-runs/h200-2026-11-27/`) and less in compute. On a
-//! software renderer it is as many as make a call long enough that the launch costs little
-//! beside it: softpipe's fragment FMA read 0.13 GFLOPS on this project's machine, where one
-//! call of 8 chains at 65 536 invocations (2.1 Gflop) would last about 16.5 s (issue 36).
+//! time share allows (`ladder::grow`). On a GPU that is the mode's count (a call of about a
+//! millisecond at a datacenter GPU's fragment FMA rate); on a software renderer, as many as
+//! make a call long enough that its launch costs little beside it, which on softpipe is far
+//! fewer than the mode's count (issue 36).
 //! The count reached and the counts not reached are in the row (`what`,
 //! [`super::Measurement::unreached`]).
 //!

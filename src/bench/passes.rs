@@ -2,21 +2,13 @@
 //! and a row keeps the best of its passes.
 //!
 //! # Why
-//! On a shared machine a kernel can run at a fraction of its speed for tens of seconds at a
-//! time while nothing in the machine's own load shows it (issue 23: on this project's 2-core
-//! virtual machine, a render-target write ran at a third of its speed through one of six
-//! quiet full benches, every size of its sweep slow alike, while other processes and CPU
-//! steal stayed near zero — the host's memory is shared with other machines). Repetitions inside one
-//! measurement all fall in the same slow spell, so best-of-runs cannot see past it; passes
-//! that come back to the row a whole bench later can (BabelStream's best-of rule applied
-//! over time, and Hoefler & Belli's advice to spread repetitions).
-//!
-//! Some states last as long as the process: of nine quiet full benches run in one process
-//! each, three read `ssbo.write.f64` at 10.1–10.5 GB/s in all three of their passes and six
-//! at 12.2–12.8 in all of theirs. So the program runs each pass in a process of its own
-//! ([`super::passes_in_processes`]), and the passes sample the process's state as they
-//! sample a slow spell; all but the fixed costs, which stay in the process that runs the
-//! tables.
+//! On a shared machine a kernel can run at a fraction of its speed for tens of seconds while
+//! the machine's load counters show nothing, and some states last as long as the process
+//! (issue 23). Repetitions inside one measurement all fall in the same spell; passes that
+//! come back to the row a whole bench later, each in a process of its own
+//! ([`super::passes_in_processes`]; the fixed costs stay in the process that runs the
+//! tables), do not (BabelStream's best-of rule applied over time, and Hoefler & Belli's
+//! advice to spread repetitions).
 //!
 //! # The rule
 //! Pass `p` runs the measurements in order (`p` even) or in reverse (`p` odd), so each row's
@@ -30,10 +22,8 @@
 //!   (its time share was spent first, [`super::budget`], or an allocation failed) is left
 //!   out, since its rate would stand against the others' best of all passes, and is listed
 //!   with the row's sizes not reached ([`Measurement::unreached`]);
-//! - any other row keeps its best pass (the highest rate; for a fixed cost, the least µs).
-//!   A fixed cost's median pass was tried (issue 23) and moved as much between benches as
-//!   its best: of three quiet full benches, `fixed.draw` read 55.0 / 69.9 / 57.0 µs by the
-//!   median pass and 50.7 / 58.3 / 53.9 by the best; the best is the roof's definition;
+//! - any other row keeps its best pass (the highest rate; for a fixed cost, the least µs:
+//!   the roof's definition; a median pass moved between benches as much, issue 23);
 //! - [`Measurement::passes`] keeps each pass's value, so the spread is in the profile — for a
 //!   swept row each pass's rate at the largest size every pass reached (under the time
 //!   budget passes may end their sweeps at different sizes, and plateaus read at a cache's

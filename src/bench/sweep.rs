@@ -7,17 +7,13 @@
 //! device's buffer and texture limits): on a software renderer 16× the largest CPU cache the
 //! OS reports (the CPU's caches are that device's caches; at most 64 MiB in quick mode), on
 //! a GPU 256 MiB in either mode, past any L2 of today's GPUs 4× over
-//! ([`super::Settings::ladder_end`]; not 4× past that, 2 GiB per array: the full bench of the
-//! rule before this one already ran over nine minutes on an H100, issue 23). A sweep stops
+//! ([`super::Settings::ladder_end`]; not further: the bench's time on a GPU, issue 23). A sweep stops
 //! earlier when its row's time share is spent ([`super::budget`]); the planned sizes it did
 //! not reach are kept in its row, and its plateau is then a cache's, not the memory's.
 //! The ladder does not depend on the curve, so every pass and every bench measures the same
-//! sizes. A rule that stopped once the curve looked settled (a plateau of two sizes, 4× past
-//! the last cache level) stopped a pass in a slow spell early — a curve slow at every size
-//! looks flat — while the other passes went on, and passes with different ladders cannot be
-//! combined size by size (issue 23: `target.rgba32f` needs 512 MiB on a 32 MiB-cache CPU,
-//! where 128 MiB still reads twice the memory rate, and read 19.9 GB/s instead of 10.5 in
-//! the bench whose first pass stopped at 128 MiB).
+//! sizes: a rule that stopped once the curve looked flat stopped a pass early in a slow
+//! spell, where every size is slow alike, and passes with different ladders cannot be
+//! combined size by size (issue 23).
 //!
 //! # Plateau and cache levels
 //! With the sweep's rates `r₁ … r_k` by increasing size, the **plateau** is the longest run

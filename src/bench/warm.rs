@@ -5,11 +5,8 @@
 //! # Why
 //! A GPU idles between the bench's passes — each pass is a process of its own, which makes
 //! its context and compiles its shaders before its first kernel — and an idle GPU drops its
-//! clocks:
-//! on an NVIDIA H200 the SM clock read 345 MHz idle and 1980 MHz busy, and the quick bench's
-//! passes of one roof differed up to 2.5× (`ssbo.read.f32` 3116 / 1393 GB/s,
-//! `../shared/device-runs/h200-2026-11-27/`, issue 36). A pass that starts on a warm device
-//! measures the device, not its power state.
+//! clocks, so a pass that starts cold measures the device's power state (on the H200 the
+//! passes of one roof disagreed by a factor, issue 36).
 //!
 //! # The kernel
 //! The SSBO copy of the bench ([`super::memory`], `vec4`, [`BYTES`] per array; on a device

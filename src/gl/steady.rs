@@ -3,13 +3,9 @@
 //! moment later.
 //!
 //! # Why
-//! On an NVIDIA H200 (`figures/nvidia-h200-pcie-sse2/logs/call1-smi.csv`, sampled every 2 s)
-//! the SM clock read 345 MHz through most of matmul's Table 1, whose rounds run the paper's
-//! one-thread CPU loop for seconds between the GPU kernels, and 1980 MHz under load. The GPU
-//! kernel timed next in the same round paid for it: the paper's kernel at N = 2048 read
-//! 2.448 [2.354, 13.06] ms (`matmul/table1_kernels.md`). And heat at 1023² with the
-//! fragment CR, timed right after the simulation's set-up in `fig14_all`, read 121.6 FPS
-//! against 418.9 in `fig14_heat` (issue 36).
+//! A hardware GPU left idle — through the seconds of a CPU loop timed in the same round, or
+//! a simulation's set-up — drops its clocks, and the kernel timed next pays for it (the
+//! H200's clock log beside its run, `figures/nvidia-h200-pcie-sse2/logs/`; issue 36).
 //!
 //! # The rule
 //! Before a timed GPU run ([`rewarm`], called by [`super::measure::measure_gpu`],
