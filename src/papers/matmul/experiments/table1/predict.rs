@@ -55,3 +55,37 @@ impl Predict {
         over_cap(what, self.0.get(kernel).copied(), n, cap_s, power(kernel))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{AS_PRINTED, Predict};
+    use crate::gl::TimingPlan;
+
+    #[test]
+    fn the_as_printed_launch_is_predicted_linear_in_n_and_capped_alone() {
+        let mut p = Predict::default();
+        p.0.insert("paper", (128, 40.0));
+        p.0.insert(AS_PRINTED, (128, 6000.0));
+        // ∝ N: 12 s at N = 256, over a 10 s cap and under a 15 s one (∝ N³ would say 48 s).
+        let why = p.printed_over_cap(256, Some(10.0)).expect("12 s > 10 s");
+        assert!(
+            why.contains("Algorithm 1 as printed") && why.contains("12.0 s"),
+            "{why}"
+        );
+        assert_eq!(p.printed_over_cap(256, Some(15.0)), None);
+        // The paper's kernel keeps ∝ N³: 40 ms × 8³ = 20.5 s at N = 1024.
+        assert!(p.over_cap(1024, Some(10.0)).is_some());
+        assert_eq!(p.over_cap(512, Some(10.0)), None, "40 ms × 4³ = 2.56 s");
+        // The warm-up is dropped only where one run would exceed the whole budget (2 s).
+        let plan = TimingPlan {
+            warmup: 1,
+            repetitions: 3,
+            budget: std::time::Duration::from_secs(2),
+            ci_target: 0.03,
+            max_runs: 10,
+        };
+        assert_eq!(p.plan(AS_PRINTED, 128, plan).warmup, 0, "6 s");
+        assert_eq!(p.plan("paper", 256, plan).warmup, 1, "0.32 s");
+        assert_eq!(p.plan("paper", 512, plan).warmup, 0, "2.56 s");
+    }
+}
