@@ -13,6 +13,9 @@ pub enum GlError {
     /// An EGL call failed while setting up a context.
     #[error("EGL: {0}")]
     Egl(String),
+    /// A window was asked for where no display answers; the text says why and what to do.
+    #[error("--window needs a display: {0}")]
+    NoDisplay(String),
     /// A shader failed to compile; the log's line numbers are those of the file.
     #[error("{file}: {stage} shader failed to compile:\n{log}")]
     Compile {

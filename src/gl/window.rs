@@ -27,13 +27,32 @@ use glutin::display::{Display, GetGlDisplay, GlDisplay};
 use glutin::surface::{GlSurface, Surface, SwapInterval, WindowSurface};
 use glutin_winit::{DisplayBuilder, GlWindow as _};
 use winit::dpi::PhysicalSize;
-use winit::event_loop::{ActiveEventLoop, EventLoop};
+use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
 use winit::window::{Window, WindowAttributes};
 
 use super::context::{Gl, NativeContext};
 use super::error::GlError;
 use super::info::DeviceInfo;
 use super::version::negotiate;
+
+/// The event loop of a `--window` view (polling: the view is redrawn every frame), or, where
+/// no display is set or none answers, an error that says so and what to do `instead` (the
+/// headless way, or a virtual X server).
+pub fn view_event_loop(instead: &str) -> Result<EventLoop<()>, GlError> {
+    let unset = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
+    if unset("DISPLAY") && unset("WAYLAND_DISPLAY") {
+        return Err(GlError::NoDisplay(format!(
+            "neither DISPLAY nor WAYLAND_DISPLAY is set; {instead}"
+        )));
+    }
+    let event_loop = EventLoop::new().map_err(|e| {
+        GlError::NoDisplay(format!(
+            "cannot connect to it ({e}; is the X or Wayland server running?); {instead}"
+        ))
+    })?;
+    event_loop.set_control_flow(ControlFlow::Poll);
+    Ok(event_loop)
+}
 
 struct Native {
     surface: Surface<WindowSurface>,

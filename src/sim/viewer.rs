@@ -15,15 +15,15 @@
 //! with an error that says so. With `GPGPU_REPRO_LAYOUT=1` it prints the overlay's boxes
 //! whenever they change (the smoke test's pixel check reads them).
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, MouseButton, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
-use crate::gl::window::GlWindow;
+use crate::gl::window::{GlWindow, view_event_loop};
 use crate::util::{RngExt, rng};
 
 use super::live::{self, Live};
@@ -40,17 +40,10 @@ pub fn run(
     n: u32,
     solver_name: &str,
 ) -> anyhow::Result<()> {
-    let no_var = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
-    if no_var("DISPLAY") && no_var("WAYLAND_DISPLAY") {
-        bail!(
-            "--window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run \
-             without --window to write PNG frames headless (--frames DIR), or under a virtual \
-             X server: xvfb-run -s '-screen 0 1024x768x24' gpgpu-repro sim {name} --window"
-        );
-    }
-    let event_loop = EventLoop::new()
-        .context("--window: cannot connect to the display (is the X or Wayland server running?)")?;
-    event_loop.set_control_flow(ControlFlow::Poll);
+    let event_loop = view_event_loop(&format!(
+        "run without --window to write PNG frames headless (--frames DIR), or under a virtual \
+         X server: xvfb-run -s '-screen 0 1024x768x24' gpgpu-repro sim {name} --window"
+    ))?;
     let mut app = App {
         name,
         make,

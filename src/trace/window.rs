@@ -10,14 +10,14 @@ use anyhow::{Context, bail};
 use winit::application::ApplicationHandler;
 use winit::dpi::LogicalSize;
 use winit::event::{ElementState, WindowEvent};
-use winit::event_loop::{ActiveEventLoop, ControlFlow, EventLoop};
+use winit::event_loop::ActiveEventLoop;
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 use super::input::Input;
 use super::render::{Picture, pass_picture};
 use super::technique::Technique;
-use crate::gl::window::GlWindow;
+use crate::gl::window::{GlWindow, view_event_loop};
 use crate::gl::{Format, Program, Quad, QuadBatch, Rect, TexTarget, Texture};
 
 const STEP: Duration = Duration::from_millis(1500);
@@ -25,19 +25,11 @@ const STEP: Duration = Duration::from_millis(1500);
 /// Opens the viewer on `technique` run with `input`; with `autoplay_exit` it shows every
 /// pass once and closes (for tests under `xvfb-run`). Returns the passes shown.
 pub fn run(t: &'static Technique, input: Input, autoplay_exit: bool) -> anyhow::Result<usize> {
-    let no_var = |v: &str| std::env::var_os(v).is_none_or(|s| s.is_empty());
-    if no_var("DISPLAY") && no_var("WAYLAND_DISPLAY") {
-        bail!(
-            "--window needs a display, and neither DISPLAY nor WAYLAND_DISPLAY is set; run \
-             without --window to write the pictures (figures/quick/trace/{}/), or under a \
-             virtual X server: xvfb-run -a gpgpu-repro trace {} --window",
-            t.name,
-            t.name
-        );
-    }
-    let event_loop = EventLoop::new()
-        .context("--window: cannot connect to the display (is the X or Wayland server running?)")?;
-    event_loop.set_control_flow(ControlFlow::Poll);
+    let event_loop = view_event_loop(&format!(
+        "run without --window to write the pictures (figures/quick/trace/{}/), or under a \
+         virtual X server: xvfb-run -a gpgpu-repro trace {} --window",
+        t.name, t.name
+    ))?;
     let mut app = App {
         t,
         input,
