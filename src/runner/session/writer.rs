@@ -115,12 +115,18 @@ impl TableWriter {
     /// device, if it did not fail (and was not skipped: a skipped row costs nothing to write
     /// again) — the row [`reuse`](Self::reuse) would add, not added yet.
     pub fn reusable(&self, key: &str) -> Option<&Row> {
+        self.saved(key, false)
+    }
+
+    /// The row `key` saved before with the same configuration on the same device, if it did
+    /// not fail; a skipped one only with `skips`.
+    fn saved(&self, key: &str, skips: bool) -> Option<&Row> {
         let fp = self.fingerprint(key);
         self.previous.get(key).filter(|r| {
             r.fingerprint == fp
                 && r.device == self.shared.device
                 && !r.status.failed()
-                && !matches!(r.status, Status::Skipped { .. })
+                && (skips || !matches!(r.status, Status::Skipped { .. }))
         })
     }
 
@@ -141,7 +147,18 @@ impl TableWriter {
     /// are added again (and returned, in order) when every one of them can be reused; else
     /// none is, and `None` says to measure them all.
     pub fn reuse_all(&mut self, keys: &[String]) -> Result<Option<Vec<Row>>, RunError> {
-        if keys.is_empty() || !keys.iter().all(|k| self.reusable(k).is_some()) {
+        self.reuse_rows(keys, false)
+    }
+
+    /// [`reuse_all`](Self::reuse_all) for a measurement that skips some of its rows for their
+    /// cost (one run predicted over the mode's `max_run_s`, while the others run): a row
+    /// saved as skipped is added again as it was, with the measurement that skipped it.
+    pub fn reuse_all_with_skips(&mut self, keys: &[String]) -> Result<Option<Vec<Row>>, RunError> {
+        self.reuse_rows(keys, true)
+    }
+
+    fn reuse_rows(&mut self, keys: &[String], skips: bool) -> Result<Option<Vec<Row>>, RunError> {
+        if keys.is_empty() || !keys.iter().all(|k| self.saved(k, skips).is_some()) {
             return Ok(None);
         }
         let mut rows = Vec::with_capacity(keys.len());

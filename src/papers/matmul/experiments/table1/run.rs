@@ -56,8 +56,12 @@ fn size_rows(
     (t, kt): (&mut TableWriter, &mut TableWriter),
 ) -> Result<(), RunError> {
     let key = format!("{n}");
-    if t.reusable(&key).is_some() && kt.reuse_all(&kernel_keys(n))?.is_some() {
+    // The as-printed launch's row may have been skipped over the cap while the others ran.
+    if t.reusable(&key).is_some()
+        && let Some(rows) = kt.reuse_all_with_skips(&kernel_keys(n))?
+    {
         t.reuse(&key)?;
+        predict.reused(n as usize, rows.iter().map(|r| kt.value(r, "time")));
         return Ok(());
     }
     let cap = cfg.max_run_s.as_ref().map(|c| *c.pick(s.mode));
