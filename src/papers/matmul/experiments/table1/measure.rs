@@ -63,6 +63,14 @@ pub(super) const KERNEL_VARIANTS: [Option<usize>; 4] =
     [Some(PAPER), None, Some(BLOCKED), Some(FRAGMENT)];
 const SGEMM: usize = 5;
 const NAMES: [&str; 6] = ["cpu", "paper", AS_PRINTED, "blocked", "fragment", "sgemm"];
+/// The predictor's name of each of [`Measured::kernels`]' runs (`table1_kernels`' rows), in
+/// its order.
+pub(super) const KERNEL_NAMES: [&str; 4] = [
+    NAMES[PAPER],
+    NAMES[PRINTED],
+    NAMES[BLOCKED],
+    NAMES[FRAGMENT],
+];
 
 /// A row's inputs: A, B and their f64 product.
 struct Inputs {

@@ -45,15 +45,15 @@ impl Predict {
         self.kernel_over_cap("Algorithm 1 as printed", AS_PRINTED, n, cap_s)
     }
 
-    /// Under `--resume`, a size whose rows were reused: their median times (`table1_kernels`' rows in
-    /// [`KERNELS`](super::super::kernels::KERNELS)' order; `None` for a skipped one) predict
-    /// the next size as a measurement's fastest run would, so that the cap still holds after
-    /// reused sizes.
-    pub(super) fn reused(&mut self, n: usize, times: impl IntoIterator<Item = Option<f64>>) {
-        for (name, ms) in ["paper", AS_PRINTED, "blocked", "fragment"]
-            .into_iter()
-            .zip(times)
-        {
+    /// Under `--resume`, a size whose rows were reused: each kernel's median time (`None` for
+    /// a skipped row) predicts the next size as a measurement's fastest run would, so that
+    /// the cap still holds after reused sizes.
+    pub(super) fn reused(
+        &mut self,
+        n: usize,
+        times: impl IntoIterator<Item = (&'static str, Option<f64>)>,
+    ) {
+        for (name, ms) in times {
             if let Some(ms) = ms {
                 self.0.insert(name, (n, ms));
             }
@@ -104,7 +104,15 @@ mod tests {
         assert_eq!(p.plan("paper", 512, plan).warmup, 0, "2.56 s");
         // Reused rows predict as measured ones: the paper's kernel at N = 512 from a reused
         // 256 (a skipped as-printed row keeps the last measured entry).
-        p.reused(256, [Some(2000.0), None, Some(100.0), Some(150.0)]);
+        p.reused(
+            256,
+            [
+                ("paper", Some(2000.0)),
+                (AS_PRINTED, None),
+                ("blocked", Some(100.0)),
+                ("fragment", Some(150.0)),
+            ],
+        );
         assert!(p.over_cap(512, Some(10.0)).is_some(), "2 s × 2³ = 16 s");
         assert_eq!(p.0[AS_PRINTED], (128, 6000.0));
     }

@@ -3,7 +3,7 @@
 
 use super::captions;
 use super::columns::{cols, kernel_cols, kernel_keys};
-use super::measure::{KERNEL_VARIANTS, Kernels, measure_row};
+use super::measure::{KERNEL_NAMES, KERNEL_VARIANTS, Kernels, measure_row};
 use super::notes;
 use super::predict::Predict;
 use crate::papers::matmul::experiments::config::Table1Config;
@@ -61,7 +61,8 @@ fn size_rows(
         && let Some(rows) = kt.reuse_all_with_skips(&kernel_keys(n))?
     {
         t.reuse(&key)?;
-        predict.reused(n as usize, rows.iter().map(|r| kt.value(r, "time")));
+        let times = rows.iter().map(|r| kt.value(r, "time"));
+        predict.reused(n as usize, KERNEL_NAMES.into_iter().zip(times));
         return Ok(());
     }
     let cap = cfg.max_run_s.as_ref().map(|c| *c.pick(s.mode));
