@@ -275,6 +275,11 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             gpgpu_repro::gl::program::INEXACT_DIV_DEFINE
         );
     }
+    gpgpu_repro::gl::program::overrides::check()?;
+    let replaced = gpgpu_repro::gl::program::overrides::describe();
+    if !replaced.is_empty() {
+        eprintln!("note: {replaced}");
+    }
     // A bench (alone or before a reproduce) runs each pass in a process of its own, on the
     // same device.
     if let Ok(exe) = std::env::current_exe() {

@@ -124,16 +124,7 @@ impl Provenance {
         Provenance {
             date: chrono::Utc::now().format("%Y-%m-%d %H:%M UTC").to_string(),
             commit: git_commit(),
-            build: if crate::gl::program::inexact_division() {
-                format!(
-                    "{}; with {} set: every device division in the shaders was a deliberately \
-                     inexact one (a test switch: the results are not this device's)",
-                    env!("GPGPU_REPRO_BUILD"),
-                    crate::gl::program::INEXACT_DIV_DEFINE
-                )
-            } else {
-                env!("GPGPU_REPRO_BUILD").to_string()
-            },
+            build: build(),
             command: command_line(),
             mode,
             gl_vendor: info.vendor.clone(),
@@ -201,6 +192,22 @@ impl Provenance {
             }
         )
     }
+}
+
+/// The build that ran, and what changed its shaders: the inexact-division test switch, and
+/// edited shader files given at run time (`GPGPU_REPRO_GLSL`).
+fn build() -> String {
+    let mut parts = vec![env!("GPGPU_REPRO_BUILD").to_string()];
+    if crate::gl::program::inexact_division() {
+        parts.push(format!(
+            "with {} set: every device division in the shaders was a deliberately inexact one \
+             (a test switch: the results are not this device's)",
+            crate::gl::program::INEXACT_DIV_DEFINE
+        ));
+    }
+    parts.push(crate::gl::program::overrides::describe());
+    parts.retain(|p| !p.is_empty());
+    parts.join("; ")
 }
 
 /// The commit this binary was built from, as `build.rs` read it (`+dirty` where the sources

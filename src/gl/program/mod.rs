@@ -28,15 +28,17 @@
 //! an included file includes nothing.
 //!
 //! The files are embedded in the binary at build time (`include_dir!`), so the executable is
-//! self-contained; a new shader needs no Rust change beyond the code that uses it.
+//! self-contained; a new shader needs no Rust change beyond the code that uses it. Edited
+//! copies can replace them at run time without a rebuild (`GPGPU_REPRO_GLSL`, `overrides.rs`).
 //!
 //! The files and their includes are `source.rs`, the GLSL version and extensions
 //! `glsl.rs`, compiling and linking `compile.rs`, uniforms and dispatches `uniforms.rs`,
-//! the program and the per-context cache `handle.rs`.
+//! the program and the per-context cache `handle.rs`, the run-time replacements `overrides.rs`.
 
 mod compile;
 pub(crate) mod glsl;
 pub(crate) mod handle;
+pub mod overrides;
 pub(crate) mod source;
 mod uniforms;
 
