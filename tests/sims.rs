@@ -464,6 +464,61 @@ fn run_sim(args: &[&str]) -> (bool, String, std::time::Duration) {
     (out.status.success(), text, t0.elapsed())
 }
 
+/// `GPGPU_REPRO_GLSL`: an edited shader replaces the built-in one without a rebuild (a fused
+/// Thomas whose back substitution writes zeros: the field changes, and the command says
+/// which file it replaced); a file that is not one of the shaders, or a folder that does not
+/// exist, is refused before anything runs.
+#[test]
+fn edited_shaders_replace_the_built_in_ones_and_bad_folders_are_refused() {
+    let sim = |glsl: Option<&std::path::Path>, frames: &std::path::Path| {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_gpgpu-repro"));
+        c.args([
+            "sim", "heat", "--size", "31", "--steps", "4", "--every", "4",
+        ])
+        .args(["--solver", "fused-thomas", "--frames"])
+        .arg(frames)
+        .env_remove("GPGPU_REPRO_GLSL");
+        if let Some(d) = glsl {
+            c.env("GPGPU_REPRO_GLSL", d);
+        }
+        let out = c.output().unwrap();
+        let text = String::from_utf8_lossy(&out.stderr).to_string()
+            + &String::from_utf8_lossy(&out.stdout);
+        (out.status.success(), text)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = "tridiagonal/sim/thomas.glsl";
+    let landed = gpgpu_repro::gl::program::source(file).unwrap();
+    let edited = landed.replace("x = s.y - s.x * x;", "x = 0.0;");
+    assert_ne!(edited, landed, "the edit must change the shader");
+    let path = dir.path().join("glsl").join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, edited).unwrap();
+    let (ok, text) = sim(None, &dir.path().join("a"));
+    assert!(ok, "{text}");
+    assert!(!text.contains("GPGPU_REPRO_GLSL"), "{text}");
+    let (ok, text) = sim(Some(&dir.path().join("glsl")), &dir.path().join("b"));
+    assert!(ok, "{text}");
+    assert!(
+        text.contains(&format!("replaced the built-in copies of `{file}`")),
+        "{text}"
+    );
+    let frame = |d: &str| std::fs::read(dir.path().join(d).join("heat_00004.png")).unwrap();
+    assert_ne!(frame("a"), frame("b"), "the edited shader changed nothing");
+
+    std::fs::write(dir.path().join("glsl/tridiagonal/sim/thomas.gls"), "").unwrap();
+    let (ok, text) = sim(Some(&dir.path().join("glsl")), &dir.path().join("c"));
+    assert!(!ok);
+    assert!(
+        text.contains("`tridiagonal/sim/thomas.gls` is not one of the shader files"),
+        "{text}"
+    );
+    let (ok, text) = sim(Some(&dir.path().join("missing")), &dir.path().join("d"));
+    assert!(!ok);
+    assert!(text.contains("not a folder"), "{text}");
+    assert!(!dir.path().join("c").exists() && !dir.path().join("d").exists());
+}
+
 #[test]
 fn sim_size_8193_and_0_are_refused_with_the_range_at_once() {
     for size in ["8193", "0", "3"] {
@@ -671,6 +726,34 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
         .err()
         .unwrap();
     assert!(matches!(e, SimError::Params(_)), "{e}");
+}
+
+/// The GPU Thomas solvers keep (c′, d′) in a private array up to `THOMAS_PRIVATE_MAX`
+/// unknowns per line and in a scratch buffer above: both sides of the switch against the CPU
+/// twin (heat, a few steps of a grid at the limit and one past it).
+#[test]
+fn gpu_thomas_is_right_on_both_sides_of_the_private_scratch_limit() {
+    use gpgpu_repro::papers::tridiagonal::adi::solver::THOMAS_PRIVATE_MAX;
+    let (_serial, g) = ctx();
+    if let Some(why) = g.caps().lacks(&[gpgpu_repro::gl::Need::Compute]) {
+        println!("skipped: the compute Thomas solvers {why}");
+        return;
+    }
+    for n in [THOMAS_PRIVATE_MAX, THOMAS_PRIVATE_MAX + 1] {
+        let p = HeatParams::ours(n);
+        let mut cpu = AdiCpu::new(p.clone()).unwrap();
+        for _ in 0..3 {
+            cpu.step().unwrap();
+        }
+        for name in ["gpu-thomas", "fused-thomas"] {
+            let mut gpu = AdiSim::new(&g, p.clone(), name).unwrap();
+            for _ in 0..3 {
+                gpu.step().unwrap();
+            }
+            let e = rel_err(&gpu.read().unwrap(), &cpu.u);
+            assert!(e < STEP_TOL, "{name} at N = {n}: relative error {e:.2e}");
+        }
+    }
 }
 
 #[test]

@@ -1,6 +1,6 @@
 // Batched Thomas algorithm, one invocation per system (a GPU-resident baseline beyond the
 // paper: the paper ran Thomas on the CPU). systems: RGBA32F rect, n wide, one system per row,
-// texel (a, b, c, k). x: R32F rect n × batch; u_scratch: c′, d′ (thomas.glsl).
+// texel (a, b, c, k). x: R32F rect n × batch; c′, d′: thomas.glsl.
 layout(local_size_x = 32) in;
 uniform sampler2DRect u_sys;
 #include "tridiagonal/sim/thomas.glsl"

@@ -13,13 +13,13 @@
 
 use crate::gl::program;
 use crate::gl::{
-    Buffer, Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
+    Define, Format, Gl, Program, Quad, QuadBatch, Rect, RenderTexture, TexTarget, Texture,
     image_access,
 };
 
 use crate::papers::tridiagonal::batch::BatchSolver;
 
-use super::solver;
+use super::solver::{self, ThomasScratch};
 use crate::sim::{FieldRef, SimError};
 
 /// Direction of a half-step's implicit sweep.
@@ -74,12 +74,12 @@ enum Solve {
 
 /// The fused build-and-solve path: the scheme's build shader with `glsl/tridiagonal/sim/fused_thomas.comp`
 /// appended, two R32F outputs used in turn (a dispatch reads the state its equations need
-/// from one and writes the other), and the forward sweep's scratch (c′, d′) in a buffer
-/// (`thomas.glsl`).
+/// from one and writes the other), and the forward sweep's (c′, d′) where
+/// [`ThomasScratch`] keeps them (`thomas.glsl`).
 struct Fused {
     program: Program,
     x: [Texture; 2],
-    scratch: Buffer<[f32; 2]>,
+    scratch: ThomasScratch,
     last: usize,
 }
 
@@ -92,15 +92,13 @@ impl Fused {
             program::source(driver)?
         );
         let r32f = || Texture::new(gl, TexTarget::Rect, Format::R32F, n, n, None);
-        let cells = (n as usize).pow(2);
+        let scratch = ThomasScratch::new(gl, n, n)?;
+        let mut defines = scratch.defines();
+        defines.push(Define::flag("FUSED"));
         Ok(Fused {
-            program: Program::from_sources(
-                gl,
-                &[(driver, text.as_str())],
-                &[Define::flag("FUSED")],
-            )?,
+            program: Program::from_sources(gl, &[(driver, text.as_str())], &defines)?,
             x: [r32f()?, r32f()?],
-            scratch: Buffer::zeroed(gl, cells)?,
+            scratch,
             last: 0,
         })
     }
@@ -121,7 +119,7 @@ impl Fused {
         p.set_i32("u_lines", n as i32);
         let next = 1 - self.last;
         p.bind_image(0, &self.x[next], image_access::WRITE_ONLY);
-        self.scratch.bind(1);
+        self.scratch.bind();
         p.dispatch_1d(n)?;
         // The next pass samples x as a texture; the next dispatch rewrites the scratch.
         gl.image_barrier();

@@ -18,7 +18,8 @@
 //! `cg4`), `thomas` (CPU), `compute-cr`, `compute-pcr`, `gpu-thomas`.
 
 use crate::gl::{
-    Buffer, Format, Gl, Need, PingPongMethod, Program, TexTarget, Texture, image_access,
+    Buffer, Define, Format, Gl, GlError, Need, PingPongMethod, Program, TexTarget, Texture,
+    image_access,
 };
 use crate::papers::tridiagonal::batch::{BatchSolver, check_systems};
 use crate::papers::tridiagonal::cg::{CgParams, FragmentCg, Packing};
@@ -149,7 +150,9 @@ pub struct Footprint {
 /// - `thomas`: the systems read back (RGBA32F), `x` and the output (R32F);
 /// - `compute-cr`: global scratch `(4 N′ + N′ + 1) × n` floats (when it does not fit shared
 ///   memory) and the output; `compute-pcr`: `4 n × n` floats; `gpu-thomas`: the R32F output and the (c′, d′)
-///   scratch (two floats per unknown); `fused-thomas`: two R32F outputs and that scratch.
+///   scratch (two floats per unknown, in a buffer or — up to [`THOMAS_PRIVATE_MAX`] unknowns —
+///   the invocations' private arrays, counted alike); `fused-thomas`: two R32F outputs and
+///   that scratch.
 pub fn footprint(name: &str, n: u32) -> Footprint {
     let (n64, f) = (n as u64, 4u64);
     let np = (n64 + 1).next_power_of_two();
@@ -230,6 +233,46 @@ pub fn solver_error(name: &str, e: TridiagonalError) -> SimError {
     }
 }
 
+/// The longest system whose Thomas sweeps keep (c′, d′) in the invocation's own array
+/// (`THOMAS_PRIVATE_N`, `glsl/tridiagonal/sim/thomas.glsl`, 8 bytes an unknown) rather than in
+/// a scratch buffer. On llvmpipe (heat, `scripts/ablate-heat.py` and issue 41's notes) the
+/// private array made the fused step about twice as fast at n = 1023 — its loads and stores
+/// are SIMD vectors where a buffer's go lane by lane — and slower at n = 2047 than the buffer.
+pub const THOMAS_PRIVATE_MAX: u32 = 1024;
+
+/// Where a Thomas solve of `n`-unknown systems keeps (c′, d′) ([`THOMAS_PRIVATE_MAX`]): a
+/// private array (no buffer) or a scratch buffer of `n × lines` vec2 bound at 1.
+pub(super) struct ThomasScratch {
+    n: u32,
+    buffer: Option<Buffer<[f32; 2]>>,
+}
+
+impl ThomasScratch {
+    pub(super) fn new(gl: &Gl, n: u32, lines: u32) -> Result<ThomasScratch, GlError> {
+        let buffer = if n <= THOMAS_PRIVATE_MAX {
+            None
+        } else {
+            Some(Buffer::zeroed(gl, n as usize * lines as usize)?)
+        };
+        Ok(ThomasScratch { n, buffer })
+    }
+
+    /// The program's defines (the private array's length where there is no buffer).
+    pub(super) fn defines(&self) -> Vec<Define> {
+        match self.buffer {
+            None => vec![Define::new("THOMAS_PRIVATE_N", self.n)],
+            Some(_) => Vec::new(),
+        }
+    }
+
+    /// Binds the scratch buffer, if any, before a dispatch.
+    pub(super) fn bind(&self) {
+        if let Some(b) = &self.buffer {
+            b.bind(1);
+        }
+    }
+}
+
 /// Thomas algorithm in a compute shader (`glsl/tridiagonal/sim/thomas.comp`): one invocation walks one
 /// system (forward elimination, back substitution), so a batch of `batch` systems runs `batch`
 /// invocations. Beyond the paper (which ran Thomas on the CPU); no pivoting, so the systems
@@ -238,16 +281,17 @@ pub struct GpuThomas {
     gl: Gl,
     program: std::rc::Rc<Program>,
     x: Texture,
-    scratch: Buffer<[f32; 2]>,
+    scratch: ThomasScratch,
 }
 
 impl GpuThomas {
     pub fn new(gl: &Gl, n: u32, batch: u32) -> Result<Self, TridiagonalError> {
+        let scratch = ThomasScratch::new(gl, n, batch)?;
         Ok(GpuThomas {
             gl: gl.clone(),
-            program: Program::compute(gl, "tridiagonal/sim/thomas.comp", &[])?,
+            program: Program::compute(gl, "tridiagonal/sim/thomas.comp", &scratch.defines())?,
             x: Texture::new(gl, TexTarget::Rect, Format::R32F, n, batch, None)?,
-            scratch: Buffer::zeroed(gl, n as usize * batch as usize)?,
+            scratch,
         })
     }
 }
@@ -265,7 +309,7 @@ impl BatchSolver for GpuThomas {
         let p = &self.program;
         p.bind_texture(0, "u_sys", systems);
         p.bind_image(0, &self.x, image_access::WRITE_ONLY);
-        self.scratch.bind(1);
+        self.scratch.bind();
         p.set_i32("u_n", n as i32);
         p.set_i32("u_lines", batch as i32);
         p.dispatch_1d(batch as u32)?;

@@ -148,6 +148,11 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
          compute dispatch per half-step, no systems texture; no separate solve, so no share) \
          are beyond the paper.",
     );
+    t.caption(format!(
+        "gpu-thomas and fused-thomas keep each line's (c′, d′) in the invocation's own array \
+         for lines of up to {} unknowns (in a scratch buffer above).",
+        solver::THOMAS_PRIVATE_MAX
+    ));
     t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
     let sizes = c.sizes.pick(s.mode).to_vec();
     let key = |n: u32, name: &String| format!("{n}/{name}");
