@@ -56,6 +56,13 @@ pub struct Row {
     /// and the paper's roofline; see `crate::bench::bound`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub attained: Option<Attained>,
+    /// Wall milliseconds of the measurement that made the row, kept by a table whose size cap
+    /// predicts each size's time from the last one measured ([`crate::runner::cap`]) and
+    /// whose rows have no timed cell to predict from, so that `--resume` can feed the
+    /// predictor from a reused row. `None` where the measurement also built the programs (not
+    /// a prediction of the next size's) and in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_ms: Option<f64>,
 }
 
 impl Row {
@@ -96,6 +103,7 @@ impl Row {
             device: String::new(),
             runs: None,
             attained: None,
+            measured_ms: None,
         }
     }
     pub fn num(mut self, v: f64) -> Row {
@@ -213,6 +221,11 @@ impl RowBuilder {
     /// See [`Row::runs`].
     pub fn runs(mut self, n: usize) -> RowBuilder {
         self.row = self.row.runs(n);
+        self
+    }
+    /// The measurement's wall time for the size cap's predictor ([`Row::measured_ms`]).
+    pub fn measured_ms(mut self, ms: f64) -> RowBuilder {
+        self.row.measured_ms = Some(ms);
         self
     }
     /// See [`Row::verify`].

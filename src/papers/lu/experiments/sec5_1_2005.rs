@@ -118,8 +118,9 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
     let models = [Arith2005::ALL, abl[0], abl[1], abl[2]];
     let cap = Some(*cfg.sec51_2005.max_run_s.pick(s.mode));
     // The last order measured and its measurement's milliseconds: the cap's predictor. The
-    // first order measured compiles the emulation's programs (seconds on a CPU rasterizer,
-    // whatever N): the prediction starts from the second.
+    // first order measured in a process compiles the emulation's programs (seconds on a CPU
+    // rasterizer, whatever N): it predicts nothing, and the prediction starts from the second
+    // — or from a reused order's rows, which keep their measurement's time (`measured_ms`).
     let mut last: Option<(usize, f64)> = None;
     let mut warm = false;
     for &n in &sizes {
@@ -129,6 +130,9 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
             .map(|m| format!("N={n} {}", m.name()))
             .collect();
         if let Some(old) = t.reuse_all(&keys)? {
+            if let Some(ms) = old.first().and_then(|r| r.measured_ms) {
+                last = Some((n as usize, ms));
+            }
             rows.extend(reused(&t, &old, n));
             continue;
         }
@@ -146,8 +150,10 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
         let r = reference(cfg, n)?;
         let started = std::time::Instant::now();
         let measured = measure(s, &r, n as usize);
-        let ms = started.elapsed().as_secs_f64() * 1e3;
-        last = warm.then_some((n as usize, ms));
+        let ms = warm.then(|| started.elapsed().as_secs_f64() * 1e3);
+        if let Some(ms) = ms {
+            last = Some((n as usize, ms));
+        }
         warm = true;
         let (identical, models) = match measured {
             Ok(x) => x,
@@ -157,7 +163,7 @@ pub(super) fn run(s: &Session, cfg: &Config) -> Result<ModelResults, RunError> {
                 continue;
             }
         };
-        rows.push(push_rows(&mut t, n, &r, identical, &models)?);
+        rows.push(push_rows(&mut t, n, &r, identical, &models, ms)?);
     }
     t.finish()?;
     let mut first_diff = [None; 4];
@@ -254,6 +260,7 @@ fn push_rows(
     r: &Reference,
     identical: bool,
     models: &[Factors],
+    measured_ms: Option<f64>,
 ) -> Result<ModelRow, RunError> {
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut d = vec![];
@@ -282,6 +289,10 @@ fn push_rows(
             .num("entries ≠ CPU f32", dist.differing)
             .num("GPU vs f64", max_rel_error(f, &r.f64))
             .num("CPU f32 vs f64", max_rel_error(&r.cpu_f32, &r.f64));
+        let row = match measured_ms {
+            Some(ms) => row.measured_ms(ms),
+            None => row,
+        };
         // The check: the GPU equals the CPU twin bit for bit (difference 0).
         t.push(row.verify(max_rel_error(f, &tw64), 0.0))?;
     }
