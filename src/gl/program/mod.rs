@@ -31,11 +31,13 @@
 //! self-contained; a new shader needs no Rust change beyond the code that uses it. Edited
 //! copies can replace them at run time without a rebuild (`GPGPU_REPRO_GLSL`, `overrides.rs`).
 //!
-//! The files and their includes are `source.rs`, the GLSL version and extensions
-//! `glsl.rs`, compiling and linking `compile.rs`, uniforms and dispatches `uniforms.rs`,
-//! the program and the per-context cache `handle.rs`, the run-time replacements `overrides.rs`.
+//! The embedded files are `embedded.rs`, their run-time replacements `overrides.rs`, the
+//! files and their includes `source.rs`, the GLSL version and extensions `glsl.rs`, compiling
+//! and linking `compile.rs`, uniforms and dispatches `uniforms.rs`, the program and the
+//! per-context cache `handle.rs`.
 
 mod compile;
+mod embedded;
 pub(crate) mod glsl;
 pub(crate) mod handle;
 pub mod overrides;

@@ -35,7 +35,7 @@ static OVERRIDES: OnceLock<Result<Overrides, String>> = OnceLock::new();
 pub fn overrides() -> Result<&'static Overrides, GlError> {
     OVERRIDES
         .get_or_init(|| match std::env::var_os(GLSL_OVERRIDE_ENV) {
-            Some(d) if !d.is_empty() => load(Path::new(&d), super::source::builtin),
+            Some(d) if !d.is_empty() => load(Path::new(&d), super::embedded::builtin),
             _ => Ok(Overrides::default()),
         })
         .as_ref()

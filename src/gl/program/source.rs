@@ -3,11 +3,8 @@
 
 pub use crate::gl::define::Define;
 
-use include_dir::{Dir, include_dir};
-
+use super::embedded::builtin;
 use crate::gl::error::GlError;
-
-static GLSL: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/glsl");
 
 /// The text of a shader file, by its path relative to `glsl/`: the built-in copy, or the
 /// edited one where `GPGPU_REPRO_GLSL` names a folder that replaces it (`overrides.rs`).
@@ -16,11 +13,6 @@ pub fn source(file: &str) -> Result<&'static str, GlError> {
         return Ok(text);
     }
     builtin(file).ok_or_else(|| GlError::MissingShader(file.to_string()))
-}
-
-/// The built-in copy of a shader file (embedded at build time).
-pub(super) fn builtin(file: &str) -> Option<&'static str> {
-    GLSL.get_file(file).and_then(|f| f.contents_utf8())
 }
 
 /// `text` (the shader file `file`) with every `#include "PATH"` line replaced by the file
