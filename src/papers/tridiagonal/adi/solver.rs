@@ -235,9 +235,12 @@ pub fn solver_error(name: &str, e: TridiagonalError) -> SimError {
 
 /// The longest system whose Thomas sweeps keep (c′, d′) in the invocation's own array
 /// (`THOMAS_PRIVATE_N`, `glsl/tridiagonal/sim/thomas.glsl`, 8 bytes an unknown) rather than in
-/// a scratch buffer. On llvmpipe (heat, `scripts/ablate-heat.py` and issue 41's notes) the
-/// private array made the fused step about twice as fast at n = 1023 — its loads and stores
-/// are SIMD vectors where a buffer's go lane by lane — and slower at n = 2047 than the buffer.
+/// a scratch buffer. On llvmpipe the private array runs the sweeps faster at every size tried
+/// (its loads and stores are SIMD vectors where a buffer's go lane by lane), but LLVM takes
+/// seconds to compile it at its first dispatch (Mesa's shader cache keeps it afterwards), the
+/// longer the array the longer; on a GPU the array is per-thread local memory, reserved for
+/// every resident thread. The limit keeps both moderate and covers the papers' grids (1023²);
+/// the measurements are in issue 41's session notes (`scripts/ablate-heat.py` times the step).
 pub const THOMAS_PRIVATE_MAX: u32 = 1024;
 
 /// Where a Thomas solve of `n`-unknown systems keeps (c′, d′) ([`THOMAS_PRIVATE_MAX`]): a
