@@ -519,6 +519,24 @@ fn edited_shaders_replace_the_built_in_ones_and_bad_folders_are_refused() {
     assert!(!dir.path().join("c").exists() && !dir.path().join("d").exists());
 }
 
+/// The headless FPS line reports the first step apart (it carries the driver's first use of
+/// each shader, seconds on llvmpipe without Mesa's shader cache) and the rate after it.
+#[test]
+fn sim_reports_the_first_step_apart_from_the_rate_after_it() {
+    let (ok, text, _) = run_sim(&["heat", "--size", "31", "--steps", "3"]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("3 steps, the first in ") && text.contains("the other 2 in "),
+        "{text}"
+    );
+    let (ok, text, _) = run_sim(&["heat", "--size", "31", "--steps", "1"]);
+    assert!(ok, "{text}");
+    assert!(
+        text.contains("1 step, ") && !text.contains("the other"),
+        "{text}"
+    );
+}
+
 #[test]
 fn sim_size_8193_and_0_are_refused_with_the_range_at_once() {
     for size in ["8193", "0", "3"] {

@@ -15,12 +15,24 @@ pub struct RunStats {
     pub steps: u64,
     /// Time in the steps alone (`glFinish` at both ends; frame readback and PNG excluded).
     pub sim_time: Duration,
+    /// The first step's share of `sim_time`, timed alone: it carries the driver's first-use
+    /// costs (a JIT such as llvmpipe's compiles each shader at its first dispatch, seconds for
+    /// some, unless Mesa's shader cache already holds it).
+    pub first_step: Duration,
     pub frames: u32,
 }
 
 impl RunStats {
+    /// Steps per second over every step.
     pub fn fps(&self) -> f64 {
         self.steps as f64 / self.sim_time.as_secs_f64().max(1e-12)
+    }
+
+    /// Steps per second after the first step (`None` for a run of one step): the rate a
+    /// longer run settles at.
+    pub fn steady_fps(&self) -> Option<f64> {
+        let rest = self.sim_time.saturating_sub(self.first_step);
+        (self.steps > 1).then(|| (self.steps - 1) as f64 / rest.as_secs_f64().max(1e-12))
     }
 }
 
@@ -36,6 +48,7 @@ pub fn run_headless(
     let mut stats = RunStats {
         steps: 0,
         sim_time: Duration::ZERO,
+        first_step: Duration::ZERO,
         frames: 0,
     };
     let mut renderer = None;
@@ -50,15 +63,23 @@ pub fn run_headless(
     write(sim, &mut stats)?;
     let every = every.max(1);
     let mut done = 0;
-    while done < steps {
-        let chunk = every.min(steps - done);
+    let timed = |sim: &mut dyn Simulation, count: u32| -> Result<Duration, SimError> {
         gl.finish();
         let t0 = Instant::now();
-        for _ in 0..chunk {
+        for _ in 0..count {
             sim.step()?;
         }
         gl.finish();
-        stats.sim_time += t0.elapsed();
+        Ok(t0.elapsed())
+    };
+    while done < steps {
+        let chunk = every.min(steps - done);
+        if done == 0 {
+            stats.first_step = timed(sim, 1)?;
+            stats.sim_time += stats.first_step + timed(sim, chunk - 1)?;
+        } else {
+            stats.sim_time += timed(sim, chunk)?;
+        }
         stats.steps += chunk as u64;
         done += chunk;
         write(sim, &mut stats)?;
