@@ -71,6 +71,18 @@ fn solvers(g: &Gl) -> Vec<&'static str> {
         .collect()
 }
 
+/// Whether a test of a compute path must skip on this device (GL 3.3: no compute shaders),
+/// saying so with the reason.
+fn skips_without_compute(g: &Gl, what: &str) -> bool {
+    match g.caps().lacks(&[gpgpu_repro::gl::Need::Compute]) {
+        Some(why) => {
+            println!("skipped: {what} {why}");
+            true
+        }
+        None => false,
+    }
+}
+
 /// max |gpu - cpu| / max |cpu|.
 fn rel_err(gpu: &[f32], cpu: &[f64]) -> f64 {
     let scale = cpu.iter().fold(0.0f64, |m, v| m.max(v.abs())).max(1e-30);
@@ -711,8 +723,7 @@ fn a_bad_parameter_is_refused_before_any_gl_work() {
 #[test]
 fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
     let (_serial, g) = ctx();
-    if let Some(why) = g.caps().lacks(&[gpgpu_repro::gl::Need::Compute]) {
-        println!("skipped: the fused compute path {why}");
+    if skips_without_compute(&g, "the fused compute path") {
         return;
     }
     let mut heat = AdiSim::new(&g, HeatParams::ours(31), "fused-thomas").unwrap();
@@ -753,8 +764,7 @@ fn fused_build_and_solve_matches_the_cpu_twin_and_is_refused_for_water() {
 fn gpu_thomas_is_right_on_both_sides_of_the_private_scratch_limit() {
     use gpgpu_repro::papers::tridiagonal::adi::solver::THOMAS_PRIVATE_MAX;
     let (_serial, g) = ctx();
-    if let Some(why) = g.caps().lacks(&[gpgpu_repro::gl::Need::Compute]) {
-        println!("skipped: the compute Thomas solvers {why}");
+    if skips_without_compute(&g, "the compute Thomas solvers") {
         return;
     }
     for n in [THOMAS_PRIVATE_MAX, THOMAS_PRIVATE_MAX + 1] {
