@@ -162,11 +162,18 @@ impl SimEntry {
         }
     }
 
-    /// The solvers `--solver` accepts, the default first.
-    pub fn solvers(&self) -> &'static [&'static str] {
+    /// The solvers `--solver` accepts, the default first; for an ADI simulation with it, the
+    /// fused build-and-Thomas dispatch last ([`solver::FUSED`]).
+    pub fn solvers(&self) -> Vec<&'static str> {
         match self.kind {
-            SimKind::Adi(_) => solver::SOLVER_NAMES,
-            SimKind::Biofet => &["bicg"],
+            SimKind::Adi(a) => {
+                let mut s = solver::SOLVER_NAMES.to_vec();
+                if a.fused {
+                    s.push(solver::FUSED);
+                }
+                s
+            }
+            SimKind::Biofet => vec!["bicg"],
         }
     }
 }

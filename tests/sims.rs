@@ -109,6 +109,23 @@ fn gaussian(n: u32, centre: [f64; 2], sigma: f64, amp: f64) -> Vec<f32> {
 // near 100 · 2·10⁻⁷ · (condition ≲ 10): 1·10⁻⁴ leaves a margin of about 5.
 const STEP_TOL: f64 = 1e-4;
 
+/// The registry's `fused` flag, which `sim --help` lists `fused-thomas` by, is what the
+/// simulation does with the fused solver: built where listed, refused (a previous state the
+/// fused dispatch would overwrite) where not.
+#[test]
+fn fused_thomas_is_listed_exactly_for_the_simulations_that_run_it() {
+    let (_lock, g) = ctx();
+    if skips_without_compute(&g, "fused-thomas") {
+        return;
+    }
+    for a in adi_sims() {
+        let made = (a.make)(&g, 16, adi::solver::FUSED);
+        assert_eq!(made.is_ok(), a.fused, "{}: {:?}", a.name, made.err());
+        let listed = SIMS.iter().find(|e| e.name == a.name).unwrap().solvers();
+        assert_eq!(listed.contains(&adi::solver::FUSED), a.fused, "{}", a.name);
+    }
+}
+
 #[test]
 fn heat_gpu_matches_cpu_over_100_steps() {
     let (_serial, g) = ctx();

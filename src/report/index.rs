@@ -5,6 +5,7 @@
 pub mod devices;
 mod page;
 pub mod report;
+pub mod targets;
 
 pub use super::claim::FOREST_PNG;
 pub use super::record::{PaperRecord, PlotRef, RUN_JSON, RunTimes, TableRef};

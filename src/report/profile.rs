@@ -59,7 +59,7 @@ pub fn row_markdown(p: &RowProfile) -> String {
 
 /// One profiled run: `variant 2: 41.3 ms of passes in a 44.0 ms run — blocked.comp 93 % (1×
 /// 38.4 ms), read-back 5 % (1×), …`.
-fn run_line(r: &RunProfile) -> String {
+pub fn run_line(r: &RunProfile) -> String {
     let total = r.passes_ms();
     let share = |ms: f64| {
         if total > 0.0 { 100.0 * ms / total } else { 0.0 }

@@ -37,14 +37,15 @@ const METHOD_REFERENCES: &[&str] = &[
      initiative\", PeerJ Computer Science 3:e142, 2017 — the form of this report.",
 ];
 
-/// The article: summary, method, threats, legacy vs compute (`versus`, already rendered),
-/// what was not reproduced, the papers' pages, references, provenance.
+/// The article: summary, method, threats, the sections across the papers (`across`, already
+/// rendered: legacy vs compute, the targets), what was not reproduced, the papers' pages,
+/// references, provenance.
 pub fn article(
     dir: &Path,
     papers: &[PaperMeta],
     records: &[Option<PaperRecord>],
     run: Option<&RunTimes>,
-    versus: &str,
+    across: &str,
 ) -> String {
     let ran: Vec<(&PaperMeta, &PaperRecord)> = papers
         .iter()
@@ -59,7 +60,7 @@ pub fn article(
     s.push_str(&summary(dir, &device, &ran));
     s.push_str(&method(dir, &ran));
     s.push_str(&threats(dir, &ran));
-    s.push_str(versus);
+    s.push_str(across);
     s.push_str(&not_reproduced(dir, &ran, papers));
     s.push_str(
         "## The papers' pages\n\nEach paper's tables, figures, findings in full, \

@@ -46,7 +46,11 @@ pub fn write_report(
         papers,
         &records,
         run.as_ref(),
-        &versus_section(dir, &keyed),
+        &format!(
+            "{}{}",
+            versus_section(dir, &keyed),
+            super::targets::section(dir, &keyed, class(&records), &super::targets::builtin())
+        ),
     );
     s.push_str("\n## Provenance of the latest run\n\n");
     s.push_str(&latest.to_markdown(false));
@@ -57,6 +61,14 @@ pub fn write_report(
         }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
+}
+
+/// The device class of the folder's runs (a CPU rasterizer or a GPU), from the first record.
+fn class(records: &[Option<PaperRecord>]) -> super::targets::Class {
+    match records.iter().flatten().next() {
+        Some(r) if !crate::report::claim::software(&r.provenance) => super::targets::Class::Gpu,
+        _ => super::targets::Class::Software,
+    }
 }
 
 /// The claims' forest plot, `DIR/claims.png` (the article's first figure); no file when no

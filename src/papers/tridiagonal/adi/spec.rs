@@ -19,6 +19,9 @@ pub struct AdiSpec {
     pub make: crate::sim::MakeSim,
     /// Its CPU f64 twin's state after `steps` steps on an `n × n` grid.
     pub reference: fn(u32, u32) -> Result<Vec<f64>, SimError>,
+    /// Whether `--solver fused-thomas` runs it ([`super::solver::FUSED`]: not for a scheme
+    /// that reads a previous state, which the fused dispatch would overwrite).
+    pub fused: bool,
 }
 
 fn boxed<S: Scheme + 'static>(
@@ -33,13 +36,14 @@ fn boxed<S: Scheme + 'static>(
 /// `--steps`, and the function giving its parameters on an `n × n` grid (the GPU simulation
 /// and its CPU reference both start from them).
 macro_rules! adi_spec {
-    ($name:literal, $about:literal, $steps:literal, $params:path) => {
+    ($name:literal, $about:literal, $steps:literal, $params:path, $fused:literal) => {
         AdiSpec {
             name: $name,
             about: $about,
             default_steps: $steps,
             make: |g, n, s| boxed(g, $params(n), s),
             reference: |n, k| AdiCpu::run($params(n), k),
+            fused: $fused,
         }
     };
 }
@@ -48,23 +52,27 @@ pub static HEAT: AdiSpec = adi_spec!(
     "heat",
     "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
     200,
-    heat::HeatParams::ours
+    heat::HeatParams::ours,
+    true
 );
 pub static POLLUTANT_STREAM: AdiSpec = adi_spec!(
     "pollutant-stream",
     "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
     200,
-    pollutant::PollutantParams::stream_ours
+    pollutant::PollutantParams::stream_ours,
+    true
 );
 pub static POLLUTANT_VORTEX: AdiSpec = adi_spec!(
     "pollutant-vortex",
     "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
     250,
-    pollutant::PollutantParams::vortex_ours
+    pollutant::PollutantParams::vortex_ours,
+    true
 );
 pub static SHALLOW_WATER: AdiSpec = adi_spec!(
     "shallow-water",
     "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
     300,
-    shallow_water::WaterParams::ours
+    shallow_water::WaterParams::ours,
+    false
 );
