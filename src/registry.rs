@@ -168,7 +168,7 @@ impl SimEntry {
         match self.kind {
             SimKind::Adi(a) => {
                 let mut s = solver::SOLVER_NAMES.to_vec();
-                if a.fused {
+                if (a.fused)(self.default_size()) {
                     s.push(solver::FUSED);
                 }
                 s

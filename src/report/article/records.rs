@@ -10,7 +10,6 @@ pub(super) fn tables(dir: &Path, key: &str, r: &PaperRecord) -> Vec<Table> {
     r.tables
         .iter()
         .filter(|t| t.skipped.is_none())
-        .filter_map(|t| std::fs::read_to_string(dir.join(key).join(format!("{}.json", t.id))).ok())
-        .filter_map(|j| serde_json::from_str(&j).ok())
+        .filter_map(|t| Table::read(&dir.join(key), &t.id))
         .collect()
 }

@@ -163,9 +163,8 @@ fn read_versus(dir: &Path, key: &str, r: &PaperRecord) -> Option<Table> {
     r.tables
         .iter()
         .any(|t| t.id == TABLE && t.skipped.is_none())
-        .then(|| std::fs::read_to_string(dir.join(key).join(format!("{TABLE}.json"))).ok())
+        .then(|| Table::read(&dir.join(key), TABLE))
         .flatten()
-        .and_then(|t| serde_json::from_str::<Table>(&t).ok())
 }
 
 /// The rows of paper `key`'s `versus` table `t` that have both times and a ratio: a line

@@ -112,6 +112,18 @@ pub struct Judged {
     pub bound: Option<String>,
 }
 
+impl Judged {
+    /// No row to read, and why.
+    fn not_measured(why: String) -> Judged {
+        Judged {
+            row: None,
+            ours: "—".into(),
+            verdict: Verdict::NotMeasured(why),
+            bound: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Verdict {
     Reached,
@@ -137,12 +149,7 @@ impl std::fmt::Display for Verdict {
 /// cell against the threshold.
 pub fn judge(t: &Target, table: &Table) -> Judged {
     let (threshold, at_least) = t.rule();
-    let none = |why: String| Judged {
-        row: None,
-        ours: "—".into(),
-        verdict: Verdict::NotMeasured(why),
-        bound: None,
-    };
+    let none = Judged::not_measured;
     let Some(col) = table.columns.iter().position(|c| c.name == t.column) else {
         return none(format!("table `{}` has no column `{}`", table.id, t.column));
     };
@@ -243,14 +250,9 @@ pub fn section(
     for t in mine {
         let (paper, id) = t.paper_table();
         let (threshold, at_least) = t.rule();
-        let judged = match read_table(dir, paper, id) {
+        let judged = match Table::read(&dir.join(paper), id) {
             Some(table) => judge(t, &table),
-            None => Judged {
-                row: None,
-                ours: "—".into(),
-                verdict: Verdict::NotMeasured(format!("no table `{}` in this folder", t.table)),
-                bound: None,
-            },
+            None => Judged::not_measured(format!("no table `{}` in this folder", t.table)),
         };
         let row_cell = match &judged.row {
             Some(r) => format!("[`{r}`]({paper}/{id}.md)"),
@@ -293,13 +295,6 @@ fn breakdown(t: &Target, p: &RowProfile) -> String {
         s.push_str(&format!("  - {}\n", crate::report::profile::run_line(r)));
     }
     s
-}
-
-/// A table of this folder, read from its JSON file (present also where the paper's record
-/// is not, as in a partial device run).
-fn read_table(dir: &Path, paper: &str, id: &str) -> Option<Table> {
-    let text = std::fs::read_to_string(dir.join(paper).join(format!("{id}.json"))).ok()?;
-    serde_json::from_str(&text).ok()
 }
 
 #[cfg(test)]

@@ -28,6 +28,13 @@ impl Table {
         }
     }
 
+    /// The table `id` of a paper's folder `dir`, read back from its JSON file (`None` when the
+    /// file is missing or is not a table).
+    pub fn read(dir: &std::path::Path, id: &str) -> Option<Table> {
+        let text = std::fs::read_to_string(dir.join(format!("{id}.json"))).ok()?;
+        serde_json::from_str(&text).ok()
+    }
+
     /// A new row of this table, filled by column name ([`RowBuilder`]).
     pub fn row(&self, key: impl Into<String>) -> RowBuilder {
         RowBuilder::new(&self.id, &self.columns, key)

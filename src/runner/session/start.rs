@@ -23,9 +23,7 @@ impl Session {
     ) -> Result<TableWriter, RunError> {
         let config_json = serde_json::to_string(config).unwrap_or_default();
         let previous = if self.shared.resume {
-            std::fs::read_to_string(self.shared.dir.join(format!("{id}.json")))
-                .ok()
-                .and_then(|t| serde_json::from_str::<Table>(&t).ok())
+            Table::read(&self.shared.dir, id)
                 .filter(|t| t.columns == columns)
                 .map(|t| t.rows.into_iter().map(|r| (r.key.clone(), r)).collect())
                 .unwrap_or_default()

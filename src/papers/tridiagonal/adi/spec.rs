@@ -19,9 +19,10 @@ pub struct AdiSpec {
     pub make: crate::sim::MakeSim,
     /// Its CPU f64 twin's state after `steps` steps on an `n × n` grid.
     pub reference: fn(u32, u32) -> Result<Vec<f64>, SimError>,
-    /// Whether `--solver fused-thomas` runs it ([`super::solver::FUSED`]: not for a scheme
-    /// that reads a previous state, which the fused dispatch would overwrite).
-    pub fused: bool,
+    /// Whether `--solver fused-thomas` runs it on an `n × n` grid ([`super::solver::FUSED`]:
+    /// not for a scheme that reads a previous state, which the fused dispatch would
+    /// overwrite), asked of the scheme ([`Scheme::uses_previous`]).
+    pub fused: fn(u32) -> bool,
 }
 
 fn boxed<S: Scheme + 'static>(
@@ -36,14 +37,14 @@ fn boxed<S: Scheme + 'static>(
 /// `--steps`, and the function giving its parameters on an `n × n` grid (the GPU simulation
 /// and its CPU reference both start from them).
 macro_rules! adi_spec {
-    ($name:literal, $about:literal, $steps:literal, $params:path, $fused:literal) => {
+    ($name:literal, $about:literal, $steps:literal, $params:path) => {
         AdiSpec {
             name: $name,
             about: $about,
             default_steps: $steps,
             make: |g, n, s| boxed(g, $params(n), s),
             reference: |n, k| AdiCpu::run($params(n), k),
-            fused: $fused,
+            fused: |n| !$params(n).uses_previous(),
         }
     };
 }
@@ -52,27 +53,23 @@ pub static HEAT: AdiSpec = adi_spec!(
     "heat",
     "heat conduction, Peaceman–Rachford ADI, Neumann walls, two sources (Kim & Lee 2005 sim. 1)",
     200,
-    heat::HeatParams::ours,
-    true
+    heat::HeatParams::ours
 );
 pub static POLLUTANT_STREAM: AdiSpec = adi_spec!(
     "pollutant-stream",
     "pollutant advection–diffusion in a uniform stream, continuous source (sim. 2a)",
     200,
-    pollutant::PollutantParams::stream_ours,
-    true
+    pollutant::PollutantParams::stream_ours
 );
 pub static POLLUTANT_VORTEX: AdiSpec = adi_spec!(
     "pollutant-vortex",
     "pollutant advection–diffusion in a rotating flow, short release (sim. 2b)",
     250,
-    pollutant::PollutantParams::vortex_ours,
-    true
+    pollutant::PollutantParams::vortex_ours
 );
 pub static SHALLOW_WATER: AdiSpec = adi_spec!(
     "shallow-water",
     "shallow water after Kass & Miller 1990, diagonal disturbance, 3D surface (sim. 3)",
     300,
-    shallow_water::WaterParams::ours,
-    false
+    shallow_water::WaterParams::ours
 );
