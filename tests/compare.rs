@@ -51,6 +51,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             reused: 0,
             unchecked: 0,
             load: None,
+            time: None,
         }],
         plots: vec![],
         notes: vec![],
@@ -203,6 +204,7 @@ fn stability_run(
         reused: 0,
         unchecked: 0,
         load: None,
+        time: None,
     };
     let claims = ["CR is faster", "fp64 is slower", "copy beats switch"];
     let record = PaperRecord {

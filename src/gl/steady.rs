@@ -155,8 +155,10 @@ pub fn rewarm<E>(gl: &Gl, mut work: impl FnMut() -> Result<(), E>) -> Result<(),
 /// result returned. For runs that time their own region (an LU whose upload is outside its
 /// timers); a run timed from outside is [`super::measure::once_gpu`].
 pub fn warm_run<T, E>(gl: &Gl, mut f: impl FnMut() -> Result<T, E>) -> Result<T, E> {
-    rewarm(gl, || f().map(drop))?;
-    f()
+    super::measure::book_gpu(|| {
+        rewarm(gl, || f().map(drop))?;
+        f()
+    })
 }
 
 /// How many re-warms this thread has made.

@@ -279,6 +279,37 @@ pub fn rounds<E: From<Stopped>>(
     rounds_until(plan, k, stop_requested, run)
 }
 
+/// The untimed warm-up [`rounds`] begins with, on its own: `warmup` rounds of the `k`
+/// variants in order (the last one profiled when profiles are on), and each variant's time
+/// in the last of them (ms; empty when `warmup` is 0), for a caller that screens its
+/// candidates on it before timing the rest in [`rounds`] with no warm-up of their own.
+pub fn warm_up<E: From<Stopped>>(
+    warmup: usize,
+    k: usize,
+    mut run: impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Vec<f64>, E> {
+    warm_up_until(warmup, k, &stop_requested, &mut run)
+}
+
+fn warm_up_until<E: From<Stopped>>(
+    warmup: usize,
+    k: usize,
+    stop: &impl Fn() -> bool,
+    run: &mut impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Vec<f64>, E> {
+    let mut last = Vec::new();
+    for w in 0..warmup {
+        last.clear();
+        for i in 0..k {
+            if stop() {
+                return Err(Stopped.into());
+            }
+            last.push(profiled_if_last(w, warmup, Some(i), || run(i))?);
+        }
+    }
+    Ok(last)
+}
+
 /// Returned by [`rounds`] when a stop request came before one round was finished.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("stopped (Ctrl-C or SIGTERM) before one round of the variants was finished")]
@@ -292,14 +323,7 @@ fn rounds_until<E: From<Stopped>>(
     stop: impl Fn() -> bool,
     mut run: impl FnMut(usize) -> Result<f64, E>,
 ) -> Result<Rounds, E> {
-    for w in 0..plan.warmup {
-        for i in 0..k {
-            if stop() {
-                return Err(Stopped.into());
-            }
-            profiled_if_last(w, plan.warmup, Some(i), || run(i))?;
-        }
-    }
+    warm_up_until(plan.warmup, k, &stop, &mut run)?;
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
     let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
     let mut spent_ms = 0.0;

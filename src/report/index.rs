@@ -3,6 +3,7 @@
 //! others' sections.
 
 pub mod devices;
+pub mod ledger;
 mod page;
 pub mod report;
 pub mod targets;

@@ -35,6 +35,22 @@ pub struct TableRef {
     /// older records and where it was not measured.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load: Option<LoadSample>,
+    /// Where the table's time went in the run that measured it ([`TableTime`]); `None` in
+    /// older records, for a skipped table and where every row was taken over by `--resume`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TableTime>,
+}
+
+/// A table's wall time from its start to its files, and the parts of it spent inside timed
+/// runs ([`crate::gl::measure::Ledger`]); the rest is set-up, references, verification and
+/// plotting.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TableTime {
+    pub seconds: f64,
+    /// In timed GPU runs, with their warm-ups and re-warms.
+    pub gpu_s: f64,
+    /// In timed CPU runs (the papers' CPU baselines), with their warm-ups.
+    pub cpu_s: f64,
 }
 
 fn is_zero(n: &usize) -> bool {

@@ -22,6 +22,17 @@
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
 //! once, a shuffled order per round; [`crate::gl::measure::rounds_gpu`]), so that drift and
 //! other processes hit them alike.
+//!
+//! **Screening in the warm-up** (racing's first cut, as F-Race and successive halving drop
+//! the clear losers early): the warm-up round, which every candidate runs once untimed by the
+//! choice, is timed all the same, and a candidate whose warm-up took more than [`SCREEN`]
+//! times the fastest candidate's is not timed in the rounds — it is verified like the others
+//! and its row says `screened` with its multiple. A candidate that far behind after one run
+//! could only be chosen if its later runs were [`SCREEN`] times faster than its first; on
+//! llvmpipe most of matmul's shared-memory candidates are 4–13× behind the texture-read ones
+//! (the committed runs' `matmul/tuning`), and timing them took most of the sweep (a quick
+//! run's whole matmul tuning: 72 s), or left every candidate one round where the budget ran
+//! out (full mode, N = 2048), so that nothing could be beaten.
 
 use serde::Serialize;
 
@@ -31,8 +42,8 @@ use super::session::handle::Session;
 use super::session::writer::TableWriter;
 use crate::bench::Work;
 use crate::gl::Timing;
-use crate::gl::measure::rounds_gpu;
-use crate::gl::timing::TimingPlan;
+use crate::gl::measure::{once_gpu, rounds_gpu};
+use crate::gl::timing::{TimingPlan, warm_up};
 use crate::report::{Column, with_bound_columns};
 
 pub const TABLE: &str = "tuning";
@@ -50,23 +61,36 @@ pub const BEST: &str = "best";
 pub const BEST_TIE: &str = "best (tie)";
 /// The `chosen` cell of a candidate tied with the chosen one.
 pub const TIE: &str = "tie";
+/// How the `chosen` cell of a candidate screened out in the warm-up begins.
+pub const SCREENED: &str = "screened";
 
 /// One candidate's measurement: its timed runs, its error against the CPU reference and the
-/// work of the timed region (for the bound).
+/// work of the timed region (for the bound); or, screened out in the warm-up, how many times
+/// the fastest candidate's warm-up run its own took (no timed runs).
 struct Trial {
     pub timing: Timing,
     pub error: f64,
     pub work: Work,
+    pub screened: Option<f64>,
 }
 
-impl Trial {
-    fn timed(timing: Timing, error: f64, work: Work) -> Trial {
-        Trial {
-            timing,
-            error,
-            work,
-        }
-    }
+/// A candidate whose warm-up run took more than this many times the fastest candidate's is
+/// screened out: verified, but not timed in the rounds (module docs).
+pub const SCREEN: f64 = 4.0;
+
+/// For each candidate's warm-up time (ms), `Some(its multiple of the fastest)` where that is
+/// over [`SCREEN`], else `None` (timed in the rounds); all `None` without warm-up times or
+/// without a positive fastest one.
+pub fn screen(warm_ms: &[f64]) -> Vec<Option<f64>> {
+    let fastest = warm_ms
+        .iter()
+        .copied()
+        .filter(|t| t.is_finite() && *t > 0.0)
+        .min_by(f64::total_cmp);
+    warm_ms
+        .iter()
+        .map(|&t| fastest.map(|f| t / f).filter(|x| *x > SCREEN))
+        .collect()
 }
 
 /// A candidate ready to be timed in rounds ([`Tuner::pick_interleaved`]): `run` does one
@@ -168,12 +192,18 @@ impl Tuner {
         let live: Vec<usize> = (0..prepared.len())
             .filter(|&i| prepared[i].is_ok())
             .collect();
-        let timed = rounds_gpu(&s.gl, plan, live.len(), |j| {
-            let i = live[j];
-            match prepared[i].as_mut() {
-                Ok(c) => (c.run)(),
-                Err(_) => Ok(()),
-            }
+        let mut run = |i: usize| match prepared[i].as_mut() {
+            Ok(c) => (c.run)(),
+            Err(_) => Ok(()),
+        };
+        // The warm-up round, timed only to screen (module docs), then the rounds of the rest.
+        let warm = warm_up(plan.warmup, live.len(), |j| {
+            once_gpu(&s.gl, || run(live[j])).map(|((), ms)| ms)
+        })?;
+        let behind = screen(&warm);
+        let raced: Vec<usize> = (0..live.len()).filter(|&j| behind[j].is_none()).collect();
+        let timed = rounds_gpu(&s.gl, TimingPlan { warmup: 0, ..plan }, raced.len(), |r| {
+            run(live[raced[r]])
         })?;
         // Each candidate's row gets its own profiled warm-up run (variant j is `live[j]`).
         let mut profiles = vec![Vec::new(); candidates.len()];
@@ -185,13 +215,24 @@ impl Tuner {
         }
         let mut trials = Vec::with_capacity(candidates.len());
         let mut next = timed.timings.into_iter();
+        // The prepared candidates in order are `live`'s, whose warm-ups `behind` judged.
+        let mut behind = behind.into_iter();
         for c in prepared.iter_mut() {
             trials.push(match c {
                 Err(why) => Err(why.clone()),
                 Ok(c) => {
-                    let timing = next.next().unwrap_or_default();
+                    let screened = behind.next().flatten();
+                    let timing = match screened {
+                        Some(_) => Timing::default(),
+                        None => next.next().unwrap_or_default(),
+                    };
                     match (c.check)() {
-                        Ok(error) => Ok(Trial::timed(timing, error, c.work)),
+                        Ok(error) => Ok(Trial {
+                            timing,
+                            error,
+                            work: c.work,
+                            screened,
+                        }),
                         Err(RunError::Interrupted) => return Err(RunError::Interrupted),
                         Err(e) => Err(e.to_string()),
                     }
@@ -215,7 +256,8 @@ impl Tuner {
         tol: f64,
         mut profiles: Vec<Vec<crate::gl::profile::RunProfile>>,
     ) -> Result<P, RunError> {
-        let verified = |tr: &Trial| tr.error.is_finite() && tr.error <= tol;
+        let verified =
+            |tr: &Trial| tr.error.is_finite() && tr.error <= tol && tr.screened.is_none();
         let ok: Vec<(usize, &[f64])> = trials
             .iter()
             .enumerate()
@@ -237,6 +279,16 @@ impl Tuner {
                 .text(INPUT, input);
             let row = match tr {
                 Err(why) => row.fail(why.clone()),
+                Ok(Trial {
+                    screened: Some(x),
+                    error,
+                    ..
+                }) => row
+                    .num(ERROR, *error)
+                    .text(CHOSEN, format!("{SCREENED} ({x:.1}× the fastest warm-up)"))
+                    .runs(0)
+                    .verify(*error, tol)
+                    .not_chosen(),
                 Ok(tr) => {
                     let t = &tr.timing;
                     let flops = tr.work.flops32 + tr.work.flops64;
@@ -291,17 +343,19 @@ impl Tuner {
         for c in std::mem::take(&mut self.captions) {
             self.t.caption(c);
         }
-        self.t.caption(
+        self.t.caption(format!(
             "One row per candidate, timed on the input named, the candidates of a kernel in \
              the same rounds; `chosen` marks the candidate every later table of this paper \
              uses, judged on the paired ratios of the rounds (no between-run term: the rounds \
              share their spell): a candidate is beaten when another's paired time ratio to it \
              has a 95 % interval wholly below 1; `best` when one candidate alone is not \
              beaten; otherwise those not beaten are a tie (`tie`), broken by the least median \
-             time (`best (tie)`). The time column's interval carries the limiter's between-run \
+             time (`best (tie)`). A candidate whose warm-up run took more than {SCREEN}× \
+             the fastest candidate's is screened out before the rounds (`screened`, with its \
+             multiple): verified, not timed. The time column's interval carries the limiter's between-run \
              term (for comparison with other runs), not the choice. The paper's own kernels \
-             keep the paper's parameters and are not tuned.",
-        );
+             keep the paper's parameters and are not tuned."
+        ));
         self.t.finish()?;
         Ok(())
     }
@@ -311,3 +365,27 @@ impl Tuner {
 #[derive(Debug, thiserror::Error)]
 #[error("tuning {0}: no candidate ran and verified on this device")]
 struct NoCandidate(String);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_more_than_four_times_behind_in_the_warm_up_is_screened() {
+        let b = screen(&[40.0, 36.0, 158.0, 300.0, 144.0]);
+        assert_eq!(b[0], None);
+        assert_eq!(b[1], None);
+        // 158 / 36 = 4.39: screened; 144 / 36 = 4.0 exactly: timed.
+        assert!((b[2].unwrap() - 158.0 / 36.0).abs() < 1e-12);
+        assert!(b[3].is_some());
+        assert_eq!(b[4], None);
+    }
+
+    #[test]
+    fn no_warm_up_or_no_positive_time_screens_nothing() {
+        assert!(screen(&[]).is_empty());
+        assert_eq!(screen(&[0.0, 0.0]), vec![None, None]);
+        // A failed candidate's zero does not become the fastest.
+        assert_eq!(screen(&[0.0, 10.0, 30.0]), vec![None, None, None]);
+    }
+}

@@ -47,9 +47,10 @@ pub fn write_report(
         &records,
         run.as_ref(),
         &format!(
-            "{}{}",
+            "{}{}{}",
             versus_section(dir, &keyed),
-            super::targets::section(dir, &keyed, class(&records), &super::targets::builtin())
+            super::targets::section(dir, &keyed, class(&records), &super::targets::builtin()),
+            super::ledger::section(&keyed)
         ),
     );
     s.push_str("\n## Provenance of the latest run\n\n");

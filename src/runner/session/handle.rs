@@ -45,6 +45,10 @@ pub(super) struct Shared {
     /// Sample the machine's load over each table with this threshold ([`crate::report::load`]);
     /// `None`: not sampled.
     pub(super) load_threshold: std::cell::Cell<Option<f64>>,
+    /// When the last row of any table was written (or the paper started), and the timed
+    /// runs' ledger then: the time since belongs to the next row written, whichever table
+    /// writes it ([`super::writer::TableWriter`]'s time, as the row profiles are attributed).
+    pub(super) mark: std::cell::Cell<(std::time::Instant, crate::gl::measure::Ledger)>,
     pub(super) state: RefCell<State>,
 }
 
@@ -91,6 +95,10 @@ impl Session {
                 interrupted,
                 profile: RefCell::new(None),
                 load_threshold: std::cell::Cell::new(None),
+                mark: std::cell::Cell::new((
+                    std::time::Instant::now(),
+                    crate::gl::measure::ledger(),
+                )),
                 state: RefCell::new(State {
                     tables: vec![],
                     plots: vec![],
@@ -263,6 +271,7 @@ impl Session {
             reused: 0,
             unchecked: 0,
             load: None,
+            time: None,
         });
         false
     }

@@ -56,6 +56,7 @@ impl Session {
             bar,
             gl: self.gl.clone(),
             probe: Default::default(),
+            time: Default::default(),
         })
     }
 }

@@ -11,6 +11,7 @@ use super::probes::{REPROBE_AT, TableProbes};
 use crate::bench::{Limits, OVER_BOUND};
 use crate::report::files::write_atomic;
 use crate::report::index::TableRef;
+use crate::report::record::TableTime;
 use crate::report::table::Attained;
 use crate::report::{BOUND, LIMITER, OF_BOUND, Row, RowBuilder, Status, Table, Value};
 use crate::runner::error::RunError;
@@ -33,6 +34,10 @@ pub struct TableWriter {
     /// table's first bounded row, and again after a row near a fixed-cost bound (the least of
     /// each cost over the probes); its rows' fixed-cost terms use them.
     pub(super) probe: TableProbes,
+    /// The time of the rows written so far: each row's is the time since the session's
+    /// previous row, of any table ([`Shared::mark`]), so that tables filled together (one
+    /// measurement, a row in each) do not count the same seconds twice.
+    pub(super) time: TableTime,
 }
 
 impl TableWriter {
@@ -272,6 +277,7 @@ impl TableWriter {
         self.table.rows.retain(|r| r.key != row.key);
         self.table.rows.push(row);
         self.bar.inc(1);
+        self.book_row();
         self.write()
     }
 
@@ -470,7 +476,18 @@ impl TableWriter {
             reused: self.reused.len(),
             unchecked: count(|s| matches!(s, Status::Unchecked { .. })),
             load,
+            time: (self.reused.len() < rows.len()).then_some(self.time),
         });
+    }
+
+    /// Adds the time since the session's previous row to this table's and moves the mark.
+    fn book_row(&mut self) {
+        let now = (std::time::Instant::now(), crate::gl::measure::ledger());
+        let (t0, ledger0) = self.shared.mark.replace(now);
+        let spent = now.1.since(&ledger0);
+        self.time.seconds += now.0.duration_since(t0).as_secs_f64();
+        self.time.gpu_s += spent.gpu.as_secs_f64();
+        self.time.cpu_s += spent.cpu.as_secs_f64();
     }
 
     /// Writes the final files and lists the table in the report; returns the table.

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use crate::gl::measure::measure_gpu;
+use crate::gl::measure::{book_gpu, measure_gpu};
 use crate::gl::steady::rewarm;
 use crate::gl::timing::{TimingPlan, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
@@ -372,15 +372,17 @@ fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunErr
     rewarm(gl, || sim.step()).map_err(RunError::algorithm)?;
     gl.finish();
     let samples = repeat(c.repeat.plan(), || {
-        rewarm(gl, || sim.step())?;
-        let t0 = Instant::now();
-        sim.step()?;
-        gl.finish();
-        let step = t0.elapsed().as_secs_f64() * 1e3;
-        target.clear([0.0, 0.0, 0.0, 1.0]);
-        renderer.draw(sim.as_ref(), Target::Texture(&target), w, h)?;
-        gl.finish();
-        Ok::<_, SimError>((step, t0.elapsed().as_secs_f64() * 1e3))
+        book_gpu(|| {
+            rewarm(gl, || sim.step())?;
+            let t0 = Instant::now();
+            sim.step()?;
+            gl.finish();
+            let step = t0.elapsed().as_secs_f64() * 1e3;
+            target.clear([0.0, 0.0, 0.0, 1.0]);
+            renderer.draw(sim.as_ref(), Target::Texture(&target), w, h)?;
+            gl.finish();
+            Ok::<_, SimError>((step, t0.elapsed().as_secs_f64() * 1e3))
+        })
     })
     .map_err(RunError::algorithm)?;
     let mut steps: Vec<f64> = samples.runs.iter().map(|r| r.0).collect();
