@@ -408,10 +408,10 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("table4.sizes.quick", "[64]"),
                 ("table4.dims", "[2]"),
                 ("table4.jacobi_budget_s.quick", "[2.0]"),
-                ("table4.direct", ONCE),
+                ("table4.direct.quick", ONCE),
                 ("perf.unknowns.quick", "[64]"),
                 ("perf.sweeps", "2"),
-                ("perf.repeat", ONCE),
+                ("perf.repeat.quick", ONCE),
             ],
         ),
     ];

@@ -247,7 +247,7 @@ pub struct AnchorCfg {
 pub struct LegacyCfg {
     pub meshes: PerMode<Vec<MeshSpec>>,
     pub iterations: usize,
-    pub repeat: Repeat,
+    pub repeat: PerMode<Repeat>,
 }
 
 /// The BioFET check run inside `reproduce` (see [`super::biofet`]).

@@ -106,7 +106,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
          relative to its max norm (tolerance {TOL:.0e}).",
         opts.local_size
     ));
-    let rep = &cfg.legacy.repeat;
+    let rep = cfg.legacy.repeat.pick(s.mode);
     t.caption(format!(
         "Interleaved: per mesh the solvers run in rounds on the same matrix (each round every \
          solver once, in a shuffled order): {}. {MS} = median [95 % interval] over the rounds \
@@ -141,7 +141,7 @@ fn measure(
     lacks: Option<&str>,
 ) -> Result<(), RunError> {
     let k = cfg.legacy.iterations;
-    let plan = cfg.legacy.repeat.plan();
+    let plan = cfg.legacy.repeat.pick(s.mode).plan();
     let sys = fig4_problem(mesh);
     let n = mesh.nodes();
     let a32 = sys.a.map(|v| v as f32);

@@ -47,7 +47,7 @@ pub struct Table4Config {
     pub max_iterations: usize,
     /// Wall-time budget of each GPU Jacobi solve, one per size.
     pub jacobi_budget_s: PerMode<Vec<f64>>,
-    pub direct: Repeat,
+    pub direct: PerMode<Repeat>,
     pub paper_gpu_s: Vec<f64>,
     pub paper_matlab_s: Vec<f64>,
     pub c1060_bandwidth_gbs: f64,
@@ -68,7 +68,7 @@ pub struct PerfConfig {
     pub unknowns: Sizes,
     pub dim: usize,
     pub sweeps: usize,
-    pub repeat: Repeat,
+    pub repeat: PerMode<Repeat>,
 }
 
 impl PerfConfig {

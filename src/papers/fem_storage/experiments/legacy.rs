@@ -28,7 +28,7 @@ use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{JacobiSweeps, sweeps_f64};
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, RowBuilder, with_bound_columns};
-use crate::runner::{RunError, Session, TableWriter};
+use crate::runner::{Repeat, RunError, Session, TableWriter};
 
 /// The algorithm both rows solve, for the legacy-vs-compute table.
 const VERSUS: &str = "Jacobi sweeps on the flattened arrays (f32)";
@@ -85,7 +85,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         s.check_interrupt()?;
         size_rows(s, cfg, &mut t, grid, &lacks)?;
     }
-    captions(&mut t, p, &lacks);
+    captions(&mut t, p, p.repeat.pick(s.mode), &lacks);
     t.finish()?;
     Ok(())
 }
@@ -125,15 +125,20 @@ fn size_rows(
     // each way of reading, interleaved in rounds on the same matrix.
     let mut frag = FragmentJacobi::new(&s.gl, &flat).map_err(RunError::algorithm)?;
     let mut comps = compute_solvers(s, &flat, lacks)?;
-    let timed = rounds_gpu(&s.gl, cfg.perf.repeat.plan(), 1 + comps.len(), |i| {
-        if i == 0 {
-            frag.set_x(&zeros)?;
-            frag.run_fixed(sweeps)
-        } else {
-            comps[i - 1].set_x(&zeros)?;
-            comps[i - 1].run_fixed(sweeps)
-        }
-    })
+    let timed = rounds_gpu(
+        &s.gl,
+        cfg.perf.repeat.pick(s.mode).plan(),
+        1 + comps.len(),
+        |i| {
+            if i == 0 {
+                frag.set_x(&zeros)?;
+                frag.run_fixed(sweeps)
+            } else {
+                comps[i - 1].set_x(&zeros)?;
+                comps[i - 1].run_fixed(sweeps)
+            }
+        },
+    )
     .map_err(RunError::algorithm)?;
     let m = Measured {
         grid: &grid,
@@ -259,9 +264,8 @@ impl Measured<'_> {
     }
 }
 
-fn captions(t: &mut TableWriter, p: &PerfConfig, lacks: &Option<String>) {
+fn captions(t: &mut TableWriter, p: &PerfConfig, rep: &Repeat, lacks: &Option<String>) {
     let sweeps = p.sweeps;
-    let rep = &p.repeat;
     t.caption(format!(
         "Interleaved: per size the fragment sweep and the compute sweeps run in rounds on the \
          same matrix (each round every solver once, in a shuffled order): {}. ms/sweep = \

@@ -17,7 +17,7 @@ use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiSweeps};
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::{Column, RowBuilder, with_bound_columns};
-use crate::runner::{RunError, Session, TableWriter};
+use crate::runner::{Repeat, RunError, Session, TableWriter};
 
 /// The sweep on the roofline, per way of reading the inputs.
 fn kernel(reads: Reads) -> String {
@@ -90,7 +90,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         t.start(&keys(&grid, &cpu_threads)[0]);
         size_rows(s, cfg, &mut t, grid, &cpu_threads, stream)?;
     }
-    captions(&mut t, p, stream_mib, stream);
+    captions(&mut t, p, p.repeat.pick(s.mode), stream_mib, stream);
     t.finish()?;
     Ok(())
 }
@@ -173,7 +173,7 @@ fn time_sweeps(
         .collect();
     let ngl = gpus.len();
     let timed = rounds(
-        p.repeat.plan(),
+        p.repeat.pick(s.mode).plan(),
         ngl + cpus.len(),
         |i| -> Result<f64, FemError> {
             let ((), ms) = if i < ngl {
@@ -246,9 +246,8 @@ fn gl_row(
         .work_timed(kernel(reads), work, &one_sweep)
 }
 
-fn captions(t: &mut TableWriter, p: &PerfConfig, stream_mib: usize, stream: f64) {
+fn captions(t: &mut TableWriter, p: &PerfConfig, rep: &Repeat, stream_mib: usize, stream: f64) {
     let sweeps = p.sweeps;
-    let rep = &p.repeat;
     t.caption(format!(
         "Interleaved: per size the GL sweeps (SSBO and buffer-texture reads) and the CPU sweeps \
          (each thread count) run in rounds on the same arrays (each round every solver once, \

@@ -16,7 +16,7 @@ use crate::papers::fem_storage::gpu::GpuJacobi;
 use crate::papers::fem_storage::jacobi::{CpuJacobi, JacobiInfo, JacobiParams, JacobiSweeps, Stop};
 use crate::papers::fem_storage::mesh::Grid;
 use crate::report::RowBuilder;
-use crate::runner::Session;
+use crate::runner::{Repeat, Session};
 use crate::stats::Estimate;
 
 fn jacobi_params(c: &Table4Config, budget_s: f64) -> JacobiParams {
@@ -49,7 +49,7 @@ pub(super) fn solve_row(
     let jacobi_res = sys.relative_residual(&x64);
     let direct_ok = dim == 2 || grid.nodes() <= c.direct_max_3d;
     let (chol_s, chol_res) = if direct_ok {
-        let (tm, res) = cholesky(c, &sys)?;
+        let (tm, res) = cholesky(c.direct.pick(s.mode), &sys)?;
         (Some(tm), Some(res))
     } else {
         (None, None)
@@ -186,9 +186,9 @@ fn gpu_solve(
 }
 
 /// The direct solve (Cholesky on the CPU): its time in seconds and its relative residual.
-fn cholesky(c: &Table4Config, sys: &System) -> Result<(Estimate, f64), FemError> {
+fn cholesky(direct: &Repeat, sys: &System) -> Result<(Estimate, f64), FemError> {
     let mut xd = Vec::new();
-    let tm = measure_cpu(c.direct.plan(), || {
+    let tm = measure_cpu(direct.plan(), || {
         xd = cholesky_solve(&sys.k, &sys.f)?;
         Ok::<(), FemError>(())
     })?;

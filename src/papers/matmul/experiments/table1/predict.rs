@@ -1,10 +1,20 @@
 //! Predicting a size's run time from the last size measured: where one run would exceed the
 //! budget the warm-up is skipped, and where it would exceed the mode's `max_run_s` the size
-//! (or, for the as-printed launch, that launch alone) is not run (`runner::cap`).
+//! (or, for the as-printed launch, that launch alone) is not run (`runner::cap`). The
+//! as-printed launch's first size, with no size of its own before it, is predicted from the
+//! paper's kernel timed at that size, scaled by the two grids' work groups.
 
 use std::collections::HashMap;
 
 use crate::gl::TimingPlan;
+use crate::papers::matmul::gpu::Park2019Params;
+use crate::report::{Fmt, Value};
+
+/// The work groups of Algorithm 1's printed launch, `glDispatchCompute(64, 64, 1)`.
+fn full_grid() -> u64 {
+    let p = Park2019Params::as_printed();
+    u64::from(p.max_groups).pow(2)
+}
 use crate::runner::cap::{over_cap, predicted_ms};
 
 /// The name the as-printed launch's times are kept under.
@@ -25,10 +35,13 @@ impl Predict {
     /// `plan` without its warm-up when one run is predicted to exceed the whole budget.
     pub(super) fn plan(&self, kernel: &'static str, n: usize, plan: TimingPlan) -> TimingPlan {
         let budget_ms = plan.budget.as_secs_f64() * 1e3;
-        match self.0.get(kernel) {
-            Some(&last) if predicted_ms(last, n, power(kernel)) > budget_ms => {
-                TimingPlan { warmup: 0, ..plan }
-            }
+        let predicted = match self.0.get(kernel) {
+            Some(&last) => Some(predicted_ms(last, n, power(kernel))),
+            None if kernel == AS_PRINTED => self.printed_from_paper(n).map(|(ms, _)| ms),
+            None => None,
+        };
+        match predicted {
+            Some(ms) if ms > budget_ms => TimingPlan { warmup: 0, ..plan },
             _ => plan,
         }
     }
@@ -40,9 +53,36 @@ impl Predict {
     }
 
     /// Why the as-printed launch is not run at size `n` (the other kernels are): one run of
-    /// it predicted over `cap_s`.
+    /// it predicted over `cap_s` — from its own last size, or, before it has run, from the
+    /// paper's kernel at this `n` ([`Self::printed_from_paper`]).
     pub(super) fn printed_over_cap(&self, n: usize, cap_s: Option<f64>) -> Option<String> {
-        self.kernel_over_cap("Algorithm 1 as printed", AS_PRINTED, n, cap_s)
+        if self.0.contains_key(AS_PRINTED) {
+            return self.kernel_over_cap("Algorithm 1 as printed", AS_PRINTED, n, cap_s);
+        }
+        let (ms, groups) = self.printed_from_paper(n)?;
+        let (cap, sig) = (cap_s?, |x: f64| Value::Num(x).render(Fmt::Sig(3)));
+        let full = full_grid();
+        (ms / 1e3 > cap).then(|| {
+            format!(
+                "one run of Algorithm 1 as printed is predicted at {} s (the paper's kernel's \
+                 {} ms at this N × {} for the printed grid's {full} work groups against \
+                 the {groups} it needs), over this mode's max_run_s = {cap} s",
+                sig(ms / 1e3),
+                sig(ms * groups as f64 / full as f64),
+                sig(full as f64 / groups as f64),
+            )
+        })
+    }
+
+    /// The as-printed launch's first run predicted from the paper's kernel timed at the same
+    /// `n`: groups of the same tiles walking the same N / 32 of them, [`full_grid`] groups
+    /// instead of the (N / 32)² needed, so its time × full / needed (ms), and the groups
+    /// needed. `None` where the paper's kernel has not run at `n`.
+    fn printed_from_paper(&self, n: usize) -> Option<(f64, u64)> {
+        let &(n0, ms) = self.0.get("paper")?;
+        let block = Park2019Params::default().block as usize;
+        let groups = (n.div_ceil(block) as u64).pow(2);
+        (n0 == n && groups > 0).then(|| (ms * full_grid() as f64 / groups as f64, groups))
     }
 
     /// Under `--resume`, a size whose rows were reused: each kernel's median time (`None` for
@@ -75,6 +115,40 @@ impl Predict {
 mod tests {
     use super::{AS_PRINTED, Predict};
     use crate::gl::TimingPlan;
+
+    #[test]
+    fn the_as_printed_launch_s_first_size_is_predicted_from_the_paper_kernel_at_that_size() {
+        let mut p = Predict::default();
+        assert_eq!(
+            p.printed_over_cap(128, Some(5.0)),
+            None,
+            "nothing timed yet"
+        );
+        p.0.insert("paper", (128, 37.0));
+        // 16 groups needed at N = 128, 4096 printed: 37 ms × 256 = 9.47 s.
+        let why = p.printed_over_cap(128, Some(5.0)).expect("9.47 s > 5 s");
+        assert!(
+            why.contains("9.47 s") && why.contains("against the 16 it needs"),
+            "{why}"
+        );
+        assert_eq!(p.printed_over_cap(128, Some(10.0)), None, "9.47 s < 10 s");
+        assert_eq!(
+            p.printed_over_cap(256, Some(5.0)),
+            None,
+            "timed at 128 only"
+        );
+        let plan = TimingPlan {
+            warmup: 1,
+            repetitions: 3,
+            budget: std::time::Duration::from_secs(5),
+            ci_target: 0.03,
+            max_runs: 10,
+        };
+        assert_eq!(p.plan(AS_PRINTED, 128, plan).warmup, 0, "9.47 s > 5 s");
+        // Once it has run, its own time predicts it (∝ N).
+        p.0.insert(AS_PRINTED, (128, 2000.0));
+        assert_eq!(p.plan(AS_PRINTED, 128, plan).warmup, 1, "2 s");
+    }
 
     #[test]
     fn the_as_printed_launch_is_predicted_linear_in_n_and_capped_alone() {
