@@ -200,7 +200,11 @@ impl Tuner {
         let warm = warm_up(plan.warmup, live.len(), |j| {
             once_gpu(&s.gl, || run(live[j])).map(|((), ms)| ms)
         })?;
-        let behind = screen(&warm);
+        // No warm-up (a plan without one): nothing to screen on, every candidate is timed.
+        let behind = match warm.len() == live.len() {
+            true => screen(&warm),
+            false => vec![None; live.len()],
+        };
         let raced: Vec<usize> = (0..live.len()).filter(|&j| behind[j].is_none()).collect();
         let timed = rounds_gpu(&s.gl, TimingPlan { warmup: 0, ..plan }, raced.len(), |r| {
             run(live[raced[r]])
