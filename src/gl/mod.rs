@@ -45,6 +45,7 @@ pub mod egl;
 pub mod error;
 pub mod image_access;
 pub mod info;
+pub mod ledger;
 pub mod measure;
 pub mod observe;
 pub mod pingpong;

@@ -155,7 +155,7 @@ pub fn rewarm<E>(gl: &Gl, mut work: impl FnMut() -> Result<(), E>) -> Result<(),
 /// result returned. For runs that time their own region (an LU whose upload is outside its
 /// timers); a run timed from outside is [`super::measure::once_gpu`].
 pub fn warm_run<T, E>(gl: &Gl, mut f: impl FnMut() -> Result<T, E>) -> Result<T, E> {
-    super::measure::book_gpu(|| {
+    super::ledger::book_gpu(|| {
         rewarm(gl, || f().map(drop))?;
         f()
     })

@@ -42,7 +42,7 @@ pub struct TableRef {
 }
 
 /// A table's wall time from its start to its files, and the parts of it spent inside timed
-/// runs ([`crate::gl::measure::Ledger`]); the rest is set-up, references, verification and
+/// runs ([`crate::gl::ledger::Ledger`]); the rest is set-up, references, verification and
 /// plotting.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TableTime {

@@ -169,7 +169,7 @@ mod tests {
         PaperRecord {
             key: key.into(),
             title: key.into(),
-            provenance: crate::report::Provenance {
+            provenance: crate::report::provenance::Provenance {
                 seconds,
                 ..Default::default()
             },

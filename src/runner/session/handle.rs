@@ -48,7 +48,7 @@ pub(super) struct Shared {
     /// When the last row of any table was written (or the paper started), and the timed
     /// runs' ledger then: the time since belongs to the next row written, whichever table
     /// writes it ([`super::writer::TableWriter`]'s time, as the row profiles are attributed).
-    pub(super) mark: std::cell::Cell<(std::time::Instant, crate::gl::measure::Ledger)>,
+    pub(super) mark: std::cell::Cell<(std::time::Instant, crate::gl::ledger::Ledger)>,
     pub(super) state: RefCell<State>,
 }
 
@@ -97,7 +97,7 @@ impl Session {
                 load_threshold: std::cell::Cell::new(None),
                 mark: std::cell::Cell::new((
                     std::time::Instant::now(),
-                    crate::gl::measure::ledger(),
+                    crate::gl::ledger::ledger(),
                 )),
                 state: RefCell::new(State {
                     tables: vec![],

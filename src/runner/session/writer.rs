@@ -482,7 +482,7 @@ impl TableWriter {
 
     /// Adds the time since the session's previous row to this table's and moves the mark.
     fn book_row(&mut self) {
-        let now = (std::time::Instant::now(), crate::gl::measure::ledger());
+        let now = (std::time::Instant::now(), crate::gl::ledger::ledger());
         let (t0, ledger0) = self.shared.mark.replace(now);
         let spent = now.1.since(&ledger0);
         self.time.seconds += now.0.duration_since(t0).as_secs_f64();

@@ -172,7 +172,7 @@ fn gpu_solve(
     gpu.set_x(&vec![0.0; flat.n()])?;
     s.gl.finish();
     // Timed by the solve's own clock: booked as a timed GPU run.
-    let info = crate::gl::measure::book_gpu(|| gpu.solve(&jacobi_params(c, budget)))?;
+    let info = crate::gl::ledger::book_gpu(|| gpu.solve(&jacobi_params(c, budget)))?;
     let work = gpu.work(info.iterations, info.history.len());
     let x = gpu.x()?;
     // Kernel check at this size: one more GPU sweep from x against the CPU sweep.

@@ -4,7 +4,8 @@
 
 use std::time::Instant;
 
-use crate::gl::measure::{book_gpu, measure_gpu};
+use crate::gl::ledger::book_gpu;
+use crate::gl::measure::measure_gpu;
 use crate::gl::steady::rewarm;
 use crate::gl::timing::{TimingPlan, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
