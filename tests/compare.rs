@@ -45,13 +45,7 @@ fn run(dir: &Path, renderer: &str, times: [f64; 2], error2: f64) {
             id: "table1".into(),
             title: "Table 1".into(),
             rows: 2,
-            failed: 0,
-            skipped_rows: 0,
-            skipped: None,
-            reused: 0,
-            unchecked: 0,
-            load: None,
-            time: None,
+            ..Default::default()
         }],
         plots: vec![],
         notes: vec![],
@@ -198,13 +192,7 @@ fn stability_run(
         id: id.into(),
         title: id.into(),
         rows,
-        failed: 0,
-        skipped_rows: 0,
-        skipped: None,
-        reused: 0,
-        unchecked: 0,
-        load: None,
-        time: None,
+        ..Default::default()
     };
     let claims = ["CR is faster", "fp64 is slower", "copy beats switch"];
     let record = PaperRecord {

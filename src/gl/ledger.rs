@@ -53,9 +53,11 @@ fn booked<R>(account: &AtomicU64, f: impl FnOnce() -> R) -> R {
 /// span's ([`Ledger::since`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Ledger {
-    /// Inside [`super::measure::once_gpu`] and [`book_gpu`]: the timed GPU runs, their warm-ups and re-warms.
+    /// Inside [`book_gpu`] (every [`super::measure::once_gpu`]): the timed GPU runs, their
+    /// warm-ups and re-warms.
     pub gpu: Duration,
-    /// Inside [`super::measure::once_cpu`]: the timed CPU runs (the papers' CPU baselines) and their warm-ups.
+    /// Inside [`book_cpu`] (every [`super::measure::once_cpu`]): the timed CPU runs (the
+    /// papers' CPU baselines) and their warm-ups.
     pub cpu: Duration,
 }
 

@@ -11,8 +11,8 @@ use super::finding::Finding;
 use super::load::LoadSample;
 use super::provenance::Provenance;
 
-/// A table as the index lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A table as the index lists it (`Default`: no rows, nothing skipped, failed or reused).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TableRef {
     pub id: String,
     pub title: String,

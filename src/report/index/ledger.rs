@@ -151,17 +151,12 @@ mod tests {
             id: id.into(),
             title: id.into(),
             rows: 1,
-            failed: 0,
-            skipped_rows: 0,
-            skipped: None,
-            reused: 0,
-            unchecked: 0,
-            load: None,
             time: time.map(|(seconds, gpu_s, cpu_s)| TableTime {
                 seconds,
                 gpu_s,
                 cpu_s,
             }),
+            ..Default::default()
         }
     }
 

@@ -264,14 +264,8 @@ impl Session {
         st.tables.push(TableRef {
             id: id.to_string(),
             title: id.to_string(),
-            rows: 0,
-            failed: 0,
-            skipped_rows: 0,
             skipped: Some(why),
-            reused: 0,
-            unchecked: 0,
-            load: None,
-            time: None,
+            ..Default::default()
         });
         false
     }

@@ -18,8 +18,8 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
          launch, seconds per run, on its own after them, and not at all where one run of it \
          is predicted over this mode's max_run_s (its grid is fixed, so ∝ N from its last \
          size; at its first, the paper's kernel's time at that size × the printed grid's \
-         work groups over the needed ones; the `table1_kernels` row says so). Speed-up = CPU ms / GPU ms, `blocked / \
-         paper kernel` and `best GPU / SGEMM` are medians of the per-round ratios with their \
+         work groups over the needed ones; the `table1_kernels` row says so). Speed-up = \
+         CPU ms / GPU ms, `blocked / paper kernel` and `best GPU / SGEMM` are medians of the per-round ratios with their \
          intervals. The warm-up is skipped where the previous size's run, scaled ∝ N³ (∝ N \
          for the as-printed launch), predicts one run longer than the budget. \
          `glFinish` on both sides of each GPU run; upload and readback excluded. GFLOPS = \

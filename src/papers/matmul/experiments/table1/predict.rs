@@ -9,13 +9,13 @@ use std::collections::HashMap;
 use crate::gl::TimingPlan;
 use crate::papers::matmul::gpu::Park2019Params;
 use crate::report::{Fmt, Value};
+use crate::runner::cap::{over_cap, predicted_ms};
 
 /// The work groups of Algorithm 1's printed launch, `glDispatchCompute(64, 64, 1)`.
 fn full_grid() -> u64 {
     let p = Park2019Params::as_printed();
     u64::from(p.max_groups).pow(2)
 }
-use crate::runner::cap::{over_cap, predicted_ms};
 
 /// The name the as-printed launch's times are kept under.
 pub(super) const AS_PRINTED: &str = "as printed";
