@@ -260,12 +260,13 @@ impl Tuner {
         tol: f64,
         mut profiles: Vec<Vec<crate::gl::profile::RunProfile>>,
     ) -> Result<P, RunError> {
-        let verified =
+        // A candidate can be chosen when it verified and was timed (not screened).
+        let eligible =
             |tr: &Trial| tr.error.is_finite() && tr.error <= tol && tr.screened.is_none();
         let ok: Vec<(usize, &[f64])> = trials
             .iter()
             .enumerate()
-            .filter_map(|(i, tr)| tr.as_ref().ok().filter(|tr| verified(tr)).map(|tr| (i, tr)))
+            .filter_map(|(i, tr)| tr.as_ref().ok().filter(|tr| eligible(tr)).map(|tr| (i, tr)))
             .map(|(i, tr)| (i, tr.timing.samples_ms.as_slice()))
             .collect();
         let pick = crate::stats::paired_winner(&ok);
