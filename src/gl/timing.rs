@@ -5,10 +5,11 @@
 //!
 //! How many repetitions: at least the paper's count, then more until the 95 % confidence
 //! interval of the median is narrow enough ([`TimingPlan::ci_target`], relative half-width)
-//! or the row's time budget is spent (at least one run; see [`repeat`]). Each [`Timing`]
-//! keeps every sample and its interval ([`crate::stats::Estimate`]). Variants compared with
-//! each other are timed interleaved, a shuffled order per round ([`rounds`]), so that their
-//! ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
+//! or the row's time budget is spent (at least one run; see [`repeat`]; a
+//! [floored](TimingPlan::floored) plan makes its first `repetitions` whatever the budget).
+//! Each [`Timing`] keeps every sample and its interval ([`crate::stats::Estimate`]).
+//! Variants compared with each other are timed interleaved, a shuffled order per round
+//! ([`rounds`]), so that their ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
 //! interval includes the run's default between-run term ([`crate::stats::between`], set by
 //! the runner from the run's bench); a table row with a bound trades it for its limiter's.
 
@@ -39,6 +40,10 @@ pub struct TimingPlan {
     pub ci_target: f64,
     /// The most timed runs.
     pub max_runs: usize,
+    /// The budget ends only the runs beyond `repetitions`: the first `repetitions` are made
+    /// whatever they take ([`TimingPlan::floored`]; tuning, whose choice needs them).
+    #[serde(default)]
+    pub floor: bool,
 }
 
 impl TimingPlan {
@@ -51,6 +56,7 @@ impl TimingPlan {
             budget,
             ci_target: DEFAULT_CI_TARGET,
             max_runs: DEFAULT_MAX_RUNS.max(repetitions),
+            floor: false,
         }
     }
     /// Exactly `repetitions` runs (budget allowing), no adaptive extension.
@@ -70,6 +76,19 @@ impl TimingPlan {
         self.ci_target = ci_target.max(0.0);
         self.max_runs = max_runs.max(self.repetitions);
         self
+    }
+
+    /// The first `repetitions` runs made whatever the budget; the budget bounds only the runs
+    /// after them. A decision between variants (tuning) needs them: with one round every
+    /// candidate ties.
+    pub fn floored(mut self) -> Self {
+        self.floor = true;
+        self
+    }
+
+    /// Whether the budget may end the runs: always, or (floored) once `n` runs are made.
+    fn budget_may_end(&self, n: usize) -> bool {
+        !self.floor || n >= self.repetitions
     }
 
     /// Whether `samples` are enough, budget aside: `repetitions` made and the median's
@@ -92,7 +111,9 @@ impl TimingPlan {
 
     /// Whether `samples` (ms, `spent_ms` in all) call for another run.
     fn more(&self, samples: &[f64], spent_ms: f64) -> bool {
-        samples.is_empty() || (spent_ms < self.budget.as_secs_f64() * 1e3 && !self.enough(samples))
+        let left = spent_ms < self.budget.as_secs_f64() * 1e3;
+        samples.is_empty()
+            || (!self.enough(samples) && (left || !self.budget_may_end(samples.len())))
     }
 }
 
@@ -328,7 +349,8 @@ fn rounds_until<E: From<Stopped>>(
     let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
     let mut spent_ms = 0.0;
     'rounds: for round in 0u64.. {
-        let done = spent_ms >= budget_ms || times.iter().all(|t| plan.enough(t));
+        let spent = spent_ms >= budget_ms && times.iter().all(|t| plan.budget_may_end(t.len()));
+        let done = spent || times.iter().all(|t| plan.enough(t));
         if k == 0 || (round > 0 && done) {
             break;
         }
@@ -414,6 +436,23 @@ mod tests {
         assert_eq!(s.runs.len(), 1);
         let s = repeat(plan(10, 0), || Ok::<_, ()>(((), 3.0))).unwrap();
         assert_eq!(s.runs.len(), 1);
+    }
+
+    #[test]
+    fn a_floored_plan_makes_its_repetitions_whatever_the_budget_then_stops_at_it() {
+        // 3 ms a run, 5 ms of budget: unfloored 2 runs (above); floored the 10 repetitions,
+        // and no more, since the budget is spent.
+        let s = repeat(plan(10, 5).floored(), || Ok::<_, ()>(((), 3.0))).unwrap();
+        assert_eq!(s.runs.len(), 10);
+        // Interleaved, the same: 4 rounds of both variants although the first spent the budget.
+        let p = TimingPlan::new(0, 4, Duration::from_millis(1)).floored();
+        let r = rounds(p, 2, |_| Ok::<_, Stopped>(3.0)).unwrap();
+        assert!(r.timings.iter().all(|t| t.runs == 4));
+        let r = rounds(TimingPlan { floor: false, ..p }, 2, |_| {
+            Ok::<_, Stopped>(3.0)
+        })
+        .unwrap();
+        assert!(r.timings.iter().all(|t| t.runs == 1));
     }
 
     #[test]

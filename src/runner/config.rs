@@ -169,12 +169,23 @@ impl Repeat {
 
     /// The repetition rule in words, for a caption, with `unit` what is repeated ("run",
     /// "round") and `per` what the budget is for ("solver", "variant and row"): "1 warm-up
-    /// round(s); at least 3 rounds, then more until every median's 95 % interval is within
-    /// ±3 % of it, at most 40 rounds and 2 s per solver". Every table says its rule this way.
+    /// round(s); at least 3 rounds (budget allowing), then more until every median's 95 %
+    /// interval is within ±3 % of it, at most 40 rounds and 2 s per solver". Every table says
+    /// its rule this way.
     pub fn rule(&self, unit: &str, per: &str) -> String {
+        self.rule_with(unit, per, "budget allowing")
+    }
+
+    /// [`Repeat::rule`] for a plan whose first repetitions the budget does not cut
+    /// ([`TimingPlan::floored`]: tuning).
+    pub fn rule_floored(&self, unit: &str, per: &str) -> String {
+        self.rule_with(unit, per, "whatever they take")
+    }
+
+    fn rule_with(&self, unit: &str, per: &str, floor: &str) -> String {
         format!(
-            "{} warm-up {unit}(s); at least {} {unit}s, then more until every median's 95 % \
-             interval is within ±{} % of it, at most {} {unit}s and {} s per {per}",
+            "{} warm-up {unit}(s); at least {} {unit}s ({floor}), then more until every \
+             median's 95 % interval is within ±{} % of it, at most {} {unit}s and {} s per {per}",
             self.warmup,
             self.repetitions,
             (1000.0 * self.ci_target).round() / 10.0,
@@ -222,8 +233,12 @@ mod tests {
         };
         assert_eq!(
             r.rule("round", "solver"),
-            "1 warm-up round(s); at least 3 rounds, then more until every median's 95 % \
-             interval is within ±2.5 % of it, at most 8 rounds and 2.5 s per solver"
+            "1 warm-up round(s); at least 3 rounds (budget allowing), then more until every \
+             median's 95 % interval is within ±2.5 % of it, at most 8 rounds and 2.5 s per solver"
+        );
+        assert!(
+            r.rule_floored("round", "candidate")
+                .contains("at least 3 rounds (whatever they take)")
         );
         let r = Repeat {
             ci_target: 0.03,

@@ -16,8 +16,15 @@
 //! wholly below 1; the candidate no other beats is a clear winner (`best`); where several
 //! are not beaten they are a tie, broken by the least median time (`best (tie)`; the others
 //! `tie`). So the chosen candidate is never slower than another by a paired-ratio interval
-//! that excludes 1, and of those it is the fastest estimate — also where a slow device's
-//! budget allows one round and nothing can be beaten.
+//! that excludes 1, and of those it is the fastest estimate.
+//!
+//! **The first rounds whatever the budget** ([`crate::gl::TimingPlan::floored`]): the
+//! candidates left after screening make the plan's `repetitions` rounds whatever they take,
+//! and the budget bounds only the rounds after them. With one round nothing can be beaten and
+//! the choice is the least of single runs. A budget sized for a fast device did that on
+//! llvmpipe: in the last full run before this rule, LU's tuning (one factorization of order
+//! 1024 takes longer than a candidate's budget) made one round, matmul's fragment kernel and
+//! tridiagonal's PCR two.
 //!
 //! [`Tuner::pick_interleaved`] times the candidates in rounds (each round every candidate
 //! once, a shuffled order per round; [`crate::gl::measure::rounds_gpu`]), so that drift and
@@ -206,9 +213,9 @@ impl Tuner {
             false => vec![None; live.len()],
         };
         let raced: Vec<usize> = (0..live.len()).filter(|&j| behind[j].is_none()).collect();
-        let timed = rounds_gpu(&s.gl, TimingPlan { warmup: 0, ..plan }, raced.len(), |r| {
-            run(live[raced[r]])
-        })?;
+        // The first rounds whatever the budget: with one round every candidate ties.
+        let plan = TimingPlan { warmup: 0, ..plan }.floored();
+        let timed = rounds_gpu(&s.gl, plan, raced.len(), |r| run(live[raced[r]]))?;
         // Each candidate's row gets its own profiled warm-up run (variant j is `live[j]`).
         let mut profiles = vec![Vec::new(); candidates.len()];
         for mut run in crate::gl::profile::take_runs() {
@@ -339,7 +346,7 @@ impl Tuner {
         self.caption(format!(
             "{whose} candidates are timed interleaved (every candidate once per round, a \
              shuffled order per round; a run = {run}, `glFinish` on both sides): {}.",
-            r.rule("round", "candidate")
+            r.rule_floored("round", "candidate")
         ));
     }
 

@@ -171,8 +171,9 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
         "\n### Timed\n\nA timed value is the lower median of its repetitions with a \
          distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
          6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
-         adaptive: at least the paper's count, then more until the interval's half-width is \
-         within the experiment file's `ci_target` or its budget ends; the interval then \
+         adaptive: at least the paper's count (budget allowing; tuning's rounds whatever they \
+         take), then more until the interval's half-width is within the experiment file's \
+         `ci_target` or its budget ends; the interval then \
          includes the between-run term of the row's limiter, measured by the bench's passes \
          (*Threats*, *Between runs*). Variants compared \
          with each other are timed interleaved (every round runs each once, in a shuffled \

@@ -143,6 +143,7 @@ mod tests {
             budget: std::time::Duration::from_secs(5),
             ci_target: 0.03,
             max_runs: 10,
+            floor: false,
         };
         assert_eq!(p.plan(AS_PRINTED, 128, plan).warmup, 0, "9.47 s > 5 s");
         // Once it has run, its own time predicts it (∝ N).
@@ -172,6 +173,7 @@ mod tests {
             budget: std::time::Duration::from_secs(2),
             ci_target: 0.03,
             max_runs: 10,
+            floor: false,
         };
         assert_eq!(p.plan(AS_PRINTED, 128, plan).warmup, 0, "6 s");
         assert_eq!(p.plan("paper", 256, plan).warmup, 1, "0.32 s");
