@@ -9,9 +9,10 @@
 //! [floored](TimingPlan::floored) plan makes its first `repetitions` whatever the budget).
 //! Each [`Timing`] keeps every sample and its interval ([`crate::stats::Estimate`]).
 //! Variants compared with each other are timed interleaved, a shuffled order per round
-//! ([`rounds`]), so that their ratios come from paired samples (which carry no between-run term). Every [`Timing`]'s
-//! interval includes the run's default between-run term ([`crate::stats::between`], set by
-//! the runner from the run's bench); a table row with a bound trades it for its limiter's.
+//! ([`rounds`]), so that their ratios come from paired samples (which carry no between-run
+//! term). Every [`Timing`]'s interval includes the run's default between-run term
+//! ([`crate::stats::between`], set by the runner from the run's bench); a table row with a
+//! bound trades it for its limiter's.
 
 use std::time::Duration;
 
