@@ -214,11 +214,14 @@ fn build() -> String {
 /// differed from it); empty where the build was not made in a git checkout.
 pub const BUILD_COMMIT: &str = env!("GPGPU_REPRO_BUILD_COMMIT");
 
-/// `git describe`-like commit id of the working tree, `+dirty` when it has changes outside
-/// `figures/`; where the binary was built from another commit, that one is named beside it.
-/// A binary run outside its checkout (e.g. copied to a remote GPU machine) names the commit
-/// it was built from ([`BUILD_COMMIT`]); `GPGPU_REPRO_COMMIT` overrides both, and the
-/// reports then say it was given, not read.
+/// The commit whose code this run is: the one the binary was built from ([`BUILD_COMMIT`],
+/// `+dirty` where its sources differed from that commit). The shaders and the experiment files
+/// are built into the binary, so a checkout edited after the build does not change what ran,
+/// and a clean build run in a checkout that has changed since is still that clean commit.
+/// Where the binary was built from another commit than the checkout's, the checkout is named
+/// beside it; where it was built outside a checkout, the checkout's state (`+dirty` for
+/// changes outside `figures/`) is all there is. `GPGPU_REPRO_COMMIT` overrides all of it, and
+/// the reports then say it was given, not read.
 pub fn git_commit() -> String {
     if let Ok(c) = std::env::var("GPGPU_REPRO_COMMIT")
         && !c.trim().is_empty()
@@ -233,33 +236,43 @@ pub fn git_commit() -> String {
             .filter(|o| o.status.success())
             .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
     };
-    match run(&["rev-parse", "--short=12", "HEAD"]) {
-        Some(c) => {
-            // Changes under figures/ are results (a run writing into the checkout), not
-            // code: they do not make the commit that produced them dirty.
-            let dirty = run(&[
-                "status",
-                "--porcelain",
-                "--untracked-files=no",
-                "--",
-                ":/",
-                ":(top,exclude)figures",
-            ])
-            .is_some_and(|s| !s.is_empty());
-            let built = BUILD_COMMIT.trim_end_matches("+dirty");
-            let here = if dirty {
-                format!("{c}+dirty")
-            } else {
-                c.clone()
-            };
-            if built.is_empty() || built == c {
-                here
-            } else {
-                format!("{here} (binary built from {BUILD_COMMIT})")
-            }
+    let checkout = run(&["rev-parse", "--short=12", "HEAD"]).map(|c| {
+        // Changes under figures/ are results (a run writing into the checkout), not
+        // code: they do not make the commit that produced them dirty.
+        let dirty = run(&[
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+            "--",
+            ":/",
+            ":(top,exclude)figures",
+        ])
+        .is_some_and(|s| !s.is_empty());
+        (c, dirty)
+    });
+    describe_commit(
+        checkout.as_ref().map(|(c, d)| (c.as_str(), *d)),
+        BUILD_COMMIT,
+    )
+}
+
+/// [`git_commit`]'s rule, given the checkout (its commit and whether it has changes outside
+/// `figures/`; `None` outside a checkout) and the commit recorded in the binary (`""` where
+/// the build was not made in a checkout).
+fn describe_commit(checkout: Option<(&str, bool)>, built: &str) -> String {
+    let mark = |c: &str, dirty: bool| {
+        if dirty {
+            format!("{c}+dirty")
+        } else {
+            c.to_string()
         }
-        None if !BUILD_COMMIT.is_empty() => {
-            format!("{BUILD_COMMIT} (recorded in the binary; not run in a git checkout)")
+    };
+    match checkout {
+        Some((c, dirty)) if built.is_empty() => mark(c, dirty),
+        Some((c, _)) if built.trim_end_matches("+dirty") == c => built.to_string(),
+        Some((c, dirty)) => format!("{} (binary built from {built})", mark(c, dirty)),
+        None if !built.is_empty() => {
+            format!("{built} (recorded in the binary; not run in a git checkout)")
         }
         None => "unknown (not a git checkout, and the binary was not built in one)".into(),
     }
@@ -280,4 +293,33 @@ pub fn command_line() -> String {
         *first = "gpgpu-repro".into();
     }
     args.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::describe_commit;
+
+    #[test]
+    fn the_commit_is_the_binarys_whatever_the_checkout_became_after_the_build() {
+        // Built clean from the checkout's commit, the checkout edited since: what ran is clean.
+        assert_eq!(describe_commit(Some(("abc", true)), "abc"), "abc");
+        // Built from edited sources, the edits undone since: what ran was not the commit.
+        assert_eq!(
+            describe_commit(Some(("abc", false)), "abc+dirty"),
+            "abc+dirty"
+        );
+        assert_eq!(describe_commit(Some(("abc", false)), "abc"), "abc");
+        // Built from another commit: both named.
+        assert_eq!(
+            describe_commit(Some(("def", true)), "abc"),
+            "def+dirty (binary built from abc)"
+        );
+        // No build record: the checkout is all there is.
+        assert_eq!(describe_commit(Some(("abc", true)), ""), "abc+dirty");
+        assert_eq!(
+            describe_commit(None, "abc"),
+            "abc (recorded in the binary; not run in a git checkout)"
+        );
+        assert!(describe_commit(None, "").starts_with("unknown"));
+    }
 }
