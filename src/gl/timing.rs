@@ -239,9 +239,9 @@ pub fn stop_requested() -> bool {
 /// The one repetition loop behind every timed number: `plan.warmup` untimed runs, then timed
 /// runs until `plan.repetitions` are made and the median's interval is within
 /// `plan.ci_target`, or `plan.max_runs` are made, or `plan.budget` is spent (at least one
-/// run). `run` does one run and returns its result and its time in ms — measured by the
-/// caller, so that a run can time only its own region (e.g. an LU whose upload is excluded)
-/// and report parts.
+/// run; a [floored](TimingPlan::floored) plan's first `repetitions`). `run` does one run and
+/// returns its result and its time in ms — measured by the caller, so that a run can time
+/// only its own region (e.g. an LU whose upload is excluded) and report parts.
 pub fn repeat<S, E>(
     plan: TimingPlan,
     mut run: impl FnMut() -> Result<(S, f64), E>,
@@ -285,7 +285,8 @@ fn profiled_if_last<T, E>(
 /// each, then rounds, each running every variant once in the order [`crate::stats::round_order`]
 /// gives for that round, until every variant has `plan.repetitions` runs and an interval within
 /// `plan.ci_target` (or `plan.max_runs` rounds), or the variants together spent `k` times
-/// `plan.budget` (at least one round). `run(i)` does one run of variant `i` and returns its
+/// `plan.budget` (at least one round; a [floored](TimingPlan::floored) plan's first
+/// `repetitions`). `run(i)` does one run of variant `i` and returns its
 /// time in ms. The samples of round `r` are index `r` of every variant's samples, so that
 /// [`Rounds::ratio`] pairs them.
 ///
