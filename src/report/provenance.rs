@@ -47,6 +47,11 @@ pub struct Provenance {
     /// in older records (one term for every interval) and where the bench gave none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub between_terms: Option<crate::stats::BetweenTerms>,
+    /// How the binary that ran took its times: the report's *Timed* paragraph as that code
+    /// wrote it ([`crate::report::article::write::TIMED`]), so a newer binary re-indexing
+    /// this record describes the rules it ran under; empty in older records.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub timing: String,
 }
 
 /// The shape of the device as the bench measured it: what the legacy (fragment) pipeline
@@ -140,6 +145,7 @@ impl Provenance {
             between_run: None,
             device_shape: None,
             between_terms: None,
+            timing: crate::report::article::write::TIMED.into(),
         }
     }
 

@@ -8,6 +8,7 @@ use super::records::tables;
 use super::summary::summary;
 use super::threats::threats;
 use crate::report::finding::Verdict;
+use crate::report::provenance::Provenance;
 use crate::report::record::{PaperRecord, RunTimes};
 
 /// The methods this project uses, cited in every report.
@@ -36,6 +37,27 @@ const METHOD_REFERENCES: &[&str] = &[
     "N. P. Rougier, K. Hinsen et al., \"Sustainable computational science: the ReScience \
      initiative\", PeerJ Computer Science 3:e142, 2017 — the form of this report.",
 ];
+
+/// How this binary takes its times: the report's *Timed* paragraph. Each record stores it
+/// ([`Provenance::timing`]), so that an older run re-indexed by a newer binary is still
+/// described by the rules it ran under.
+pub const TIMED: &str = "A timed value is the lower median of its repetitions with a \
+         distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
+         6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
+         adaptive: at least the paper's count (budget allowing; tuning's rounds whatever they \
+         take), then more until the interval's half-width is within the experiment file's \
+         `ci_target` or its budget ends; the interval then \
+         includes the between-run term of the row's limiter, measured by the bench's passes \
+         (*Threats*, *Between runs*). Variants compared \
+         with each other are timed interleaved (every round runs each once, in a shuffled \
+         order), and a ratio is the median of the per-round ratios, with no between-run term \
+         (the rounds share their spell). Times are a monotonic \
+         clock between two `glFinish()` calls around the paper's timed region, as the papers \
+         timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
+         timers include is in its tables' captions. A winner, a target or a verdict \
+         is decided only where intervals separate. `bound` / `of bound` read a row against \
+         this device's measured roofs (`bench`: bandwidth per access kind from a \
+         working-set sweep, FMA throughput, launch cost).";
 
 /// The article: summary, method, threats, the sections across the papers (`across`, already
 /// rendered: legacy vs compute, the targets), what was not reproduced, the papers' pages,
@@ -167,25 +189,47 @@ fn method(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
             r.tables.iter().map(|t| t.unchecked).sum::<usize>()
         ));
     }
-    s.push_str(
-        "\n### Timed\n\nA timed value is the lower median of its repetitions with a \
-         distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
-         6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
-         adaptive: at least the paper's count (budget allowing; tuning's rounds whatever they \
-         take), then more until the interval's half-width is within the experiment file's \
-         `ci_target` or its budget ends; the interval then \
-         includes the between-run term of the row's limiter, measured by the bench's passes \
-         (*Threats*, *Between runs*). Variants compared \
-         with each other are timed interleaved (every round runs each once, in a shuffled \
-         order), and a ratio is the median of the per-round ratios, with no between-run term \
-         (the rounds share their spell). Times are a monotonic \
-         clock between two `glFinish()` calls around the paper's timed region, as the papers \
-         timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
-         timers include is in its tables' captions. A winner, a target or a verdict \
-         is decided only where intervals separate. `bound` / `of bound` read a row against \
-         this device's measured roofs (`bench`: bandwidth per access kind from a \
-         working-set sweep, FMA throughput, launch cost).\n\n",
-    );
+    s.push_str(&timed(ran.iter().map(|(p, r)| (p.key, &r.provenance))));
+    s
+}
+
+/// The *Timed* paragraph from the records: each paper's rules as the binary that ran it
+/// wrote them ([`Provenance::timing`]), one paragraph where every paper shares them, else one
+/// per group of papers with their commits. A record older than the stored text names its
+/// commit instead: its rules are that commit's, not this binary's.
+fn timed<'a>(ran: impl Iterator<Item = (&'a str, &'a Provenance)>) -> String {
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    for (key, p) in ran {
+        let text = if p.timing.is_empty() {
+            format!(
+                "Not in the records (they predate it): these papers were timed under the \
+                 rules of the code of commit `{}`, which this binary may not share.",
+                p.commit
+            )
+        } else {
+            p.timing.clone()
+        };
+        let who = format!("{key} (`{}`)", p.commit);
+        match groups.iter_mut().find(|(t, _)| *t == text) {
+            Some((_, papers)) => papers.push(who),
+            None => groups.push((text, vec![who])),
+        }
+    }
+    let mut s = String::from("\n### Timed\n\n");
+    match groups.as_slice() {
+        [] => {}
+        [(text, _)] => s.push_str(&format!("{text}\n\n")),
+        _ => {
+            s.push_str(
+                "The papers were run by binaries that timed under different rules; each \
+                 group's, as its binary wrote them:\n\n",
+            );
+            for (text, papers) in &groups {
+                s.push_str(&format!("- **{}**: {text}\n", papers.join(", ")));
+            }
+            s.push('\n');
+        }
+    }
     s
 }
 
@@ -258,4 +302,38 @@ fn not_reproduced(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)], papers: &[Pape
     }
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prov(commit: &str, timing: &str) -> Provenance {
+        Provenance {
+            commit: commit.into(),
+            timing: timing.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_timed_paragraph_is_the_records_not_this_binarys() {
+        let (old, new) = (prov("aaa", "Old rules."), prov("bbb", TIMED));
+        let one = timed([("lu", &old), ("bicg", &old)].into_iter());
+        assert_eq!(one, "\n### Timed\n\nOld rules.\n\n");
+        let mixed = timed([("lu", &old), ("bicg", &new), ("fem-storage", &old)].into_iter());
+        assert!(
+            mixed.contains("- **lu (`aaa`), fem-storage (`aaa`)**: Old rules.\n"),
+            "{mixed}"
+        );
+        assert!(
+            mixed.contains(&format!("- **bicg (`bbb`)**: {TIMED}\n")),
+            "{mixed}"
+        );
+        let none = timed([("lu", &prov("ccc", ""))].into_iter());
+        assert!(
+            none.contains("commit `ccc`") && !none.contains(TIMED),
+            "{none}"
+        );
+    }
 }
