@@ -6,6 +6,27 @@ use super::load::RunLoad;
 use crate::gl::DeviceInfo;
 use crate::mode::Mode;
 
+/// How this binary takes its times: the *Timed* paragraph of the report's *Method*. Each
+/// record stores it ([`Provenance::timing`]), so that an older run re-indexed by a newer
+/// binary is still described by the rules it ran under.
+pub const TIMED: &str = "A timed value is the lower median of its repetitions with a \
+         distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
+         6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
+         adaptive: at least the paper's count (budget allowing; tuning's rounds whatever they \
+         take), then more until the interval's half-width is within the experiment file's \
+         `ci_target` or its budget ends; the interval then \
+         includes the between-run term of the row's limiter, measured by the bench's passes \
+         (*Threats*, *Between runs*). Variants compared \
+         with each other are timed interleaved (every round runs each once, in a shuffled \
+         order), and a ratio is the median of the per-round ratios, with no between-run term \
+         (the rounds share their spell). Times are a monotonic \
+         clock between two `glFinish()` calls around the paper's timed region, as the papers \
+         timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
+         timers include is in its tables' captions. A winner, a target or a verdict \
+         is decided only where intervals separate. `bound` / `of bound` read a row against \
+         this device's measured roofs (`bench`: bandwidth per access kind from a \
+         working-set sweep, FMA throughput, launch cost).";
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Provenance {
     pub date: String,
@@ -48,8 +69,8 @@ pub struct Provenance {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub between_terms: Option<crate::stats::BetweenTerms>,
     /// How the binary that ran took its times: the report's *Timed* paragraph as that code
-    /// wrote it ([`crate::report::article::write::TIMED`]), so a newer binary re-indexing
-    /// this record describes the rules it ran under; empty in older records.
+    /// wrote it ([`TIMED`]), so a newer binary re-indexing this record describes the rules
+    /// it ran under; empty in older records.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub timing: String,
 }
@@ -145,7 +166,7 @@ impl Provenance {
             between_run: None,
             device_shape: None,
             between_terms: None,
-            timing: crate::report::article::write::TIMED.into(),
+            timing: TIMED.into(),
         }
     }
 

@@ -38,27 +38,6 @@ const METHOD_REFERENCES: &[&str] = &[
      initiative\", PeerJ Computer Science 3:e142, 2017 — the form of this report.",
 ];
 
-/// How this binary takes its times: the report's *Timed* paragraph. Each record stores it
-/// ([`Provenance::timing`]), so that an older run re-indexed by a newer binary is still
-/// described by the rules it ran under.
-pub const TIMED: &str = "A timed value is the lower median of its repetitions with a \
-         distribution-free 95 % confidence interval from order statistics (Le Boudec 2010; \
-         6 runs at least, else the interval is `[min, max]` and marked `*`). Repetitions are \
-         adaptive: at least the paper's count (budget allowing; tuning's rounds whatever they \
-         take), then more until the interval's half-width is within the experiment file's \
-         `ci_target` or its budget ends; the interval then \
-         includes the between-run term of the row's limiter, measured by the bench's passes \
-         (*Threats*, *Between runs*). Variants compared \
-         with each other are timed interleaved (every round runs each once, in a shuffled \
-         order), and a ratio is the median of the per-round ratios, with no between-run term \
-         (the rounds share their spell). Times are a monotonic \
-         clock between two `glFinish()` calls around the paper's timed region, as the papers \
-         timed (GL timer queries are not used: llvmpipe's under-report); what each paper's \
-         timers include is in its tables' captions. A winner, a target or a verdict \
-         is decided only where intervals separate. `bound` / `of bound` read a row against \
-         this device's measured roofs (`bench`: bandwidth per access kind from a \
-         working-set sweep, FMA throughput, launch cost).";
-
 /// The article: summary, method, threats, the sections across the papers (`across`, already
 /// rendered: legacy vs compute, the targets), what was not reproduced, the papers' pages,
 /// references, provenance.
@@ -307,6 +286,7 @@ fn not_reproduced(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)], papers: &[Pape
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::provenance::TIMED;
 
     fn prov(commit: &str, timing: &str) -> Provenance {
         Provenance {
