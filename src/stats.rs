@@ -37,6 +37,9 @@
 //! limiter, measured by the bench's passes and added in quadrature on the log scale; paired
 //! ratios carry none, their pairing cancels the spell ([`between`], where the model is stated:
 //! ISO 5725's reproducibility beside the repetitions' repeatability).
+//! The run's own spells, seconds apart in the papers' kernels, are read from each time's
+//! runs, first half against second ([`Estimate::half_shift`]), and reported beside the bench's
+//! terms (the report's *Threats*); they widen no interval.
 //!
 //! # Decisions
 //! - A claim "statistic ≥ threshold" is *held* when the whole interval is at or above it,

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::between;
 
-use super::median::{LEVEL, median_ci_indices, median_index};
+use super::median::{LEVEL, MIN_SAMPLES_FOR_CI, median_ci_indices, median_index};
 
 /// A median with its confidence interval, the spread and the samples it comes from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -14,7 +14,7 @@ pub struct Estimate {
     /// The interval's ends ([`median_ci_indices`] at [`LEVEL`]).
     pub lo: f64,
     pub hi: f64,
-    /// How much the interval covers (≥ [`LEVEL`] from [`MIN_SAMPLES_FOR_CI`](super::median::MIN_SAMPLES_FOR_CI) samples on).
+    /// How much the interval covers (≥ [`LEVEL`] from [`MIN_SAMPLES_FOR_CI`] samples on).
     pub coverage: f64,
     /// Coefficient of variation, standard deviation / mean (0 for one sample).
     pub cv: f64,
@@ -206,5 +206,33 @@ impl Estimate {
     /// `[lo, hi]`.
     pub fn interval(&self) -> (f64, f64) {
         (self.lo, self.hi)
+    }
+
+    /// How far the device's speed moved while this estimate's runs were taken: `|ln(m₂ /
+    /// m₁)|`, with `m₁` and `m₂` the lower medians of the first and the second half of its
+    /// samples in the order measured (the first half the shorter where their count is odd).
+    /// `None` with fewer than two halves of [`MIN_SAMPLES_FOR_CI`] finite samples (each half a
+    /// median with a 95 % interval), without samples (a derived estimate keeps none), or where
+    /// a half's median is not positive. Pooled over a run's values (the 95th percentile, as
+    /// the bench's between-pass differences are pooled: [`between::BetweenRun`]) it measures
+    /// the spells of the run itself, seconds apart, in the papers' own kernels.
+    pub fn half_shift(&self) -> Option<f64> {
+        let s: Vec<f64> = self
+            .samples
+            .iter()
+            .copied()
+            .filter(|v| v.is_finite())
+            .collect();
+        if s.len() < 2 * MIN_SAMPLES_FOR_CI {
+            return None;
+        }
+        let (a, b) = s.split_at(s.len() / 2);
+        let median = |h: &[f64]| {
+            let mut h = h.to_vec();
+            h.sort_by(f64::total_cmp);
+            h[median_index(h.len())]
+        };
+        let (ma, mb) = (median(a), median(b));
+        (ma > 0.0 && mb > 0.0).then(|| (mb / ma).ln().abs())
     }
 }

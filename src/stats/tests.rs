@@ -229,3 +229,24 @@ fn within_relative() {
     assert!(!within(1.0, 1.3, 0.2));
     assert!(within(0.0, 0.0, 0.2));
 }
+
+#[test]
+fn the_half_shift_compares_the_medians_of_the_runs_first_and_second_half() {
+    let est = |s: Vec<f64>| Estimate::of(&s).unwrap();
+    // Six runs at 1 ms, then six at 2 ms: a spell doubled the time halfway, whichever way.
+    let step: Vec<f64> = [[1.0; 6], [2.0; 6]].concat();
+    assert!((est(step.clone()).half_shift().unwrap() - 2f64.ln()).abs() < 1e-12);
+    let back: Vec<f64> = step.iter().rev().copied().collect();
+    assert!((est(back).half_shift().unwrap() - 2f64.ln()).abs() < 1e-12);
+    // The same twelve values interleaved: no spell, though the spread is the same.
+    let mixed: Vec<f64> = (0..12)
+        .map(|i| if i % 2 == 0 { 1.0 } else { 2.0 })
+        .collect();
+    assert_eq!(est(mixed).half_shift(), Some(0.0));
+    // Thirteen: halves of 6 and 7, each its lower median (1.0; 3.0 of 3,3,3,3,9,9,9).
+    let odd: Vec<f64> = [vec![1.0; 6], vec![3.0, 9.0, 3.0, 9.0, 3.0, 9.0, 3.0]].concat();
+    assert!((est(odd).half_shift().unwrap() - 3f64.ln()).abs() < 1e-12);
+    // Eleven runs (no two halves of six), and a derived estimate without samples: none.
+    assert_eq!(est(vec![1.0; 11]).half_shift(), None);
+    assert_eq!(est(step).map(|t| 1.0 / t).half_shift(), None);
+}

@@ -186,6 +186,13 @@ struct Intervals {
     cells: usize,
     /// The distinct between-run terms the papers' intervals include, each set in one line.
     between: Vec<String>,
+    /// Each time (ms) whose runs have two halves to compare: its half shift
+    /// ([`crate::stats::Estimate::half_shift`]) and where it is.
+    spells: Vec<(f64, String)>,
+    /// The reproducibility limit `R` of the bench's default between-run term (that of a row
+    /// with no limiter of its own: the device-bound pool, or the one term of an older run),
+    /// the largest among the papers' records; `None` where no interval includes a term.
+    bench_limit: Option<f64>,
 }
 
 impl Intervals {
@@ -203,6 +210,13 @@ impl Intervals {
             {
                 i.between.push(l);
             }
+            let default = match (&r.provenance.between_terms, &r.provenance.between_run) {
+                (Some(t), _) => t.default_term(),
+                (None, b) => *b,
+            };
+            if let Some(l) = default.map(|b| b.limit) {
+                i.bench_limit = Some(i.bench_limit.map_or(l, |m: f64| m.max(l)));
+            }
             for t in tables(dir, p.key, r) {
                 let bound_col = t.columns.iter().position(|c| c.name == OF_BOUND);
                 for row in &t.rows {
@@ -216,20 +230,77 @@ impl Intervals {
                             continue;
                         }
                         i.cells += 1;
+                        let at =
+                            || format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name);
+                        // Times only: a ratio or a share of them moves with them.
+                        if t.columns[j].unit == "ms"
+                            && let Some(d) = e.half_shift()
+                        {
+                            i.spells.push((d, at()));
+                        }
                         if !e.has_ci() {
                             i.few.push(format!("{}/{}", p.key, t.id));
                         } else if e.within_rel_half_width() > WIDE {
-                            i.wide.push((
-                                e.within_rel_half_width(),
-                                format!("`{}/{}` {} ({})", p.key, t.id, row.key, t.columns[j].name),
-                            ));
+                            i.wide.push((e.within_rel_half_width(), at()));
                         }
                     }
                 }
             }
         }
         i.wide.sort_by(|a, b| b.0.total_cmp(&a.0));
+        i.spells.sort_by(|a, b| b.0.total_cmp(&a.0));
         i
+    }
+
+    /// The "Spells within the run" item: the 95th percentile of the times' half shifts
+    /// (pooled as the bench pools its between-pass differences, so the two read on one
+    /// scale), their median and the largest; empty with too few values to pool.
+    fn spells_item(&self) -> String {
+        let d: Vec<f64> = self.spells.iter().map(|x| x.0).collect();
+        let Some(r) = crate::stats::BetweenRun::from_differences(&d) else {
+            return String::new();
+        };
+        // Sorted largest first: the lower median of the ascending order.
+        let median = d[d.len() - 1 - crate::stats::median_index(d.len())];
+        format!(
+            "- **Spells within the run.** For the {} timed values with {} runs or more, the \
+             medians of the first and the second half of their runs (in the order measured) \
+             differ by a factor of up to {:.2} in 95 % of them (R = {:.3}, the 95th \
+             percentile of |ln(m₂ / m₁)|, pooled as the bench pools its passes; at the median, \
+             by {:.2}); the most: {}. The speed moved that much within the seconds one row \
+             takes. {}\n",
+            d.len(),
+            2 * crate::stats::MIN_SAMPLES_FOR_CI,
+            r.limit.exp(),
+            r.limit,
+            median.exp(),
+            self.spells
+                .iter()
+                .take(5)
+                .map(|(d, n)| format!("{n} ×{:.2}", d.exp()))
+                .collect::<Vec<_>>()
+                .join(", "),
+            self.spells_against_bench(r.limit)
+        )
+    }
+
+    /// What a run's spell limit `r` means for its intervals, against the bench's default limit.
+    fn spells_against_bench(&self, r: f64) -> String {
+        const APART: &str = "values timed apart (legacy / compute in `versus`, a fraction of a \
+                             bound) can move between runs by more than their intervals allow; a \
+                             ratio of variants timed in the same rounds less so, though one \
+                             pipeline can slow while the other does not";
+        match self.bench_limit {
+            None => format!("The intervals carry no between-run term (*Between runs*): {APART}."),
+            Some(b) if r > b => format!(
+                "That is more than the bench's default between-run limit (R = {b:.3}, the term \
+                 of the device-bound rows; *Between runs*, below), so {APART}."
+            ),
+            Some(b) => format!(
+                "That is within the bench's default between-run limit (R = {b:.3}, the term \
+                 of the device-bound rows; *Between runs*, below), which the intervals include."
+            ),
+        }
     }
 
     /// The "Few runs", "Wide intervals", "Bounds" and "Between runs" items.
@@ -264,6 +335,7 @@ impl Intervals {
                 )
             }
         ));
+        s.push_str(&self.spells_item());
         s.push_str(&if self.bounded == 0 {
             "- **Bounds.** No row has a bound (the run did not read its rows against the \
              device's limits).\n"
@@ -309,4 +381,40 @@ fn count_each(v: &[String]) -> String {
         .map(|(t, n)| format!("`{t}` {n}"))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_spells_item_pools_the_half_shifts_as_the_bench_pools_its_passes() {
+        // Ten times, shifts ln 1.01 … ln 1.10: the 95th percentile is the 10th (ln 1.10), the
+        // lower median the 5th (ln 1.05); the largest named first.
+        let mut i = Intervals::default();
+        for k in 1..=10 {
+            i.spells
+                .push(((1.0 + k as f64 / 100.0).ln(), format!("row{k}")));
+        }
+        i.spells.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let s = i.spells_item();
+        assert!(
+            s.contains("For the 10 timed values with 12 runs or more"),
+            "{s}"
+        );
+        assert!(
+            s.contains("up to 1.10 in 95 %") && s.contains("at the median, by 1.05"),
+            "{s}"
+        );
+        assert!(s.contains("the most: row10 ×1.10, row9 ×1.09"), "{s}");
+        assert!(s.contains("carry no between-run term"), "{s}");
+        // Against the bench's default limit (R = 0.10 here): below it, or above it.
+        i.bench_limit = Some(0.05);
+        assert!(i.spells_item().contains("more than the bench's default"));
+        i.bench_limit = Some(0.2);
+        assert!(i.spells_item().contains("within the bench's default"));
+        // Fewer than the bench's fewest pairs: no item.
+        i.spells.truncate(9);
+        assert_eq!(i.spells_item(), "");
+    }
 }
