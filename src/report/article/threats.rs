@@ -254,11 +254,26 @@ impl Intervals {
 
     /// The "Spells within the run" item: the 95th percentile of the times' half shifts
     /// (pooled as the bench pools its between-pass differences, so the two read on one
-    /// scale), their median and the largest; empty with too few values to pool.
+    /// scale), their median and the largest; with too few values to pool, a line that says
+    /// so (empty where nothing was measured).
     fn spells_item(&self) -> String {
         let d: Vec<f64> = self.spells.iter().map(|x| x.0).collect();
         let Some(r) = crate::stats::BetweenRun::from_differences(&d) else {
-            return String::new();
+            return if self.cells == 0 {
+                String::new()
+            } else {
+                let n = match d.len() {
+                    0 => "No timed value has".to_string(),
+                    1 => "1 timed value has".to_string(),
+                    k => format!("{k} timed values have"),
+                };
+                format!(
+                    "- **Spells within the run.** {n} {} runs or more, fewer than the {} a limit \
+                     is pooled from: the run's own spells are not measured here.\n",
+                    2 * crate::stats::MIN_SAMPLES_FOR_CI,
+                    crate::stats::between::MIN_PAIRS
+                )
+            };
         };
         // Sorted largest first: the lower median of the ascending order.
         let median = d[d.len() - 1 - crate::stats::median_index(d.len())];
@@ -413,8 +428,20 @@ mod tests {
         assert!(i.spells_item().contains("more than the bench's default"));
         i.bench_limit = Some(0.2);
         assert!(i.spells_item().contains("within the bench's default"));
-        // Fewer than the bench's fewest pairs: no item.
+        // Fewer than the bench's fewest pairs: no limit, and a line that says so where
+        // something was measured; nothing where nothing was.
         i.spells.truncate(9);
+        i.cells = 30;
+        assert!(
+            i.spells_item()
+                .contains("9 timed values have 12 runs or more, fewer than the 10")
+        );
+        i.spells.clear();
+        assert!(
+            i.spells_item()
+                .contains("No timed value has 12 runs or more")
+        );
+        i.cells = 0;
         assert_eq!(i.spells_item(), "");
     }
 }
