@@ -64,7 +64,7 @@ pub use decision::{
     round_order, separated, winner, within,
 };
 pub use error::{max_rel_error, max_rel_error_with};
-pub use estimate::{Estimate, is_zero};
+pub use estimate::{Estimate, HALVES_MIN_SAMPLES, is_zero};
 pub use median::{LEVEL, MIN_SAMPLES_FOR_CI, median_ci_indices, median_index};
 
 #[cfg(test)]

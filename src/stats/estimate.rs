@@ -6,6 +6,10 @@ use super::between;
 
 use super::median::{LEVEL, MIN_SAMPLES_FOR_CI, median_ci_indices, median_index};
 
+/// The fewest samples [`Estimate::half_shift`] compares: two halves of [`MIN_SAMPLES_FOR_CI`],
+/// each half a median with a 95 % interval.
+pub const HALVES_MIN_SAMPLES: usize = 2 * MIN_SAMPLES_FOR_CI;
+
 /// A median with its confidence interval, the spread and the samples it comes from.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Estimate {
@@ -211,9 +215,8 @@ impl Estimate {
     /// How far the device's speed moved while this estimate's runs were taken: `|ln(m₂ /
     /// m₁)|`, with `m₁` and `m₂` the lower medians of the first and the second half of its
     /// samples in the order measured (the first half the shorter where their count is odd).
-    /// `None` with fewer than two halves of [`MIN_SAMPLES_FOR_CI`] finite samples (each half a
-    /// median with a 95 % interval), without samples (a derived estimate keeps none), or where
-    /// a half's median is not positive. Pooled over a run's values (the 95th percentile, as
+    /// `None` with fewer than [`HALVES_MIN_SAMPLES`] finite samples (a derived estimate keeps
+    /// none), or where a half's median is not positive. Pooled over a run's values (the 95th percentile, as
     /// the bench's between-pass differences are pooled: [`between::BetweenRun`]) it measures
     /// the spells of the run itself, seconds apart, in the papers' own kernels.
     pub fn half_shift(&self) -> Option<f64> {
@@ -223,16 +226,11 @@ impl Estimate {
             .copied()
             .filter(|v| v.is_finite())
             .collect();
-        if s.len() < 2 * MIN_SAMPLES_FOR_CI {
+        if s.len() < HALVES_MIN_SAMPLES {
             return None;
         }
         let (a, b) = s.split_at(s.len() / 2);
-        let median = |h: &[f64]| {
-            let mut h = h.to_vec();
-            h.sort_by(f64::total_cmp);
-            h[median_index(h.len())]
-        };
-        let (ma, mb) = (median(a), median(b));
+        let (ma, mb) = (Estimate::of(a)?.median, Estimate::of(b)?.median);
         (ma > 0.0 && mb > 0.0).then(|| (mb / ma).ln().abs())
     }
 }

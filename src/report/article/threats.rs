@@ -200,20 +200,17 @@ impl Intervals {
     fn read(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> Self {
         let mut i = Intervals::default();
         for (p, r) in ran {
-            let line = match (&r.provenance.between_terms, &r.provenance.between_run) {
-                (Some(t), _) => Some(t.describe()),
-                (None, Some(b)) => Some(b.describe()),
-                (None, None) => None,
+            // The run's terms in one line, and its default term's limit.
+            let (line, default) = match (&r.provenance.between_terms, &r.provenance.between_run) {
+                (Some(t), _) => (Some(t.describe()), t.default_term()),
+                (None, Some(b)) => (Some(b.describe()), Some(*b)),
+                (None, None) => (None, None),
             };
             if let Some(l) = line
                 && !i.between.contains(&l)
             {
                 i.between.push(l);
             }
-            let default = match (&r.provenance.between_terms, &r.provenance.between_run) {
-                (Some(t), _) => t.default_term(),
-                (None, b) => *b,
-            };
             if let Some(l) = default.map(|b| b.limit) {
                 i.bench_limit = Some(i.bench_limit.map_or(l, |m: f64| m.max(l)));
             }
@@ -270,13 +267,12 @@ impl Intervals {
                 format!(
                     "- **Spells within the run.** {n} {} runs or more, fewer than the {} a limit \
                      is pooled from: the run's own spells are not measured here.\n",
-                    2 * crate::stats::MIN_SAMPLES_FOR_CI,
+                    crate::stats::HALVES_MIN_SAMPLES,
                     crate::stats::between::MIN_PAIRS
                 )
             };
         };
-        // Sorted largest first: the lower median of the ascending order.
-        let median = d[d.len() - 1 - crate::stats::median_index(d.len())];
+        let median = crate::stats::Estimate::of(&d).map_or(f64::NAN, |e| e.median);
         format!(
             "- **Spells within the run.** For the {} timed values with {} runs or more, the \
              medians of the first and the second half of their runs (in the order measured) \
@@ -285,7 +281,7 @@ impl Intervals {
              by {:.2}); the most: {}. The speed moved that much within the seconds one row \
              takes. {}\n",
             d.len(),
-            2 * crate::stats::MIN_SAMPLES_FOR_CI,
+            crate::stats::HALVES_MIN_SAMPLES,
             r.limit.exp(),
             r.limit,
             median.exp(),
