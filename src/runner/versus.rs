@@ -13,8 +13,12 @@
 //! interval is that of two independent estimates ([`Estimate::ratio_unpaired`]): the
 //! conservative `[legacy.lo / compute.hi, legacy.hi / compute.lo]` of their repetitions'
 //! intervals, widened by their between-run terms in quadrature; a side is called faster only
-//! when that ratio's interval excludes 1, otherwise the row says `tie` (the word is read
-//! from the interval printed beside it). Every cell keeps its between-run term ([`Estimate::between`]), so that what is
+//! when that ratio's interval excludes 1 *and* the same ratio formed from each half of the
+//! two sides' runs (first halves, then second halves, in the order measured: the row
+//! replicated within the run) excludes 1 on the same side, otherwise the row says `tie` (the
+//! word is read from the three intervals printed beside it; `replicated`). The halves guard
+//! against the spells measured on llvmpipe's small multi-pass grids, where one spell of a
+//! process separated two intervals that the next process reversed. Every cell keeps its between-run term ([`Estimate::between`]), so that what is
 //! said of the repetitions' width alone ([`Estimate::within`]) holds for these cells too.
 //!
 //! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
@@ -28,15 +32,27 @@ use crate::bench::Kind;
 use crate::report::{Attained, Column, RowBuilder};
 
 use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
-use crate::stats::Estimate;
+use crate::stats::{Estimate, HALVES_MIN_SAMPLES};
 use crate::work::TIED;
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
-/// bound, where the row is.
-type Side = (String, Estimate, f64, Option<f64>, String);
+/// bound, where the row is, and its time in each half of its runs (where it has enough).
+#[derive(Clone, Debug, Serialize)]
+struct Side {
+    kernel: String,
+    time: Estimate,
+    error: f64,
+    of_bound: Option<f64>,
+    row: String,
+    halves: Option<[Estimate; 2]>,
+}
 
 /// The paper's figure of the table's ratios.
 pub const FIGURE: &str = "versus.png";
+
+/// The ratio of the two sides' first halves of their runs, and of their second halves.
+const HALF_1: &str = "legacy / compute, 1st halves";
+const HALF_2: &str = "legacy / compute, 2nd halves";
 
 /// The `faster` cell of a row whose intervals overlap.
 pub const TIE: &str = "tie";
@@ -51,16 +67,16 @@ struct Config<'a> {
 /// every other variant whose interval does not separate from its own (the choice between
 /// them is a tie, broken by the median).
 fn stand_in(mut sides: Vec<Side>) -> Side {
-    sides.sort_by(|a, b| a.1.median.total_cmp(&b.1.median));
+    sides.sort_by(|a, b| a.time.median.total_cmp(&b.time.median));
     let mut best = sides[0].clone();
-    let mut names: Vec<&str> = vec![&sides[0].0];
+    let mut names: Vec<&str> = vec![&sides[0].kernel];
     for s in &sides[1..] {
-        let apart = crate::stats::separated((best.1.lo, best.1.hi), (s.1.lo, s.1.hi)).is_some();
-        if !apart && !names.contains(&s.0.as_str()) {
-            names.push(&s.0);
+        let apart = crate::stats::separated(best.time.interval(), s.time.interval()).is_some();
+        if !apart && !names.contains(&s.kernel.as_str()) {
+            names.push(&s.kernel);
         }
     }
-    best.0 = names.join(TIED);
+    best.kernel = names.join(TIED);
     best
 }
 
@@ -77,13 +93,14 @@ fn fastest(
         if a.work.kind != kind || a.ms.is_nan() || a.ms <= 0.0 {
             continue;
         }
-        let side = (
-            a.kernel.clone(),
-            a.time_est(),
-            *err,
-            a.fraction(),
-            format!("{table} / {key}"),
-        );
+        let side = Side {
+            kernel: a.kernel.clone(),
+            time: a.time_est(),
+            error: *err,
+            of_bound: a.fraction(),
+            row: format!("{table} / {key}"),
+            halves: a.halves_est(),
+        };
         match all.iter_mut().find(|(k, _)| k == v) {
             Some((_, sides)) => sides.push(side),
             None => all.push((v.clone(), vec![side])),
@@ -109,6 +126,8 @@ fn versus_columns() -> Vec<Column> {
         Column::ours("compute error").sci(1),
         Column::ours("compute of bound").fixed(2),
         Column::ours(RATIO).fixed(2),
+        Column::ours(HALF_1).fixed(2),
+        Column::ours(HALF_2).fixed(2),
         Column::ours(FASTER).text(),
     ]
 }
@@ -126,30 +145,59 @@ fn faster(ratio: &Estimate) -> &'static str {
     }
 }
 
-/// The row of one pair: both sides' cells, their ratio with its conservative interval, and
-/// the faster side (or `tie`).
+/// The ratios legacy / compute of the sides' first halves and of their second halves
+/// ([`Side::halves`]), each as the whole ratio is formed; `None` where a side has too few
+/// runs to split.
+fn half_ratios(l: &Side, c: &Side) -> Option<[Estimate; 2]> {
+    let ([l1, l2], [c1, c2]) = (l.halves.as_ref()?, c.halves.as_ref()?);
+    Some([
+        Estimate::ratio_unpaired(l1, c1),
+        Estimate::ratio_unpaired(l2, c2),
+    ])
+}
+
+/// The faster side, replicated: the word [`faster`] reads from the whole ratio, where each
+/// half's ratio reads the same word too; else `tie`. A winner must hold in the first half of
+/// both sides' runs and in the second (split-half replication): the two sides were timed
+/// apart, and on a device whose speed changes in spells (llvmpipe's small multi-pass grids,
+/// a GPU between clocks) one spell can separate two intervals that the next one reverses.
+/// Where a side has too few runs to split, the whole ratio decides alone.
+fn replicated(ratio: &Estimate, halves: Option<&[Estimate; 2]>) -> &'static str {
+    let word = faster(ratio);
+    match halves {
+        Some([a, b]) if faster(a) != word || faster(b) != word => TIE,
+        _ => word,
+    }
+}
+
+/// The row of one pair: both sides' cells, their ratio with its conservative interval, the
+/// ratios of their halves, and the faster side (or `tie`).
 fn versus_row(
     t: &TableWriter,
     key: String,
     (alg, input, l, c): (&String, &String, &Side, &Side),
 ) -> RowBuilder {
-    let ratio = Estimate::ratio_unpaired(&l.1, &c.1);
+    let ratio = Estimate::ratio_unpaired(&l.time, &c.time);
+    let halves = half_ratios(l, c);
+    let [h1, h2] = halves.clone().map_or([None, None], |h| h.map(Some));
     t.row(key)
         .text("algorithm", alg.clone())
         .text("input", input.clone())
-        .text("legacy kernel", l.0.clone())
-        .est(LEGACY_MS, l.1.clone())
-        .num("legacy error", l.2)
-        .opt("legacy of bound", l.3)
-        .text("compute kernel", c.0.clone())
-        .est(COMPUTE_MS, c.1.clone())
-        .num("compute error", c.2)
-        .opt("compute of bound", c.3)
+        .text("legacy kernel", l.kernel.clone())
+        .est(LEGACY_MS, l.time.clone())
+        .num("legacy error", l.error)
+        .opt("legacy of bound", l.of_bound)
+        .text("compute kernel", c.kernel.clone())
+        .est(COMPUTE_MS, c.time.clone())
+        .num("compute error", c.error)
+        .opt("compute of bound", c.of_bound)
         .est(RATIO, ratio.clone())
-        .text(FASTER, faster(&ratio))
+        .opt_est(HALF_1, h1)
+        .opt_est(HALF_2, h2)
+        .text(FASTER, replicated(&ratio, halves.as_ref()))
         .unchecked(format!(
             "both sides verified in their tables ({}; {})",
-            l.4, c.4
+            l.row, c.row
         ))
 }
 
@@ -176,7 +224,7 @@ impl Session {
             columns,
             &Config { pairs: &pairs },
         )?;
-        t.caption(
+        t.caption(format!(
             "Per algorithm and input, the fastest verified row of each pipeline in this run \
              (kernel names say which variant; where another variant of the same pipeline is \
              not separated from it — their intervals overlap — the cell names both, fastest \
@@ -187,9 +235,16 @@ impl Session {
              (95 % intervals, each row's limiter's between-run term included); the two sides were timed \
              in their own tables, so the ratio's interval is [legacy lo / compute hi, legacy \
              hi / compute lo] of the repetitions' intervals, widened by the two sides' \
-             between-run terms in quadrature, and `faster` names a pipeline only where that \
-             ratio's interval excludes 1 (else `tie`).",
-        );
+             between-run terms in quadrature. The two halves' columns are the same ratio \
+             of the sides' first halves of their runs (in the order measured) and of their \
+             second halves, each half with its own interval and the same terms: the row \
+             replicated within the run. `faster` names a pipeline only where the whole \
+             ratio's interval excludes 1 and both halves' intervals exclude it on the same \
+             side (split-half replication: on a device whose speed changes in spells, one \
+             spell can separate what the next reverses); else `tie`. Where a side has too \
+             few runs to split (fewer than {HALVES_MIN_SAMPLES}), the whole ratio decides alone \
+             (—)."
+        ));
         for (alg, input, l, c) in &pairs {
             let key = format!("{alg} @ {input}");
             if t.reuse(&key)?.is_some() {
@@ -219,14 +274,24 @@ impl Session {
 mod tests {
     use super::*;
 
-    fn side(name: &str, median: f64, lo: f64, hi: f64) -> Side {
-        let e = Estimate {
+    fn est(median: f64, lo: f64, hi: f64) -> Estimate {
+        Estimate {
             median,
             lo,
             hi,
             ..Estimate::exact(median)
-        };
-        (name.into(), e, 0.0, None, String::new())
+        }
+    }
+
+    fn side(name: &str, median: f64, lo: f64, hi: f64) -> Side {
+        Side {
+            kernel: name.into(),
+            time: est(median, lo, hi),
+            error: 0.0,
+            of_bound: None,
+            row: String::new(),
+            halves: None,
+        }
     }
 
     #[test]
@@ -248,13 +313,46 @@ mod tests {
             side("switch", 1.9, 1.7, 2.1),
             side("slow", 5.0, 4.5, 5.5),
         ]);
-        assert_eq!((s.0.as_str(), s.1.median), ("switch ≈ copy", 1.9));
+        assert_eq!((s.kernel.as_str(), s.time.median), ("switch ≈ copy", 1.9));
         // Apart: the fastest alone; a name met twice (two tables) is named once.
         let s = stand_in(vec![
             side("copy", 2.0, 1.8, 2.2),
             side("switch", 1.0, 0.9, 1.1),
             side("switch", 1.05, 0.95, 1.15),
         ]);
-        assert_eq!((s.0.as_str(), s.1.median), ("switch", 1.0));
+        assert_eq!((s.kernel.as_str(), s.time.median), ("switch", 1.0));
+    }
+
+    #[test]
+    fn a_winner_must_hold_in_both_halves_of_the_runs() {
+        // Legacy 3.6 ms, compute 2.7 ms: the whole ratio 1.33 [1.07, 1.67] says compute.
+        let mut l = side("CR (switch)", 3.6, 3.4, 3.8);
+        let mut c = side("CR compute (passes)", 2.7, 2.55, 3.2);
+        let whole = Estimate::ratio_unpaired(&l.time, &c.time);
+        assert_eq!(faster(&whole), "compute");
+        // Too few runs to split: the whole ratio decides alone.
+        assert!(half_ratios(&l, &c).is_none());
+        assert_eq!(replicated(&whole, None), "compute");
+        // Both halves say compute too: compute.
+        l.halves = Some([est(3.6, 3.5, 3.7), est(3.6, 3.4, 3.8)]);
+        c.halves = Some([est(2.6, 2.5, 2.7), est(2.8, 2.6, 3.0)]);
+        let h = half_ratios(&l, &c).unwrap();
+        assert!((h[0].lo - 3.5 / 2.7).abs() < 1e-12 && (h[1].hi - 3.8 / 2.6).abs() < 1e-12);
+        assert_eq!(replicated(&whole, Some(&h)), "compute");
+        // The second halves of the compute side met a slow spell: their ratio straddles 1,
+        // so the winner is not replicated and the row is a tie.
+        c.halves = Some([est(2.6, 2.5, 2.7), est(3.3, 3.0, 4.0)]);
+        let h = half_ratios(&l, &c).unwrap();
+        assert_eq!(faster(&h[1]), TIE);
+        assert_eq!(replicated(&whole, Some(&h)), TIE);
+        // The halves disagree outright (compute, then legacy): a tie, not either winner.
+        c.halves = Some([est(2.6, 2.5, 2.7), est(4.5, 4.2, 4.8)]);
+        let h = half_ratios(&l, &c).unwrap();
+        assert_eq!((faster(&h[0]), faster(&h[1])), ("compute", "legacy"));
+        assert_eq!(replicated(&whole, Some(&h)), TIE);
+        // A whole ratio that is a tie stays one whatever the halves say.
+        let even = Estimate::ratio_unpaired(&l.time, &l.time);
+        let h = [est(2.0, 1.5, 2.5), est(2.0, 1.5, 2.5)];
+        assert_eq!(replicated(&even, Some(&h)), TIE);
     }
 }

@@ -64,7 +64,10 @@
 //!   decision: [`super::paired_winner`]) rest on the paired ratios alone.
 //! - **Quantities measured apart** (legacy / compute from two tables,
 //!   [`super::Estimate::ratio_unpaired`]; a fraction of a bound read from roofs the bench
-//!   measured in another spell) carry both sides' terms in quadrature.
+//!   measured in another spell) carry both sides' terms in quadrature. A winner between two
+//!   sides timed apart (`runner::versus`) must also hold in each half of their runs, a
+//!   replication within the run that the terms, measured on the bench's long roofs, cannot
+//!   stand in for: spells of a process hit many short passes more than one long launch.
 //!
 //! Every interval combines the repetitions' part and its term in quadrature on the log scale
 //! (the GUM's root-sum-square of independent components):

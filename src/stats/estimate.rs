@@ -212,14 +212,12 @@ impl Estimate {
         (self.lo, self.hi)
     }
 
-    /// How far the device's speed moved while this estimate's runs were taken: `|ln(m₂ /
-    /// m₁)|`, with `m₁` and `m₂` the lower medians of the first and the second half of its
-    /// samples in the order measured (the first half the shorter where their count is odd).
-    /// `None` with fewer than [`HALVES_MIN_SAMPLES`] finite samples (a derived estimate keeps
-    /// none), or where a half's median is not positive. Pooled over a run's values (the 95th percentile, as
-    /// the bench's between-pass differences are pooled: [`between::BetweenRun`]) it measures
-    /// the spells of the run itself, seconds apart, in the papers' own kernels.
-    pub fn half_shift(&self) -> Option<f64> {
+    /// The estimates of the first and the second half of its samples in the order measured
+    /// (the first half the shorter where their count is odd), each with its own 95 %
+    /// interval, widened by this estimate's between-run term as its own interval is: the two
+    /// halves of one row are a replication of it within the run, spells apart. `None` with
+    /// fewer than [`HALVES_MIN_SAMPLES`] finite samples (a derived estimate keeps none).
+    pub fn halves(&self) -> Option<[Estimate; 2]> {
         let s: Vec<f64> = self
             .samples
             .iter()
@@ -230,7 +228,20 @@ impl Estimate {
             return None;
         }
         let (a, b) = s.split_at(s.len() / 2);
-        let (ma, mb) = (Estimate::of(a)?.median, Estimate::of(b)?.median);
-        (ma > 0.0 && mb > 0.0).then(|| (mb / ma).ln().abs())
+        Some([
+            Estimate::of(a)?.widen(self.between),
+            Estimate::of(b)?.widen(self.between),
+        ])
+    }
+
+    /// How far the device's speed moved while this estimate's runs were taken: `|ln(m₂ /
+    /// m₁)|`, with `m₁` and `m₂` the lower medians of its two [`halves`](Self::halves).
+    /// `None` where it has no halves, or where a half's median is not positive. Pooled over a
+    /// run's values (the 95th percentile, as the bench's between-pass differences are pooled:
+    /// [`between::BetweenRun`]) it measures the spells of the run itself, seconds apart, in
+    /// the papers' own kernels.
+    pub fn half_shift(&self) -> Option<f64> {
+        let [a, b] = self.halves()?;
+        (a.median > 0.0 && b.median > 0.0).then(|| (b.median / a.median).ln().abs())
     }
 }

@@ -250,3 +250,23 @@ fn the_half_shift_compares_the_medians_of_the_runs_first_and_second_half() {
     assert_eq!(est(vec![1.0; 11]).half_shift(), None);
     assert_eq!(est(step).map(|t| 1.0 / t).half_shift(), None);
 }
+
+#[test]
+fn the_halves_are_the_first_and_second_half_each_with_its_own_interval_and_the_term() {
+    let s: Vec<f64> = (1..=12).map(f64::from).collect();
+    let [a, b] = Estimate::of(&s).unwrap().halves().unwrap();
+    // Six samples each: the lower median x(3) and the order-statistic interval [x(1), x(6)].
+    assert_eq!((a.median, a.lo, a.hi, a.n), (3.0, 1.0, 6.0, 6));
+    assert_eq!((b.median, b.lo, b.hi, b.n), (9.0, 7.0, 12.0, 6));
+    // The whole estimate's between-run term widens each half as it widens the whole.
+    let e = Estimate {
+        between: 0.1,
+        ..Estimate::of(&s).unwrap()
+    };
+    let [a, _] = e.halves().unwrap();
+    let lo = 3.0 * (-(3f64.ln()).hypot(0.1)).exp();
+    let hi = 3.0 * (2f64.ln()).hypot(0.1).exp();
+    assert!((a.lo - lo).abs() < 1e-12 && (a.hi - hi).abs() < 1e-12 && a.between == 0.1);
+    // Eleven samples: no two halves of six.
+    assert!(Estimate::of(&s[..11]).unwrap().halves().is_none());
+}

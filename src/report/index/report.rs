@@ -124,11 +124,14 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
         s.push_str(
             "For every algorithm a paper solves with both the legacy fragment pipeline \
              (render-to-texture passes) and GL 4.3 compute shaders on the same input: the \
-             fastest verified row of each side, its time, and legacy / compute (> 1: compute \
-             is faster). Errors and each side's fraction of its bound are in the papers' \
-             `versus` tables.\n\n",
+             fastest verified row of each side, its time, legacy / compute (> 1: compute \
+             is faster) and the faster side as the paper's `versus` table decided it (a \
+             pipeline only where the ratio's interval excludes 1 and, in runs that record \
+             their halves, the ratio of each half of the runs excludes it on the same side; \
+             else `tie`). Errors, each side's fraction of its bound and the halves' ratios are \
+             in the papers' `versus` tables.\n\n",
         );
-        s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute |\n|---|---|---|---|---:|---|---:|---:|\n");
+        s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute | faster |\n|---|---|---|---|---:|---|---:|---:|---|\n");
         s.push_str(&md);
         s.push('\n');
         let chart = crate::report::table::versus::chart(
@@ -171,7 +174,7 @@ fn read_versus(dir: &Path, key: &str, r: &PaperRecord) -> Option<Table> {
 /// The rows of paper `key`'s `versus` table `t` that have both times and a ratio: a line
 /// each of the section's table into `md`, and each algorithm's largest input into `bars`.
 fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
-    use crate::report::table::versus::{COMPUTE_MS, LEGACY_MS, RATIO, TABLE};
+    use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
     let num = |row: &crate::report::table::row::Row, c: &str| row.values[t.col(c)].as_f64();
     let text = |row: &crate::report::table::row::Row, c: &str| {
         row.values[t.col(c)].render(crate::report::table::value::Fmt::Text)
@@ -185,15 +188,22 @@ fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
         else {
             continue;
         };
+        let faster = t
+            .columns
+            .iter()
+            .position(|c| c.name == FASTER)
+            .map_or("—".to_string(), |i| {
+                row.values[i].render(crate::report::table::value::Fmt::Text)
+            });
         md.push_str(&format!(
-            "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {:.2} |\n",
+            "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {} | {faster} |\n",
             text(row, "algorithm"),
             text(row, "input"),
             text(row, "legacy kernel"),
             ms(row, LEGACY_MS),
             text(row, "compute kernel"),
             ms(row, COMPUTE_MS),
-            ratio
+            row.values[t.col(RATIO)].render(crate::report::table::value::Fmt::Fixed(2)),
         ));
         let alg = format!("{key}: {}", text(row, "algorithm"));
         let (lo, hi) = row.values[t.col(RATIO)]

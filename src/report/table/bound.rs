@@ -22,6 +22,13 @@ pub struct Attained {
     /// The between-run term that interval includes (log units, [`crate::stats::between`]).
     #[serde(default, skip_serializing_if = "crate::stats::is_zero")]
     pub between: f64,
+    /// The first and the second half of the timed runs, in the order measured, each as
+    /// `[median, lo, hi]` (ms; its 95 % interval with the same between-run term): the row
+    /// replicated within the run ([`crate::stats::Estimate::halves`]), which the `versus`
+    /// table's winners must hold in too. `None` with too few runs to split, and in records
+    /// older than the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub halves_ms: Option<[[f64; 3]; 2]>,
     /// The bound on this device, when its limits are known.
     #[serde(default)]
     pub bound: Option<crate::work::Bound>,
@@ -56,6 +63,23 @@ impl Attained {
         } else {
             Estimate::exact(self.ms)
         }
+    }
+
+    /// The two halves of the timed runs as estimates ([`Attained::halves_ms`]), each read as
+    /// [`time_est`](Self::time_est) reads the whole.
+    pub fn halves_est(&self) -> Option<[crate::stats::Estimate; 2]> {
+        use crate::stats::{Estimate, LEVEL};
+        let est = |[m, lo, hi]: [f64; 3]| {
+            if hi > lo {
+                Estimate {
+                    between: self.between,
+                    ..Estimate::with_interval(m, lo.min(m), hi.max(m), LEVEL)
+                }
+            } else {
+                Estimate::exact(m)
+            }
+        };
+        self.halves_ms.map(|[a, b]| [est(a), est(b)])
     }
 
     /// The fraction with its interval, when the time has one: `bound / [hi, lo]` of the
@@ -123,6 +147,7 @@ mod tests {
             ms: 10.0,
             interval_ms: Some(interval),
             between,
+            halves_ms: None,
             bound: Some(Bound {
                 ms: 5.0,
                 limiter: Limiter::Bandwidth,
@@ -202,6 +227,31 @@ mod tests {
         row.carry_term(0.0);
         assert!(close(row.values[0].estimate().unwrap().lo, 9.0));
         assert_eq!(row.values[0].estimate().unwrap().between, 0.0);
+    }
+
+    #[test]
+    fn the_halves_trade_their_term_as_the_whole_time_does() {
+        use crate::report::table::{row::Row, value::Value};
+        let t = Estimate::with_interval(10.0, 9.0, 11.0, crate::stats::LEVEL).widen(0.3);
+        let half = Estimate::with_interval(8.0, 6.0, 9.0, crate::stats::LEVEL).widen(0.3);
+        let mut row = Row::new("k");
+        row.values = vec![Value::Est(t.clone())];
+        let mut a = attained((t.lo, t.hi), 0.3);
+        a.halves_ms = Some([[half.median, half.lo, half.hi]; 2]);
+        row.attained = Some(a);
+        row.carry_term(0.05);
+        let [h1, h2] = row.attained.as_ref().unwrap().halves_est().unwrap();
+        // Each half: its repetitions' [6, 9] and the new term in quadrature.
+        assert!(close(h1.lo, 8.0 * (-(8f64 / 6.0).ln().hypot(0.05)).exp()));
+        assert!(close(h1.hi, 8.0 * (9f64 / 8.0).ln().hypot(0.05).exp()));
+        assert_eq!((h1.median, h1.between), (8.0, 0.05));
+        assert_eq!(h1, h2);
+        // A row without halves keeps none.
+        let mut row = Row::new("k");
+        row.values = vec![Value::Est(t.clone())];
+        row.attained = Some(attained((t.lo, t.hi), 0.3));
+        row.carry_term(0.05);
+        assert!(row.attained.unwrap().halves_est().is_none());
     }
 
     #[test]

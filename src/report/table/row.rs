@@ -69,7 +69,7 @@ impl Row {
     /// Gives a timed row the between-run term `h` of its limiter (log units,
     /// [`crate::stats::between`]): every cell made from the row's own timed runs — those
     /// carrying the term its attained time carries now, [`Attained::between`] — and that
-    /// time's interval trade their term for `h`, the repetitions' part kept. Cells with
+    /// time's interval and its halves' trade their term for `h`, the repetitions' part kept. Cells with
     /// another term (a ratio of rows timed apart) or none (a paired ratio, a count) are left
     /// as they are, and so is a row without a timed interval or a term.
     pub fn carry_term(&mut self, h: f64) {
@@ -90,6 +90,12 @@ impl Row {
         }
         let t = a.time_est().within().widen(h);
         a.interval_ms = Some((t.lo, t.hi));
+        a.halves_ms = a.halves_est().map(|halves| {
+            halves.map(|e| {
+                let e = e.within().widen(h);
+                [e.median, e.lo, e.hi]
+            })
+        });
         a.between = h;
     }
 
@@ -263,6 +269,7 @@ impl RowBuilder {
             ms,
             interval_ms: None,
             between: 0.0,
+            halves_ms: None,
             bound: None,
             versus: None,
             not_chosen: false,
@@ -270,7 +277,8 @@ impl RowBuilder {
         self
     }
     /// [`work`](Self::work) with the row's timed runs: the median and its interval, so that
-    /// the fraction of the bound carries the interval too.
+    /// the fraction of the bound carries the interval too, and the two halves of the runs
+    /// ([`Attained::halves_ms`]).
     pub fn work_timed(
         self,
         kernel: impl Into<String>,
@@ -283,6 +291,7 @@ impl RowBuilder {
         {
             a.interval_ms = Some((t.lo_ms, t.hi_ms));
             a.between = t.between;
+            a.halves_ms = t.est().halves().map(|h| h.map(|e| [e.median, e.lo, e.hi]));
         }
         b
     }
