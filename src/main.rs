@@ -153,8 +153,8 @@ struct TraceArgs {
 // command's about text).
 #[derive(clap::Args)]
 struct BenchArgs {
-    /// Smaller sizes and a 50 s time budget (`bench::budget`; the full bench 75 s, 240 s on a
-    /// software renderer).
+    /// Smaller sizes and a 50 s time budget on a software renderer, 75 s on a GPU
+    /// (`bench::budget`; the full bench 240 s and 75 s).
     #[arg(long, conflicts_with = "show")]
     quick: bool,
     /// Where to write the profile (default: figures/device.json, figures/quick/ with --quick).
