@@ -50,8 +50,8 @@ impl Settings {
     /// `--quick`: three passes, as many as the full bench, so that each row's pass farthest
     /// from the others is left out of its between-run spread ([`super::passes::spread_passes`]);
     /// with two, one pass met by a spell set the terms (on this project's 2-core llvmpipe
-    /// machine five quick benches of two passes gave bandwidth terms of ±31 % to ±88 %, three
-    /// of three passes ±14 % to ±19 %, in about the same time). The budget
+    /// machine five quick benches of two passes gave bandwidth terms of ±31 % to ±88 %, median
+    /// ±47 %; five of three passes ±14 % to ±36 %, median ±19 %, in about the same time). The budget
     /// ([`super::budget`]) is shared out over the passes: 75 s on a GPU, each pass the 25 s
     /// share that two passes of 50 s had, so a GPU's quick sweeps reach the sizes they
     /// reached; 50 s on a software renderer (issue 36 asks ≤ 60 s under softpipe). On a GPU

@@ -52,34 +52,30 @@ impl Attained {
     /// The measured time as an estimate: its median, its interval (`n` = 2 when wider than
     /// a point) and the between-run term that interval includes; exact without an interval.
     pub fn time_est(&self) -> crate::stats::Estimate {
-        use crate::stats::{Estimate, LEVEL};
         let (lo, hi) = self.interval_ms.unwrap_or((self.ms, self.ms));
-        let (lo, hi) = (lo.min(self.ms), hi.max(self.ms));
-        if hi > lo {
-            Estimate {
-                between: self.between,
-                ..Estimate::with_interval(self.ms, lo, hi, LEVEL)
-            }
-        } else {
-            Estimate::exact(self.ms)
-        }
+        self.est_of(self.ms, lo, hi)
     }
 
     /// The two halves of the timed runs as estimates ([`Attained::halves_ms`]), each read as
     /// [`time_est`](Self::time_est) reads the whole.
     pub fn halves_est(&self) -> Option<[crate::stats::Estimate; 2]> {
+        self.halves_ms
+            .map(|h| h.map(|[m, lo, hi]| self.est_of(m, lo, hi)))
+    }
+
+    /// A median `m` with the interval `[lo, hi]` (reaching `m`) and this row's between-run
+    /// term; exact where the interval is a point.
+    fn est_of(&self, m: f64, lo: f64, hi: f64) -> crate::stats::Estimate {
         use crate::stats::{Estimate, LEVEL};
-        let est = |[m, lo, hi]: [f64; 3]| {
-            if hi > lo {
-                Estimate {
-                    between: self.between,
-                    ..Estimate::with_interval(m, lo.min(m), hi.max(m), LEVEL)
-                }
-            } else {
-                Estimate::exact(m)
+        let (lo, hi) = (lo.min(m), hi.max(m));
+        if hi > lo {
+            Estimate {
+                between: self.between,
+                ..Estimate::with_interval(m, lo, hi, LEVEL)
             }
-        };
-        self.halves_ms.map(|[a, b]| [est(a), est(b)])
+        } else {
+            Estimate::exact(m)
+        }
     }
 
     /// The fraction with its interval, when the time has one: `bound / [hi, lo]` of the
