@@ -179,7 +179,8 @@ fn versus_row(
 ) -> RowBuilder {
     let ratio = Estimate::ratio_unpaired(&l.time, &c.time);
     let halves = half_ratios(l, c);
-    let [h1, h2] = halves.clone().map_or([None, None], |h| h.map(Some));
+    let word = replicated(&ratio, halves.as_ref());
+    let [h1, h2] = halves.map_or([None, None], |h| h.map(Some));
     t.row(key)
         .text("algorithm", alg.clone())
         .text("input", input.clone())
@@ -194,7 +195,7 @@ fn versus_row(
         .est(RATIO, ratio.clone())
         .opt_est(HALF_1, h1)
         .opt_est(HALF_2, h2)
-        .text(FASTER, replicated(&ratio, halves.as_ref()))
+        .text(FASTER, word)
         .unchecked(format!(
             "both sides verified in their tables ({}; {})",
             l.row, c.row

@@ -182,19 +182,16 @@ fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
     let ms = |row: &crate::report::table::row::Row, c: &str| {
         row.values[t.col(c)].render(crate::report::table::value::Fmt::Sig(4))
     };
+    let faster_col = t.find_col(FASTER);
     for row in &t.rows {
         let (Some(l), Some(_), Some(ratio)) =
             (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
         else {
             continue;
         };
-        let faster = t
-            .columns
-            .iter()
-            .position(|c| c.name == FASTER)
-            .map_or("—".to_string(), |i| {
-                row.values[i].render(crate::report::table::value::Fmt::Text)
-            });
+        let faster = faster_col.map_or("—".to_string(), |i| {
+            row.values[i].render(crate::report::table::value::Fmt::Text)
+        });
         md.push_str(&format!(
             "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {} | {faster} |\n",
             text(row, "algorithm"),

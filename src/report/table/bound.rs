@@ -63,6 +63,11 @@ impl Attained {
             .map(|h| h.map(|[m, lo, hi]| self.est_of(m, lo, hi)))
     }
 
+    /// Keeps `halves` ([`crate::stats::Estimate::halves`]) as [`Attained::halves_ms`].
+    pub fn set_halves(&mut self, halves: Option<[crate::stats::Estimate; 2]>) {
+        self.halves_ms = halves.map(|h| h.map(|e| [e.median, e.lo, e.hi]));
+    }
+
     /// A median `m` with the interval `[lo, hi]` (reaching `m`) and this row's between-run
     /// term; exact where the interval is a point.
     fn est_of(&self, m: f64, lo: f64, hi: f64) -> crate::stats::Estimate {

@@ -90,12 +90,10 @@ impl Row {
         }
         let t = a.time_est().within().widen(h);
         a.interval_ms = Some((t.lo, t.hi));
-        a.halves_ms = a.halves_est().map(|halves| {
-            halves.map(|e| {
-                let e = e.within().widen(h);
-                [e.median, e.lo, e.hi]
-            })
-        });
+        a.set_halves(
+            a.halves_est()
+                .map(|halves| halves.map(|e| e.within().widen(h))),
+        );
         a.between = h;
     }
 
@@ -291,7 +289,7 @@ impl RowBuilder {
         {
             a.interval_ms = Some((t.lo_ms, t.hi_ms));
             a.between = t.between;
-            a.halves_ms = t.est().halves().map(|h| h.map(|e| [e.median, e.lo, e.hi]));
+            a.set_halves(t.est().halves());
         }
         b
     }

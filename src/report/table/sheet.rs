@@ -42,10 +42,14 @@ impl Table {
 
     /// Index of the column called `name` (panics on a typo: a programming error).
     pub fn col(&self, name: &str) -> usize {
-        self.columns
-            .iter()
-            .position(|c| c.name == name)
+        self.find_col(name)
             .unwrap_or_else(|| panic!("table {}: no column `{name}`", self.id))
+    }
+
+    /// Index of the column called `name`, `None` where the table has none (a column that
+    /// older records lack).
+    pub fn find_col(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == name)
     }
 
     /// The numbers of column `name`, one per row.
