@@ -637,19 +637,19 @@ fn sims_toml_nan_inf_and_negative_numbers_are_refused_naming_the_key() {
     check_config(EXPERIMENTS).unwrap();
     for (from, to, key) in [
         (
-            "budget_s = 4.0 }\n# §4",
-            "budget_s = nan }\n# §4",
-            "fig14_all.repeat.budget_s",
+            "budget_s = 4.0, max_repetitions = 20 } }\n# §4",
+            "budget_s = nan, max_repetitions = 20 } }\n# §4",
+            "fig14_all.repeat.quick.budget_s",
         ),
         (
-            "budget_s = 4.0 }\n# Fig",
-            "budget_s = -1.0 }\n# Fig",
-            "fig14_heat.repeat.budget_s",
+            "budget_s = 4.0 }, quick = { repetitions = 15",
+            "budget_s = -1.0 }, quick = { repetitions = 15",
+            "fig14_heat.repeat.full.budget_s",
         ),
         ("omega = 0.05", "omega = inf", "stability.omega"),
         (
-            "verify_steps = 5\nrepeat = { repetitions = 10",
-            "verify_steps = 0\nrepeat = { repetitions = 10",
+            "verify_steps = 5\nrepeat = { full = { repetitions = 10",
+            "verify_steps = 0\nrepeat = { full = { repetitions = 10",
             "fig14_all.verify_steps",
         ),
         (

@@ -124,7 +124,8 @@ pub struct RunTimes {
     pub papers: Vec<(String, f64)>,
     /// The command ended (else it is still running, or was interrupted).
     pub complete: bool,
-    /// A few roofs re-measured at the start and after each paper (the run's own drift);
+    /// A few roofs re-measured at the start and after the papers (the run's own drift,
+    /// `runner::drift::after_paper`);
     /// empty without a bench and in older files.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drift: Vec<DriftProbe>,
@@ -201,8 +202,10 @@ impl RunTimes {
                 )
             })
             .collect();
+        let after: Vec<&str> = rest.iter().map(|p| p.after.as_str()).collect();
         Some(format!(
-            "roofs re-measured at the start and after each paper, over {span:.0} s: {}",
+            "roofs re-measured at the start and after {}, over {span:.0} s: {}",
+            after.join(", "),
             parts.join("; ")
         ))
     }
@@ -241,7 +244,7 @@ mod tests {
         run.drift.push(probe("b", 130.0, 8.0));
         let text = run.drift_text().unwrap();
         // 10 → 8 is the larger move (|ln 0.8| > ln 1.2): a factor 1.25, down.
-        assert!(text.contains("over 120 s"), "{text}");
+        assert!(text.contains("after a, b, over 120 s"), "{text}");
         assert!(
             text.contains("`ssbo.read.f32` 10.0000 GB/s at the start, 8.0000–12.0000 over 3 probes (largest move from the start: a factor 1.250)"),
             "{text}"

@@ -1,5 +1,6 @@
 //! The run's own drift (issue 36): a few roofs re-measured at the start of the papers and
-//! after each one, so that the report says how far the device moved over the run's span.
+//! after them ([`after_paper`]: each one in a full run, the last in a quick one), so that the
+//! report says how far the device moved over the run's span.
 //!
 //! The intervals' between-run terms ([`crate::stats::between`]) come from the bench's passes,
 //! minutes apart at the run's start; a full run lasts an hour, and a rerun comes hours later.
@@ -25,6 +26,15 @@ pub const PROBES: [&str; 3] = [
     "fma.compute.f32",
 ];
 
+/// Whether a probe follows a paper (`last`: the command's last one). A full run lasts an
+/// hour, and a probe after each paper shows when in it the device moved. A quick run lasts
+/// minutes: the probe at the start and one at the end span it, and the probes between would
+/// add one probe's seconds per paper (on a 2-core llvmpipe host 3–4 s each, the six probes of
+/// `reproduce all --quick` 21 s of its 344 s: `run.json`'s `drift` times against its papers').
+pub fn after_paper(mode: Mode, last: bool) -> bool {
+    mode == Mode::Full || last
+}
+
 /// Measures the probes now; `None` when none could be measured (interrupted, or the device
 /// lacks them all).
 pub fn probe(gl: &Gl, after: &str, started: Instant) -> Option<DriftProbe> {
@@ -46,4 +56,17 @@ pub fn probe(gl: &Gl, after: &str, started: Instant) -> Option<DriftProbe> {
         seconds: started.elapsed().as_secs_f64(),
         values,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_run_probes_after_every_paper_a_quick_run_after_its_last() {
+        assert!(after_paper(Mode::Full, false));
+        assert!(after_paper(Mode::Full, true));
+        assert!(!after_paper(Mode::Quick, false));
+        assert!(after_paper(Mode::Quick, true));
+    }
 }

@@ -106,7 +106,8 @@ pub fn reproduce_with(
     let mut times = run_times(opts.mode);
     let profile = bench_profile(gl, &dir, opts, &mut times, command_started)?;
     let between = set_between_run(profile.as_deref());
-    // With a bench, a few roofs re-measured now and after each paper: the run's own drift.
+    // With a bench, a few roofs re-measured now and after the papers (`drift::after_paper`):
+    // the run's own drift.
     let probe = |after: &str, times: &mut RunTimes| {
         if opts.bench && !interrupted.load(Ordering::SeqCst) {
             times.drift.extend(drift::probe(gl, after, command_started));
@@ -127,10 +128,13 @@ pub fn reproduce_with(
     };
     let mut failures = Vec::new();
     let mut last_prov = Provenance::now(gl.info(), opts.mode);
-    for (paper, files) in loaded {
+    let count = loaded.len();
+    for (i, (paper, files)) in loaded.into_iter().enumerate() {
         let (record, prov, result) = runner.run(paper, files)?;
         times.papers.push((paper.key.to_string(), prov.seconds));
-        probe(paper.key, &mut times);
+        if drift::after_paper(opts.mode, i + 1 == count) {
+            probe(paper.key, &mut times);
+        }
         times.seconds = command_started.elapsed().as_secs_f64();
         write_run_times(&dir, &times)?;
         last_prov = prov;

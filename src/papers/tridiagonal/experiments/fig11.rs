@@ -21,7 +21,7 @@ use crate::papers::tridiagonal::error::TridiagonalError;
 use crate::papers::tridiagonal::fragment_cr::{CrParams, FragmentCr};
 use crate::report::with_bound_columns;
 use crate::report::{Column, Dot, DotChart, DotSeries, Table};
-use crate::runner::{Repeat, RunError, Session, Sizes, TableWriter};
+use crate::runner::{PerMode, Repeat, RunError, Session, Sizes, TableWriter};
 use crate::stats::max_rel_error;
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -37,7 +37,7 @@ pub(super) struct Fig11Config {
     cg_max_iterations: usize,
     #[serde(deserialize_with = "positive_f32")]
     heat_r: f32,
-    repeat: Repeat,
+    repeat: PerMode<Repeat>,
 }
 
 /// CG to a residual of 1e-5: forward error ≤ κ·1e-5 ≤ 5e-5, plus f32 dot products over up
@@ -142,7 +142,7 @@ pub(super) fn run(s: &Session, c: &Fig11Config, local: Tuned) -> Result<Vec<Fig1
     for &g in c.grids.pick(s.mode) {
         let mut grid = Grid::new(g);
         let name = grid.name.clone();
-        let th = thomas_row(&mut t, &name, &[], &c.repeat, || {
+        let th = thomas_row(&mut t, &name, &[], c.repeat.pick(s.mode), || {
             let d = grid.data(&s.gl, c)?;
             Ok((&d.sys, d.want.as_slice()))
         })?;
@@ -177,7 +177,10 @@ fn table(s: &Session, c: &Fig11Config, local: Tuned) -> Result<TableWriter, RunE
         ]),
         &(c, local),
     )?;
-    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
+    t.caption(format!(
+        "Repetitions: {}.",
+        c.repeat.pick(s.mode).rule("run", "solver")
+    ));
     t.caption(
         "Thomas CPU f32: single-threaded Thomas on host data (no transfers). Thomas via \
          texture: the same, plus reading the systems back and uploading x (the paper's CPU \
@@ -272,7 +275,7 @@ fn solver_row(
         solver.as_mut(),
         &d.tex,
         reference.as_ref().unwrap_or(&d.want),
-        &c.repeat,
+        c.repeat.pick(s.mode),
         Some(&d.sys),
     )?;
     let thomas_err = match (&m.err, &reference) {

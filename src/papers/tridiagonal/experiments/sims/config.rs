@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 use crate::runner::config::positive;
-use crate::runner::{Repeat, RunError, Sizes};
+use crate::runner::{PerMode, Repeat, RunError, Sizes};
 
 use super::simulations::{SIMULATIONS, simulation};
 use crate::papers::tridiagonal::adi::scheme::GRID_RANGE;
@@ -28,7 +28,7 @@ pub struct HeatFps {
     pub sizes: Sizes,
     pub solvers: Vec<String>,
     pub verify_steps: u32,
-    pub repeat: Repeat,
+    pub repeat: PerMode<Repeat>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -38,7 +38,7 @@ pub struct AllFps {
     pub solver: String,
     pub view: [u32; 2],
     pub verify_steps: u32,
-    pub repeat: Repeat,
+    pub repeat: PerMode<Repeat>,
     pub paper_fps: BTreeMap<String, f64>,
     /// The paper's grid N' for these rates.
     pub paper_grid: u32,

@@ -11,7 +11,7 @@ use crate::gl::timing::{TimingPlan, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
 use crate::report::{Dot, DotChart, DotSeries, Row, RowBuilder};
-use crate::runner::{RunError, Session, TableWriter};
+use crate::runner::{Repeat, RunError, Session, TableWriter};
 use crate::sim::SimError;
 use crate::sim::Simulation;
 use crate::sim::render::{MAX_MESH, Renderer, Target};
@@ -154,7 +154,10 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
          for lines of up to {} unknowns (in a scratch buffer above).",
         solver::THOMAS_PRIVATE_MAX
     ));
-    t.caption(format!("Repetitions: {}.", c.repeat.rule("run", "solver")));
+    t.caption(format!(
+        "Repetitions: {}.",
+        c.repeat.pick(s.mode).rule("run", "solver")
+    ));
     let sizes = c.sizes.pick(s.mode).to_vec();
     let key = |n: u32, name: &String| format!("{n}/{name}");
     each_row(s, &mut t, (&sizes, &c.solvers), key, |t, key, n, name| {
@@ -163,7 +166,7 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             return Ok(row.skip(why));
         }
         t.start(key);
-        Ok(match heat_row(gl, n, name, c) {
+        Ok(match heat_row(gl, n, name, c, c.repeat.pick(s.mode)) {
             Ok((step, share, err, runs)) => {
                 let row = row
                     .timed("step", &step)
@@ -221,8 +224,9 @@ fn heat_row(
     n: u32,
     name: &str,
     c: &HeatFps,
+    runs: &Repeat,
 ) -> Result<(crate::gl::Timing, Option<f64>, f64, usize), RunError> {
-    let plan: TimingPlan = c.repeat.plan();
+    let plan: TimingPlan = runs.plan();
     let mut sim = AdiSim::new(gl, HeatParams::ours(n), name).map_err(RunError::algorithm)?;
     let step = measure_gpu(gl, plan, || sim.step()).map_err(RunError::algorithm)?;
     let share = if name == solver::FUSED {
@@ -253,7 +257,7 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             .text("simulation", spec.name)
             .num("N", n as f64)
             .opt("paper: FPS with view", paper);
-        Ok(match all_row(gl, spec, n, c) {
+        Ok(match all_row(gl, spec, n, c, c.repeat.pick(s.mode)) {
             Ok(AllRow {
                 alone,
                 between,
@@ -362,9 +366,9 @@ struct AllRow {
 /// [`AllRow`]: first the steps alone ([`measure_gpu`], as `fig14_heat`'s rows), then one loop
 /// that times both parts of every frame, so that step + view ≥ step in every repetition and
 /// the two medians of that loop see the same load.
-fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunError> {
+fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps, runs: &Repeat) -> Result<AllRow, RunError> {
     let mut sim = (spec.make)(gl, n, &c.solver).map_err(RunError::algorithm)?;
-    let alone = measure_gpu(gl, c.repeat.plan(), || sim.step())
+    let alone = measure_gpu(gl, runs.plan(), || sim.step())
         .map_err(RunError::algorithm)?
         .median_ms;
     let [w, h] = c.view;
@@ -372,7 +376,7 @@ fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps) -> Result<AllRow, RunErr
     let mut renderer = Renderer::new(gl).map_err(RunError::algorithm)?;
     rewarm(gl, || sim.step()).map_err(RunError::algorithm)?;
     gl.finish();
-    let samples = repeat(c.repeat.plan(), || {
+    let samples = repeat(runs.plan(), || {
         book_gpu(|| {
             rewarm(gl, || sim.step())?;
             let t0 = Instant::now();
