@@ -463,6 +463,11 @@ fn experiment_file_refuses_nan_tolerance_naming_the_key() {
         ),
         ("fit_within = 1.25", "fit_within = nan", "table2.fit_within"),
         (
+            "cpu_timed_iterations = 40",
+            "cpu_timed_iterations = 0",
+            "fig4.cpu_timed_iterations",
+        ),
+        (
             "nodes = { full = 21, quick = 11 }",
             "nodes = { full = 21, quick = 4 }",
             "biofet.nodes",

@@ -385,6 +385,9 @@ fn tiny_experiments() -> tempfile::TempDir {
                 ("fig4.meshes.quick", r#"["4x4x4"]"#),
                 ("fig4.gpu", ONCE),
                 ("fig4.cpu", ONCE),
+                // The large-mesh rule (a whole solve once, CPU time scaled from short runs).
+                ("fig4.cpu_scaled_above", "0"),
+                ("fig4.cpu_timed_iterations", "2"),
                 ("periter.mesh.quick", r#""4x4x4""#),
                 ("periter.iterations", "2"),
                 ("spmv.mesh.quick", r#""4x4x4""#),

@@ -27,6 +27,17 @@ pub struct BicgParams {
     pub max_iter: usize,
 }
 
+impl BicgParams {
+    /// Exactly `k` iterations: tolerance 0, which no error estimate reaches (a fixed amount
+    /// of work, to time).
+    pub fn iterations(k: usize) -> Self {
+        BicgParams {
+            tol: 0.0,
+            max_iter: k,
+        }
+    }
+}
+
 impl Default for BicgParams {
     fn default() -> Self {
         BicgParams {

@@ -114,7 +114,10 @@ pub struct Fig4Cfg {
     pub meshes: PerMode<Vec<MeshSpec>>,
     pub gpu: Repeat,
     pub cpu: Repeat,
-    pub cpu_once_above: usize,
+    /// Above this many nodes the CPU Bi-CG runs to convergence once and its time is
+    /// estimated from runs of its first `cpu_timed_iterations` iterations (`fig4.rs`).
+    pub cpu_scaled_above: usize,
+    pub cpu_timed_iterations: usize,
     /// "About as long" in the paper's orientation claim: a time ratio within this factor.
     pub about_as_long: f64,
     pub paper: Vec<PaperTime>,
@@ -286,6 +289,7 @@ impl Fields {
         }
         for (key, k) in [
             ("periter.iterations", self.periter.iterations),
+            ("fig4.cpu_timed_iterations", self.fig4.cpu_timed_iterations),
             ("legacy.iterations", self.legacy.iterations),
         ] {
             if k == 0 {

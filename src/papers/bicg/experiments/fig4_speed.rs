@@ -5,8 +5,9 @@
 //! GTX 285 against an i7 core; what a device can say is the side of 1). Both compare a GPU
 //! with a CPU: *not testable here* on a software rasterizer ([`Finding::gpu_vs_cpu`]). The
 //! two times are separate rows' runs, so each ratio's interval is the conservative one of two
-//! independent estimates ([`Estimate::ratio_unpaired`]); a mesh timed once (the CPU above
-//! `fig4.cpu_once_above` nodes) gives no interval, and the case is inconclusive for it.
+//! independent estimates ([`Estimate::ratio_unpaired`]). Above `fig4.cpu_scaled_above` nodes
+//! the CPU time is six runs of a fixed number of iterations, scaled to the whole solve's
+//! (`fig4.rs`), so that 128³ has an interval too.
 
 use super::config::{Config, PaperTime};
 use crate::report::{Finding, Table};

@@ -145,10 +145,7 @@ fn measure(
     let sys = fig4_problem(mesh);
     let n = mesh.nodes();
     let a32 = sys.a.map(|v| v as f32);
-    let p = BicgParams {
-        tol: 0.0,
-        max_iter: k,
-    };
+    let p = BicgParams::iterations(k);
     let x0 = vec![0.0; n];
     let (want, _) = cpu_solve(&sys, &p)?;
     let mut built = build(s, t, mesh, &a32, opts, lacks)?;

@@ -103,10 +103,7 @@ fn measure(
 ) -> Result<(f64, f64), RunError> {
     t.start(key);
     let sys = fig4_problem(mesh);
-    let p = BicgParams {
-        tol: 0.0,
-        max_iter: k,
-    };
+    let p = BicgParams::iterations(k);
     let x0 = vec![0.0; mesh.nodes()];
     let mut g = GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts).map_err(RunError::algorithm)?;
     let gpu = time_gpu(&s.gl, TimingPlan::once(), || {

@@ -85,10 +85,7 @@ pub(crate) fn not_converged(gpu: &BicgInfo, cpu: &BicgInfo) -> Option<String> {
 /// Builds the kernels of `opts` (both precisions) on a tiny problem.
 pub(crate) fn warm_up(s: &Session, opts: GpuOptions) -> Result<(), RunError> {
     let sys = fig4_problem(&Mesh::cube(4));
-    let p = BicgParams {
-        tol: 0.0,
-        max_iter: 2,
-    };
+    let p = BicgParams::iterations(2);
     let x0 = vec![0.0; sys.mesh.nodes()];
     GpuBicg::<f64>::new(&s.gl, &sys.a, true, opts)
         .and_then(|mut g| g.solve(&sys.b, &x0, &p))
