@@ -311,7 +311,7 @@ impl Comparison {
             ));
         }
         for (i, col) in ta.columns.iter().enumerate() {
-            let Some(j) = tb.columns.iter().position(|c| c.name == col.name) else {
+            let Some(j) = tb.find_col(&col.name) else {
                 continue;
             };
             let (va, vb) = (&row_a.values[i], &row_b.values[j]);

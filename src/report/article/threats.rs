@@ -215,7 +215,7 @@ impl Intervals {
                 i.bench_limit = Some(i.bench_limit.map_or(l, |m: f64| m.max(l)));
             }
             for t in tables(dir, p.key, r) {
-                let bound_col = t.columns.iter().position(|c| c.name == OF_BOUND);
+                let bound_col = t.find_col(OF_BOUND);
                 for row in &t.rows {
                     for (j, v) in row.values.iter().enumerate() {
                         let Some(e) = v.estimate() else { continue };

@@ -150,7 +150,7 @@ impl std::fmt::Display for Verdict {
 pub fn judge(t: &Target, table: &Table) -> Judged {
     let (threshold, at_least) = t.rule();
     let none = Judged::not_measured;
-    let Some(col) = table.columns.iter().position(|c| c.name == t.column) else {
+    let Some(col) = table.find_col(&t.column) else {
         return none(format!("table `{}` has no column `{}`", table.id, t.column));
     };
     let value = |r: &Row| r.values.get(col).and_then(Value::as_f64);

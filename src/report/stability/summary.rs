@@ -102,7 +102,7 @@ fn verdict_class(a: &str, b: &str) -> Option<usize> {
 }
 
 fn text_of<'t>(t: &'t Table, row: usize, column: &str) -> Option<&'t str> {
-    let j = t.columns.iter().position(|c| c.name == column)?;
+    let j = t.find_col(column)?;
     match t.rows.get(row)?.values.get(j)? {
         Value::Text(s) => Some(s),
         _ => None,
@@ -110,7 +110,7 @@ fn text_of<'t>(t: &'t Table, row: usize, column: &str) -> Option<&'t str> {
 }
 
 fn num_of(t: &Table, row: usize, column: &str) -> Option<f64> {
-    let j = t.columns.iter().position(|c| c.name == column)?;
+    let j = t.find_col(column)?;
     t.rows.get(row)?.values.get(j)?.as_f64()
 }
 

@@ -289,7 +289,7 @@ impl TableWriter {
             return;
         }
         let cell = |name: &str| {
-            let i = self.table.columns.iter().position(|c| c.name == name)?;
+            let i = self.table.find_col(name)?;
             Some(&row.values[i])
         };
         let mut st = self.shared.state.borrow_mut();
