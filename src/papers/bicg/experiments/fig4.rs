@@ -8,7 +8,7 @@
 //! Above `fig4.cpu_scaled_above` nodes the CPU Bi-CG runs to convergence once — the solution
 //! the GPU's is verified against, its iteration count `n`, and one whole-solve time (`CPU
 //! full solve`) — and `CPU time` is [`MIN_SAMPLES_FOR_CI`] runs of its first `k =
-//! fig4.cpu_timed_iterations` iterations, each time × `n / k` ([`scaled`]). Every iteration
+//! fig4.cpu_timed_iterations` iterations, each time × `n / k` (`scaled`). Every iteration
 //! of NR's `linbcg` does the same work (two products, two preconditioner solves, three dot
 //! products, the updates), so `t(n) = t₀ + n·t₁` with `t₀` the set-up before the first
 //! iteration (the residual, one product, and the vectors' allocation), and the scaled time
