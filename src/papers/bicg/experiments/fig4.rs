@@ -130,6 +130,7 @@ fn mesh_row(
     let cpu_runs = time_cpu(cpu_plan, || cpu_solve(&sys, params))?;
     let (cpu_x, cpu_info) = cpu_runs.last();
     let whole = cpu_runs.timing();
+    let whole_ms = large.then_some(whole.median_ms);
     let tc = if large {
         let k = cfg
             .fig4
@@ -139,7 +140,7 @@ fn mesh_row(
         let part = time_cpu(six, || cpu_solve(&sys, &BicgParams::iterations(k)))?;
         scaled(&part.timing(), cpu_info.iterations, k)
     } else {
-        whole.clone()
+        whole
     };
     let gpu_runs = time_gpu(&s.gl, cfg.fig4.gpu.plan(), || {
         gpu_solve(&s.gl, &sys, params, opts)
@@ -155,7 +156,7 @@ fn mesh_row(
         .num("Iter CPU", cpu_info.iterations as f64)
         .timed("GPU time", &tg)
         .timed("CPU time", &tc)
-        .opt(CPU_FULL, large.then_some(whole.median_ms))
+        .opt(CPU_FULL, whole_ms)
         .est(
             "GPU/CPU",
             crate::stats::Estimate::ratio_unpaired(&tg.est(), &tc.est()),

@@ -11,7 +11,7 @@ use crate::gl::timing::{TimingPlan, median_index, repeat};
 use crate::gl::{Format, Gl, RenderTexture, TexTarget};
 use crate::report::table::Column;
 use crate::report::{Dot, DotChart, DotSeries, Row, RowBuilder};
-use crate::runner::{Repeat, RunError, Session, TableWriter};
+use crate::runner::{RunError, Session, TableWriter};
 use crate::sim::SimError;
 use crate::sim::Simulation;
 use crate::sim::render::{MAX_MESH, Renderer, Target};
@@ -166,25 +166,27 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             return Ok(row.skip(why));
         }
         t.start(key);
-        Ok(match heat_row(gl, n, name, c, c.repeat.pick(s.mode)) {
-            Ok((step, share, err, runs)) => {
-                let row = row
-                    .timed("step", &step)
-                    .est("FPS", step.rate(1.0))
-                    .opt("solve share", share.map(|s| 100.0 * s))
-                    .num("error vs CPU f64", err)
-                    .runs(runs);
-                if name.starts_with("cg") {
-                    row.unchecked(
-                        "CG with a fixed iteration count does not solve the systems; its \
+        Ok(
+            match heat_row(gl, n, name, c, c.repeat.pick(s.mode).plan()) {
+                Ok((step, share, err, runs)) => {
+                    let row = row
+                        .timed("step", &step)
+                        .est("FPS", step.rate(1.0))
+                        .opt("solve share", share.map(|s| 100.0 * s))
+                        .num("error vs CPU f64", err)
+                        .runs(runs);
+                    if name.starts_with("cg") {
+                        row.unchecked(
+                            "CG with a fixed iteration count does not solve the systems; its \
                          error is shown, not judged",
-                    )
-                } else {
-                    row.verify(err, TOL)
+                        )
+                    } else {
+                        row.verify(err, TOL)
+                    }
                 }
-            }
-            Err(e) => row.fail(e.to_string()),
-        })
+                Err(e) => row.fail(e.to_string()),
+            },
+        )
     })?;
     let bars = bars(&t, "FPS", None, |r| {
         Some(format!("heat · {}", t.text(r, "solver")?))
@@ -224,9 +226,8 @@ fn heat_row(
     n: u32,
     name: &str,
     c: &HeatFps,
-    runs: &Repeat,
+    plan: TimingPlan,
 ) -> Result<(crate::gl::Timing, Option<f64>, f64, usize), RunError> {
-    let plan: TimingPlan = runs.plan();
     let mut sim = AdiSim::new(gl, HeatParams::ours(n), name).map_err(RunError::algorithm)?;
     let step = measure_gpu(gl, plan, || sim.step()).map_err(RunError::algorithm)?;
     let share = if name == solver::FUSED {
@@ -257,23 +258,25 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             .text("simulation", spec.name)
             .num("N", n as f64)
             .opt("paper: FPS with view", paper);
-        Ok(match all_row(gl, spec, n, c, c.repeat.pick(s.mode)) {
-            Ok(AllRow {
-                alone,
-                between,
-                view,
-                err,
-                runs,
-            }) => row
-                .num("FPS, compute only", 1e3 / alone)
-                .num("FPS, step between views", 1e3 / between)
-                .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
-                .est("FPS with view", view.rate(1.0))
-                .num("error vs CPU f64", err)
-                .runs(runs)
-                .verify(err, TOL),
-            Err(e) => row.fail(e.to_string()),
-        })
+        Ok(
+            match all_row(gl, spec, n, c, c.repeat.pick(s.mode).plan()) {
+                Ok(AllRow {
+                    alone,
+                    between,
+                    view,
+                    err,
+                    runs,
+                }) => row
+                    .num("FPS, compute only", 1e3 / alone)
+                    .num("FPS, step between views", 1e3 / between)
+                    .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
+                    .est("FPS with view", view.rate(1.0))
+                    .num("error vs CPU f64", err)
+                    .runs(runs)
+                    .verify(err, TOL),
+                Err(e) => row.fail(e.to_string()),
+            },
+        )
     })?;
     let bars = bars(&t, "FPS with view", Some("paper: FPS with view"), |r| {
         Some(format!("{} + view", t.text(r, "simulation")?))
@@ -366,9 +369,15 @@ struct AllRow {
 /// [`AllRow`]: first the steps alone ([`measure_gpu`], as `fig14_heat`'s rows), then one loop
 /// that times both parts of every frame, so that step + view ≥ step in every repetition and
 /// the two medians of that loop see the same load.
-fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps, runs: &Repeat) -> Result<AllRow, RunError> {
+fn all_row(
+    gl: &Gl,
+    spec: &AdiSpec,
+    n: u32,
+    c: &AllFps,
+    plan: TimingPlan,
+) -> Result<AllRow, RunError> {
     let mut sim = (spec.make)(gl, n, &c.solver).map_err(RunError::algorithm)?;
-    let alone = measure_gpu(gl, runs.plan(), || sim.step())
+    let alone = measure_gpu(gl, plan, || sim.step())
         .map_err(RunError::algorithm)?
         .median_ms;
     let [w, h] = c.view;
@@ -376,7 +385,7 @@ fn all_row(gl: &Gl, spec: &AdiSpec, n: u32, c: &AllFps, runs: &Repeat) -> Result
     let mut renderer = Renderer::new(gl).map_err(RunError::algorithm)?;
     rewarm(gl, || sim.step()).map_err(RunError::algorithm)?;
     gl.finish();
-    let samples = repeat(runs.plan(), || {
+    let samples = repeat(plan, || {
         book_gpu(|| {
             rewarm(gl, || sim.step())?;
             let t0 = Instant::now();
