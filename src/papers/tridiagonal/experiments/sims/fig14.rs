@@ -154,10 +154,10 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
          for lines of up to {} unknowns (in a scratch buffer above).",
         solver::THOMAS_PRIVATE_MAX
     ));
-    t.caption(format!(
-        "Repetitions: {}.",
-        c.repeat.pick(s.mode).rule("run", "solver")
-    ));
+    let repeat = c.repeat.pick(s.mode);
+    t.caption(format!("Repetitions: {}.", repeat.rule("run", "solver")));
+    // One plan for every row of the table (the mode's).
+    let plan = repeat.plan();
     let sizes = c.sizes.pick(s.mode).to_vec();
     let key = |n: u32, name: &String| format!("{n}/{name}");
     each_row(s, &mut t, (&sizes, &c.solvers), key, |t, key, n, name| {
@@ -166,27 +166,25 @@ fn heat_table(s: &Session, gl: &Gl, c: &HeatFps) -> Result<Vec<Fig14Bar>, RunErr
             return Ok(row.skip(why));
         }
         t.start(key);
-        Ok(
-            match heat_row(gl, n, name, c, c.repeat.pick(s.mode).plan()) {
-                Ok((step, share, err, runs)) => {
-                    let row = row
-                        .timed("step", &step)
-                        .est("FPS", step.rate(1.0))
-                        .opt("solve share", share.map(|s| 100.0 * s))
-                        .num("error vs CPU f64", err)
-                        .runs(runs);
-                    if name.starts_with("cg") {
-                        row.unchecked(
-                            "CG with a fixed iteration count does not solve the systems; its \
+        Ok(match heat_row(gl, n, name, c, plan) {
+            Ok((step, share, err, runs)) => {
+                let row = row
+                    .timed("step", &step)
+                    .est("FPS", step.rate(1.0))
+                    .opt("solve share", share.map(|s| 100.0 * s))
+                    .num("error vs CPU f64", err)
+                    .runs(runs);
+                if name.starts_with("cg") {
+                    row.unchecked(
+                        "CG with a fixed iteration count does not solve the systems; its \
                          error is shown, not judged",
-                        )
-                    } else {
-                        row.verify(err, TOL)
-                    }
+                    )
+                } else {
+                    row.verify(err, TOL)
                 }
-                Err(e) => row.fail(e.to_string()),
-            },
-        )
+            }
+            Err(e) => row.fail(e.to_string()),
+        })
     })?;
     let bars = bars(&t, "FPS", None, |r| {
         Some(format!("heat · {}", t.text(r, "solver")?))
@@ -248,6 +246,8 @@ fn heat_row(
 /// The all-simulations table; returns its rows' bars for `fig14.png`.
 fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError> {
     let mut t = all_writer(s, c)?;
+    // One plan for every row of the table (the mode's).
+    let plan = c.repeat.pick(s.mode).plan();
     let sizes = c.size.pick(s.mode).to_vec();
     let key = |n: u32, spec: &&AdiSpec| format!("{}/{n}", spec.name);
     each_row(s, &mut t, (&sizes, &SIMULATIONS), key, |t, key, n, spec| {
@@ -258,25 +258,23 @@ fn all_table(s: &Session, gl: &Gl, c: &AllFps) -> Result<Vec<Fig14Bar>, RunError
             .text("simulation", spec.name)
             .num("N", n as f64)
             .opt("paper: FPS with view", paper);
-        Ok(
-            match all_row(gl, spec, n, c, c.repeat.pick(s.mode).plan()) {
-                Ok(AllRow {
-                    alone,
-                    between,
-                    view,
-                    err,
-                    runs,
-                }) => row
-                    .num("FPS, compute only", 1e3 / alone)
-                    .num("FPS, step between views", 1e3 / between)
-                    .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
-                    .est("FPS with view", view.rate(1.0))
-                    .num("error vs CPU f64", err)
-                    .runs(runs)
-                    .verify(err, TOL),
-                Err(e) => row.fail(e.to_string()),
-            },
-        )
+        Ok(match all_row(gl, spec, n, c, plan) {
+            Ok(AllRow {
+                alone,
+                between,
+                view,
+                err,
+                runs,
+            }) => row
+                .num("FPS, compute only", 1e3 / alone)
+                .num("FPS, step between views", 1e3 / between)
+                .opt("ours / paper", paper.map(|p| 1e3 / view.median_ms / p))
+                .est("FPS with view", view.rate(1.0))
+                .num("error vs CPU f64", err)
+                .runs(runs)
+                .verify(err, TOL),
+            Err(e) => row.fail(e.to_string()),
+        })
     })?;
     let bars = bars(&t, "FPS with view", Some("paper: FPS with view"), |r| {
         Some(format!("{} + view", t.text(r, "simulation")?))
