@@ -10,7 +10,8 @@
 //! Each [`Timing`] keeps every sample and its interval ([`crate::stats::Estimate`]).
 //! Variants compared with each other are timed interleaved, a shuffled order per round
 //! ([`rounds`]), so that their ratios come from paired samples (which carry no between-run
-//! term). Every [`Timing`]'s interval includes the run's default between-run term
+//! term); a costly variant whose time settles early may leave the rounds before the others
+//! ([`rounds_retiring`]), its ratios then paired over the rounds both ran. Every [`Timing`]'s interval includes the run's default between-run term
 //! ([`crate::stats::between`], set by the runner from the run's bench); a table row with a
 //! bound trades it for its limiter's.
 
@@ -299,7 +300,24 @@ pub fn rounds<E: From<Stopped>>(
     k: usize,
     run: impl FnMut(usize) -> Result<f64, E>,
 ) -> Result<Rounds, E> {
-    rounds_until(plan, k, stop_requested, run)
+    rounds_until(plan, k, &[], stop_requested, run)
+}
+
+/// [`rounds`] in which the variants `retire` names leave the rounds once their own samples
+/// are enough — `plan.repetitions` made and the median's interval within `plan.ci_target`
+/// (or `plan.max_runs` made) — while the others go on until they are enough too. For a costly
+/// variant whose time settles early beside ones that do not: Table 1's CPU loop (seconds a
+/// run) beside GPU kernels of milliseconds, which would otherwise run in every one of the
+/// rounds the GPU's interval calls for. A retired variant's samples are the first rounds,
+/// round `r` still index `r`, so that a paired ratio with it ([`Rounds::ratio`]) pairs the
+/// rounds both ran (`crate::stats::paired_ratio` zips the two).
+pub fn rounds_retiring<E: From<Stopped>>(
+    plan: TimingPlan,
+    k: usize,
+    retire: &[usize],
+    run: impl FnMut(usize) -> Result<f64, E>,
+) -> Result<Rounds, E> {
+    rounds_until(plan, k, retire, stop_requested, run)
 }
 
 /// The untimed warm-up [`rounds`] begins with, on its own: `warmup` rounds of the `k`
@@ -338,11 +356,12 @@ fn warm_up_until<E: From<Stopped>>(
 #[error("stopped (Ctrl-C or SIGTERM) before one round of the variants was finished")]
 pub struct Stopped;
 
-/// [`rounds`] with the stop request as a parameter (tests ask for a stop without the
+/// [`rounds_retiring`] with the stop request as a parameter (tests ask for a stop without the
 /// process-wide flag, which cannot be taken back).
 fn rounds_until<E: From<Stopped>>(
     plan: TimingPlan,
     k: usize,
+    retire: &[usize],
     stop: impl Fn() -> bool,
     mut run: impl FnMut(usize) -> Result<f64, E>,
 ) -> Result<Rounds, E> {
@@ -350,13 +369,22 @@ fn rounds_until<E: From<Stopped>>(
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); k];
     let budget_ms = plan.budget.as_secs_f64() * 1e3 * k as f64;
     let mut spent_ms = 0.0;
+    // Rounds finished: every variant still in the rounds ran once in each.
+    let mut finished = 0;
     'rounds: for round in 0u64.. {
         let spent = spent_ms >= budget_ms && times.iter().all(|t| plan.budget_may_end(t.len()));
         let done = spent || times.iter().all(|t| plan.enough(t));
         if k == 0 || (round > 0 && done) {
             break;
         }
+        // Decided at the round's start, so that a variant's samples stay whole rounds.
+        let retired: Vec<bool> = (0..k)
+            .map(|i| retire.contains(&i) && plan.enough(&times[i]))
+            .collect();
         for i in crate::stats::round_order(k, round) {
+            if retired[i] {
+                continue;
+            }
             // After a stop request no further run, even mid-round: the unfinished round is
             // dropped below, and without one whole round there is no result.
             if stop() {
@@ -369,11 +397,12 @@ fn rounds_until<E: From<Stopped>>(
             spent_ms += ms;
             times[i].push(ms);
         }
+        finished += 1;
     }
-    // Samples stay paired by round: only whole rounds are kept.
-    let whole = times.iter().map(Vec::len).min().unwrap_or(0);
+    // Samples stay paired by round: only whole rounds are kept (a retired variant's are
+    // fewer, and all of them whole).
     for t in &mut times {
-        t.truncate(whole);
+        t.truncate(finished);
     }
     Ok(Rounds {
         timings: times.iter().map(|t| Timing::from_samples(t)).collect(),
@@ -490,6 +519,77 @@ mod tests {
     }
 
     #[test]
+    fn a_retiring_variant_leaves_the_rounds_once_settled_and_pairs_over_the_rounds_both_ran() {
+        // Variant 0 (retiring) takes 10 ms every run: settled at its 6th (the fewest runs with
+        // an interval; 3 required). Variant 1 alternates 1 and 2 ms (interval [1, 2], never
+        // within 3 %): it runs to the cap of 12 rounds. Variant 2 (also retiring) alternates
+        // too, so it never settles and stays in every round.
+        let mut order = Vec::new();
+        let mut made = [0usize; 3];
+        let p = plan(3, 1_000_000).adaptive(0.03, 12);
+        let r = rounds_retiring(p, 3, &[0, 2], |i| {
+            order.push(i);
+            made[i] += 1;
+            Ok::<_, Stopped>(match i {
+                0 => 10.0,
+                _ => 1.0 + (made[i] % 2) as f64,
+            })
+        })
+        .unwrap();
+        let runs: Vec<usize> = r.timings.iter().map(|t| t.runs).collect();
+        assert_eq!(runs, vec![MIN_SAMPLES_FOR_CI, 12, 12]);
+        // Its last run is in round 6: none of the 6 later rounds runs it.
+        let last0 = order.iter().rposition(|&i| i == 0).unwrap();
+        let rounds_before = order[..=last0].iter().filter(|&&i| i == 1).count();
+        assert!(rounds_before <= MIN_SAMPLES_FOR_CI, "{order:?}");
+        assert_eq!(order.len(), MIN_SAMPLES_FOR_CI + 2 * 12);
+        // The ratio pairs the 6 rounds both ran: variant 1's first six are 2, 1, 2, 1, 2, 1
+        // ms, so 10 ms over them is 5 or 10 (the lower middle of six is the median).
+        let ratio = r.ratio(0, 1).unwrap();
+        assert_eq!(ratio.n, MIN_SAMPLES_FOR_CI);
+        assert_eq!((ratio.lo, ratio.median, ratio.hi), (5.0, 5.0, 10.0));
+        // Without retirement, variant 0 runs in every round.
+        let mut made = [0usize; 3];
+        let r = rounds(p, 3, |i| {
+            made[i] += 1;
+            Ok::<_, Stopped>(if i == 0 {
+                10.0
+            } else {
+                1.0 + (made[i] % 2) as f64
+            })
+        })
+        .unwrap();
+        assert!(r.timings.iter().all(|t| t.runs == 12));
+    }
+
+    #[test]
+    fn a_stop_after_a_retirement_keeps_the_whole_rounds() {
+        // Variant 0 retires after 6 rounds of 3 runs; rounds 7 and 8 have 2 runs each (the
+        // others never settle: 1, 2, 3 ms in turn), and the stop comes in round 9, after its
+        // first run: 8 whole rounds of variants 1 and 2, 6 of variant 0.
+        let stop_at = 6 * 3 + 2 * 2 + 1;
+        let runs = std::cell::Cell::new(0usize);
+        let r = rounds_until(
+            TimingPlan::new(0, 3, Duration::from_secs(100)).adaptive(0.03, 40),
+            3,
+            &[0],
+            || runs.get() >= stop_at,
+            |i| {
+                runs.set(runs.get() + 1);
+                Ok::<_, Stopped>(if i == 0 {
+                    1.0
+                } else {
+                    (runs.get() % 3) as f64 + 1.0
+                })
+            },
+        )
+        .unwrap();
+        assert_eq!(runs.get(), stop_at);
+        let got: Vec<usize> = r.timings.iter().map(|t| t.runs).collect();
+        assert_eq!(got, vec![MIN_SAMPLES_FOR_CI, 8, 8]);
+    }
+
+    #[test]
     fn a_stop_in_the_first_round_gives_no_rounds_and_a_later_one_keeps_the_whole_rounds() {
         // The stop comes after `at` runs (2 warm-up runs, then rounds of 3 variants).
         let stopped_after = |at: usize| {
@@ -497,6 +597,7 @@ mod tests {
             let r = rounds_until(
                 TimingPlan::fixed(1, 8, Duration::from_secs(100)),
                 3,
+                &[],
                 || runs.get() >= at,
                 |_| {
                     runs.set(runs.get() + 1);

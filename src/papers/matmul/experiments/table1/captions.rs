@@ -14,7 +14,10 @@ pub(super) fn table1(t: &mut TableWriter, s: &Session, cfg: &Table1Config, tuned
          order statistics); {} ({} mode; the least is the paper's count, §4); `runs` = timed \
          runs of the paper's kernel. `GPU mean` is the paper's statistic (mean). Interleaved: each \
          row's CPU loop, paper kernel, blocked and fragment kernels and SGEMM are timed in \
-         rounds (every variant once per round, a shuffled order per round); the as-printed \
+         rounds (every variant once per round, a shuffled order per round), the two CPU \
+         variants leaving them once their own runs are enough by the rule above (`CPU runs`, \
+         `SGEMM runs`; a CPU run takes seconds where a GPU kernel's takes milliseconds), so \
+         that a ratio with them pairs the rounds both sides ran; the as-printed \
          launch, seconds per run, on its own after them, and not at all where one run of it \
          is predicted over this mode's max_run_s (its grid is fixed, so ∝ N from its last \
          size; at its first, the paper's kernel's time at that size × the printed grid's \

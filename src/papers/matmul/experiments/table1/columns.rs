@@ -9,6 +9,7 @@ pub(super) fn cols() -> Vec<Column> {
         Column::key("N").int(),
         Column::ours("CPU").unit("ms"),
         Column::ours("CPU rows timed").int(),
+        Column::ours("CPU runs").int(),
         Column::ours("CPU GFLOPS").fixed(2),
         Column::ours("GPU").unit("ms"),
         Column::ours("GPU mean").unit("ms"),
@@ -28,6 +29,7 @@ pub(super) fn cols() -> Vec<Column> {
         Column::beyond("blocked / paper kernel").fixed(1),
         Column::beyond("fragment GFLOPS").fixed(2),
         Column::beyond("SGEMM GFLOPS").fixed(2),
+        Column::beyond("SGEMM runs").int(),
         Column::beyond("best GPU / SGEMM").fixed(2),
         Column::beyond("variants error").sci(1),
     ])
