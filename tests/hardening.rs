@@ -494,6 +494,64 @@ fn resume_reuses_every_row_of_every_paper() {
     assert_eq!(recomputed.len(), RECOMPUTED.len(), "{recomputed:?}");
 }
 
+/// A run into a folder holding a complete run of its mode is compared with it (`previous.md`,
+/// `run.json`'s `previous`, the report's threats); a run with `--resume`, or over a run of the
+/// other mode, compares nothing and leaves no `previous.md` of an earlier pair.
+#[test]
+fn a_run_is_compared_with_the_complete_run_of_its_mode_it_replaces() {
+    let g = ctx();
+    let exp = tiny_experiments();
+    let out = tempfile::tempdir().unwrap();
+    let previous_md = out.path().join("previous.md");
+    let run_json = out.path().join("run.json");
+    let previous = || -> Option<String> {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+        v["previous"].as_str().map(str::to_string)
+    };
+    let mut opts = options(&["fem-storage"], Some(exp.path()), out.path(), false);
+    let run = |opts: &Options| runner::reproduce(&g, PAPERS, opts).unwrap();
+    run(&opts);
+    assert!(
+        !previous_md.exists(),
+        "nothing to compare with in an empty folder"
+    );
+    assert_eq!(previous(), None);
+    let first_commit: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+    run(&opts);
+    let md = std::fs::read_to_string(&previous_md).expect("previous.md after the second run");
+    assert!(md.contains("## Stability summary"), "{md}");
+    assert!(md.contains("the run this one replaced"), "{md}");
+    let reading = previous().expect("run.json's previous");
+    let commit = first_commit["commit"].as_str().unwrap();
+    assert!(
+        reading.starts_with(&format!("the run of `{commit}`")) && reading.contains("fem-storage"),
+        "{reading}"
+    );
+    let report = std::fs::read_to_string(out.path().join("REPORT.md")).unwrap();
+    assert!(
+        report.contains("**Against the run it replaced.**"),
+        "{report}"
+    );
+    // --resume completes a run, it does not replace one: no comparison, the old one removed.
+    opts.resume = true;
+    run(&opts);
+    assert!(!previous_md.exists());
+    assert_eq!(previous(), None);
+    // Over a complete run of the other mode: nothing compared.
+    opts.resume = false;
+    let text = std::fs::read_to_string(&run_json).unwrap();
+    std::fs::write(
+        &run_json,
+        text.replace("\"mode\": \"quick\"", "\"mode\": \"full\""),
+    )
+    .unwrap();
+    run(&opts);
+    assert!(!previous_md.exists());
+    assert_eq!(previous(), None);
+}
+
 // ---- 14.8: files honour the umask -------------------------------------------------------
 
 #[cfg(unix)]

@@ -99,8 +99,19 @@ type Field = fn(&PaperRecord) -> String;
 
 /// The side-by-side report of the runs in `a` and `b` (Markdown).
 pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
+    let folders = [a, b].map(|d| format!("`{}`", d.display()));
+    compare_read(a, b, &folders).map(|(report, _)| report)
+}
+
+/// [`compare`]'s report, its opening table naming the runs `folders` (Markdown) rather than
+/// by their paths, and its stability summary's one-line reading ([`Summary::reading`]).
+pub fn compare_read(
+    a: &Path,
+    b: &Path,
+    folders: &[String; 2],
+) -> Result<(String, String), CompareError> {
     let (ra, rb) = (load(a)?, load(b)?);
-    let top = provenance_table(&ra, &rb);
+    let top = provenance_table(&ra, &rb, folders);
     let mut c = Comparison::new();
     for (key, (rec_a, tables_a)) in &ra.papers {
         let Some((rec_b, tables_b)) = rb.papers.get(key) else {
@@ -117,21 +128,18 @@ pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     }
     let roofs_note = c.roofs_and_noise(&ra, &rb);
     let s = c.side_by_side();
-    Ok(format!(
+    let report = format!(
         "{top}\n{}{roofs_note}\n# Side by side\n{s}",
         c.summary.to_markdown()
-    ))
+    );
+    Ok((report, c.summary.reading()))
 }
 
 /// The report's opening table: each run's folder, provenance and machine.
-fn provenance_table(ra: &Run, rb: &Run) -> String {
+fn provenance_table(ra: &Run, rb: &Run, [fa, fb]: &[String; 2]) -> String {
     let mut s = String::from("# gpgpu-repro — two runs side by side\n\n");
     s.push_str("| | run A | run B |\n|---|---|---|\n");
-    s.push_str(&format!(
-        "| folder | `{}` | `{}` |\n",
-        ra.dir.display(),
-        rb.dir.display()
-    ));
+    s.push_str(&format!("| folder | {fa} | {fb} |\n"));
     let prov = |r: &Run, f: &Field| {
         let mut v: Vec<String> = r.papers.values().map(|(p, _)| f(p)).collect();
         v.dedup();

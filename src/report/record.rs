@@ -129,6 +129,11 @@ pub struct RunTimes {
     /// empty without a bench and in older files.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drift: Vec<DriftProbe>,
+    /// This run against the complete run of its mode it replaced in its folder
+    /// (`runner::previous`, `previous.md`): the stability summary's reading; absent where
+    /// there was none to compare.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<String>,
 }
 
 /// One re-measurement of the drift probes' roofs ([`RunTimes::drift`]).

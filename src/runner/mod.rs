@@ -27,6 +27,7 @@ pub mod interrupt;
 pub mod options;
 pub mod paper;
 pub mod paper_runner;
+pub mod previous;
 pub mod reproduce;
 pub mod roofline;
 pub mod session;

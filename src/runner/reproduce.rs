@@ -23,6 +23,7 @@ use super::interrupt::interrupt_flag;
 use super::options::Options;
 use super::paper::PaperEntry;
 use super::paper_runner::PaperRunner;
+use super::previous;
 
 /// Resolves paper keys against `all` (`all` or nothing: every paper), in the order given,
 /// each paper once.
@@ -98,6 +99,11 @@ pub fn reproduce_with(
     let gate = quiet.check(&mut |line| eprintln!("{line}"))?;
     let dir = opts.out_dir(gl.info());
     ensure_writable(&dir)?;
+    // The run this one replaces, copied aside before anything is written (`previous.md`).
+    let keys: Vec<&str> = loaded.iter().map(|(p, _)| p.key).collect();
+    let previous = previous::snapshot(&dir, opts.mode, opts.resume, &keys);
+    // An earlier comparison describes a pair this run is about to change.
+    previous::remove_stale(&dir);
     // A full run into the default place: figures/REPORT.md indexes the devices.
     let index = (opts.out.is_none() && opts.mode == Mode::Full).then(|| Path::new(FIGURES));
     let interrupted = interrupt_flag();
@@ -152,7 +158,25 @@ pub fn reproduce_with(
         }
     }
     times.seconds = command_started.elapsed().as_secs_f64();
+    times.previous = against_previous(&dir, previous.as_ref());
     finish_run(&dir, &order, &last_prov, times, index, failures)
+}
+
+/// This run against the one it replaced ([`previous`]): `previous.md`, and its reading on
+/// stderr and returned (for `run.json` and the report's threats). A failure here is a
+/// warning: the run's own records are written.
+fn against_previous(dir: &Path, previous: Option<&previous::Previous>) -> Option<String> {
+    match previous?.compare(dir) {
+        Ok(reading) => {
+            let path = dir.join(previous::PREVIOUS_MD);
+            eprintln!("{}: this run against {reading}", path.display());
+            Some(reading)
+        }
+        Err(e) => {
+            eprintln!("warning: this run was not compared with the one it replaced: {e}");
+            None
+        }
+    }
 }
 
 /// The device profile the run's bound columns are read against (see [`device_profile`]),

@@ -8,7 +8,7 @@ use super::bands::bands;
 use super::meta::PaperMeta;
 use super::records::tables;
 use crate::report::finding::Verdict;
-use crate::report::record::PaperRecord;
+use crate::report::record::{PaperRecord, RUN_JSON, RunTimes};
 use crate::report::table::bound::OF_BOUND;
 
 /// A half-width over this fraction of the median makes an interval "wide" (threats).
@@ -52,6 +52,11 @@ pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String 
     s.push_str(&load(ran));
     s.push_str(&mixed_runs(ran));
     s.push_str(&Intervals::read(dir, ran).to_markdown());
+    if let Some(item) = against_previous(dir) {
+        // In the same list: "Between runs" ends it with a blank line.
+        s.truncate(s.trim_end().len() + 1);
+        s.push_str(&item);
+    }
     let bands = bands(
         ran.iter()
             .flat_map(|(p, r)| r.findings.iter().map(move |f| (p.key, f))),
@@ -62,6 +67,19 @@ pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String 
         s.push_str(&bands);
     }
     s
+}
+
+/// The "Against the run it replaced" item, where `run.json` has the comparison
+/// (`runner::previous`): what a second run showed beside what one run's intervals claim.
+fn against_previous(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join(RUN_JSON)).ok()?;
+    let reading = serde_json::from_str::<RunTimes>(&text).ok()?.previous?;
+    Some(format!(
+        "- **Against the run it replaced.** This run was compared with the complete run of its \
+         mode that it replaced in this folder (`previous.md`, the report `gpgpu-repro compare` \
+         writes): {reading} That pair spans whatever changed between the two runs (the code, \
+         the day, the host's other tenants), which no interval of one run covers.\n\n"
+    ))
 }
 
 /// The "Device class" item: the GL renderer against the CPU (a software rasterizer said
