@@ -11,9 +11,9 @@
 //! Variants compared with each other are timed interleaved, a shuffled order per round
 //! ([`rounds`]), so that their ratios come from paired samples (which carry no between-run
 //! term); a costly variant whose time settles early may leave the rounds before the others
-//! ([`rounds_retiring`]), its ratios then paired over the rounds both ran. Every [`Timing`]'s interval includes the run's default between-run term
-//! ([`crate::stats::between`], set by the runner from the run's bench); a table row with a
-//! bound trades it for its limiter's.
+//! ([`rounds_retiring`]), its ratios then paired over the rounds both ran. Every [`Timing`]'s
+//! interval includes the run's default between-run term ([`crate::stats::between`], set by
+//! the runner from the run's bench); a table row with a bound trades it for its limiter's.
 
 use std::time::Duration;
 

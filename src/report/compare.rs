@@ -40,7 +40,8 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, CompareEr
     serde_json::from_str(&text).map_err(|e| err(e.to_string()))
 }
 
-fn load(dir: &Path) -> Result<Run, CompareError> {
+/// The run in `dir`: every paper in it, or only those `only` names.
+fn load(dir: &Path, only: Option<&[String]>) -> Result<Run, CompareError> {
     let entries = std::fs::read_dir(dir).map_err(|e| CompareError::Read {
         path: dir.to_path_buf(),
         message: e.to_string(),
@@ -52,6 +53,9 @@ fn load(dir: &Path) -> Result<Run, CompareError> {
             continue;
         }
         let record: PaperRecord = read_json(&record_path)?;
+        if only.is_some_and(|keys| !keys.contains(&record.key)) {
+            continue;
+        }
         let tables = record
             .tables
             .iter()
@@ -100,17 +104,19 @@ type Field = fn(&PaperRecord) -> String;
 /// The side-by-side report of the runs in `a` and `b` (Markdown).
 pub fn compare(a: &Path, b: &Path) -> Result<String, CompareError> {
     let folders = [a, b].map(|d| format!("`{}`", d.display()));
-    compare_read(a, b, &folders).map(|(report, _)| report)
+    compare_read(a, b, &folders, None).map(|(report, _)| report)
 }
 
-/// [`compare`]'s report, its opening table naming the runs `folders` (Markdown) rather than
-/// by their paths, and its stability summary's one-line reading ([`Summary::reading`]).
+/// [`compare`] over the papers `only` names (every paper where `None`): its report, its
+/// opening table naming the runs `folders` (Markdown) rather than by their paths, and its
+/// stability summary's one-line reading ([`Summary::reading`]).
 pub fn compare_read(
     a: &Path,
     b: &Path,
     folders: &[String; 2],
+    only: Option<&[String]>,
 ) -> Result<(String, String), CompareError> {
-    let (ra, rb) = (load(a)?, load(b)?);
+    let (ra, rb) = (load(a, only)?, load(b, only)?);
     let top = provenance_table(&ra, &rb, folders);
     let mut c = Comparison::new();
     for (key, (rec_a, tables_a)) in &ra.papers {

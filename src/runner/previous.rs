@@ -1,6 +1,6 @@
 //! A run set against the one it replaces: when `reproduce` (without `--resume`) writes into a
 //! folder that holds a complete run of the same mode, the records of the papers it is about
-//! to run are copied aside first (`<paper>/paper.json`, its tables' JSON, `device.json`), and
+//! to run are copied aside first (the JSON files of their folders, `device.json`), and
 //! once every paper has run the two are compared ([`crate::report::compare`], the same
 //! stability summary and side-by-side report as `gpgpu-repro compare`) into
 //! `previous.md` beside `REPORT.md`, its summary line printed. So each full run carries its
@@ -18,7 +18,7 @@ use std::path::Path;
 
 use crate::mode::Mode;
 use crate::report::files::{DEVICE_JSON, write_atomic};
-use crate::report::index::{PaperRecord, RUN_JSON, RunTimes};
+use crate::report::index::{RUN_JSON, RunTimes};
 
 /// The file the comparison is written to, in the run's folder.
 pub const PREVIOUS_MD: &str = "previous.md";
@@ -70,7 +70,8 @@ pub fn snapshot(dir: &Path, mode: Mode, resume: bool, keys: &[&str]) -> Option<P
     }
 }
 
-/// `keys`' records (and `device.json`) of `dir` copied into a new temporary folder.
+/// `keys`' records (every JSON file of their folders) and `device.json` of `dir` copied into
+/// a new temporary folder.
 fn copy_records(dir: &Path, keys: &[String]) -> Result<tempfile::TempDir, String> {
     let copy = tempfile::tempdir().map_err(|e| e.to_string())?;
     let device = dir.join(DEVICE_JSON);
@@ -80,15 +81,13 @@ fn copy_records(dir: &Path, keys: &[String]) -> Result<tempfile::TempDir, String
     for key in keys {
         let (from, to) = (dir.join(key), copy.path().join(key));
         std::fs::create_dir_all(&to).map_err(|e| format!("{}: {e}", to.display()))?;
-        let record_path = from.join("paper.json");
-        let text = std::fs::read_to_string(&record_path)
-            .map_err(|e| format!("{}: {e}", record_path.display()))?;
-        let record: PaperRecord =
-            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", record_path.display()))?;
-        copy_file(&record_path, &to.join("paper.json"))?;
-        for t in record.tables.iter().filter(|t| t.skipped.is_none()) {
-            let name = format!("{}.json", t.id);
-            copy_file(&from.join(&name), &to.join(&name))?;
+        let entries = std::fs::read_dir(&from).map_err(|e| format!("{}: {e}", from.display()))?;
+        for path in entries.flatten().map(|e| e.path()) {
+            if let (Some(name), Some("json")) =
+                (path.file_name(), path.extension().and_then(|x| x.to_str()))
+            {
+                copy_file(&path, &to.join(name))?;
+            }
         }
     }
     Ok(copy)
@@ -105,7 +104,6 @@ impl Previous {
     /// writes `dir/previous.md` and returns the stability summary's reading, prefixed with
     /// A's commit, date and the papers compared.
     pub fn compare(&self, dir: &Path) -> Result<String, String> {
-        let now = copy_records(dir, &self.keys)?;
         let folders = [
             format!(
                 "`{}`, the run this one replaced (copied aside as it began)",
@@ -114,7 +112,7 @@ impl Previous {
             format!("`{}`, this run", dir.display()),
         ];
         let (report, reading) =
-            crate::report::compare::compare_read(self.copy.path(), now.path(), &folders)
+            crate::report::compare::compare_read(self.copy.path(), dir, &folders, Some(&self.keys))
                 .map_err(|e| e.to_string())?;
         let md = format!(
             "{}\n\n_Written by the run in this folder: A = the run it replaced, B = this run, \
@@ -132,7 +130,7 @@ impl Previous {
     }
 }
 
-/// Removes `dir/previous.md` where it exists; whether it did.
-pub fn remove_stale(dir: &Path) -> bool {
-    std::fs::remove_file(dir.join(PREVIOUS_MD)).is_ok()
+/// Removes `dir/previous.md` where it exists (none there is no error).
+pub fn remove_stale(dir: &Path) {
+    let _ = std::fs::remove_file(dir.join(PREVIOUS_MD));
 }

@@ -8,7 +8,7 @@ use super::bands::bands;
 use super::meta::PaperMeta;
 use super::records::tables;
 use crate::report::finding::Verdict;
-use crate::report::record::{PaperRecord, RUN_JSON, RunTimes};
+use crate::report::record::{PaperRecord, RunTimes};
 use crate::report::table::bound::OF_BOUND;
 
 /// A half-width over this fraction of the median makes an interval "wide" (threats).
@@ -46,13 +46,17 @@ fn between_runs(terms: &[String]) -> String {
 }
 
 /// What could make this run's numbers or verdicts wrong, read from the run.
-pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String {
+pub(super) fn threats(
+    dir: &Path,
+    ran: &[(&PaperMeta, &PaperRecord)],
+    run: Option<&RunTimes>,
+) -> String {
     let mut s = String::from("## Threats to validity\n\n");
     s.push_str(&device_class(ran));
     s.push_str(&load(ran));
     s.push_str(&mixed_runs(ran));
     s.push_str(&Intervals::read(dir, ran).to_markdown());
-    if let Some(item) = against_previous(dir) {
+    if let Some(item) = run.and_then(against_previous) {
         // In the same list: "Between runs" ends it with a blank line.
         s.truncate(s.trim_end().len() + 1);
         s.push_str(&item);
@@ -69,11 +73,10 @@ pub(super) fn threats(dir: &Path, ran: &[(&PaperMeta, &PaperRecord)]) -> String 
     s
 }
 
-/// The "Against the run it replaced" item, where `run.json` has the comparison
+/// The "Against the run it replaced" item, where the run's `run.json` has the comparison
 /// (`runner::previous`): what a second run showed beside what one run's intervals claim.
-fn against_previous(dir: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(dir.join(RUN_JSON)).ok()?;
-    let reading = serde_json::from_str::<RunTimes>(&text).ok()?.previous?;
+fn against_previous(run: &RunTimes) -> Option<String> {
+    let reading = run.previous.as_ref()?;
     Some(format!(
         "- **Against the run it replaced.** This run was compared with the complete run of its \
          mode that it replaced in this folder (`previous.md`, the report `gpgpu-repro compare` \

@@ -60,7 +60,7 @@ pub fn article(
     let mut s = format!("# Five GPGPU papers (2005–2019) re-run on {device}\n\n");
     s.push_str(&summary(dir, &device, &ran));
     s.push_str(&method(dir, &ran));
-    s.push_str(&threats(dir, &ran));
+    s.push_str(&threats(dir, &ran, run));
     s.push_str(across);
     s.push_str(&not_reproduced(dir, &ran, papers));
     s.push_str(
