@@ -467,6 +467,17 @@ fn experiment_file_refuses_nan_tolerance_naming_the_key() {
             "cpu_timed_iterations = 0",
             "fig4.cpu_timed_iterations",
         ),
+        // A whole solve checks the scaled rule only where the CPU time is scaled.
+        (
+            "cpu_full_solve = [\"64x128x64\"]",
+            "cpu_full_solve = [\"32x32x32\"]",
+            "fig4.cpu_full_solve",
+        ),
+        (
+            "cpu_full_solve = [\"64x128x64\"]",
+            "cpu_full_solve = [\"99x99x99\"]",
+            "fig4.cpu_full_solve",
+        ),
         (
             "nodes = { full = 21, quick = 11 }",
             "nodes = { full = 21, quick = 4 }",

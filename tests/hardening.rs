@@ -382,11 +382,14 @@ fn tiny_experiments() -> tempfile::TempDir {
         (
             "bicg",
             &[
-                ("fig4.meshes.quick", r#"["4x4x4"]"#),
+                ("fig4.meshes.quick", r#"["4x4x4", "4x4x6"]"#),
                 ("fig4.gpu", ONCE),
                 ("fig4.cpu", ONCE),
-                // The large-mesh rule (a whole solve once, CPU time scaled from short runs).
+                // The large-mesh rule (CPU time scaled from short runs), both ways: the
+                // converging solve an untimed reference on all CPUs (4×4×4), and the timed
+                // one-thread whole solve (4×4×6).
                 ("fig4.cpu_scaled_above", "0"),
+                ("fig4.cpu_full_solve", r#"["4x4x6"]"#),
                 ("fig4.cpu_timed_iterations", "2"),
                 ("periter.mesh.quick", r#""4x4x4""#),
                 ("periter.iterations", "2"),

@@ -1,6 +1,7 @@
 //! The CPU reference: preconditioned Bi-CG exactly as Numerical Recipes' `linbcg` (§2.7 of
-//! the 2nd edition), single-threaded f64 — the paper's CPU side of Fig. 4 and the reference
-//! every GPU solve is checked against.
+//! the 2nd edition) in f64 — on one thread the paper's CPU side of Fig. 4, and on all of the
+//! host's CPUs, untimed, the reference every GPU solve is checked against. Both give the
+//! same bits ([`Threads`]).
 //!
 //! With the diagonal preconditioner Ã = diag(A) (`asolve`) and the shadow residual r̄₀ = r₀,
 //! iteration k (k ≥ 1) is
@@ -15,6 +16,10 @@
 //! and the stopping test is NR's `itol = 4`: the max-norm estimate of the relative error
 //! err = ‖z‖∞/|‖z_prev‖∞ − ‖z‖∞| · |α|‖p‖∞ / ‖x‖∞ (falling back to ‖z‖∞/‖Ã⁻¹b‖∞), which is
 //! why the paper profiles a `MaxreduceKernel` beside the dot-product `reduceKernel`.
+
+use std::sync::OnceLock;
+
+use rayon::prelude::*;
 
 use super::ellpack::EllpackR;
 
@@ -103,14 +108,6 @@ impl BicgInfo {
     }
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
-}
-
-fn max_abs(a: &[f64]) -> f64 {
-    a.iter().fold(0.0f64, |m, v| m.max(v.abs()))
-}
-
 /// NR's machine-epsilon guard in the `itol = 4` estimate (`EPS` in `linbcg`).
 pub const NR_EPS: f64 = 1e-14;
 
@@ -139,7 +136,8 @@ pub fn nr_error_estimate(
 }
 
 /// Solves A x = b from `x` (initial guess, overwritten) with Aᵀ given by `at` (`None`: A is
-/// symmetric). Returns the iterate and how the solve went; see [`BicgInfo::into_result`].
+/// symmetric), on one thread (the paper's CPU side). Returns the iterate and how the solve
+/// went; see [`BicgInfo::into_result`].
 pub fn solve(
     a: &EllpackR<f64>,
     at: Option<&EllpackR<f64>>,
@@ -147,24 +145,134 @@ pub fn solve(
     x: &mut [f64],
     params: &BicgParams,
 ) -> Result<BicgInfo, super::ellpack::EllpackError> {
-    let n = a.n;
-    let at = at.unwrap_or(a);
+    solve_on(Threads::One, a, at, b, x, params)
+}
+
+/// How many threads a CPU solve runs on: one (the paper's CPU side, every timed CPU solve) or
+/// all of the host's (an untimed reference a GPU solve is verified against). The solve is
+/// the same arithmetic on either, bit for bit: every vector operation works on the same
+/// [`CHUNK`]s of rows, a dot product sums each chunk in row order and then the chunks' sums
+/// in chunk order, and the rest is row by row or a maximum.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Threads {
+    One,
+    All,
+}
+
+impl Threads {
+    /// The pool the solve runs in (made once per process).
+    fn pool(self) -> &'static rayon::ThreadPool {
+        static ONE: OnceLock<rayon::ThreadPool> = OnceLock::new();
+        static ALL: OnceLock<rayon::ThreadPool> = OnceLock::new();
+        let (cell, n) = match self {
+            Threads::One => (&ONE, 1),
+            Threads::All => (&ALL, 0),
+        };
+        cell.get_or_init(|| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .thread_name(|i| format!("bicg-cpu-{i}"))
+                .build()
+                .expect("a thread pool for the CPU Bi-CG")
+        })
+    }
+
+    /// The threads this setting runs on here.
+    pub fn count(self) -> usize {
+        self.pool().current_num_threads()
+    }
+}
+
+/// Rows per chunk of the CPU solver's vector operations (see [`Threads`]): 16 Ki rows, a
+/// 128 KiB slice of f64, enough work per task that the pool's hand-offs do not show.
+pub const CHUNK: usize = 1 << 14;
+
+/// The sum of the chunks' partial sums, in chunk order (see [`Threads`]).
+fn sum_chunks(partial: impl IndexedParallelIterator<Item = f64>) -> f64 {
+    partial.collect::<Vec<f64>>().iter().sum()
+}
+
+/// The largest of the chunks' maxima and 0 (a maximum, so in any order).
+fn max_chunks(partial: impl ParallelIterator<Item = f64>) -> f64 {
+    partial.reduce(|| 0.0, f64::max)
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+fn max_abs(a: &[f64]) -> f64 {
+    a.iter().fold(0.0f64, |m, v| m.max(v.abs()))
+}
+
+/// [`solve`] on `threads` (the same bits on either).
+pub fn solve_on(
+    threads: Threads,
+    a: &EllpackR<f64>,
+    at: Option<&EllpackR<f64>>,
+    b: &[f64],
+    x: &mut [f64],
+    params: &BicgParams,
+) -> Result<BicgInfo, super::ellpack::EllpackError> {
+    solve_in(threads.pool(), a, at, b, x, params)
+}
+
+/// [`solve`] in `pool`.
+fn solve_in(
+    pool: &rayon::ThreadPool,
+    a: &EllpackR<f64>,
+    at: Option<&EllpackR<f64>>,
+    b: &[f64],
+    x: &mut [f64],
+    params: &BicgParams,
+) -> Result<BicgInfo, super::ellpack::EllpackError> {
     let diag = a.diagonal()?;
-    let asolve = |r: &[f64], z: &mut [f64]| {
-        for i in 0..n {
-            z[i] = r[i] / diag[i];
-        }
+    let at = at.unwrap_or(a);
+    Ok(pool.install(|| iterate(a, at, &diag, b, x, params)))
+}
+
+/// `linbcg`'s loop (the module docs), each step one pass over the chunks of rows.
+fn iterate(
+    a: &EllpackR<f64>,
+    at: &EllpackR<f64>,
+    diag: &[f64],
+    b: &[f64],
+    x: &mut [f64],
+    params: &BicgParams,
+) -> BicgInfo {
+    let n = a.n;
+    let c = CHUNK;
+    // z = Ã⁻¹ v, returning ‖z‖∞.
+    let asolve = |v: &[f64], z: &mut [f64]| {
+        max_chunks(
+            (z.par_chunks_mut(c), v.par_chunks(c), diag.par_chunks(c))
+                .into_par_iter()
+                .map(|(z, v, d)| {
+                    for ((z, v), d) in z.iter_mut().zip(v).zip(d) {
+                        *z = v / d;
+                    }
+                    max_abs(z)
+                }),
+        )
     };
-    let mut r = residual(a, b, x);
+    // r = b − A x.
+    let mut r = vec![0.0; n];
+    (r.par_chunks_mut(c), b.par_chunks(c))
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(k, (r, b))| {
+            a.spmv_rows(x, k * c, r);
+            for (r, b) in r.iter_mut().zip(b) {
+                *r = b - *r;
+            }
+        });
     let mut rr = r.clone();
     let mut z = vec![0.0; n];
     let mut zz = vec![0.0; n];
     let mut p = vec![0.0; n];
     let mut pp = vec![0.0; n];
-    asolve(b, &mut z);
-    let bnrm = max_abs(&z);
-    asolve(&r, &mut z);
-    let mut znrm = max_abs(&z);
+    let bnrm = asolve(b, &mut z);
+    let mut znrm = asolve(&r, &mut z);
     let mut bkden = 1.0;
     let mut history = Vec::new();
     let info = |iterations, err, history: Vec<f64>, stop| BicgInfo {
@@ -176,57 +284,92 @@ pub fn solve(
     if bnrm == 0.0 {
         // b = 0: x = 0 is the solution.
         x.iter_mut().for_each(|v| *v = 0.0);
-        return Ok(info(0, 0.0, history, Stop::Converged));
+        return info(0, 0.0, history, Stop::Converged);
     }
     let mut err = znrm / bnrm;
     for iter in 1..=params.max_iter {
-        asolve(&rr, &mut zz);
-        let bknum = dot(&z, &rr);
+        // z̄ = Ã⁻¹ r̄, ρ = z·r̄.
+        let bknum = sum_chunks(
+            (
+                zz.par_chunks_mut(c),
+                rr.par_chunks(c),
+                z.par_chunks(c),
+                diag.par_chunks(c),
+            )
+                .into_par_iter()
+                .map(|(zz, rr, z, d)| {
+                    for ((zz, rr), d) in zz.iter_mut().zip(rr).zip(d) {
+                        *zz = rr / d;
+                    }
+                    dot(z, rr)
+                }),
+        );
         if !bknum.is_finite() {
-            return Ok(info(iter, err, history, Stop::NonFinite));
+            return info(iter, err, history, Stop::NonFinite);
         }
         if bknum == 0.0 {
-            return Ok(info(iter, err, history, Stop::BreakdownRho));
+            return info(iter, err, history, Stop::BreakdownRho);
         }
         let beta = (iter > 1).then(|| bknum / bkden);
-        directions(beta, (&z, &zz), (&mut p, &mut pp));
+        (
+            p.par_chunks_mut(c),
+            pp.par_chunks_mut(c),
+            z.par_chunks(c),
+            zz.par_chunks(c),
+        )
+            .into_par_iter()
+            .for_each(|(p, pp, z, zz)| directions(beta, (z, zz), (p, pp)));
         bkden = bknum;
-        a.spmv(&p, &mut z);
-        let akden = dot(&z, &pp);
+        // z = A p, z·p̄.
+        let akden = sum_chunks(
+            (z.par_chunks_mut(c), pp.par_chunks(c))
+                .into_par_iter()
+                .enumerate()
+                .map(|(k, (z, pp))| {
+                    a.spmv_rows(&p, k * c, z);
+                    dot(z, pp)
+                }),
+        );
         if akden == 0.0 {
-            return Ok(info(iter, err, history, Stop::BreakdownAlpha));
+            return info(iter, err, history, Stop::BreakdownAlpha);
         }
         let ak = bknum / akden;
-        at.spmv(&pp, &mut zz);
-        for j in 0..n {
-            x[j] += ak * p[j];
-            r[j] -= ak * z[j];
-            rr[j] -= ak * zz[j];
-        }
-        asolve(&r, &mut z);
+        // z̄ = Aᵀ p̄, x += α p, r −= α z, r̄ −= α z̄, z = Ã⁻¹ r; ‖z‖∞, ‖p‖∞, ‖x‖∞.
+        let [new_znrm, pnrm, xnrm] = (
+            zz.par_chunks_mut(c),
+            x.par_chunks_mut(c),
+            r.par_chunks_mut(c),
+            rr.par_chunks_mut(c),
+            z.par_chunks_mut(c),
+            p.par_chunks(c),
+            diag.par_chunks(c),
+        )
+            .into_par_iter()
+            .enumerate()
+            .map(|(k, (zz, x, r, rr, z, p, d))| {
+                at.spmv_rows(&pp, k * c, zz);
+                for j in 0..x.len() {
+                    x[j] += ak * p[j];
+                    r[j] -= ak * z[j];
+                    rr[j] -= ak * zz[j];
+                    z[j] = r[j] / d[j];
+                }
+                [max_abs(z), max_abs(p), max_abs(x)]
+            })
+            .reduce(|| [0.0; 3], |u, v| [0, 1, 2].map(|i| u[i].max(v[i])));
         let zm1nrm = znrm;
-        znrm = max_abs(&z);
+        znrm = new_znrm;
         let testable;
-        (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, max_abs(&p), max_abs(x), bnrm);
+        (err, testable) = nr_error_estimate(znrm, zm1nrm, ak, pnrm, xnrm, bnrm);
         history.push(err);
         if !err.is_finite() {
-            return Ok(info(iter, err, history, Stop::NonFinite));
+            return info(iter, err, history, Stop::NonFinite);
         }
         if testable && err <= params.tol {
-            return Ok(info(iter, err, history, Stop::Converged));
+            return info(iter, err, history, Stop::Converged);
         }
     }
-    Ok(info(params.max_iter, err, history, Stop::IterationCap))
-}
-
-/// r = b − A x.
-fn residual(a: &EllpackR<f64>, b: &[f64], x: &[f64]) -> Vec<f64> {
-    let mut r = vec![0.0; a.n];
-    a.spmv(x, &mut r);
-    for i in 0..a.n {
-        r[i] = b[i] - r[i];
-    }
-    r
+    info(params.max_iter, err, history, Stop::IterationCap)
 }
 
 /// p = z, p̄ = z̄ (`beta = None`, the first iteration) or p = z + β p, p̄ = z̄ + β p̄.
@@ -254,4 +397,37 @@ pub fn true_residual(a: &EllpackR<f64>, b: &[f64], x: &[f64]) -> f64 {
         .zip(b)
         .fold(0.0f64, |m, (p, q)| m.max((q - p).abs()));
     r / max_abs(b).max(f64::MIN_POSITIVE)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::papers::bicg::poisson::{Mesh, fig4_problem};
+
+    /// The one-thread solve and a three-thread one give the same bits (the chunked sums of
+    /// [`Threads`]) on a mesh of four [`CHUNK`]s, and the solve converges to a true residual
+    /// an f64 Bi-CG reaches (a wrong chunk offset in a product would not).
+    #[test]
+    fn a_solve_is_the_same_bits_on_one_thread_and_on_three() {
+        let sys = fig4_problem(&Mesh::cube(40));
+        let n = sys.mesh.nodes();
+        assert!(
+            n > 3 * CHUNK && !n.is_multiple_of(CHUNK),
+            "{n} rows: four chunks, the last short"
+        );
+        let params = BicgParams::default();
+        let mut one = vec![0.0; n];
+        let i1 = solve(&sys.a, None, &sys.b, &mut one, &params).unwrap();
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap();
+        let mut three = vec![0.0; n];
+        let i3 = solve_in(&pool, &sys.a, None, &sys.b, &mut three, &params).unwrap();
+        assert_eq!(i1.stop, Stop::Converged);
+        assert_eq!(i1, i3);
+        let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&one), bits(&three));
+        assert!(true_residual(&sys.a, &sys.b, &one) < 1e-8);
+    }
 }

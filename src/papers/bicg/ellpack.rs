@@ -132,8 +132,14 @@ impl EllpackR<f64> {
     /// `glsl/bicg/spmv.comp` does (so f64 results agree bit for bit when FMA contraction
     /// does not intervene).
     pub fn spmv(&self, x: &[f64], y: &mut [f64]) {
+        self.spmv_rows(x, 0, y);
+    }
+
+    /// [`EllpackR::spmv`] for the rows `first ..first + y.len()` only, into `y`: what each
+    /// thread of the CPU solver computes ([`super::cpu`]), each row the same sum.
+    pub fn spmv_rows(&self, x: &[f64], first: usize, y: &mut [f64]) {
         let n = self.n;
-        for (i, yi) in y.iter_mut().enumerate().take(n) {
+        for (i, yi) in (first..n).zip(y.iter_mut()) {
             let mut s = 0.0;
             for k in 0..self.rl[i] as usize {
                 s += self.val[k * n + i] * x[self.col[k * n + i] as usize];

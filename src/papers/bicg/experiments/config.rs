@@ -118,6 +118,9 @@ pub struct Fig4Cfg {
     /// estimated from runs of its first `cpu_timed_iterations` iterations (`fig4.rs`).
     pub cpu_scaled_above: usize,
     pub cpu_timed_iterations: usize,
+    /// The large meshes whose converging CPU solve is the one-thread whole solve, timed once
+    /// (the scaled rule's check); at the others it is an untimed reference on all CPUs.
+    pub cpu_full_solve: Vec<MeshSpec>,
     /// "About as long" in the paper's orientation claim: a time ratio within this factor.
     pub about_as_long: f64,
     pub paper: Vec<PaperTime>,
@@ -318,6 +321,24 @@ impl Fields {
             if !(p.cpu_ms > 0.0 && p.gpu_ms > 0.0 && p.cpu_ms.is_finite() && p.gpu_ms.is_finite()) {
                 return bad("fig4.paper", "times must be finite and > 0".into());
             }
+        }
+        let f4 = &self.fig4;
+        if let Some(m) = f4.cpu_full_solve.iter().find(|m| {
+            m.0.nodes() <= f4.cpu_scaled_above
+                || ![&f4.meshes.full, &f4.meshes.quick]
+                    .iter()
+                    .any(|list| list.iter().any(|l| l.0 == m.0))
+        }) {
+            return bad(
+                "fig4.cpu_full_solve",
+                format!(
+                    "{} is not one of fig4.meshes with more than fig4.cpu_scaled_above = {} \
+                     nodes (only there is the CPU time scaled, so only there is a whole solve \
+                     its check)",
+                    m.0.label(),
+                    f4.cpu_scaled_above
+                ),
+            );
         }
         if !(self.fig4.about_as_long.is_finite() && self.fig4.about_as_long >= 1.0) {
             return bad(

@@ -3,7 +3,7 @@
 //! limit).
 
 use super::config::Config;
-use super::solve::{SOLVE_KERNEL, cpu_solve, gpu_solve, solution_tolerance, time_gpu, warm_up};
+use super::solve::{SOLVE_KERNEL, cpu_reference, gpu_solve, solution_tolerance, time_gpu, warm_up};
 use crate::papers::bicg::cpu::{BicgParams, Stop};
 use crate::papers::bicg::gpu::GpuOptions;
 use crate::papers::bicg::poisson::fig4_problem;
@@ -15,7 +15,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let params = &cfg.solver.params();
     let mesh = cfg.fig6.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
-    let (cx, _) = cpu_solve(&sys, params)?;
+    let (cx, _) = cpu_reference(&sys, params)?;
     let limit = s.gl.info().max_work_group_invocations.max(0) as u32;
     let sizes: Vec<u32> = cfg
         .fig6

@@ -12,7 +12,7 @@
 //! `[legacy] repeat` runs.
 
 use super::config::Config;
-use super::solve::cpu_solve;
+use super::solve::cpu_reference;
 use crate::gl::Need;
 use crate::gl::measure::rounds_gpu;
 use crate::gl::timing::Rounds;
@@ -147,7 +147,7 @@ fn measure(
     let a32 = sys.a.map(|v| v as f32);
     let p = BicgParams::iterations(k);
     let x0 = vec![0.0; n];
-    let (want, _) = cpu_solve(&sys, &p)?;
+    let (want, _) = cpu_reference(&sys, &p)?;
     let mut built = build(s, t, mesh, &a32, opts, lacks)?;
     // Time them interleaved: each round every solver once, in a shuffled order.
     let mut last: Vec<Option<Solved>> = vec![None; built.len()];

@@ -3,7 +3,7 @@
 //! the same tolerance, the fp32 solve capped at a multiple of the fp64 iteration count.
 
 use super::config::Config;
-use super::solve::{cpu_solve, solution_tolerance};
+use super::solve::{cpu_reference, solution_tolerance};
 use crate::gl::Need;
 use crate::papers::bicg::cpu::Stop;
 use crate::papers::bicg::cpu::{self, BicgParams};
@@ -22,7 +22,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
     let mesh = cfg.precision.mesh.pick(s.mode).0;
     let sys = fig4_problem(&mesh);
     let x0 = vec![0.0; mesh.nodes()];
-    let (cx, cinfo) = cpu_solve(&sys, params)?;
+    let (cx, cinfo) = cpu_reference(&sys, params)?;
     let mut t = table(s, cfg, &mesh.label())?;
     let cap = cfg.precision.cap_factor * cinfo.iterations.max(1);
     t.caption(format!(

@@ -62,13 +62,25 @@ pub(crate) const SOLVE_KERNEL: &str = "Bi-CG fp64 (paper)";
 /// The fused variant's solve on the roofline.
 pub(crate) const FUSED_KERNEL: &str = "Bi-CG fp64 (fused)";
 
-/// One CPU solve from x₀ = 0.
+/// One CPU solve from x₀ = 0 on one thread: the paper's CPU side, every timed CPU solve.
 pub(crate) fn cpu_solve(
     sys: &PoissonSystem,
     params: &BicgParams,
 ) -> Result<(Vec<f64>, BicgInfo), RunError> {
     let mut x = vec![0.0; sys.mesh.nodes()];
     let info = cpu::solve(&sys.a, None, &sys.b, &mut x, params).map_err(RunError::algorithm)?;
+    Ok((x, info))
+}
+
+/// One CPU solve from x₀ = 0 on all of the host's CPUs, untimed: the reference a GPU
+/// solution is verified against ([`cpu::Threads`]: the same bits as [`cpu_solve`]'s).
+pub(crate) fn cpu_reference(
+    sys: &PoissonSystem,
+    params: &BicgParams,
+) -> Result<(Vec<f64>, BicgInfo), RunError> {
+    let mut x = vec![0.0; sys.mesh.nodes()];
+    let info = cpu::solve_on(cpu::Threads::All, &sys.a, None, &sys.b, &mut x, params)
+        .map_err(RunError::algorithm)?;
     Ok((x, info))
 }
 

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use super::config::Config;
-use super::solve::{cpu_solve, not_converged, solution_tolerance};
+use super::solve::{cpu_reference, not_converged, solution_tolerance};
 use super::table2_blocks::{self, BLOCKS, paper_share};
 use crate::papers::bicg::gpu::{GpuBicg, Kernel};
 use crate::papers::bicg::poisson::fig4_problem;
@@ -40,7 +40,7 @@ pub fn run(s: &Session, cfg: &Config) -> Result<(), RunError> {
         }
         return from_rows(s, cfg, t, &rows, ginfo.iterations, &mesh.label());
     }
-    let (cx, cinfo) = cpu_solve(&sys, params)?;
+    let (cx, cinfo) = cpu_reference(&sys, params)?;
     // The kernels are compiled (warm_up); the profiled solve includes the upload.
     let x0 = vec![0.0; n];
     let upload_t0 = Instant::now();
