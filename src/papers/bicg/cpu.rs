@@ -145,7 +145,7 @@ pub fn solve(
     x: &mut [f64],
     params: &BicgParams,
 ) -> Result<BicgInfo, super::ellpack::EllpackError> {
-    solve_on(Threads::One, a, at, b, x, params)
+    solve_in(Threads::One.pool(), a, at, b, x, params)
 }
 
 /// How many threads a CPU solve runs on: one (the paper's CPU side, every timed CPU solve) or
@@ -160,8 +160,8 @@ pub enum Threads {
 }
 
 impl Threads {
-    /// The pool the solve runs in (made once per process).
-    fn pool(self) -> &'static rayon::ThreadPool {
+    /// The pool a solve runs in ([`solve_in`]; made once per process).
+    pub fn pool(self) -> &'static rayon::ThreadPool {
         static ONE: OnceLock<rayon::ThreadPool> = OnceLock::new();
         static ALL: OnceLock<rayon::ThreadPool> = OnceLock::new();
         let (cell, n) = match self {
@@ -205,20 +205,8 @@ fn max_abs(a: &[f64]) -> f64 {
     a.iter().fold(0.0f64, |m, v| m.max(v.abs()))
 }
 
-/// [`solve`] on `threads` (the same bits on either).
-pub fn solve_on(
-    threads: Threads,
-    a: &EllpackR<f64>,
-    at: Option<&EllpackR<f64>>,
-    b: &[f64],
-    x: &mut [f64],
-    params: &BicgParams,
-) -> Result<BicgInfo, super::ellpack::EllpackError> {
-    solve_in(threads.pool(), a, at, b, x, params)
-}
-
-/// [`solve`] in `pool`.
-fn solve_in(
+/// [`solve`] in `pool`: [`Threads::pool`], the same bits on any.
+pub fn solve_in(
     pool: &rayon::ThreadPool,
     a: &EllpackR<f64>,
     at: Option<&EllpackR<f64>>,

@@ -79,8 +79,15 @@ pub(crate) fn cpu_reference(
     params: &BicgParams,
 ) -> Result<(Vec<f64>, BicgInfo), RunError> {
     let mut x = vec![0.0; sys.mesh.nodes()];
-    let info = cpu::solve_on(cpu::Threads::All, &sys.a, None, &sys.b, &mut x, params)
-        .map_err(RunError::algorithm)?;
+    let info = cpu::solve_in(
+        cpu::Threads::All.pool(),
+        &sys.a,
+        None,
+        &sys.b,
+        &mut x,
+        params,
+    )
+    .map_err(RunError::algorithm)?;
     Ok((x, info))
 }
 
