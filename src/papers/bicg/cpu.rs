@@ -205,6 +205,13 @@ fn max_abs(a: &[f64]) -> f64 {
     a.iter().fold(0.0f64, |m, v| m.max(v.abs()))
 }
 
+/// z = Ã⁻¹ v on one chunk (`d`: its rows of diag A).
+fn precondition(z: &mut [f64], v: &[f64], d: &[f64]) {
+    for ((z, v), d) in z.iter_mut().zip(v).zip(d) {
+        *z = v / d;
+    }
+}
+
 /// [`solve`] in `pool`: [`Threads::pool`], the same bits on any.
 pub fn solve_in(
     pool: &rayon::ThreadPool,
@@ -236,9 +243,7 @@ fn iterate(
             (z.par_chunks_mut(c), v.par_chunks(c), diag.par_chunks(c))
                 .into_par_iter()
                 .map(|(z, v, d)| {
-                    for ((z, v), d) in z.iter_mut().zip(v).zip(d) {
-                        *z = v / d;
-                    }
+                    precondition(z, v, d);
                     max_abs(z)
                 }),
         )
@@ -286,9 +291,7 @@ fn iterate(
             )
                 .into_par_iter()
                 .map(|(zz, rr, z, d)| {
-                    for ((zz, rr), d) in zz.iter_mut().zip(rr).zip(d) {
-                        *zz = rr / d;
-                    }
+                    precondition(zz, rr, d);
                     dot(z, rr)
                 }),
         );

@@ -93,8 +93,9 @@ fn table(
          {MIN_SAMPLES_FOR_CI} one-thread runs of its first {} iterations, each × its \
          iterations / {} (every iteration does the same work; the set-up before the first is \
          counted that many times over); at {} that converging solve is the one-thread whole \
-         solve, timed once (`{CPU_FULL}`), which the notes set beside the scaled time. True residual: ‖b − A x‖∞/‖b‖∞ of the GPU solution, in f64 on the \
-         CPU. Verified: GPU vs CPU solution, max-norm relative difference.",
+         solve, timed once (`{CPU_FULL}`), which the notes set beside the scaled time. True \
+         residual: ‖b − A x‖∞/‖b‖∞ of the GPU solution, in f64 on the CPU. Verified: GPU vs \
+         CPU solution, max-norm relative difference.",
         opts.local_size,
         cfg.fig4.cpu_scaled_above,
         cpu::Threads::All.count(),

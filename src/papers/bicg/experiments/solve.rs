@@ -67,9 +67,7 @@ pub(crate) fn cpu_solve(
     sys: &PoissonSystem,
     params: &BicgParams,
 ) -> Result<(Vec<f64>, BicgInfo), RunError> {
-    let mut x = vec![0.0; sys.mesh.nodes()];
-    let info = cpu::solve(&sys.a, None, &sys.b, &mut x, params).map_err(RunError::algorithm)?;
-    Ok((x, info))
+    cpu_solve_on(cpu::Threads::One, sys, params)
 }
 
 /// One CPU solve from x₀ = 0 on all of the host's CPUs, untimed: the reference a GPU
@@ -78,16 +76,18 @@ pub(crate) fn cpu_reference(
     sys: &PoissonSystem,
     params: &BicgParams,
 ) -> Result<(Vec<f64>, BicgInfo), RunError> {
+    cpu_solve_on(cpu::Threads::All, sys, params)
+}
+
+/// One CPU solve from x₀ = 0 on `threads`.
+fn cpu_solve_on(
+    threads: cpu::Threads,
+    sys: &PoissonSystem,
+    params: &BicgParams,
+) -> Result<(Vec<f64>, BicgInfo), RunError> {
     let mut x = vec![0.0; sys.mesh.nodes()];
-    let info = cpu::solve_in(
-        cpu::Threads::All.pool(),
-        &sys.a,
-        None,
-        &sys.b,
-        &mut x,
-        params,
-    )
-    .map_err(RunError::algorithm)?;
+    let info = cpu::solve_in(threads.pool(), &sys.a, None, &sys.b, &mut x, params)
+        .map_err(RunError::algorithm)?;
     Ok((x, info))
 }
 
