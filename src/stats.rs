@@ -34,7 +34,9 @@
 //! # Between runs
 //! One run's repetitions are taken within seconds; a second run minutes later may see the
 //! device in another spell. A timed interval therefore includes the between-run term of its
-//! limiter, measured by the bench's passes and added in quadrature on the log scale; paired
+//! limiter, measured by the bench's passes (minutes apart) or, where larger, by the drift
+//! probes of the run before and this run's start (hours apart), added in quadrature on the
+//! log scale; paired
 //! ratios carry none, their pairing cancels the spell ([`between`], where the model is stated:
 //! ISO 5725's reproducibility beside the repetitions' repeatability).
 //! The run's own spells, seconds apart in the papers' kernels, are read from each time's
@@ -57,7 +59,7 @@ pub mod estimate;
 pub mod median;
 
 pub use between::{
-    BetweenRun, BetweenTerms, LimiterTerm, between_run, between_term, set_between_terms,
+    BetweenRun, BetweenTerms, LimiterTerm, SpanTerm, between_run, between_term, set_between_terms,
 };
 pub use decision::{
     Decision, Pick, band_narrower_than_spread, decide, paired_ratio, paired_winner, per_round,

@@ -628,6 +628,7 @@ fn a_timed_row_carries_its_limiters_between_run_term_not_the_default() {
         name: name.into(),
         fallback: None,
         differences: d,
+        span: Vec::new(),
     };
     set_between_terms(BetweenTerms::resolve(
         &[

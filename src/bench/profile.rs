@@ -79,6 +79,14 @@ impl DeviceProfile {
     ///
     /// Without passes every group is empty and no term is set.
     pub fn between_terms(&self) -> crate::stats::BetweenTerms {
+        self.between_terms_over(&[])
+    }
+
+    /// [`Self::between_terms`] with the drift probes' span (the [`crate::stats::between`]
+    /// module docs): `probes` holds each probed roof's key and its values hours apart, in
+    /// time order; a key feeds the groups its bench row (the measurement with that key)
+    /// feeds, and a key the profile lacks feeds none.
+    pub fn between_terms_over(&self, probes: &[(String, Vec<f64>)]) -> crate::stats::BetweenTerms {
         use crate::stats::between::{Group, pass_differences};
         let ok: Vec<&Measurement> = self
             .measurements
@@ -93,39 +101,36 @@ impl DeviceProfile {
                 .collect();
             pass_differences(kept.iter().map(Vec::as_slice))
         };
-        let group = |name: &str, fallback: Option<&str>, differences: Vec<f64>| Group {
-            name: name.to_string(),
-            fallback: fallback.map(String::from),
-            differences,
+        let span = |keep: &dyn Fn(&Measurement) -> bool| {
+            let kept = probes
+                .iter()
+                .filter(|(key, _)| ok.iter().any(|m| &m.key == key && keep(m)))
+                .map(|(_, v)| v.as_slice());
+            pass_differences(kept)
         };
+        let group =
+            |name: &str, fallback: Option<&str>, keep: &dyn Fn(&Measurement) -> bool| Group {
+                name: name.to_string(),
+                fallback: fallback.map(String::from),
+                differences: d(keep),
+                span: span(keep),
+            };
         let mut groups = vec![
-            group(
-                DEVICE_BOUND,
-                None,
-                d(&|m| row_group(m).is_some_and(|g| g != HOST_TRANSFER && g != FIXED_COST)),
-            ),
-            group(
-                BANDWIDTH,
-                Some(DEVICE_BOUND),
-                d(&|m| row_group(m) == Some(BANDWIDTH)),
-            ),
+            group(DEVICE_BOUND, None, &|m| {
+                row_group(m).is_some_and(|g| g != HOST_TRANSFER && g != FIXED_COST)
+            }),
+            group(BANDWIDTH, Some(DEVICE_BOUND), &|m| {
+                row_group(m) == Some(BANDWIDTH)
+            }),
         ];
         for a in Access::ALL {
             let keys = a.keys();
-            groups.push(group(
-                &access_term(a),
-                Some(BANDWIDTH),
-                d(&|m| {
-                    row_group(m) == Some(BANDWIDTH) && keys.iter().any(|k| m.key.starts_with(k))
-                }),
-            ));
+            groups.push(group(&access_term(a), Some(BANDWIDTH), &|m| {
+                row_group(m) == Some(BANDWIDTH) && keys.iter().any(|k| m.key.starts_with(k))
+            }));
         }
         for g in [FMA, FIXED_COST, HOST_TRANSFER] {
-            groups.push(group(
-                g,
-                Some(DEVICE_BOUND),
-                d(&|m| row_group(m) == Some(g)),
-            ));
+            groups.push(group(g, Some(DEVICE_BOUND), &|m| row_group(m) == Some(g)));
         }
         crate::stats::BetweenTerms::resolve(&groups, DEVICE_BOUND)
     }

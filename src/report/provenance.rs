@@ -16,6 +16,7 @@ pub const TIMED: &str = "A timed value is the lower median of its repetitions wi
          take), then more until the interval's half-width is within the experiment file's \
          `ci_target` or its budget ends; the interval then \
          includes the between-run term of the row's limiter, measured by the bench's passes \
+         or, where larger, by the drift probes of the run this one replaced and of its start \
          (*Threats*, *Between runs*). Variants compared \
          with each other are timed interleaved (every round runs each once, in a shuffled \
          order), and a ratio is the median of the per-round ratios, with no between-run term \

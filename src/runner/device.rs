@@ -67,13 +67,15 @@ pub(super) fn limits_summary(p: &DeviceProfile) -> String {
 }
 
 /// Sets the between-run terms per limiter the timed intervals of this run include, from the
-/// profile's passes ([`crate::stats::between`]), says which and returns them for the
-/// provenance; none without a profile of several passes.
+/// profile's passes and the drift probes' span (`probes`: [`super::drift::span_series`];
+/// [`crate::stats::between`]), says which and returns them for the provenance; none without
+/// a profile of several passes or probes.
 pub(super) fn set_between_run(
     profile: Option<&DeviceProfile>,
+    probes: &[(String, Vec<f64>)],
 ) -> Option<crate::stats::BetweenTerms> {
     let terms = profile
-        .map(DeviceProfile::between_terms)
+        .map(|p| p.between_terms_over(probes))
         .filter(crate::stats::BetweenTerms::any);
     crate::stats::set_between_terms(terms.clone().unwrap_or_default());
     match &terms {

@@ -2,21 +2,25 @@
 //! after them ([`after_paper`]: each one in a full run, the last in a quick one), so that the
 //! report says how far the device moved over the run's span.
 //!
-//! The intervals' between-run terms ([`crate::stats::between`]) come from the bench's passes,
-//! minutes apart at the run's start; a full run lasts an hour, and a rerun comes hours later.
-//! Two full runs of this project on llvmpipe hours apart moved some roofs far more than the
-//! bench's passes of either run moved them. The probes measure that movement inside one run; they widen no interval and decide no verdict (a term from three points would be no
-//! estimate), they say whether the terms held over the run.
+//! The bench's passes are minutes apart at the run's start; a full run lasts an hour, and a
+//! rerun comes hours later. Two full runs of this project on llvmpipe an hour apart moved
+//! their values far more than the bench's passes of either run moved its roofs. The probes
+//! measure that movement: the report says how far the roofs moved over this run, and the
+//! next run in the folder pairs the probes of this one with its own start probe
+//! ([`span_series`]) for the between-run terms' long span ([`crate::stats::between`]: each
+//! group carries the larger of its bench term and its span term).
 //!
 //! Each probe is a one-pass quick measurement of [`PROBES`] in this process
 //! ([`crate::bench::measure_only`]): seconds on llvmpipe, less on a GPU.
 
+use std::path::Path;
 use std::time::Instant;
 
 use crate::bench::{Settings, measure_only};
 use crate::gl::Gl;
 use crate::mode::Mode;
-use crate::report::record::DriftProbe;
+use crate::report::index::RUN_JSON;
+use crate::report::record::{DriftProbe, RunTimes};
 
 /// The roofs probed: compute-shader memory bandwidth, the fragment pipeline's texture read
 /// (the 2005 papers' access), and compute FMA.
@@ -58,9 +62,82 @@ pub fn probe(gl: &Gl, after: &str, started: Instant) -> Option<DriftProbe> {
     })
 }
 
+/// The drift probes of the run recorded in `dir/run.json` (the run this one replaces, or the
+/// interrupted one it resumes), read before this run writes anything; none where there is
+/// no readable `run.json`. The folder is the device's ([`super::device::device_folder`]), so
+/// they are probes of this device, hours or days ago.
+pub fn earlier(dir: &Path) -> Vec<DriftProbe> {
+    std::fs::read_to_string(dir.join(RUN_JSON))
+        .ok()
+        .and_then(|s| serde_json::from_str::<RunTimes>(&s).ok())
+        .map(|t| t.drift)
+        .unwrap_or_default()
+}
+
+/// Each probed roof's values over `probes` in their order (a roof in any of them; a probe
+/// that lacks it adds nothing), with the unit of the first value: a value in another unit
+/// (a bench row redefined since) is left out rather than compared.
+pub fn span_series(probes: &[DriftProbe]) -> Vec<(String, Vec<f64>)> {
+    let mut out: Vec<(String, String, Vec<f64>)> = Vec::new();
+    for p in probes {
+        for (key, unit, v) in &p.values {
+            match out.iter_mut().find(|(k, _, _)| k == key) {
+                Some((_, u, vs)) if u == unit => vs.push(*v),
+                Some(_) => {}
+                None => out.push((key.clone(), unit.clone(), vec![*v])),
+            }
+        }
+    }
+    out.into_iter().map(|(k, _, v)| (k, v)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn probe(after: &str, values: &[(&str, &str, f64)]) -> DriftProbe {
+        DriftProbe {
+            after: after.into(),
+            seconds: 0.0,
+            values: values
+                .iter()
+                .map(|(k, u, v)| (k.to_string(), u.to_string(), *v))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn the_span_series_gathers_each_roof_over_the_probes_in_order() {
+        let probes = [
+            probe("start", &[("a", "GB/s", 1.0), ("b", "GFLOPS", 5.0)]),
+            probe("lu", &[("a", "GB/s", 2.0)]),
+            // A unit that changed: left out, not compared with the others.
+            probe("start", &[("a", "GB/s", 3.0), ("b", "GB/s", 9.0)]),
+        ];
+        assert_eq!(
+            span_series(&probes),
+            vec![("a".into(), vec![1.0, 2.0, 3.0]), ("b".into(), vec![5.0])]
+        );
+        assert!(span_series(&[]).is_empty());
+    }
+
+    #[test]
+    fn earlier_probes_come_from_a_readable_run_json_only() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(earlier(dir.path()).is_empty());
+        std::fs::write(dir.path().join(RUN_JSON), "{ not json").unwrap();
+        assert!(earlier(dir.path()).is_empty());
+        let times = RunTimes {
+            drift: vec![probe("start", &[("a", "GB/s", 1.0)])],
+            ..RunTimes::default()
+        };
+        std::fs::write(
+            dir.path().join(RUN_JSON),
+            serde_json::to_string(&times).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(earlier(dir.path()), times.drift);
+    }
 
     #[test]
     fn a_full_run_probes_after_every_paper_a_quick_run_after_its_last() {

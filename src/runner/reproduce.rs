@@ -102,6 +102,8 @@ pub fn reproduce_with(
     // The run this one replaces, copied aside before anything is written (`previous.md`).
     let keys: Vec<&str> = loaded.iter().map(|(p, _)| p.key).collect();
     let previous = previous::snapshot(&dir, opts.mode, opts.resume, &keys);
+    // The drift probes of the run recorded here, hours ago: the terms' long span.
+    let earlier = drift::earlier(&dir);
     // An earlier comparison describes a pair this run is about to change.
     previous::remove_stale(&dir);
     // A full run into the default place: figures/REPORT.md indexes the devices.
@@ -111,7 +113,6 @@ pub fn reproduce_with(
     let command_started = Instant::now();
     let mut times = run_times(opts.mode);
     let profile = bench_profile(gl, &dir, opts, &mut times, command_started)?;
-    let between = set_between_run(profile.as_deref());
     // With a bench, a few roofs re-measured now and after the papers (`drift::after_paper`):
     // the run's own drift.
     let probe = |after: &str, times: &mut RunTimes| {
@@ -120,6 +121,9 @@ pub fn reproduce_with(
         }
     };
     probe("start", &mut times);
+    // The terms: the bench's passes, and the earlier run's probes with this start's.
+    let span: Vec<_> = earlier.iter().chain(&times.drift).cloned().collect();
+    let between = set_between_run(profile.as_deref(), &drift::span_series(&span));
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
     let runner = PaperRunner {
         gl,

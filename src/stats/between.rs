@@ -76,9 +76,28 @@
 //! lo′ = m · exp(−√(ln(m / lo)² + h²)),    hi′ = m · exp(+√(ln(hi / m)² + h²))
 //! ```
 //!
-//! The terms are the device's and the run's: set once, from the run's bench, before the
-//! papers run ([`set_between_terms`]). Where the bench's passes agree (a quiet dedicated GPU
-//! at steady clocks) `h` is small and the intervals stay those of the repetitions.
+//! # Two spans: the bench's minutes and the drift probes' hours
+//! The bench's passes are minutes apart; a full run lasts an hour and a rerun comes hours or
+//! days later. On this project's 2-core llvmpipe host two full runs of one commit an hour
+//! apart moved their values by a median `|ln|` of 0.075 while the bench's terms were about
+//! ±4 % (`figures/llvmpipe-intel-xeon-2cpu/previous.md` of `36b56a9`): a host-wide change of
+//! speed that no spell of minutes shows. The runner's drift probes ([`crate::runner`]'s
+//! `drift`) re-measure a few roofs at a run's start and after its papers, the same one-pass
+//! measurement each time; the probes of the run a new run replaces in its folder, and the new
+//! run's start probe, are values of one roof hours apart. Their pairs are a group's **span
+//! differences** ([`Group::span`]): the probes' roofs feed the groups their bench rows feed
+//! (`ssbo.read.f32` the SSBO reads, the memory roofs and the device-bound pool), and a group
+//! without enough probe pairs takes its fallback's span term, as with the passes. Each group
+//! carries **the larger** of its two terms ([`LimiterTerm::carried`]): the reproducibility
+//! limit over the longer span is at least the one over the shorter, and a probe, one quick pass,
+//! adds its own noise, so the span term errs wide. A run with no earlier run in its folder has
+//! one probe per roof and no span term; a quick run's two probes and the next one's start make
+//! nine pairs, fewer than [`MIN_PAIRS`] even pooled, so quick runs carry the bench's terms.
+//!
+//! The terms are the device's and the run's: set once, from the run's bench and the probes,
+//! before the papers run ([`set_between_terms`]). Where the bench's passes and the probes
+//! agree (a quiet dedicated GPU at steady clocks) `h` is small and the intervals stay those
+//! of the repetitions.
 
 use std::cell::RefCell;
 
@@ -161,12 +180,14 @@ pub fn pass_differences<'a>(passes: impl IntoIterator<Item = &'a [f64]>) -> Vec<
 
 /// A group of bench rows (a limiter) whose passes give a term, before it is resolved: its
 /// name, the group whose term stands in when it has too few pairs (named earlier in the
-/// list), and its rows' between-pass differences ([`pass_differences`]).
-#[derive(Clone, Debug, PartialEq)]
+/// list), its rows' between-pass differences ([`pass_differences`]) and the differences
+/// between the drift probes of its roofs (module docs: the span; empty without probes).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Group {
     pub name: String,
     pub fallback: Option<String>,
     pub differences: Vec<f64>,
+    pub span: Vec<f64>,
 }
 
 /// One limiter's between-run term (module docs).
@@ -183,12 +204,40 @@ pub struct LimiterTerm {
     /// The group whose own term `term` is, where it is not this one's (too few pairs).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// The term over the drift probes' span (module docs), where there is one; absent in
+    /// older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub span: Option<SpanTerm>,
+}
+
+/// A group's term over the drift probes' span: its own probes' or its fallback's.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpanTerm {
+    /// How many probe pairs its own roofs give.
+    pub pairs: usize,
+    pub term: BetweenRun,
+    /// Whether the term is its fallback's (too few probe pairs of its own).
+    #[serde(default)]
+    pub borrowed: bool,
 }
 
 impl LimiterTerm {
+    /// The term its intervals carry: the larger of the bench's and the span's (module docs).
+    pub fn carried(&self) -> Option<BetweenRun> {
+        match (self.term, self.span.map(|s| s.term)) {
+            (Some(b), Some(s)) => Some(if s.half_width > b.half_width { s } else { b }),
+            (b, s) => b.or(s),
+        }
+    }
+
+    /// Whether the span's term is the one carried.
+    pub fn span_carried(&self) -> bool {
+        self.span.is_some_and(|s| Some(s.term) == self.carried())
+    }
+
     /// `h` of the term it carries (0 when none).
     pub fn half_width(&self) -> f64 {
-        self.term.map_or(0.0, |t| t.half_width)
+        self.carried().map_or(0.0, |t| t.half_width)
     }
 
     /// One line: `fma: ±4 % (h = 0.039, R = 0.055 over 12 pairs)`, or with the fallback named.
@@ -211,7 +260,25 @@ impl LimiterTerm {
                 }
             ),
         };
-        format!("{}: {own}", self.limiter)
+        let span = match self.span {
+            None => String::new(),
+            Some(s) => format!(
+                "; over the drift probes ±{:.1} % (R = {:.3}, {}){}",
+                s.term.percent(),
+                s.term.limit,
+                if s.borrowed {
+                    format!("its fallback's: {} probe pairs of its own", s.pairs)
+                } else {
+                    format!("{} probe pairs", s.pairs)
+                },
+                if self.span_carried() {
+                    ", the one carried"
+                } else {
+                    ""
+                }
+            ),
+        };
+        format!("{}: {own}{span}", self.limiter)
     }
 }
 
@@ -227,36 +294,26 @@ pub struct BetweenTerms {
 impl BetweenTerms {
     /// Resolves `groups` in order: each takes its own term ([`BetweenRun::from_differences`])
     /// or, with fewer than [`MIN_PAIRS`] pairs, the term its fallback resolved to (a fallback
-    /// must come earlier; an unknown one gives no term). `default` names the group of
-    /// intervals with no known limiter.
+    /// must come earlier; an unknown one gives no term); the same for the span's differences,
+    /// separately. `default` names the group of intervals with no known limiter.
     pub fn resolve(groups: &[Group], default: &str) -> BetweenTerms {
-        let mut terms: Vec<LimiterTerm> = Vec::with_capacity(groups.len());
-        for g in groups {
-            let own = BetweenRun::from_differences(&g.differences);
-            let pairs = g.differences.iter().filter(|d| d.is_finite()).count();
-            let (term, from) = match own {
-                Some(t) => (Some(t), None),
-                None => {
-                    let fb = g
-                        .fallback
-                        .as_ref()
-                        .and_then(|f| terms.iter().find(|t| &t.limiter == f));
-                    match fb {
-                        Some(f) if f.term.is_some() => (
-                            f.term,
-                            Some(f.from.clone().unwrap_or_else(|| f.limiter.clone())),
-                        ),
-                        _ => (None, None),
-                    }
-                }
-            };
-            terms.push(LimiterTerm {
+        let passes = resolve_one(groups, |g| &g.differences);
+        let spans = resolve_one(groups, |g| &g.span);
+        let terms = groups
+            .iter()
+            .zip(passes.into_iter().zip(spans))
+            .map(|(g, (p, s))| LimiterTerm {
                 limiter: g.name.clone(),
-                pairs,
-                term,
-                from,
-            });
-        }
+                pairs: p.pairs,
+                term: p.term,
+                from: p.from,
+                span: s.term.map(|term| SpanTerm {
+                    pairs: s.pairs,
+                    term,
+                    borrowed: s.from.is_some(),
+                }),
+            })
+            .collect();
         BetweenTerms {
             terms,
             default: default.to_string(),
@@ -268,9 +325,9 @@ impl BetweenTerms {
         self.terms.iter().find(|t| t.limiter == limiter)
     }
 
-    /// The default group's term (intervals with no known limiter).
+    /// The default group's term (intervals with no known limiter): the one it carries.
     pub fn default_term(&self) -> Option<BetweenRun> {
-        self.get(&self.default).and_then(|t| t.term)
+        self.get(&self.default).and_then(LimiterTerm::carried)
     }
 
     /// `h` of `limiter`'s term; the default's for a group that is not there.
@@ -283,15 +340,26 @@ impl BetweenTerms {
 
     /// Whether any group has a term.
     pub fn any(&self) -> bool {
-        self.terms.iter().any(|t| t.term.is_some())
+        self.terms.iter().any(|t| t.carried().is_some())
+    }
+
+    /// Whether any group's term comes from the drift probes' span.
+    pub fn any_span(&self) -> bool {
+        self.terms.iter().any(|t| t.span.is_some())
     }
 
     /// One line for provenance and captions: every group's term, `; `-separated.
     pub fn describe(&self) -> String {
         format!(
             "between-run terms per limiter (R/√2 of the 95th percentile of |ln| between the \
-             bench's passes of the limiter's own rows, each row's outlier of three left out; \
+             bench's passes of the limiter's own rows, each row's outlier of three left out{}; \
              the default, for intervals with no limiter, is `{}`): {}",
+            if self.any_span() {
+                ", or between the drift probes of its roofs in the run this one replaced and \
+                 at this run's start, where that is larger"
+            } else {
+                ""
+            },
             self.default,
             self.terms
                 .iter()
@@ -300,6 +368,50 @@ impl BetweenTerms {
                 .join("; ")
         )
     }
+}
+
+/// One span's resolution of a group: its own pairs, the term, whose it is.
+struct Resolved {
+    pairs: usize,
+    term: Option<BetweenRun>,
+    from: Option<String>,
+}
+
+/// Resolves the differences `pick` gives of each group, in order, with the fallbacks
+/// ([`BetweenTerms::resolve`]).
+fn resolve_one(groups: &[Group], pick: impl Fn(&Group) -> &Vec<f64>) -> Vec<Resolved> {
+    let mut out: Vec<Resolved> = Vec::with_capacity(groups.len());
+    for (i, g) in groups.iter().enumerate() {
+        let d = pick(g);
+        let pairs = d.iter().filter(|d| d.is_finite()).count();
+        let r = match BetweenRun::from_differences(d) {
+            Some(t) => Resolved {
+                pairs,
+                term: Some(t),
+                from: None,
+            },
+            None => {
+                let fb = g
+                    .fallback
+                    .as_ref()
+                    .and_then(|f| groups[..i].iter().position(|e| &e.name == f));
+                match fb.map(|j| (&groups[j], &out[j])) {
+                    Some((e, f)) if f.term.is_some() => Resolved {
+                        pairs,
+                        term: f.term,
+                        from: Some(f.from.clone().unwrap_or_else(|| e.name.clone())),
+                    },
+                    _ => Resolved {
+                        pairs,
+                        term: None,
+                        from: None,
+                    },
+                }
+            }
+        };
+        out.push(r);
+    }
+    out
 }
 
 thread_local! {
@@ -408,6 +520,7 @@ mod tests {
             name: name.into(),
             fallback: fallback.map(String::from),
             differences: d,
+            span: Vec::new(),
         }
     }
 
@@ -483,6 +596,59 @@ mod tests {
             line.contains("bandwidth: copy: ±") && line.contains("pool's"),
             "{line}"
         );
+    }
+
+    #[test]
+    fn each_group_carries_the_larger_of_its_passes_and_its_probes_span() {
+        // device-bound: passes R = 0.19, probes 20 pairs 0.05 … 1.00 → R = 0.95: the span's.
+        // fma: passes 20 pairs → R = 0.019, its own; no probes → device-bound's span (0.95).
+        // bandwidth: passes R = 0.19 (20 pairs); probes 10 pairs 0.001 … 0.010 → R = 0.010:
+        // the passes' is larger and carried.
+        // fixed cost: neither has pairs, no fallback → none at all.
+        let with_span = |mut g: Group, span: Vec<f64>| {
+            g.span = span;
+            g
+        };
+        let t = BetweenTerms::resolve(
+            &[
+                with_span(group("device-bound", None, ramp(20, 0.01)), ramp(20, 0.05)),
+                group("fma", Some("device-bound"), ramp(20, 0.001)),
+                with_span(
+                    group("bandwidth", Some("device-bound"), ramp(20, 0.01)),
+                    ramp(10, 0.001),
+                ),
+                group("fixed cost", None, vec![]),
+            ],
+            "device-bound",
+        );
+        let h = |r: f64| r / 2f64.sqrt();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        let dev = t.get("device-bound").unwrap();
+        assert!(close(dev.term.unwrap().limit, 0.19));
+        assert!(close(dev.half_width(), h(0.95)) && dev.span_carried());
+        assert!(close(t.default_term().unwrap().limit, 0.95));
+        let fma = t.get("fma").unwrap();
+        assert!(close(fma.term.unwrap().limit, 0.019) && fma.from.is_none());
+        let s = fma.span.unwrap();
+        assert!(s.borrowed && s.pairs == 0 && close(s.term.limit, 0.95));
+        assert!(close(t.half_width("fma"), h(0.95)));
+        let bw = t.get("bandwidth").unwrap();
+        assert!(close(bw.span.unwrap().term.limit, 0.010) && !bw.span.unwrap().borrowed);
+        assert!(close(bw.half_width(), h(0.19)) && !bw.span_carried());
+        assert_eq!(t.get("fixed cost").unwrap().carried(), None);
+        assert_eq!(t.half_width("fixed cost"), 0.0);
+        // The line says where the span term is carried and names the probes.
+        let line = t.describe();
+        assert!(
+            line.contains("drift probes") && line.contains("the one carried"),
+            "{line}"
+        );
+        // Without probes, no span anywhere: the terms of the passes alone, as before.
+        let plain = BetweenTerms::resolve(
+            &[group("device-bound", None, ramp(20, 0.01))],
+            "device-bound",
+        );
+        assert!(!plain.any_span() && !plain.describe().contains("drift probes"));
     }
 
     #[test]

@@ -146,6 +146,7 @@ fn paired_ratios_carry_no_between_run_term() {
                 name: "device-bound".into(),
                 fallback: None,
                 differences: d,
+                span: Vec::new(),
             }],
             "device-bound",
         ));

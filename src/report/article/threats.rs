@@ -31,8 +31,11 @@ fn between_runs(terms: &[String]) -> String {
     format!(
         "- **Between runs.** One run's repetitions are taken within seconds of each other; \
          between runs minutes apart this device's speed moved by more, while its load counters \
-         showed nothing. The bench measures that movement (each roof once per pass, the passes \
-         apart in time), per limiter, and a timed row's interval includes its limiter's term, \
+         showed nothing, and between runs an hour apart by more again. The bench measures that \
+         movement over minutes (each roof once per pass, the passes apart in time), per \
+         limiter; where the folder held an earlier run, its drift probes and this run's start \
+         probe measure it over hours, and a limiter takes the larger of the two (`drift \
+         probes` in its line below). A timed row's interval includes its limiter's term, \
          added in quadrature on the log scale to the repetitions' interval (ISO 5725's \
          reproducibility beside their repeatability; the model is `stats::between`'s): the {}. \
          Ratios of variants timed in the same rounds, and the tuning decisions, include none \
@@ -325,11 +328,11 @@ impl Intervals {
         match self.bench_limit {
             None => format!("The intervals carry no between-run term (*Between runs*): {APART}."),
             Some(b) if r > b => format!(
-                "That is more than the bench's default between-run limit (R = {b:.3}, the term \
+                "That is more than the run's default between-run limit (R = {b:.3}, the term \
                  of the device-bound rows; *Between runs*, below), so {APART}."
             ),
             Some(b) => format!(
-                "That is within the bench's default between-run limit (R = {b:.3}, the term \
+                "That is within the run's default between-run limit (R = {b:.3}, the term \
                  of the device-bound rows; *Between runs*, below), which the intervals include."
             ),
         }
@@ -442,9 +445,9 @@ mod tests {
         assert!(s.contains("carry no between-run term"), "{s}");
         // Against the bench's default limit (R = 0.10 here): below it, or above it.
         i.bench_limit = Some(0.05);
-        assert!(i.spells_item().contains("more than the bench's default"));
+        assert!(i.spells_item().contains("more than the run's default"));
         i.bench_limit = Some(0.2);
-        assert!(i.spells_item().contains("within the bench's default"));
+        assert!(i.spells_item().contains("within the run's default"));
         // Fewer than the bench's fewest pairs: no limit, and a line that says so where
         // something was measured; nothing where nothing was.
         i.spells.truncate(9);
