@@ -379,37 +379,28 @@ struct Resolved {
 
 /// Resolves the differences `pick` gives of each group, in order, with the fallbacks
 /// ([`BetweenTerms::resolve`]).
-fn resolve_one(groups: &[Group], pick: impl Fn(&Group) -> &Vec<f64>) -> Vec<Resolved> {
+fn resolve_one(groups: &[Group], pick: impl Fn(&Group) -> &[f64]) -> Vec<Resolved> {
     let mut out: Vec<Resolved> = Vec::with_capacity(groups.len());
     for (i, g) in groups.iter().enumerate() {
         let d = pick(g);
         let pairs = d.iter().filter(|d| d.is_finite()).count();
-        let r = match BetweenRun::from_differences(d) {
-            Some(t) => Resolved {
-                pairs,
-                term: Some(t),
-                from: None,
-            },
-            None => {
-                let fb = g
-                    .fallback
-                    .as_ref()
-                    .and_then(|f| groups[..i].iter().position(|e| &e.name == f));
-                match fb.map(|j| (&groups[j], &out[j])) {
-                    Some((e, f)) if f.term.is_some() => Resolved {
-                        pairs,
-                        term: f.term,
-                        from: Some(f.from.clone().unwrap_or_else(|| e.name.clone())),
-                    },
-                    _ => Resolved {
-                        pairs,
-                        term: None,
-                        from: None,
-                    },
-                }
-            }
+        let (term, from) = match BetweenRun::from_differences(d) {
+            Some(t) => (Some(t), None),
+            // Too few pairs: the term the fallback (named earlier) resolved to, and whose.
+            None => g
+                .fallback
+                .as_ref()
+                .and_then(|f| groups[..i].iter().position(|e| &e.name == f))
+                .filter(|&j| out[j].term.is_some())
+                .map_or((None, None), |j| {
+                    let f = &out[j];
+                    (
+                        f.term,
+                        Some(f.from.clone().unwrap_or_else(|| groups[j].name.clone())),
+                    )
+                }),
         };
-        out.push(r);
+        out.push(Resolved { pairs, term, from });
     }
     out
 }
