@@ -134,6 +134,10 @@ pub struct RunTimes {
     /// there was none to compare.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub previous: Option<String>,
+    /// What the start probe found of the device's state (`runner::drift`, "One state of the
+    /// device"): a reused bench measured afresh, earlier probes left out of the span.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state: Vec<String>,
 }
 
 /// One re-measurement of the drift probes' roofs ([`RunTimes::drift`]).

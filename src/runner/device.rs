@@ -11,15 +11,11 @@ use crate::report::files::DEVICE_JSON;
 use super::error::RunError;
 
 /// The device's limits the bound columns are read against: `dir/device.json` when it was
-/// measured on this device (a full profile serves a quick run too, not the other way round),
-/// else measured now by `bench` in the run's mode and saved there. `None` (with a warning)
-/// when `bench` itself fails: the run goes on without bounds; an interrupted bench ends the
-/// run ([`RunError::Interrupted`]).
-pub(super) fn device_profile(
-    gl: &Gl,
-    dir: &Path,
-    mode: Mode,
-) -> Result<Option<DeviceProfile>, RunError> {
+/// measured on this device (a full profile serves a quick run too, not the other way round;
+/// [`Profile::Reused`]), else measured now by `bench` in the run's mode and saved there
+/// ([`measure_profile`]). `None` (with a warning) when `bench` itself fails: the run goes on
+/// without bounds; an interrupted bench ends the run ([`RunError::Interrupted`]).
+pub(super) fn device_profile(gl: &Gl, dir: &Path, mode: Mode) -> Result<Option<Profile>, RunError> {
     let path = dir.join(DEVICE_JSON);
     if let Ok(p) = DeviceProfile::load(&path)
         && p.device.identity() == gl.info().identity()
@@ -31,11 +27,27 @@ pub(super) fn device_profile(
             p.mode,
             p.date
         );
-        return Ok(Some(p));
+        return Ok(Some(Profile::Reused(p)));
     }
     eprintln!("device limits: measuring (bench, {} mode)", mode.name());
+    Ok(measure_profile(gl, dir, mode)?.map(Profile::Measured))
+}
+
+/// A run's device profile, and whether it was read from an earlier bench or measured now.
+pub(super) enum Profile {
+    Reused(DeviceProfile),
+    Measured(DeviceProfile),
+}
+
+/// Measures the device's limits by `bench` in `mode` and saves them as `dir/device.json`;
+/// `None` (with a warning) when the bench fails, [`RunError::Interrupted`] when interrupted.
+pub(super) fn measure_profile(
+    gl: &Gl,
+    dir: &Path,
+    mode: Mode,
+) -> Result<Option<DeviceProfile>, RunError> {
     let measured = crate::bench::measure(gl, &crate::bench::Settings::new(mode), true)
-        .and_then(|p| p.save(&path).map(|()| p));
+        .and_then(|p| p.save(&dir.join(DEVICE_JSON)).map(|()| p));
     match measured {
         Ok(p) => Ok(Some(p)),
         Err(crate::bench::BenchError::Interrupted) => Err(RunError::Interrupted),

@@ -12,11 +12,32 @@
 //!
 //! Each probe is a one-pass quick measurement of [`PROBES`] in this process
 //! ([`crate::bench::measure_only`]): seconds on llvmpipe, less on a GPU.
+//!
+//! # One state of the device
+//! A probe also checks that the device is still the one its bench measured. A virtual
+//! machine moved to another host, a CPU held at another frequency or a GPU left at idle
+//! clocks keeps its name, and so its folder and its `device.json`, while its roofs move by
+//! factors: on this project's 2-core AMD EPYC host, the bench of 2026-11-29 measured every
+//! probed roof at a fraction of what the probes of runs days later found (the committed
+//! `device.json` of `figures/llvmpipe-amd-epyc-2cpu/` against its `run.json`'s `drift`). A probe that lies more than [`STATE_FACTOR`] from the
+//! profile's value of one of its roofs ([`off_state`]) is of **another state** of the device:
+//!
+//! - at a run's start, against a `device.json` the run would reuse: that profile's bounds
+//!   are not this device's now, so the run measures its bench afresh;
+//! - among the earlier run's probes: a pair across two states is not the drift of one device
+//!   but the distance between two, and a span term from it would widen every interval by the
+//!   ratio of two machines; such probes are left out of the span ([`same_state`]) and the
+//!   run's `state` line says how many and how far they lay. The span term therefore measures
+//!   drift within one state, at most a factor [`STATE_FACTOR`] either side of the bench.
+//!
+//! The factor is far outside what a probe and its bench differ by within one state (compare
+//! the Intel Xeon folder's probes with its bench, and the H200's start probe with its), and
+//! far inside the moves between states seen on the AMD EPYC host.
 
 use std::path::Path;
 use std::time::Instant;
 
-use crate::bench::{Settings, measure_only};
+use crate::bench::{DeviceProfile, Settings, measure_only};
 use crate::gl::Gl;
 use crate::mode::Mode;
 use crate::report::index::RUN_JSON;
@@ -74,6 +95,87 @@ pub fn earlier(dir: &Path) -> Vec<DriftProbe> {
         .unwrap_or_default()
 }
 
+/// How far a probe may lie from its bench's value of a roof (either way) and still be of the
+/// same state of the device (module docs).
+pub const STATE_FACTOR: f64 = 1.5;
+
+/// A probe's roof that lies beyond [`STATE_FACTOR`] of `profile`'s value of it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OffState {
+    pub key: String,
+    pub unit: String,
+    /// The probe's value.
+    pub probed: f64,
+    /// The profile's value.
+    pub bench: f64,
+}
+
+impl OffState {
+    /// The factor between the two, ≥ 1.
+    pub fn factor(&self) -> f64 {
+        (self.probed / self.bench).ln().abs().exp()
+    }
+
+    /// "`key` 4.79 GB/s against the bench's 0.80 (a factor 6.0)".
+    pub fn describe(&self) -> String {
+        format!(
+            "`{}` {:.4} {} against the bench's {:.4} (a factor {:.2})",
+            self.key,
+            self.probed,
+            self.unit,
+            self.bench,
+            self.factor()
+        )
+    }
+}
+
+/// The roof of `probe` farthest from `profile`'s value of it, where that is beyond
+/// [`STATE_FACTOR`]: the probe is of another state of the device (module docs). A roof the
+/// profile lacks, or holds in another unit, decides nothing.
+pub fn off_state(profile: &DeviceProfile, probe: &DriftProbe) -> Option<OffState> {
+    probe
+        .values
+        .iter()
+        .filter_map(|(key, unit, v)| {
+            let m = profile.get(key).filter(|m| m.unit.name() == unit)?;
+            let bench = m.value.filter(|b| b.is_finite() && *b > 0.0)?;
+            (v.is_finite() && *v > 0.0).then(|| OffState {
+                key: key.clone(),
+                unit: unit.clone(),
+                probed: *v,
+                bench,
+            })
+        })
+        .filter(|o| o.factor() > STATE_FACTOR)
+        .max_by(|a, b| a.factor().total_cmp(&b.factor()))
+}
+
+/// The probes of `probes` of the state `profile` measured, and a line on the ones left out
+/// (how many, and the farthest of them); `None` where none was.
+pub fn same_state(
+    profile: &DeviceProfile,
+    probes: &[DriftProbe],
+) -> (Vec<DriftProbe>, Option<String>) {
+    let (kept, off): (Vec<_>, Vec<_>) = probes
+        .iter()
+        .map(|p| (p, off_state(profile, p)))
+        .partition(|(_, o)| o.is_none());
+    let farthest = off
+        .iter()
+        .filter_map(|(p, o)| o.as_ref().map(|o| (p, o)))
+        .max_by(|a, b| a.1.factor().total_cmp(&b.1.factor()));
+    let note = farthest.map(|(p, o)| {
+        format!(
+            "{} of the earlier run's {} drift probes were of another state of this device              (beyond a factor {STATE_FACTOR} of this run's bench) and give no span term; the              farthest, after `{}`: {}",
+            off.len(),
+            probes.len(),
+            p.after,
+            o.describe()
+        )
+    });
+    (kept.into_iter().map(|(p, _)| p.clone()).collect(), note)
+}
+
 /// Each probed roof's values over `probes` in their order (a roof in any of them; a probe
 /// that lacks it adds nothing), with the unit of the first value: a value in another unit
 /// (a bench row redefined since) is left out rather than compared.
@@ -94,6 +196,82 @@ pub fn span_series(probes: &[DriftProbe]) -> Vec<(String, Vec<f64>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bench::measurement::{Measurement, Unit};
+    use crate::gl::DeviceInfo;
+
+    /// A bench whose `ssbo.read.f32` is 10 GB/s and `fma.compute.f32` 100 GFLOPS.
+    fn bench() -> DeviceProfile {
+        let row = |key: &str, unit, v| Measurement {
+            value: Some(v),
+            unit,
+            ..Measurement::failed(key, "")
+        };
+        DeviceProfile::new(
+            DeviceInfo::default(),
+            Mode::Full,
+            1.0,
+            vec![
+                row("ssbo.read.f32", Unit::GBs, 10.0),
+                row("fma.compute.f32", Unit::Gflops, 100.0),
+            ],
+        )
+    }
+
+    #[test]
+    fn a_probe_beyond_the_factor_of_its_bench_is_of_another_state() {
+        let b = bench();
+        // Within the factor either way: the same state.
+        let near = probe(
+            "start",
+            &[
+                ("ssbo.read.f32", "GB/s", 14.9),
+                ("fma.compute.f32", "GFLOPS", 67.0),
+            ],
+        );
+        assert_eq!(off_state(&b, &near), None);
+        // Beyond it on both roofs: the farther one (a factor 3 down against 2 up) is named.
+        let far = probe(
+            "lu",
+            &[
+                ("ssbo.read.f32", "GB/s", 20.0),
+                ("fma.compute.f32", "GFLOPS", 100.0 / 3.0),
+            ],
+        );
+        let o = off_state(&b, &far).unwrap();
+        assert_eq!(o.key, "fma.compute.f32");
+        assert!((o.factor() - 3.0).abs() < 1e-12, "{}", o.factor());
+        // A roof the bench lacks, or holds in another unit, decides nothing.
+        let other = probe(
+            "start",
+            &[("texture.x", "GB/s", 1e6), ("ssbo.read.f32", "GFLOPS", 1e6)],
+        );
+        assert_eq!(off_state(&b, &other), None);
+    }
+
+    #[test]
+    fn the_span_keeps_only_the_earlier_probes_of_the_benchs_state() {
+        let b = bench();
+        let probes = [
+            probe("start", &[("ssbo.read.f32", "GB/s", 11.0)]),
+            probe("tridiagonal", &[("ssbo.read.f32", "GB/s", 2.0)]),
+            probe("lu", &[("ssbo.read.f32", "GB/s", 9.0)]),
+            probe("bicg", &[("ssbo.read.f32", "GB/s", 4.0)]),
+        ];
+        let (kept, note) = same_state(&b, &probes);
+        assert_eq!(kept, vec![probes[0].clone(), probes[2].clone()]);
+        let note = note.unwrap();
+        assert!(
+            note.starts_with("2 of the earlier run's 4 drift probes"),
+            "{note}"
+        );
+        assert!(
+            note.contains("after `tridiagonal`") && note.contains("a factor 5.00"),
+            "{note}"
+        );
+        // All of one state: all kept, nothing to say.
+        let (kept, note) = same_state(&b, &probes[..1]);
+        assert_eq!((kept.len(), note), (1, None));
+    }
 
     fn probe(after: &str, values: &[(&str, &str, f64)]) -> DriftProbe {
         DriftProbe {

@@ -15,7 +15,7 @@ use crate::report::files::ensure_writable;
 use crate::report::index::{PaperRecord, RUN_JSON, RunTimes, write_device_index, write_report};
 use crate::report::load::QuietPolicy;
 
-use super::device::{FIGURES, device_profile, set_between_run};
+use super::device::{FIGURES, Profile, device_profile, measure_profile, set_between_run};
 use super::drift;
 use super::entry::{self, Check, LoadedFile};
 use super::error::RunError;
@@ -112,16 +112,27 @@ pub fn reproduce_with(
     crate::gl::profile::enable(opts.profile);
     let command_started = Instant::now();
     let mut times = run_times(opts.mode);
-    let profile = bench_profile(gl, &dir, opts, &mut times, command_started)?;
-    // With a bench, a few roofs re-measured now and after the papers (`drift::after_paper`):
-    // the run's own drift.
+    // With a bench, a few roofs re-measured at the start (in `bench_profile`) and after the
+    // papers (`drift::after_paper`): the run's own drift.
     let probe = |after: &str, times: &mut RunTimes| {
         if opts.bench && !interrupted.load(Ordering::SeqCst) {
             times.drift.extend(drift::probe(gl, after, command_started));
         }
     };
-    probe("start", &mut times);
-    // The terms: the bench's passes, and the earlier run's probes with this start's.
+    let profile = bench_profile(gl, &dir, opts, &mut times, command_started, &probe)?;
+    // The terms: the bench's passes, and the earlier run's probes of this state with this
+    // start's (`drift`'s module docs: one state of the device).
+    let earlier = match profile.as_deref() {
+        Some(p) => {
+            let (kept, note) = drift::same_state(p, &earlier);
+            if let Some(note) = note {
+                eprintln!("drift probes: {note}");
+                times.state.push(note);
+            }
+            kept
+        }
+        None => earlier,
+    };
     let span: Vec<_> = earlier.iter().chain(&times.drift).cloned().collect();
     let between = set_between_run(profile.as_deref(), &drift::span_series(&span));
     let order: Vec<PaperMeta> = all.iter().map(|p| p.meta()).collect();
@@ -184,20 +195,50 @@ fn against_previous(dir: &Path, previous: Option<&previous::Previous>) -> Option
 }
 
 /// The device profile the run's bound columns are read against (see [`device_profile`]),
-/// `None` without `--bench`; the bench's time goes into `times`.
+/// `None` without `--bench`, with the run's start probe (`probe`) taken after it; the bench's
+/// time goes into `times`. A reused profile that the start probe finds of another state of
+/// the device ([`drift::off_state`]) is measured afresh, the probe taken again after it, and
+/// `times.state` says why.
 fn bench_profile(
     gl: &Gl,
     dir: &Path,
     opts: &Options,
     times: &mut RunTimes,
     started: Instant,
+    probe: &dyn Fn(&str, &mut RunTimes),
 ) -> Result<Option<Rc<DeviceProfile>>, RunError> {
     if !opts.bench {
         return Ok(None);
     }
-    let profile = device_profile(gl, dir, opts.mode)?.map(Rc::new);
+    let found = device_profile(gl, dir, opts.mode)?;
     times.bench_s = Some(started.elapsed().as_secs_f64());
-    Ok(profile)
+    probe("start", times);
+    let profile = match found {
+        None => None,
+        Some(Profile::Measured(p)) => Some(p),
+        Some(Profile::Reused(p)) => {
+            match times.drift.last().and_then(|s| drift::off_state(&p, s)) {
+                None => Some(p),
+                Some(off) => {
+                    let note = format!(
+                        "the device was not in the state its bench of {} measured (the start \
+                         probe's {}, beyond a factor {}): its bench was measured afresh",
+                        p.date,
+                        off.describe(),
+                        drift::STATE_FACTOR
+                    );
+                    eprintln!("device limits: {note}");
+                    times.state.push(note);
+                    times.drift.clear();
+                    let fresh = measure_profile(gl, dir, opts.mode)?;
+                    times.bench_s = Some(started.elapsed().as_secs_f64());
+                    probe("start", times);
+                    fresh
+                }
+            }
+        }
+    };
+    Ok(profile.map(Rc::new))
 }
 
 /// The end of a run that got through every paper: `run.json` marked complete, `REPORT.md`

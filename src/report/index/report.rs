@@ -60,6 +60,9 @@ pub fn write_report(
         if let Some(drift) = run.drift_text() {
             s.push_str(&format!("- drift: {drift}\n"));
         }
+        for note in &run.state {
+            s.push_str(&format!("- device state: {note}\n"));
+        }
     }
     write_atomic(&dir.join("REPORT.md"), s.as_bytes())
 }
