@@ -166,7 +166,9 @@ pub fn same_state(
         .max_by(|a, b| a.1.factor().total_cmp(&b.1.factor()));
     let note = farthest.map(|(p, o)| {
         format!(
-            "{} of the earlier run's {} drift probes were of another state of this device              (beyond a factor {STATE_FACTOR} of this run's bench) and give no span term; the              farthest, after `{}`: {}",
+            "{} of the earlier run's {} drift probes were of another state of this device \
+             (beyond a factor {STATE_FACTOR} of this run's bench) and give no span term; the \
+             farthest, after `{}`: {}",
             off.len(),
             probes.len(),
             p.after,
