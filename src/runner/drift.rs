@@ -19,8 +19,10 @@
 //! clocks keeps its name, and so its folder and its `device.json`, while its roofs move by
 //! factors: on this project's 2-core AMD EPYC host, the bench of 2026-11-29 measured every
 //! probed roof at a fraction of what the probes of runs days later found (the committed
-//! `device.json` of `figures/llvmpipe-amd-epyc-2cpu/` against its `run.json`'s `drift`). A probe that lies more than [`STATE_FACTOR`] from the
-//! profile's value of one of its roofs ([`off_state`]) is of **another state** of the device:
+//! `device.json` of `figures/llvmpipe-amd-epyc-2cpu/` against its `run.json`'s `drift`). A
+//! probe that lies more than [`STATE_FACTOR`] outside the range the profile measured for one
+//! of its roofs (its passes and its value, [`off_state`]) is of **another state** of the
+//! device:
 //!
 //! - at a run's start, against a `device.json` the run would reuse: that profile's bounds
 //!   are not this device's now, so the run measures its bench afresh;
@@ -28,11 +30,15 @@
 //!   but the distance between two, and a span term from it would widen every interval by the
 //!   ratio of two machines; such probes are left out of the span ([`same_state`]) and the
 //!   run's `state` line says how many and how far they lay. The span term therefore measures
-//!   drift within one state, at most a factor [`STATE_FACTOR`] either side of the bench.
+//!   drift within one state, at most a factor [`STATE_FACTOR`] either side of the bench's
+//!   range.
 //!
-//! The factor is far outside what a probe and its bench differ by within one state (compare
-//! the Intel Xeon folder's probes with its bench, and the H200's start probe with its), and
-//! far inside the moves between states seen on the AMD EPYC host.
+//! The range, not the value: on a host whose bench passes spread widely (the same AMD EPYC
+//! host on 2026-12-03, its passes rising one after another) a one-pass probe of the same
+//! state may fall anywhere in that spread. The factor is far outside what a probe lies from
+//! its bench's range within one state (compare the Intel Xeon folder's probes with its
+//! bench, and the H200's start probe with its), and far inside the moves between states seen
+//! on the AMD EPYC host.
 
 use std::path::Path;
 use std::time::Instant;
@@ -95,50 +101,73 @@ pub fn earlier(dir: &Path) -> Vec<DriftProbe> {
         .unwrap_or_default()
 }
 
-/// How far a probe may lie from its bench's value of a roof (either way) and still be of the
-/// same state of the device (module docs).
+/// How far a probe may lie outside the range its bench measured for a roof (either way) and
+/// still be of the same state of the device (module docs).
 pub const STATE_FACTOR: f64 = 1.5;
 
-/// A probe's roof that lies beyond [`STATE_FACTOR`] of `profile`'s value of it.
+/// A probe's roof that lies beyond [`STATE_FACTOR`] outside the range its bench measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OffState {
     pub key: String,
     pub unit: String,
     /// The probe's value.
     pub probed: f64,
-    /// The profile's value.
-    pub bench: f64,
+    /// The least and the greatest value the bench gave the roof: its passes and its value
+    /// (one value where it ran in one pass).
+    pub bench: (f64, f64),
 }
 
 impl OffState {
-    /// The factor between the two, ≥ 1.
+    /// How far the probe lies outside the bench's range, ≥ 1 (1 inside it).
     pub fn factor(&self) -> f64 {
-        (self.probed / self.bench).ln().abs().exp()
+        let (lo, hi) = self.bench;
+        if self.probed < lo {
+            lo / self.probed
+        } else if self.probed > hi {
+            self.probed / hi
+        } else {
+            1.0
+        }
     }
 
-    /// "`key` 4.79 GB/s against the bench's 0.80 (a factor 6.0)".
+    /// "`key` 4.79 GB/s against the bench's 0.79–0.80 (a factor 6.0 outside it)".
     pub fn describe(&self) -> String {
+        let (lo, hi) = self.bench;
+        let range = if lo == hi {
+            format!("{lo:.4}")
+        } else {
+            format!("{lo:.4}–{hi:.4}")
+        };
         format!(
-            "`{}` {:.4} {} against the bench's {:.4} (a factor {:.2})",
+            "`{}` {:.4} {} against the bench's {range} (a factor {:.2} outside it)",
             self.key,
             self.probed,
             self.unit,
-            self.bench,
             self.factor()
         )
     }
 }
 
-/// The roof of `probe` farthest from `profile`'s value of it, where that is beyond
-/// [`STATE_FACTOR`]: the probe is of another state of the device (module docs). A roof the
-/// profile lacks, or holds in another unit, decides nothing.
+/// The roof of `probe` farthest outside the range `profile` measured for it (its passes and
+/// its value), where that is beyond [`STATE_FACTOR`]: the probe is of another state of the
+/// device (module docs). The range, not the value alone: a device whose passes spread widely
+/// (a host that ramps up under load) is one state across that spread, and a one-pass probe
+/// may fall anywhere in it. A roof the profile lacks, or holds in another unit, decides
+/// nothing.
 pub fn off_state(profile: &DeviceProfile, probe: &DriftProbe) -> Option<OffState> {
     probe
         .values
         .iter()
         .filter_map(|(key, unit, v)| {
             let m = profile.get(key).filter(|m| m.unit.name() == unit)?;
-            let bench = m.value.filter(|b| b.is_finite() && *b > 0.0)?;
+            let bench = m
+                .passes
+                .iter()
+                .chain(&m.value)
+                .filter(|b| b.is_finite() && **b > 0.0)
+                .fold(None, |r: Option<(f64, f64)>, &b| {
+                    Some(r.map_or((b, b), |(lo, hi)| (lo.min(b), hi.max(b))))
+                })?;
             (v.is_finite() && *v > 0.0).then(|| OffState {
                 key: key.clone(),
                 unit: unit.clone(),
@@ -167,7 +196,7 @@ pub fn same_state(
     let note = farthest.map(|(p, o)| {
         format!(
             "{} of the earlier run's {} drift probes were of another state of this device \
-             (beyond a factor {STATE_FACTOR} of this run's bench) and give no span term; the \
+             (beyond a factor {STATE_FACTOR} outside this run's bench) and give no span term; the \
              farthest, after `{}`: {}",
             off.len(),
             probes.len(),
@@ -201,11 +230,13 @@ mod tests {
     use crate::bench::measurement::{Measurement, Unit};
     use crate::gl::DeviceInfo;
 
-    /// A bench whose `ssbo.read.f32` is 10 GB/s and `fma.compute.f32` 100 GFLOPS.
+    /// A bench whose `ssbo.read.f32` passes gave 5 and 10 GB/s (its value 10) and whose
+    /// `fma.compute.f32` gave 100 GFLOPS in one pass.
     fn bench() -> DeviceProfile {
-        let row = |key: &str, unit, v| Measurement {
+        let row = |key: &str, unit, v, passes: &[f64]| Measurement {
             value: Some(v),
             unit,
+            passes: passes.to_vec(),
             ..Measurement::failed(key, "")
         };
         DeviceProfile::new(
@@ -213,8 +244,8 @@ mod tests {
             Mode::Full,
             1.0,
             vec![
-                row("ssbo.read.f32", Unit::GBs, 10.0),
-                row("fma.compute.f32", Unit::Gflops, 100.0),
+                row("ssbo.read.f32", Unit::GBs, 10.0, &[5.0, 10.0]),
+                row("fma.compute.f32", Unit::Gflops, 100.0, &[]),
             ],
         )
     }
@@ -222,20 +253,24 @@ mod tests {
     #[test]
     fn a_probe_beyond_the_factor_of_its_bench_is_of_another_state() {
         let b = bench();
-        // Within the factor either way: the same state.
-        let near = probe(
-            "start",
-            &[
-                ("ssbo.read.f32", "GB/s", 14.9),
-                ("fma.compute.f32", "GFLOPS", 67.0),
-            ],
-        );
-        assert_eq!(off_state(&b, &near), None);
-        // Beyond it on both roofs: the farther one (a factor 3 down against 2 up) is named.
+        // Within the factor of the range either way, or inside it (the SSBO probe at half the
+        // bench's value, where its slower pass lay): the same state.
+        for (ssbo, fma) in [(14.9, 67.0), (3.4, 149.0), (5.0, 100.0)] {
+            let near = probe(
+                "start",
+                &[
+                    ("ssbo.read.f32", "GB/s", ssbo),
+                    ("fma.compute.f32", "GFLOPS", fma),
+                ],
+            );
+            assert_eq!(off_state(&b, &near), None, "{ssbo} {fma}");
+        }
+        // Beyond it on both roofs: the farther one (a factor 3 down against 2.5 down below
+        // the slower pass) is named.
         let far = probe(
             "lu",
             &[
-                ("ssbo.read.f32", "GB/s", 20.0),
+                ("ssbo.read.f32", "GB/s", 2.0),
                 ("fma.compute.f32", "GFLOPS", 100.0 / 3.0),
             ],
         );
@@ -255,9 +290,9 @@ mod tests {
         let b = bench();
         let probes = [
             probe("start", &[("ssbo.read.f32", "GB/s", 11.0)]),
-            probe("tridiagonal", &[("ssbo.read.f32", "GB/s", 2.0)]),
-            probe("lu", &[("ssbo.read.f32", "GB/s", 9.0)]),
-            probe("bicg", &[("ssbo.read.f32", "GB/s", 4.0)]),
+            probe("tridiagonal", &[("ssbo.read.f32", "GB/s", 1.0)]),
+            probe("lu", &[("ssbo.read.f32", "GB/s", 4.0)]),
+            probe("bicg", &[("ssbo.read.f32", "GB/s", 16.0)]),
         ];
         let (kept, note) = same_state(&b, &probes);
         assert_eq!(kept, vec![probes[0].clone(), probes[2].clone()]);

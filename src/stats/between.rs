@@ -92,8 +92,9 @@
 //! carries **the larger** of its two terms ([`LimiterTerm::carried`]): the reproducibility
 //! limit over the longer span is at least the one over the shorter, and a probe, one quick pass,
 //! adds its own noise, so the span term errs wide. The span is drift within one **state** of
-//! the device, the one its bench measured: an earlier probe beyond a factor of the bench's
-//! value of its roof (a virtual machine moved to another host keeps its name and folder) is
+//! the device, the one its bench measured: an earlier probe beyond a factor outside the range
+//! the bench's passes measured for its roof (a virtual machine moved to another host keeps
+//! its name and folder) is
 //! left out, and a reused bench the start probe contradicts is measured afresh
 //! (`runner::drift`, "One state of the device"). A run with no earlier run in its folder has
 //! one probe per roof and no span term; a quick run's two probes and the next one's start make

@@ -33,8 +33,8 @@ fn between_runs(terms: &[String]) -> String {
          between runs minutes apart this device's speed moved by more, while its load counters \
          showed nothing, and between runs an hour apart by more again. The bench measures that \
          movement over minutes (each roof once per pass, the passes apart in time), per \
-         limiter; where the folder held an earlier run, its drift probes and this run's start \
-         probe measure it over hours, and a limiter takes the larger of the two (`drift \
+         limiter; where the folder held an earlier run of this state of the device, its drift \
+         probes and this run's start probe measure it over hours, and a limiter takes the larger of the two (`drift \
          probes` in its line below). A timed row's interval includes its limiter's term, \
          added in quadrature on the log scale to the repetitions' interval (ISO 5725's \
          reproducibility beside their repeatability; the model is `stats::between`'s): the {}. \
@@ -59,6 +59,11 @@ pub(super) fn threats(
     s.push_str(&load(ran));
     s.push_str(&mixed_runs(ran));
     s.push_str(&Intervals::read(dir, ran).to_markdown());
+    if let Some(item) = run.and_then(device_state) {
+        // In the same list: "Between runs" ends it with a blank line.
+        s.truncate(s.trim_end().len() + 1);
+        s.push_str(&item);
+    }
     if let Some(item) = run.and_then(against_previous) {
         // In the same list: "Between runs" ends it with a blank line.
         s.truncate(s.trim_end().len() + 1);
@@ -74,6 +79,19 @@ pub(super) fn threats(
         s.push_str(&bands);
     }
     s
+}
+
+/// The "Device state" item, where the run's start probe found the device in another state
+/// than a bench or an earlier run it met (`runner::drift`, "One state of the device").
+fn device_state(run: &RunTimes) -> Option<String> {
+    (!run.state.is_empty()).then(|| {
+        format!(
+            "- **Device state.** {}. A bench of another state gives bounds that are not the \
+             device's now, and a pair of probes across two states is the distance between two \
+             machines, not one device's drift (`runner::drift`, *One state of the device*).\n\n",
+            run.state.join("; ")
+        )
+    })
 }
 
 /// The "Against the run it replaced" item, where the run's `run.json` has the comparison
@@ -463,5 +481,18 @@ mod tests {
         );
         i.cells = 0;
         assert_eq!(i.spells_item(), "");
+    }
+
+    #[test]
+    fn the_device_state_item_says_what_the_start_probe_found() {
+        let mut run = RunTimes::default();
+        assert_eq!(device_state(&run), None);
+        run.state = vec!["its bench was measured afresh".into()];
+        let item = device_state(&run).unwrap();
+        assert!(
+            item.starts_with("- **Device state.** its bench was measured afresh. A bench"),
+            "{item}"
+        );
+        assert!(!item.contains("  "), "{item}");
     }
 }
