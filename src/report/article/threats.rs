@@ -89,9 +89,17 @@ fn device_state(run: &RunTimes) -> Option<String> {
             "- **Device state.** {}. A bench of another state gives bounds that are not the \
              device's now, and a pair of probes across two states is the distance between two \
              machines, not one device's drift (`runner::drift`, *One state of the device*).\n\n",
-            run.state.join("; ")
+            capitalized(&run.state.join("; "))
         )
     })
+}
+
+/// `s` with its first letter upper-case (a line that opens a sentence).
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
 
 /// The "Against the run it replaced" item, where the run's `run.json` has the comparison
@@ -490,7 +498,7 @@ mod tests {
         run.state = vec!["its bench was measured afresh".into()];
         let item = device_state(&run).unwrap();
         assert!(
-            item.starts_with("- **Device state.** its bench was measured afresh. A bench"),
+            item.starts_with("- **Device state.** Its bench was measured afresh. A bench"),
             "{item}"
         );
         assert!(!item.contains("  "), "{item}");
