@@ -94,11 +94,11 @@
 //! adds its own noise, so the span term errs wide. The span is drift within one **state** of
 //! the device, the one its bench measured: an earlier probe beyond a factor outside the range
 //! the bench's passes measured for its roof (a virtual machine moved to another host keeps
-//! its name and folder) is
-//! left out, and a reused bench the start probe contradicts is measured afresh
-//! (`runner::drift`, "One state of the device"). A run with no earlier run in its folder has
-//! one probe per roof and no span term; a quick run's two probes and the next one's start make
-//! nine pairs, fewer than [`MIN_PAIRS`] even pooled, so quick runs carry the bench's terms.
+//! its name and folder) is left out, and a reused bench the start probe contradicts is
+//! measured afresh (`runner::drift`, "One state of the device"). A run with no earlier run in
+//! its folder has one probe per roof and no span term; a quick run's two probes and the next
+//! one's start make nine pairs, fewer than [`MIN_PAIRS`] even pooled, so quick runs carry the
+//! bench's terms.
 //!
 //! The terms are the device's and the run's: set once, from the run's bench and the probes,
 //! before the papers run ([`set_between_terms`]). Where the bench's passes and the probes

@@ -36,9 +36,9 @@ fn between_runs(terms: &[String]) -> String {
          limiter; where the folder held an earlier run of this state of the device, its drift \
          probes and this run's start probe measure it over hours, and a limiter takes the \
          larger of the two (`drift probes` in its line below). A timed row's interval includes \
-         its limiter's term, \
-         added in quadrature on the log scale to the repetitions' interval (ISO 5725's \
-         reproducibility beside their repeatability; the model is `stats::between`'s): the {}. \
+         its limiter's term, added in quadrature on the log scale to the repetitions' interval \
+         (ISO 5725's reproducibility beside their repeatability; the model is \
+         `stats::between`'s): the {}. \
          Ratios of variants timed in the same rounds, and the tuning decisions, include none \
          (the rounds share their spell); a ratio of rows timed apart (legacy / compute) \
          includes both rows' terms, and a fraction of bound (its roofs measured apart from \
