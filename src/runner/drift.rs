@@ -102,8 +102,8 @@ pub fn earlier(dir: &Path) -> Vec<DriftProbe> {
 }
 
 /// How far a probe may lie outside the range its bench measured for a roof (either way) and
-/// still be of the same state of the device (module docs).
-pub const STATE_FACTOR: f64 = 1.5;
+/// still be of the same state of the device (module docs): the bench's factor of one state.
+pub use crate::bench::STATE_FACTOR;
 
 /// A probe's roof that lies beyond [`STATE_FACTOR`] outside the range its bench measured.
 #[derive(Clone, Debug, PartialEq)]

@@ -107,11 +107,17 @@ fn capitalized(s: &str) -> String {
 /// (`runner::previous`): what a second run showed beside what one run's intervals claim.
 fn against_previous(run: &RunTimes) -> Option<String> {
     let reading = run.previous.as_ref()?;
+    // The state check's line names the earlier run's bench or probes as of another state.
+    let state = if run.state.is_empty() {
+        ""
+    } else {
+        ", and here the state of the device: *Device state*, above"
+    };
     Some(format!(
         "- **Against the run it replaced.** This run was compared with the complete run of its \
          mode that it replaced in this folder (`previous.md`, the report `gpgpu-repro compare` \
          writes): {reading} That pair spans whatever changed between the two runs (the code, \
-         the day, the host's other tenants), which no interval of one run covers.\n\n"
+         the day, the host's other tenants{state}), which no interval of one run covers.\n\n"
     ))
 }
 
@@ -503,5 +509,20 @@ mod tests {
             "{item}"
         );
         assert!(!item.contains("  "), "{item}");
+    }
+
+    #[test]
+    fn the_previous_item_names_the_state_only_where_it_changed() {
+        let mut run = RunTimes::default();
+        assert_eq!(against_previous(&run), None);
+        run.previous = Some("**Stable** by the bar.".into());
+        let item = against_previous(&run).unwrap();
+        assert!(item.contains("the host's other tenants), which"), "{item}");
+        run.state = vec!["its bench was measured afresh".into()];
+        let item = against_previous(&run).unwrap();
+        assert!(
+            item.contains("tenants, and here the state of the device: *Device state*, above)"),
+            "{item}"
+        );
     }
 }

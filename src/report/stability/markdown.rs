@@ -51,6 +51,18 @@ impl Summary {
             s.push_str("; no value has an interval in both runs, so overlap is not judged");
         }
         s.push('.');
+        if let Some((factor, n)) = self.two_states() {
+            s.push_str(&format!(
+                " The two runs' benches lie a median factor {factor:.2} apart over their {n} \
+                 roofs in common (beyond the factor {} within which one state of the device \
+                 measures its roofs, `bench::STATE_FACTOR`): the runs measured two states of the \
+                 device, whose times were not expected to agree; what carries from one state to \
+                 the other is the findings ({} of {} flipped held ↔ not held).",
+                crate::bench::STATE_FACTOR,
+                self.decisive.len(),
+                self.findings
+            ));
+        }
         if self.noisy {
             s.push_str(
                 " At least one run was measured on a noisy machine (see `machine` above): \

@@ -297,6 +297,31 @@ impl Summary {
         }
     }
 
+    /// Where the two runs' benches are of two states of the device: the median factor
+    /// `exp(median |ln(B / A)|)` over the roofs both measured, and their count, when that
+    /// factor is beyond [`crate::bench::STATE_FACTOR`] (at least three roofs: one or two
+    /// decide nothing). The median, so that one roof's spell does not make a state.
+    pub fn two_states(&self) -> Option<(f64, usize)> {
+        let mut ln: Vec<f64> = self
+            .roofs
+            .iter()
+            .filter(|(_, _, a, b)| *a > 0.0 && *b > 0.0)
+            .map(|(_, _, a, b)| (b / a).ln().abs())
+            .collect();
+        if ln.len() < 3 {
+            return None;
+        }
+        ln.sort_by(f64::total_cmp);
+        let n = ln.len();
+        let median = if n % 2 == 1 {
+            ln[n / 2]
+        } else {
+            0.5 * (ln[n / 2 - 1] + ln[n / 2])
+        };
+        let factor = median.exp();
+        (factor > crate::bench::STATE_FACTOR).then_some((factor, n))
+    }
+
     /// Roofs whose B / A is beyond ±10 %.
     pub fn roofs_moved(&self) -> usize {
         self.roofs

@@ -219,3 +219,35 @@ fn roofs_read_loosely() {
         "{md}"
     );
 }
+
+#[test]
+fn two_states_need_the_median_roof_beyond_the_state_factor() {
+    let mut s = Summary::default();
+    let roof = |k: &str, a: f64, b: f64| (k.to_string(), "GB/s".to_string(), a, b);
+    // Two roofs decide nothing, however far apart.
+    s.roofs = vec![roof("a", 1.0, 8.0), roof("b", 1.0, 0.1)];
+    assert_eq!(s.two_states(), None);
+    // One roof's spell is not a state: the median of 1.2, 1.3 and 8.
+    s.roofs.push(roof("c", 1.0, 1.2));
+    s.roofs[1] = roof("b", 1.3, 1.0);
+    assert_eq!(s.two_states(), None);
+    assert!(!s.reading().contains("two states"), "{}", s.reading());
+    // Moves both ways count alike: ×2, ÷2, ×1.6 → the median factor 2.
+    s.roofs = vec![
+        roof("a", 1.0, 2.0),
+        roof("b", 2.0, 1.0),
+        roof("c", 1.0, 1.6),
+    ];
+    let (f, n) = s.two_states().unwrap();
+    assert!((f - 2.0).abs() < 1e-12 && n == 3, "{f} {n}");
+    s.finding("f", "held", "held");
+    let r = s.reading();
+    assert!(
+        r.contains("a median factor 2.00 apart over their 3 roofs"),
+        "{r}"
+    );
+    assert!(
+        r.contains("the findings (0 of 1 flipped held ↔ not held)"),
+        "{r}"
+    );
+}
