@@ -59,7 +59,8 @@ pub mod estimate;
 pub mod median;
 
 pub use between::{
-    BetweenRun, BetweenTerms, LimiterTerm, SpanTerm, between_run, between_term, set_between_terms,
+    BetweenRun, BetweenTerms, LimiterTerm, STATE_FACTOR, SpanTerm, between_run, between_term,
+    set_between_terms,
 };
 pub use decision::{
     Decision, Pick, band_narrower_than_spread, decide, paired_ratio, paired_winner, per_round,

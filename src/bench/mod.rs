@@ -91,7 +91,7 @@ pub use error::{BenchError, interrupt};
 pub use limits::{AccessRoof, Limits};
 pub use measurement::Measurement;
 pub use memory::{Bandwidth, ssbo_stream_bandwidth};
-pub use profile::{DeviceProfile, STATE_FACTOR};
+pub use profile::DeviceProfile;
 pub use roofline::{Pipeline, RooflinePoint, roofline};
 pub use settings::{Settings, default_path};
 pub use texture::{FetchPass, texture_read_bandwidth};

@@ -17,14 +17,6 @@ use crate::gl::DeviceInfo;
 use crate::mode::Mode;
 use crate::work::Access;
 
-/// How far apart two measurements of one roof may lie (either way) and still be of one state
-/// of the device. A virtual machine moved to another host, a CPU held at another frequency or
-/// a GPU left at idle clocks keeps its name, and so its folder and its `device.json`, while
-/// its roofs move by factors; within one state a roof's passes and probes lie well inside
-/// this factor of each other. Read by the run's state check (`runner::drift`, *One state of
-/// the device*) and by `compare` (`report::stability`, *The reading*).
-pub const STATE_FACTOR: f64 = 1.5;
-
 /// The device's measured limits: `device.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DeviceProfile {

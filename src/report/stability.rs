@@ -38,7 +38,7 @@
 //! values with intervals in both runs overlap, no finding flipped *held ↔ not held* and every
 //! winner that changed changed within a tie (issue 23's bar); else **not stable**, naming each
 //! criterion missed; a sentence when the two runs' benches are of two states of the device
-//! (their roofs a median factor beyond [`crate::bench::STATE_FACTOR`] apart,
+//! (their roofs a median factor beyond [`crate::stats::STATE_FACTOR`] apart,
 //! [`Summary::two_states`]: a VM moved to another host, a GPU at other clocks), whose times
 //! no interval of either run is meant to cover, with the findings' flips beside it; and a
 //! warning when either run's provenance says it was measured on a noisy machine

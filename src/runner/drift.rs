@@ -102,8 +102,9 @@ pub fn earlier(dir: &Path) -> Vec<DriftProbe> {
 }
 
 /// How far a probe may lie outside the range its bench measured for a roof (either way) and
-/// still be of the same state of the device (module docs): the bench's factor of one state.
-pub use crate::bench::STATE_FACTOR;
+/// still be of the same state of the device (module docs): the between-run model's factor of
+/// one state.
+pub use crate::stats::STATE_FACTOR;
 
 /// A probe's roof that lies beyond [`STATE_FACTOR`] outside the range its bench measured.
 #[derive(Clone, Debug, PartialEq)]

@@ -109,6 +109,15 @@ use std::cell::RefCell;
 
 use serde::{Deserialize, Serialize};
 
+/// How far apart two measurements of one roof may lie (either way) and still be of one state
+/// of the device. A virtual machine moved to another host, a CPU held at another frequency or
+/// a GPU left at idle clocks keeps its name, and so its folder and its `device.json`, while
+/// its roofs move by factors; within one state a roof's passes and probes lie well inside
+/// this factor of each other, and a term of this model is of one state only. Read by the
+/// run's state check (`runner::drift`, *One state of the device*) and by `compare`
+/// (`report::stability`, *The reading*).
+pub const STATE_FACTOR: f64 = 1.5;
+
 /// The fewest pass pairs a term rests on; with fewer, no term is derived.
 pub const MIN_PAIRS: usize = 10;
 

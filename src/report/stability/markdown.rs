@@ -55,10 +55,10 @@ impl Summary {
             s.push_str(&format!(
                 " The two runs' benches lie a median factor {factor:.2} apart over their {n} \
                  roofs in common (beyond the factor {} within which one state of the device \
-                 measures its roofs, `bench::STATE_FACTOR`): the runs measured two states of the \
+                 measures its roofs, `stats::STATE_FACTOR`): the runs measured two states of the \
                  device, whose times were not expected to agree; what carries from one state to \
                  the other is the findings ({} of {} flipped held ↔ not held).",
-                crate::bench::STATE_FACTOR,
+                crate::stats::STATE_FACTOR,
                 self.decisive.len(),
                 self.findings
             ));

@@ -298,8 +298,9 @@ impl Summary {
     }
 
     /// Where the two runs' benches are of two states of the device: the median factor
-    /// `exp(median |ln(B / A)|)` over the roofs both measured, and their count, when that
-    /// factor is beyond [`crate::bench::STATE_FACTOR`] (at least three roofs: one or two
+    /// `exp(median |ln(B / A)|)` (the lower median, as every median here) over the roofs both
+    /// measured, and their count, when that
+    /// factor is beyond [`crate::stats::STATE_FACTOR`] (at least three roofs: one or two
     /// decide nothing). The median, so that one roof's spell does not make a state.
     pub fn two_states(&self) -> Option<(f64, usize)> {
         let mut ln: Vec<f64> = self
@@ -313,13 +314,8 @@ impl Summary {
         }
         ln.sort_by(f64::total_cmp);
         let n = ln.len();
-        let median = if n % 2 == 1 {
-            ln[n / 2]
-        } else {
-            0.5 * (ln[n / 2 - 1] + ln[n / 2])
-        };
-        let factor = median.exp();
-        (factor > crate::bench::STATE_FACTOR).then_some((factor, n))
+        let factor = ln[crate::stats::median_index(n)].exp();
+        (factor > crate::stats::STATE_FACTOR).then_some((factor, n))
     }
 
     /// Roofs whose B / A is beyond ±10 %.
