@@ -299,9 +299,9 @@ impl Summary {
 
     /// Where the two runs' benches are of two states of the device: the median factor
     /// `exp(median |ln(B / A)|)` (the lower median, as every median here) over the roofs both
-    /// measured, and their count, when that
-    /// factor is beyond [`crate::stats::STATE_FACTOR`] (at least three roofs: one or two
-    /// decide nothing). The median, so that one roof's spell does not make a state.
+    /// measured, and their count, when that factor is beyond [`crate::stats::STATE_FACTOR`]
+    /// (at least three roofs: one or two decide nothing). The median, so that one roof's
+    /// spell does not make a state.
     pub fn two_states(&self) -> Option<(f64, usize)> {
         let mut ln: Vec<f64> = self
             .roofs
