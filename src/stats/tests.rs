@@ -76,6 +76,13 @@ fn derived_intervals() {
     let r = Estimate::ratio_unpaired(&a, &b);
     assert_eq!((r.median, r.lo, r.hi), (2.5, 2.0, 6.0));
     assert_eq!(r.coverage, a.coverage.min(b.coverage));
+    // it rests on the fewer runs of the two: a quotient of a 3-run row and a 6-run row has
+    // 3 runs behind it (a finding's "too few runs" names that count), and an exact operand
+    // (a count) adds none
+    let three = Estimate::of(&[4.0, 5.0, 6.0]).unwrap();
+    assert_eq!((r.n, Estimate::ratio_unpaired(&three, &b).n), (6, 3));
+    assert_eq!(Estimate::ratio_unpaired(&Estimate::exact(8.0), &three).n, 3);
+    assert_eq!(Estimate::ratio_unpaired(&b, &Estimate::exact(2.0)).n, 6);
     // a point interval, or a denominator without a positive interval: the bare ratio
     let p = Estimate::ratio_unpaired(&Estimate::exact(3.0), &Estimate::exact(2.0));
     assert_eq!((p.median, p.lo, p.hi, p.n), (1.5, 1.5, 1.5, 1));
