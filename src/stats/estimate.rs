@@ -112,7 +112,7 @@ impl Estimate {
     /// `a / b` of two estimates measured independently (not in the same rounds): the
     /// conservative interval `[a.lo / b.hi, a.hi / b.lo]` of their repetitions' intervals, as
     /// sure as the less sure of the two and resting on the fewer runs of the two (of those
-    /// with runs: an exact operand, a count, has none), then widened by their between-run
+    /// with more than one: an exact operand, a count, has none to add), then widened by their between-run
     /// terms in quadrature (two runs' spells, independent); the bare ratio of the medians
     /// where `b`'s interval is not positive or the interval is a point.
     pub fn ratio_unpaired(a: &Estimate, b: &Estimate) -> Estimate {
@@ -121,7 +121,7 @@ impl Estimate {
         if bw.lo > 0.0 && bw.hi > 0.0 {
             let (lo, hi) = (aw.lo / bw.hi, aw.hi / bw.lo);
             if hi > lo {
-                let runs = [a, b].iter().filter(|e| e.hi > e.lo).map(|e| e.n).min();
+                let runs = [a, b].iter().map(|e| e.n).filter(|&n| n > 1).min();
                 return Estimate {
                     n: runs.unwrap_or(2).max(2),
                     ..Estimate::with_interval(v, lo, hi, a.coverage.min(b.coverage))

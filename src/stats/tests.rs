@@ -83,6 +83,9 @@ fn derived_intervals() {
     assert_eq!((r.n, Estimate::ratio_unpaired(&three, &b).n), (6, 3));
     assert_eq!(Estimate::ratio_unpaired(&Estimate::exact(8.0), &three).n, 3);
     assert_eq!(Estimate::ratio_unpaired(&b, &Estimate::exact(2.0)).n, 6);
+    // three equal runs are still three runs, though their interval is a point
+    let same = Estimate::of(&[5.0, 5.0, 5.0]).unwrap();
+    assert_eq!(Estimate::ratio_unpaired(&same, &b).n, 3);
     // a point interval, or a denominator without a positive interval: the bare ratio
     let p = Estimate::ratio_unpaired(&Estimate::exact(3.0), &Estimate::exact(2.0));
     assert_eq!((p.median, p.lo, p.hi, p.n), (1.5, 1.5, 1.5, 1));
