@@ -22,6 +22,12 @@ pub struct Attained {
     /// The between-run term that interval includes (log units, [`crate::stats::between`]).
     #[serde(default, skip_serializing_if = "crate::stats::is_zero")]
     pub between: f64,
+    /// How many timed runs that interval rests on: with fewer than a 95 % interval needs
+    /// ([`crate::stats::MIN_SAMPLES_FOR_CI`]) it is `[min, max]`, of its lower coverage, and
+    /// every estimate read from it (the time, the fraction of the bound, a ratio in `versus`)
+    /// is marked as such. `None` in records older than the field (read as a 95 % interval).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runs: Option<usize>,
     /// The first and the second half of the timed runs, in the order measured, each as
     /// `[median, lo, hi]` (ms; its 95 % interval with the same between-run term): the row
     /// replicated within the run ([`crate::stats::Estimate::halves`]), which the `versus`
@@ -49,18 +55,19 @@ impl Attained {
         self.bound.and_then(|b| b.fraction(self.ms))
     }
 
-    /// The measured time as an estimate: its median, its interval (`n` = 2 when wider than
-    /// a point) and the between-run term that interval includes; exact without an interval.
+    /// The measured time as an estimate: its median, its interval (resting on the row's
+    /// [`runs`](Self::runs), with their coverage) and the between-run term that interval
+    /// includes; exact without an interval.
     pub fn time_est(&self) -> crate::stats::Estimate {
         let (lo, hi) = self.interval_ms.unwrap_or((self.ms, self.ms));
-        self.est_of(self.ms, lo, hi)
+        self.est_of(self.ms, lo, hi, self.runs)
     }
 
     /// The two halves of the timed runs as estimates ([`Attained::halves_ms`]), each read as
     /// [`time_est`](Self::time_est) reads the whole.
     pub fn halves_est(&self) -> Option<[crate::stats::Estimate; 2]> {
         self.halves_ms
-            .map(|h| h.map(|[m, lo, hi]| self.est_of(m, lo, hi)))
+            .map(|h| h.map(|[m, lo, hi]| self.est_of(m, lo, hi, self.runs.map(|n| n / 2))))
     }
 
     /// Keeps `halves` ([`crate::stats::Estimate::halves`]) as [`Attained::halves_ms`].
@@ -68,15 +75,16 @@ impl Attained {
         self.halves_ms = halves.map(|h| h.map(|e| [e.median, e.lo, e.hi]));
     }
 
-    /// A median `m` with the interval `[lo, hi]` (reaching `m`) and this row's between-run
-    /// term; exact where the interval is a point.
-    fn est_of(&self, m: f64, lo: f64, hi: f64) -> crate::stats::Estimate {
-        use crate::stats::{Estimate, LEVEL};
+    /// A median `m` with the interval `[lo, hi]` (reaching `m`) of `runs` timed runs and this
+    /// row's between-run term; exact where the interval is a point.
+    fn est_of(&self, m: f64, lo: f64, hi: f64, runs: Option<usize>) -> crate::stats::Estimate {
+        use crate::stats::Estimate;
         let (lo, hi) = (lo.min(m), hi.max(m));
         if hi > lo {
             Estimate {
                 between: self.between,
-                ..Estimate::with_interval(m, lo, hi, LEVEL)
+                n: runs.unwrap_or(2),
+                ..Estimate::with_interval(m, lo, hi, coverage(runs))
             }
         } else {
             Estimate::exact(m)
@@ -102,8 +110,11 @@ impl Attained {
         Some(match self.interval_ms {
             Some((lo, hi)) if lo > 0.0 && hi > 0.0 => {
                 let t = self.time_est().within();
-                let e = Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, LEVEL)
-                    .widen(self.between * std::f64::consts::SQRT_2);
+                let e = Estimate {
+                    n: t.n,
+                    ..Estimate::with_interval(f, b.ms / t.hi, b.ms / t.lo, t.coverage)
+                }
+                .widen(self.between * std::f64::consts::SQRT_2);
                 Estimate {
                     hi: e.hi * upper / b.ms,
                     ..e
@@ -135,6 +146,13 @@ pub fn with_bound_columns(mut columns: Vec<Column>) -> Vec<Column> {
     columns
 }
 
+/// The coverage of an interval of `runs` timed runs' order statistics
+/// ([`crate::stats::median_ci_indices`]); 95 % where a record has no count.
+fn coverage(runs: Option<usize>) -> f64 {
+    use crate::stats::{LEVEL, median_ci_indices};
+    runs.map_or(LEVEL, |n| median_ci_indices(n, LEVEL).2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -148,6 +166,7 @@ mod tests {
             ms: 10.0,
             interval_ms: Some(interval),
             between,
+            runs: None,
             halves_ms: None,
             bound: Some(Bound {
                 ms: 5.0,
@@ -181,6 +200,40 @@ mod tests {
         assert!(
             f.lo < 0.5 * (-(11f64 / 10.0).ln().hypot(h)).exp(),
             "wider than one term"
+        );
+    }
+
+    /// A row timed fewer times than a 95 % interval needs keeps that through every estimate
+    /// read from it: its time, its fraction of the bound (the table's `*`), its halves; a
+    /// record without the count reads as before, a 95 % interval.
+    #[test]
+    fn few_runs_stay_few_in_the_time_and_the_fraction() {
+        let mut a = attained((8.0, 12.5), 0.0);
+        assert!(a.time_est().has_ci() && a.fraction_est().unwrap().has_ci());
+        a.runs = Some(3);
+        let (t, f) = (a.time_est(), a.fraction_est().unwrap());
+        assert!(!t.has_ci() && !f.has_ci(), "3 runs: [min, max]");
+        assert_eq!((t.n, f.n), (3, 3));
+        assert_eq!(
+            t.coverage,
+            crate::stats::median_ci_indices(3, crate::stats::LEVEL).2
+        );
+        a.runs = Some(10);
+        assert!(a.time_est().has_ci() && a.fraction_est().unwrap().has_ci());
+        // halves of 12 runs rest on 6 each, still a 95 % interval; of 10 on 5, not
+        a.halves_ms = Some([[9.0, 8.0, 10.0], [11.0, 10.0, 12.0]]);
+        assert!(
+            a.halves_est()
+                .unwrap()
+                .iter()
+                .all(|h| !h.has_ci() && h.n == 5)
+        );
+        a.runs = Some(12);
+        assert!(
+            a.halves_est()
+                .unwrap()
+                .iter()
+                .all(|h| h.has_ci() && h.n == 6)
         );
     }
 

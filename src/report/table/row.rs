@@ -267,6 +267,7 @@ impl RowBuilder {
             ms,
             interval_ms: None,
             between: 0.0,
+            runs: None,
             halves_ms: None,
             bound: None,
             versus: None,
@@ -289,6 +290,7 @@ impl RowBuilder {
         {
             a.interval_ms = Some((t.lo_ms, t.hi_ms));
             a.between = t.between;
+            a.runs = Some(t.runs);
             a.set_halves(t.est().halves());
         }
         b
