@@ -123,7 +123,7 @@ impl Estimate {
             if hi > lo {
                 let runs = [a, b].iter().map(|e| e.n).filter(|&n| n > 1).min();
                 return Estimate {
-                    n: runs.unwrap_or(2).max(2),
+                    n: runs.unwrap_or(2),
                     ..Estimate::with_interval(v, lo, hi, a.coverage.min(b.coverage))
                 }
                 .widen(a.between.hypot(b.between));
