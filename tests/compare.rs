@@ -265,7 +265,7 @@ fn compare_opens_with_a_stability_summary_with_known_counts() {
         "| findings flipped held ↔ not held | 1 | 3 | 33.3 % |",
         "| findings flipped to or from inconclusive | 1 | 3 | 33.3 % |",
         "| winners flipped (tuning choice, faster pipeline) | 0 | 1 | 0.0 % |",
-        "| winners flipped between rows either run calls a tie | 1 | 1 | 100.0 % |",
+        "| winners flipped between rows either run calls a tie (or too few runs) | 1 | 1 | 100.0 % |",
         "| limiters flipped (no limiter in common) | 1 | 2 | 50.0 % |",
         "| limiters changed, one in common (e.g. bandwidth → bandwidth ≈ fp32) | 1 | 2 | 50.0 % |",
         "| roofs (`device.json`) moved more than 10 % | 1 | 2 | 50.0 % |",

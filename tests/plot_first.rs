@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::Command;
 
 use gpgpu_repro::report::{
-    BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, Series,
+    BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, RatioRow, Series,
 };
 
 /// The environment variable that tells a child which chart kind to draw, and where.
@@ -80,16 +80,26 @@ fn draw(kind: &str, path: &Path) {
                 x_label: "legacy / compute".into(),
                 below: "legacy faster".into(),
                 above: "compute faster".into(),
-                rows: vec![
+                rows: [
                     (
-                        "row one, its label across the line at 1".into(),
+                        "row one, its label across the line at 1",
                         0.95,
                         0.7,
                         1.2,
+                        true,
                     ),
-                    ("row two".into(), 2.0, 1.5, 2.5),
-                    ("one run each: no interval".into(), 1.3, 1.3, 1.3),
-                ],
+                    ("row two", 2.0, 1.5, 2.5, true),
+                    ("too few runs: not a 95 % interval", 2.2, 1.8, 2.6, false),
+                    ("one run each: no interval", 1.3, 1.3, 1.3, false),
+                ]
+                .map(|(label, ratio, lo, hi, covered)| RatioRow {
+                    label: label.into(),
+                    ratio,
+                    lo,
+                    hi,
+                    covered,
+                })
+                .into(),
             };
             chart.save(path).expect("a ratio chart draws");
         }

@@ -18,7 +18,9 @@ pub mod table;
 
 pub use audit::Audit;
 pub use finding::{Finding, Point, Verdict};
-pub use plot::{BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, Series};
+pub use plot::{
+    BarChart, Dot, DotChart, DotSeries, HeatMap, LineChart, RatioChart, RatioRow, Series,
+};
 pub use provenance::Provenance;
 pub use table::{
     Attained, BOUND, Column, Fmt, LIMITER, OF_BOUND, Row, RowBuilder, Source, Status, Table, Value,

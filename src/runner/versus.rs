@@ -13,13 +13,16 @@
 //! interval is that of two independent estimates ([`Estimate::ratio_unpaired`]): the
 //! conservative `[legacy.lo / compute.hi, legacy.hi / compute.lo]` of their repetitions'
 //! intervals, widened by their between-run terms in quadrature; a side is called faster only
-//! when that ratio's interval excludes 1 *and* the same ratio formed from each half of the
-//! two sides' runs (first halves, then second halves, in the order measured: the row
-//! replicated within the run) excludes 1 on the same side, otherwise the row says `tie` (the
-//! word is read from the three intervals printed beside it; `replicated`). The halves guard
-//! against the spells measured on llvmpipe's small multi-pass grids, where one spell of a
-//! process separated two intervals that the next process reversed. Every cell keeps its between-run term ([`Estimate::between`]), so that what is
-//! said of the repetitions' width alone ([`Estimate::within`]) holds for these cells too.
+//! when that ratio's interval is a 95 % one (both sides timed at least
+//! [`MIN_SAMPLES_FOR_CI`] times; else the row says `too few runs`), excludes 1, *and* the same
+//! ratio formed from each half of the two sides' runs (first halves, then second halves, in
+//! the order measured: the row replicated within the run) excludes 1 on the same side,
+//! otherwise the row says `tie` (the word is read from the three intervals printed beside
+//! it; `replicated`). The halves guard against the spells measured on llvmpipe's small
+//! multi-pass grids, where one spell of a process separated two intervals that the next
+//! process reversed. Every cell keeps its between-run term ([`Estimate::between`]), so that
+//! what is said of the repetitions' width alone ([`Estimate::within`]) holds for these cells
+//! too.
 //!
 //! [`RowBuilder::versus`]: crate::report::RowBuilder::versus
 
@@ -31,8 +34,8 @@ use super::session::writer::TableWriter;
 use crate::bench::Kind;
 use crate::report::{Attained, Column, RowBuilder};
 
-use crate::report::table::versus::{COMPUTE_MS, FASTER, LEGACY_MS, RATIO, TABLE};
-use crate::stats::{Estimate, HALVES_MIN_SAMPLES};
+use crate::report::table::versus::{COMPUTE_MS, FASTER, FEW_RUNS, LEGACY_MS, RATIO, TABLE};
+use crate::stats::{Estimate, HALVES_MIN_SAMPLES, MIN_SAMPLES_FOR_CI};
 use crate::work::TIED;
 
 /// A side: the kernel, its time, its error against the CPU reference, its fraction of the
@@ -132,11 +135,15 @@ fn versus_columns() -> Vec<Column> {
     ]
 }
 
-/// The faster side, read from the printed ratio legacy / compute: `compute` where its
-/// whole interval is above 1, `legacy` where wholly below, else `tie` (so that the word and
-/// the interval beside it never disagree).
+/// The faster side, read from the printed ratio legacy / compute: `too few runs` where the
+/// ratio has no 95 % interval (a side timed fewer than [`MIN_SAMPLES_FOR_CI`] times: its
+/// interval, if any, is `[min, max]`, marked `*`, and a single run each gives a bare ratio),
+/// else `compute` where its whole interval is above 1, `legacy` where wholly below, and `tie`
+/// otherwise (so that the word and the interval beside it never disagree).
 fn faster(ratio: &Estimate) -> &'static str {
-    if ratio.lo > 1.0 {
+    if !ratio.has_ci() {
+        FEW_RUNS
+    } else if ratio.lo > 1.0 {
         "compute"
     } else if ratio.hi < 1.0 {
         "legacy"
@@ -161,11 +168,12 @@ fn half_ratios(l: &Side, c: &Side) -> Option<[Estimate; 2]> {
 /// both sides' runs and in the second (split-half replication): the two sides were timed
 /// apart, and on a device whose speed changes in spells (llvmpipe's small multi-pass grids,
 /// a GPU between clocks) one spell can separate two intervals that the next one reverses.
-/// Where a side has too few runs to split, the whole ratio decides alone.
+/// Where a side has too few runs to split, the whole ratio decides alone; where the whole
+/// ratio has too few runs for a 95 % interval, that is the word whatever the halves say.
 fn replicated(ratio: &Estimate, halves: Option<&[Estimate; 2]>) -> &'static str {
     let word = faster(ratio);
     match halves {
-        Some([a, b]) if faster(a) != word || faster(b) != word => TIE,
+        Some([a, b]) if word != FEW_RUNS && (faster(a) != word || faster(b) != word) => TIE,
         _ => word,
     }
 }
@@ -244,7 +252,9 @@ impl Session {
              side (split-half replication: on a device whose speed changes in spells, one \
              spell can separate what the next reverses); else `tie`. Where a side has too \
              few runs to split (fewer than {HALVES_MIN_SAMPLES}), the whole ratio decides alone \
-             (—)."
+             (—); where a side has fewer than {MIN_SAMPLES_FOR_CI} runs, the ratio has no 95 % \
+             interval (`*`, or a bare ratio for one run each) and `faster` says `{FEW_RUNS}`: \
+             no winner is named."
         ));
         for (alg, input, l, c) in &pairs {
             let key = format!("{alg} @ {input}");
@@ -264,8 +274,8 @@ impl Session {
         self.add_plot(
             FIGURE,
             "Legacy vs compute: legacy time / compute time per algorithm and input (a dot; \
-             right of 1: compute faster), with the ratio's 95 % interval as a whisker, log \
-             scale, from the `versus` table.",
+             right of 1: compute faster), with the ratio's 95 % interval as a whisker (a \
+             hollow dot: too few runs for a 95 % interval), log scale, from the `versus` table.",
         );
         Ok(())
     }
@@ -275,11 +285,14 @@ impl Session {
 mod tests {
     use super::*;
 
+    /// A time of enough runs for a 95 % interval.
     fn est(median: f64, lo: f64, hi: f64) -> Estimate {
         Estimate {
             median,
             lo,
             hi,
+            coverage: crate::stats::LEVEL,
+            n: MIN_SAMPLES_FOR_CI,
             ..Estimate::exact(median)
         }
     }
@@ -297,14 +310,39 @@ mod tests {
 
     #[test]
     fn faster_is_read_from_the_ratio_interval_printed_beside_it() {
-        let r = |lo: f64, hi: f64| Estimate {
-            lo,
-            hi,
-            ..Estimate::exact(0.5 * (lo + hi))
-        };
+        let r = |lo: f64, hi: f64| est(0.5 * (lo + hi), lo, hi);
         assert_eq!(faster(&r(0.38, 0.86)), "legacy");
         assert_eq!(faster(&r(1.11, 2.54)), "compute");
         assert_eq!(faster(&r(0.9, 1.1)), TIE);
+    }
+
+    #[test]
+    fn a_side_of_too_few_runs_names_no_winner() {
+        let of = |s: &[f64]| Estimate::of(s).unwrap();
+        let six = of(&[520.0, 521.0, 522.0, 523.0, 524.0, 525.0]);
+        let ratio = |l: &Estimate, c: &Estimate| faster(&Estimate::ratio_unpaired(l, c));
+        // Six runs each, twice as fast: compute.
+        let c6 = of(&[250.0, 251.0, 252.0, 253.0, 254.0, 255.0]);
+        assert_eq!(ratio(&six, &c6), "compute");
+        // One run each (lu/versus N = 1024 in the 2fc02dadec63 run: 521.3 / 245.0 read as
+        // `compute`): a bare ratio, no interval at all.
+        let (l1, c1) = (of(&[521.3]), of(&[245.0]));
+        let bare = Estimate::ratio_unpaired(&l1, &c1);
+        assert_eq!((bare.lo, bare.hi), (bare.median, bare.median));
+        assert_eq!(ratio(&l1, &c1), FEW_RUNS);
+        // Six runs against one (N = 2048 there: the ratio's interval, marked `*`, excluded 1):
+        // an interval, but of less than 95 %.
+        let few = Estimate::ratio_unpaired(&six, &c1);
+        assert!(few.lo > 1.0 && !few.has_ci(), "{few:?}");
+        assert_eq!(ratio(&six, &c1), FEW_RUNS);
+        // Five runs are still too few; the halves cannot rescue a whole ratio without one.
+        let c5 = of(&[250.0, 251.0, 252.0, 253.0, 254.0]);
+        assert_eq!(ratio(&six, &c5), FEW_RUNS);
+        let h = [est(2.0, 1.9, 2.1), est(2.0, 1.9, 2.1)];
+        assert_eq!(
+            replicated(&Estimate::ratio_unpaired(&six, &c5), Some(&h)),
+            FEW_RUNS
+        );
     }
 
     #[test]

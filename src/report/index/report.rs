@@ -131,7 +131,8 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
              is faster) and the faster side as the paper's `versus` table decided it (a \
              pipeline only where the ratio's interval excludes 1 and, in runs that record \
              their halves, the ratio of each half of the runs excludes it on the same side; \
-             else `tie`). Errors, each side's fraction of its bound and the halves' ratios are \
+             else `tie`, and `too few runs` where a side was timed too few times for a 95 % \
+             interval). Errors, each side's fraction of its bound and the halves' ratios are \
              in the papers' `versus` tables.\n\n",
         );
         s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute | faster |\n|---|---|---|---|---:|---|---:|---:|---|\n");
@@ -146,7 +147,8 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
                 "![legacy vs compute](versus.png)\n\n*Each algorithm at its largest input \
                  solved by both pipelines: legacy time / compute time of the fastest verified \
                  row of each side (a dot; right of 1: compute faster), with the ratio's 95 % \
-                 interval as a whisker, log scale, from the table above.*\n\n",
+                 interval as a whisker (a hollow dot: too few runs for a 95 % interval, the \
+                 whisker, if any, is the table's `*` interval), log scale, from the table above.*\n\n",
             );
         }
     }
@@ -187,7 +189,7 @@ fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
     };
     let faster_col = t.find_col(FASTER);
     for row in &t.rows {
-        let (Some(l), Some(_), Some(ratio)) =
+        let (Some(l), Some(_), Some(_)) =
             (num(row, LEGACY_MS), num(row, COMPUTE_MS), num(row, RATIO))
         else {
             continue;
@@ -206,10 +208,11 @@ fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
             row.values[t.col(RATIO)].render(crate::report::table::value::Fmt::Fixed(2)),
         ));
         let alg = format!("{key}: {}", text(row, "algorithm"));
-        let (lo, hi) = row.values[t.col(RATIO)]
-            .interval()
-            .unwrap_or((ratio, ratio));
-        let dot = (format!("{alg} ({})", text(row, "input")), ratio, lo, hi);
+        let label = format!("{alg} ({})", text(row, "input"));
+        let Some(dot) = crate::report::table::versus::ratio_of(&row.values[t.col(RATIO)], label)
+        else {
+            continue;
+        };
         match bars.iter_mut().find(|b| b.0 == alg) {
             Some(b) if b.1 >= l => {}
             Some(b) => *b = (alg, l, dot),

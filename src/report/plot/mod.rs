@@ -22,7 +22,7 @@ pub use dot::{Dot, DotChart, DotSeries};
 pub use forest::{ForestChart, ForestRow};
 pub use heatmap::{HeatMap, colour_map, diverging, viridis};
 pub use line::{LineChart, Series};
-pub use ratio::RatioChart;
+pub use ratio::{RatioChart, RatioRow};
 
 pub(crate) use canvas::FONT;
 pub use canvas::{PlotError, write_png};

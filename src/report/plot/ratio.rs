@@ -20,8 +20,21 @@ pub struct RatioChart {
     /// What a ratio below and above 1 mean, written under the axis at either end.
     pub below: String,
     pub above: String,
-    /// (category, ratio, interval low, interval high).
-    pub rows: Vec<(String, f64, f64, f64)>,
+    pub rows: Vec<RatioRow>,
+}
+
+/// One row of a [`RatioChart`].
+#[derive(Clone, Debug)]
+pub struct RatioRow {
+    /// The category.
+    pub label: String,
+    pub ratio: f64,
+    /// The interval's ends (the ratio itself for a ratio without one).
+    pub lo: f64,
+    pub hi: f64,
+    /// Whether the interval covers 95 % ([`crate::stats::Estimate::has_ci`]); else the dot is
+    /// hollow and its label says why, as a table marks such a cell `*`.
+    pub covered: bool,
 }
 
 impl RatioChart {
@@ -40,7 +53,7 @@ impl RatioChart {
     /// Pixels for the row labels: the longest label whole (the chart widens beyond [`SIZE`]
     /// rather than cut a label).
     fn label_width(&self) -> u32 {
-        let longest = self.rows.iter().map(|r| r.0.chars().count()).max();
+        let longest = self.rows.iter().map(|r| r.label.chars().count()).max();
         longest.unwrap_or(0) as u32 * 12 + 30
     }
 
@@ -52,13 +65,13 @@ impl RatioChart {
     /// Draws on `root`, a white canvas of `size` pixels ([`super::render_png`] computed it once).
     fn render(&self, path: &Path, root: &Canvas, size: (u32, u32)) -> Result<(), PlotError> {
         let perr = plot_error(path);
-        let rows: Vec<&(String, f64, f64, f64)> = self.rows.iter().filter(|r| ok(r.1)).collect();
+        let rows: Vec<&RatioRow> = self.rows.iter().filter(|r| ok(r.ratio)).collect();
         if rows.is_empty() {
             return Err(perr("no finite positive ratio to plot".into()));
         }
         let (lo, hi, ticks) = symmetric_axis(&rows, size.0 - self.label_width() - 40);
         let axes = RowAxes {
-            rows: rows.iter().map(|r| r.0.clone()).collect(),
+            rows: rows.iter().map(|r| r.label.clone()).collect(),
             x: (lo, hi),
             log: true,
             ticks,
@@ -89,22 +102,22 @@ fn ok(v: f64) -> bool {
 /// as fast" either way is as far from the line), with ticks chosen on each half alone (each
 /// half of the axis long), so that both sides read in round numbers (0.2, 0.5 | 2, 5) and
 /// no labels collide.
-fn symmetric_axis(rows: &[&(String, f64, f64, f64)], len: u32) -> (f64, f64, Option<Vec<f64>>) {
+fn symmetric_axis(rows: &[&RatioRow], len: u32) -> (f64, f64, Option<Vec<f64>>) {
     let vals = rows
         .iter()
-        .flat_map(|r| [r.1, r.2, r.3])
+        .flat_map(|r| [r.ratio, r.lo, r.hi])
         .filter(|&v| ok(v))
         .chain([1.0]);
     symmetric_log_axis(vals, len)
 }
 
 /// Each row's whisker over its interval, its dot and its "1.23×" label, top row first; `at`
-/// maps (ratio, row position) to pixels; a row without an interval gets a hollow dot. A label
-/// that would pass `right` (the axis's end)
-/// ends there instead, so that no label is cut at the picture's edge.
+/// maps (ratio, row position) to pixels; a row without a 95 % interval gets a hollow dot
+/// ([`label`] says why). A label that would pass `right` (the axis's end) ends there
+/// instead, so that no label is cut at the picture's edge.
 fn draw_rows(
     root: &Canvas,
-    rows: &[&(String, f64, f64, f64)],
+    rows: &[&RatioRow],
     at: &dyn Fn(f64, f64) -> (i32, i32),
     right: i32,
 ) -> Result<(), String> {
@@ -113,19 +126,22 @@ fn draw_rows(
     let n = rows.len();
     for (i, r) in rows.iter().enumerate() {
         let y = (n - 1 - i) as f64;
-        let (wl, wh) = (r.2.min(r.1), r.3.max(r.1));
+        let (wl, wh) = (r.lo.min(r.ratio), r.hi.max(r.ratio));
         let interval = ok(wl) && ok(wh) && wh > wl;
         if interval {
             style::whisker(root, at(wl, y), at(wh, y), color, false)?;
         }
-        // A ratio without an interval (one run each) is a hollow dot, and its label says so.
-        let p = at(r.1, y);
-        style::marker(root, style::Shape::Circle, p, 9, color, interval)?;
+        let p = at(r.ratio, y);
+        style::marker(
+            root,
+            style::Shape::Circle,
+            p,
+            9,
+            color,
+            interval && r.covered,
+        )?;
         let font = (FONT, style::LEGEND).into_font();
-        let text = match interval {
-            true => format!("{:.2}×", r.1),
-            false => format!("{:.2}× (no interval: one run)", r.1),
-        };
+        let text = label(r, interval);
         let (w, h) = style::text_size(&font, &text)?;
         let x = (p.0 + 6).min(right - w);
         // On a white box: a label that reaches across the line at 1 interrupts the line
@@ -139,4 +155,33 @@ fn draw_rows(
         root.draw(&Text::new(text, (x, top), font)).map_err(e)?;
     }
     Ok(())
+}
+
+/// A dot's label: the ratio, and where it has no 95 % interval, why — none at all (one run
+/// each side) or one of fewer runs than a 95 % interval needs (a table's `*`).
+fn label(r: &RatioRow, interval: bool) -> String {
+    match (interval, r.covered) {
+        (true, true) => format!("{:.2}×", r.ratio),
+        (true, false) => format!("{:.2}×* (too few runs for a 95 % interval)", r.ratio),
+        (false, _) => format!("{:.2}× (no interval: one run)", r.ratio),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dot_without_a_95_percent_interval_says_so() {
+        let row = |lo: f64, hi: f64, covered: bool| RatioRow {
+            label: "a".into(),
+            ratio: 2.0,
+            lo,
+            hi,
+            covered,
+        };
+        assert_eq!(label(&row(1.5, 2.5, true), true), "2.00×");
+        assert!(label(&row(1.5, 2.5, false), true).contains("too few runs"));
+        assert!(label(&row(2.0, 2.0, false), false).contains("one run"));
+    }
 }

@@ -181,7 +181,7 @@ impl Summary {
                 self.winners,
             ),
             (
-                "winners flipped between rows either run calls a tie",
+                "winners flipped between rows either run calls a tie (or too few runs)",
                 self.tie_flips.len(),
                 self.winners,
             ),
@@ -224,7 +224,10 @@ impl Summary {
             ),
             ("Findings changed otherwise", &self.other_verdicts),
             ("Winners flipped", &self.winner_flips),
-            ("Winners flipped within a tie", &self.tie_flips),
+            (
+                "Winners flipped within a tie (or too few runs)",
+                &self.tie_flips,
+            ),
             (
                 "Fastest variant of a pipeline changed",
                 &self.variant_changes,

@@ -15,6 +15,7 @@ const TIE: &str = "tie";
 /// The `versus` table's columns ([`crate::report::table::versus`]).
 pub(super) const VERSUS: &str = "versus";
 pub(super) const FASTER: &str = "faster";
+use crate::report::table::versus::FEW_RUNS;
 pub(super) const RATIO: &str = "legacy / compute";
 pub(super) const SIDES: [&str; 2] = ["legacy kernel", "compute kernel"];
 const LIMITER: &str = "limiter";
@@ -265,7 +266,10 @@ impl Summary {
                 self.winners += 1;
                 if fa != fb {
                     let line = format!("`{paper}/{VERSUS}` {}: faster {fa} → {fb}", row.key);
-                    if fa == TIE || fb == TIE {
+                    // A tie, or too few runs to name a winner, in either run: no winner
+                    // contradicted the other.
+                    let open = |f: &str| f == TIE || f == FEW_RUNS;
+                    if open(&fa) || open(&fb) {
                         self.tie_flips.push(line);
                     } else {
                         self.winner_flips.push(line);

@@ -196,6 +196,17 @@ fn versus_winners_from_the_faster_column_or_the_ratio() {
         (s.variant_changes.len(), s.variant_tie_changes.len()),
         (1, 1)
     );
+    // A run that had too few runs to name a winner contradicts no winner of the other.
+    s.winners(
+        "p",
+        &versus("cr switch", Some("compute"), 2.1),
+        &versus(
+            "cr switch",
+            Some(crate::report::table::versus::FEW_RUNS),
+            2.1,
+        ),
+    );
+    assert_eq!((s.winner_flips.len(), s.tie_flips.len()), (1, 2));
 }
 
 #[test]
