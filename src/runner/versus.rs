@@ -257,10 +257,11 @@ impl Session {
              no winner is named."
         ));
         for (alg, input, l, c) in &pairs {
+            // Never taken over from an earlier run on `--resume`: a row is read from its two
+            // sides' rows (themselves reused or measured) at no cost, so it is always formed
+            // again by this build's rules, and a resumed run cannot keep an older build's
+            // `faster` word beside a ratio that this build reads otherwise.
             let key = format!("{alg} @ {input}");
-            if t.reuse(&key)?.is_some() {
-                continue;
-            }
             let row = versus_row(&t, key, (alg, input, l, c));
             t.push(row)?;
         }
