@@ -181,6 +181,21 @@ pub(crate) fn row_labels(names: Vec<String>) -> impl Fn(&f64) -> String {
     }
 }
 
+/// Pixels for a chart's row labels: the widest of `labels` as drawn in the tick font, and
+/// 30 for the gap to the axis, so that the longest label is whole and no wider a margin is
+/// left (an estimate of 12 px a character left the plot area of `versus.png` under half of
+/// the picture). Where the font cannot be measured, that estimate is used.
+pub(crate) fn label_area<'a>(labels: impl Iterator<Item = &'a str>) -> u32 {
+    // The font is looked up as its description is made: registered first (as the picture's
+    // size is computed before anything is drawn). A failure shows as the estimate.
+    let _ = super::canvas::register_font();
+    let font = (FONT, style::TICK).into_font();
+    let widest = labels
+        .map(|l| style::text_width(&font, l).map_or(l.chars().count() as u32 * 12, |w| w as u32))
+        .max();
+    widest.unwrap_or(0) + 30
+}
+
 /// The axes of a chart of labelled rows against a value along x (the dot, ratio and forest
 /// charts): the rows at y = n−1 … 0 (the first row on top), the value axis linear or log
 /// (with its ticks' key points where chosen), tick labels by [`tick`].
@@ -343,6 +358,20 @@ pub(crate) fn thin_ticks(ticks: Vec<f64>, at: &dyn Fn(f64) -> f64, vertical: boo
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_label_area_is_the_widest_label_as_drawn() {
+        let long = "fem-storage: Jacobi sweeps on the flattened arrays (f32) (1228032 unknowns)";
+        super::super::canvas::register_font().unwrap();
+        let font = (FONT, style::TICK).into_font();
+        let w = style::text_width(&font, long).unwrap() as u32;
+        assert_eq!(label_area([long, "lu"].into_iter()), w + 30);
+        // Narrower than the old estimate of 12 px a character, which left a wide empty margin,
+        // and not so narrow that a label could be cut.
+        assert!(w < long.chars().count() as u32 * 12, "{w} px");
+        assert!(w > long.chars().count() as u32 * 6, "{w} px");
+        assert_eq!(label_area(std::iter::empty()), 30);
+    }
 
     #[test]
     fn a_title_too_wide_for_the_chart_gets_a_smaller_font() {

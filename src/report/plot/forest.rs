@@ -7,7 +7,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{RowAxes, builder, sides, symmetric_log_axis};
+use super::axis::{RowAxes, builder, label_area, sides, symmetric_log_axis};
 use super::canvas::{Canvas, FONT, PlotError, SIZE, plot_error, save_sized};
 use super::style;
 
@@ -49,9 +49,9 @@ impl ForestChart {
         )
     }
 
+    /// Pixels for the row labels: the longest label whole.
     fn label_width(&self) -> u32 {
-        let longest = self.rows.iter().map(|r| r.label.chars().count()).max();
-        longest.unwrap_or(0) as u32 * 11 + 30
+        label_area(self.rows.iter().map(|r| r.label.as_str()))
     }
 
     /// Renders to a PNG at `path` (atomically).
