@@ -34,7 +34,9 @@ use super::session::writer::TableWriter;
 use crate::bench::Kind;
 use crate::report::{Attained, Column, RowBuilder};
 
-use crate::report::table::versus::{COMPUTE_MS, FASTER, FEW_RUNS, LEGACY_MS, RATIO, TABLE};
+use crate::report::table::versus::{
+    COMPUTE_MS, FASTER, FEW_RUNS, HALF_1, HALF_2, LEGACY_MS, RATIO, TABLE, replicated,
+};
 use crate::stats::{Estimate, HALVES_MIN_SAMPLES, MIN_SAMPLES_FOR_CI};
 use crate::work::TIED;
 
@@ -52,13 +54,6 @@ struct Side {
 
 /// The paper's figure of the table's ratios.
 pub const FIGURE: &str = "versus.png";
-
-/// The ratio of the two sides' first halves of their runs, and of their second halves.
-const HALF_1: &str = "legacy / compute, 1st halves";
-const HALF_2: &str = "legacy / compute, 2nd halves";
-
-/// The `faster` cell of a row whose intervals overlap.
-pub const TIE: &str = "tie";
 
 #[derive(Serialize)]
 struct Config<'a> {
@@ -135,23 +130,6 @@ fn versus_columns() -> Vec<Column> {
     ]
 }
 
-/// The faster side, read from the printed ratio legacy / compute: `too few runs` where the
-/// ratio has no 95 % interval (a side timed fewer than [`MIN_SAMPLES_FOR_CI`] times: its
-/// interval, if any, is `[min, max]`, marked `*`, and a single run each gives a bare ratio),
-/// else `compute` where its whole interval is above 1, `legacy` where wholly below, and `tie`
-/// otherwise (so that the word and the interval beside it never disagree).
-fn faster(ratio: &Estimate) -> &'static str {
-    if !ratio.has_ci() {
-        FEW_RUNS
-    } else if ratio.lo > 1.0 {
-        "compute"
-    } else if ratio.hi < 1.0 {
-        "legacy"
-    } else {
-        TIE
-    }
-}
-
 /// The ratios legacy / compute of the sides' first halves and of their second halves
 /// ([`Side::halves`]), each as the whole ratio is formed; `None` where a side has too few
 /// runs to split.
@@ -161,21 +139,6 @@ fn half_ratios(l: &Side, c: &Side) -> Option<[Estimate; 2]> {
         Estimate::ratio_unpaired(l1, c1),
         Estimate::ratio_unpaired(l2, c2),
     ])
-}
-
-/// The faster side, replicated: the word [`faster`] reads from the whole ratio, where each
-/// half's ratio reads the same word too; else `tie`. A winner must hold in the first half of
-/// both sides' runs and in the second (split-half replication): the two sides were timed
-/// apart, and on a device whose speed changes in spells (llvmpipe's small multi-pass grids,
-/// a GPU between clocks) one spell can separate two intervals that the next one reverses.
-/// Where a side has too few runs to split, the whole ratio decides alone; where the whole
-/// ratio has too few runs for a 95 % interval, that is the word whatever the halves say.
-fn replicated(ratio: &Estimate, halves: Option<&[Estimate; 2]>) -> &'static str {
-    let word = faster(ratio);
-    match halves {
-        Some([a, b]) if word != FEW_RUNS && (faster(a) != word || faster(b) != word) => TIE,
-        _ => word,
-    }
 }
 
 /// The row of one pair: both sides' cells, their ratio with its conservative interval, the
@@ -285,6 +248,7 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::table::versus::{TIE, faster};
 
     /// A time of enough runs for a 95 % interval.
     fn est(median: f64, lo: f64, hi: f64) -> Estimate {

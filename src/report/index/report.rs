@@ -132,7 +132,8 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
              pipeline only where the ratio's interval excludes 1 and, in runs that record \
              their halves, the ratio of each half of the runs excludes it on the same side; \
              else `tie`, and `too few runs` where a side was timed too few times for a 95 % \
-             interval). Errors, each side's fraction of its bound and the halves' ratios are \
+             interval; where a record older than that rule wrote another word, it is kept and \
+             this build's reading of the same cells is set beside it). Errors, each side's fraction of its bound and the halves' ratios are \
              in the papers' `versus` tables.\n\n",
         );
         s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute | faster |\n|---|---|---|---|---:|---|---:|---:|---|\n");
@@ -194,9 +195,17 @@ fn versus_rows(key: &str, t: &Table, md: &mut String, bars: &mut Vec<Bar>) {
         else {
             continue;
         };
-        let faster = faster_col.map_or("—".to_string(), |i| {
-            row.values[i].render(crate::report::table::value::Fmt::Text)
-        });
+        let recorded =
+            faster_col.map(|i| row.values[i].render(crate::report::table::value::Fmt::Text));
+        // The record keeps the word of the build that ran it; where this build's rule reads
+        // another from the same cells (a record older than the rule), both are shown, so that
+        // the word never contradicts the interval or the figure's hollow dot beside it.
+        let faster = match (recorded, crate::report::table::versus::reread(t, row)) {
+            (Some(w), Some(now)) if w != now => format!("{w} (this build: {now})"),
+            (Some(w), _) => w,
+            (None, Some(now)) => now.to_string(),
+            (None, None) => "—".to_string(),
+        };
         md.push_str(&format!(
             "| [{key}]({key}/{TABLE}.md) | {} | {} | {} | {} | {} | {} | {} | {faster} |\n",
             text(row, "algorithm"),
