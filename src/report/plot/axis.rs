@@ -181,19 +181,25 @@ pub(crate) fn row_labels(names: Vec<String>) -> impl Fn(&f64) -> String {
     }
 }
 
-/// Pixels for a chart's row labels: the widest of `labels` as drawn in the tick font, and
-/// 30 for the gap to the axis, so that the longest label is whole and no wider a margin is
-/// left (an estimate of 12 px a character left the plot area of `versus.png` under half of
-/// the picture). Where the font cannot be measured, that estimate is used.
+/// Pixels for a chart's row labels: the widest of `labels` ([`widest_label`]) and 30 for the
+/// gap to the axis, so that the longest label is whole and no wider a margin is left (an
+/// estimate of 12 px a character left the plot area of `versus.png` under half of the
+/// picture).
 pub(crate) fn label_area<'a>(labels: impl Iterator<Item = &'a str>) -> u32 {
+    widest_label(labels) + 30
+}
+
+/// The width in pixels of the widest of `labels` as drawn in the tick font (0 for none);
+/// where the font cannot be measured, an estimate of 12 px a character.
+pub(crate) fn widest_label<'a>(labels: impl Iterator<Item = &'a str>) -> u32 {
     // The font is looked up as its description is made: registered first (as the picture's
     // size is computed before anything is drawn). A failure shows as the estimate.
     let _ = super::canvas::register_font();
     let font = (FONT, style::TICK).into_font();
-    let widest = labels
+    labels
         .map(|l| style::text_width(&font, l).map_or(l.chars().count() as u32 * 12, |w| w as u32))
-        .max();
-    widest.unwrap_or(0) + 30
+        .max()
+        .unwrap_or(0)
 }
 
 /// The axes of a chart of labelled rows against a value along x (the dot, ratio and forest
@@ -366,6 +372,7 @@ mod tests {
         let font = (FONT, style::TICK).into_font();
         let w = style::text_width(&font, long).unwrap() as u32;
         assert_eq!(label_area([long, "lu"].into_iter()), w + 30);
+        assert_eq!(widest_label([long, "lu"].into_iter()), w);
         // Narrower than the old estimate of 12 px a character, which left a wide empty margin,
         // and not so narrow that a label could be cut.
         assert!(w < long.chars().count() as u32 * 12, "{w} px");

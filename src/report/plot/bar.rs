@@ -4,7 +4,7 @@ use std::path::Path;
 
 use plotters::prelude::*;
 
-use super::axis::{builder, mesh_style, range, tick};
+use super::axis::{builder, mesh_style, range, tick, widest_label};
 use super::canvas::{Canvas, PlotError, SIZE, plot_error, render_png};
 use super::style;
 
@@ -57,10 +57,10 @@ impl BarChart {
             return Err(perr("no finite values to plot".into()));
         };
         let nc = self.categories.len();
-        let (horizontal, longest) = self.lies_on_side();
+        let (horizontal, widest) = self.lies_on_side();
         let (top, bottom) = root.split_vertically(SIZE.1);
         let y_area = if horizontal {
-            (longest * 12 + 50).min(SIZE.0 / 2)
+            (widest + 50).min(SIZE.0 / 2)
         } else {
             110
         };
@@ -145,19 +145,14 @@ impl BarChart {
         Some((lo, hi))
     }
 
-    /// Whether the chart lies on its side, and the longest category name (characters):
-    /// names that do not fit side by side under the bars turn it, bars left to right, one
-    /// name per row in an axis area as wide as the longest (about 12 px per character at
-    /// the tick font).
+    /// Whether the chart lies on its side, and the widest category name (pixels, as drawn in
+    /// the tick font: [`widest_label`]): names that do not fit side by side under the bars (with
+    /// 10 px between neighbours) turn it, bars left to right, one name per row in an axis area
+    /// as wide as the widest.
     fn lies_on_side(&self) -> (bool, u32) {
-        let nc = self.categories.len();
-        let longest = self
-            .categories
-            .iter()
-            .map(|c| c.chars().count())
-            .max()
-            .unwrap_or(0) as u32;
-        (longest * 12 > (SIZE.0 - 150) / nc as u32, longest)
+        let nc = self.categories.len().max(1) as u32;
+        let widest = widest_label(self.categories.iter().map(String::as_str));
+        (widest + 10 > (SIZE.0 - 150) / nc, widest)
     }
 
     /// The corners (in chart coordinates) of series `k`'s bars from `base`, one per category
@@ -217,5 +212,28 @@ mod tests {
             assert!(lo <= 0.0 && hi >= 0.0, "{vals:?}: {lo}..{hi}");
             assert!(lo <= vals[0] && hi >= vals[1]);
         }
+    }
+
+    /// Names that fit side by side under the bars keep the chart upright; names wider than a
+    /// category's share of the width turn it on its side, with an axis area as wide as the
+    /// widest name as drawn (not an estimate per character).
+    #[test]
+    fn the_chart_lies_on_its_side_only_where_its_names_do_not_fit() {
+        let chart = |names: &[&str]| BarChart {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            categories: names.iter().map(|n| n.to_string()).collect(),
+            series: vec![("s".into(), names.iter().map(|_| Some(1.0)).collect())],
+        };
+        let (side, w) = chart(&["I1 copy", "I2 switch", "I3 copy", "I4 switch"]).lies_on_side();
+        assert!(!side, "{w} px");
+        let long = "Bi-CG fp32 compute (fused), 128×128×128";
+        let (side, w) = chart(&[long; 6]).lies_on_side();
+        assert!(side, "{w} px");
+        assert_eq!(w, widest_label([long].into_iter()));
+        // The 12 px a character of the old estimate would have turned this one too.
+        let (side, w) = chart(&["cyclic reduction (switch), 1024"; 3]).lies_on_side();
+        assert!(!side && 31 * 12 + 10 > (SIZE.0 - 150) / 3, "{w} px");
     }
 }
