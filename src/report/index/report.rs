@@ -133,8 +133,9 @@ fn versus_section(dir: &Path, records: &[(&str, Option<&PaperRecord>)]) -> Strin
              their halves, the ratio of each half of the runs excludes it on the same side; \
              else `tie`, and `too few runs` where a side was timed too few times for a 95 % \
              interval; where a record older than that rule wrote another word, it is kept and \
-             this build's reading of the same cells is set beside it). Errors, each side's fraction of its bound and the halves' ratios are \
-             in the papers' `versus` tables.\n\n",
+             this build's reading of the same cells is set beside it). Errors, each side's \
+             fraction of its bound and the halves' ratios are in the papers' `versus` \
+             tables.\n\n",
         );
         s.push_str("| paper | algorithm | input | legacy kernel | legacy (ms) | compute kernel | compute (ms) | legacy / compute | faster |\n|---|---|---|---|---:|---|---:|---:|---|\n");
         s.push_str(&md);
