@@ -20,10 +20,11 @@
 //!   (a decisive flip), flips **to or from inconclusive**, and other changes (e.g. *not
 //!   tested*).
 //! - **Winner flips**: in the `tuning` table, per tuned kernel, the chosen row (`chosen` =
-//!   `best` or `best (tie)`); in the `versus` table, per algorithm and input, the faster
-//!   pipeline (the `faster` column, else the ratio legacy / compute against 1). A flip where
-//!   either run calls the two rows a tie (`tie` / `best (tie)`) is a **tie flip**, counted
-//!   apart from a real flip. The `versus` table's fastest variant of each pipeline (its
+//!   `best`, `best (tie)` or `best (too few rounds)`); in the `versus` table, per algorithm
+//!   and input, the faster pipeline (the `faster` column, else the ratio legacy / compute
+//!   against 1). A flip where either run calls the two rows a tie (`tie` / `best (tie)`), or
+//!   names its winner on too few runs (`best (too few rounds)` / `too few runs`), is a **tie
+//!   flip**, counted apart from a real flip. The `versus` table's fastest variant of each pipeline (its
 //!   `legacy kernel` / `compute kernel`, which names every variant it ties with, `A ≈ B`) is
 //!   compared too, on its own: a change is counted where the two runs name no variant in
 //!   common, and apart, as a change within a tie, where they share one.

@@ -5,6 +5,7 @@
 pub mod bound;
 pub mod row;
 pub mod sheet;
+pub mod tuning;
 pub mod value;
 pub mod versus;
 

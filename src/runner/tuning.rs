@@ -16,7 +16,11 @@
 //! wholly below 1; the candidate no other beats is a clear winner (`best`); where several
 //! are not beaten they are a tie, broken by the least median time (`best (tie)`; the others
 //! `tie`). So the chosen candidate is never slower than another by a paired-ratio interval
-//! that excludes 1, and of those it is the fastest estimate.
+//! that excludes 1, and of those it is the fastest estimate. With fewer rounds than a 95 %
+//! interval needs ([`crate::stats::MIN_SAMPLES_FOR_CI`]) a paired ratio's interval is its
+//! rounds' [min, max], so "beaten" means slower in every round; the choice still has to be
+//! made, and a winner of that kind says so: `best (too few rounds)` (`chosen_word`), not
+//! `best`, as `versus` says `too few runs` rather than name a winner.
 //!
 //! **The first rounds whatever the budget** ([`crate::gl::TimingPlan::floored`]): the
 //! candidates left after screening make the plan's `repetitions` rounds whatever they take,
@@ -51,23 +55,18 @@ use crate::bench::Work;
 use crate::gl::Timing;
 use crate::gl::measure::{once_gpu, rounds_gpu};
 use crate::gl::timing::{TimingPlan, warm_up};
+use crate::report::table::tuning::{
+    BEST, BEST_FEW, BEST_TIE, CHOSEN, KERNEL, TABLE, TIE, is_chosen,
+};
 use crate::report::{Column, with_bound_columns};
+use crate::stats::{MIN_SAMPLES_FOR_CI, Pick};
 
-pub const TABLE: &str = "tuning";
-const KERNEL: &str = "kernel";
 const PARAMETERS: &str = "parameters";
 const INPUT: &str = "tuned on";
 const TIME: &str = "time";
 const GFLOPS: &str = "GFLOPS";
 const VS_BEST: &str = "time / best";
 const ERROR: &str = "error";
-const CHOSEN: &str = "chosen";
-/// The `chosen` cell of a clear winner.
-pub const BEST: &str = "best";
-/// The `chosen` cell of the candidate chosen among tied ones (the least median time).
-pub const BEST_TIE: &str = "best (tie)";
-/// The `chosen` cell of a candidate tied with the chosen one.
-pub const TIE: &str = "tie";
 /// How the `chosen` cell of a candidate screened out in the warm-up begins.
 pub const SCREENED: &str = "screened";
 
@@ -142,6 +141,27 @@ impl Session {
     }
 }
 
+/// The `chosen` cell of candidate `i` under `pick`, made among the eligible candidates `ok`
+/// (`(index, samples)`, one sample per round): `best` for a clear winner whose paired ratios
+/// rest on 95 % intervals (every rival's ratio to it over at least [`MIN_SAMPLES_FOR_CI`]
+/// rounds), `best (too few rounds)` for one that beat every rival only in each of fewer
+/// rounds (the [min, max] interval of [`crate::stats::paired_winner`]), `best (tie)` and
+/// `tie` for the unbeaten, empty for the rest. A lone eligible candidate is `best`.
+fn chosen_word(pick: Option<&Pick>, i: usize, ok: &[(usize, &[f64])]) -> &'static str {
+    let rounds = ok.iter().map(|c| c.1.len()).min().unwrap_or(0);
+    match pick {
+        Some(p) if p.chosen == i && p.clear() => {
+            match ok.len() < 2 || rounds >= MIN_SAMPLES_FOR_CI {
+                true => BEST,
+                false => BEST_FEW,
+            }
+        }
+        Some(p) if p.chosen == i => BEST_TIE,
+        Some(p) if p.tied.contains(&i) => TIE,
+        _ => "",
+    }
+}
+
 impl Tuner {
     /// The rows' keys of `kernel`'s candidates and, with `--resume`, the parameters chosen
     /// before when every candidate's row can be reused (the rows are added again).
@@ -155,9 +175,8 @@ impl Tuner {
             .map(|(label, _)| format!("{kernel} {label}"))
             .collect();
         let chosen = self.t.reuse_all(&keys)?.and_then(|rows| {
-            rows.iter().position(
-                |r| matches!(self.t.text(r, CHOSEN), Some(c) if c == BEST || c == BEST_TIE),
-            )
+            rows.iter()
+                .position(|r| self.t.text(r, CHOSEN).is_some_and(is_chosen))
         });
         Ok((keys, chosen.map(|i| candidates[i].1.clone())))
     }
@@ -304,12 +323,7 @@ impl Tuner {
                 Ok(tr) => {
                     let t = &tr.timing;
                     let flops = tr.work.flops32 + tr.work.flops64;
-                    let chosen = match &pick {
-                        Some(p) if p.chosen == i && p.clear() => BEST,
-                        Some(p) if p.chosen == i => BEST_TIE,
-                        Some(p) if p.tied.contains(&i) => TIE,
-                        _ => "",
-                    };
+                    let chosen = chosen_word(pick.as_ref(), i, &ok);
                     let row = row
                         .timed(TIME, t)
                         .opt_est(GFLOPS, (flops > 0.0).then(|| t.rate(flops / 1e9)))
@@ -319,7 +333,7 @@ impl Tuner {
                         .runs(t.runs)
                         .work_timed(kernel, tr.work, t)
                         .verify(tr.error, tol);
-                    if chosen == BEST || chosen == BEST_TIE {
+                    if is_chosen(chosen) {
                         row
                     } else {
                         row.not_chosen()
@@ -361,7 +375,9 @@ impl Tuner {
              uses, judged on the paired ratios of the rounds (no between-run term: the rounds \
              share their spell): a candidate is beaten when another's paired time ratio to it \
              has a 95 % interval wholly below 1; `best` when one candidate alone is not \
-             beaten; otherwise those not beaten are a tie (`tie`), broken by the least median \
+             beaten (`best (too few rounds)` where the rounds were fewer than a 95 % interval \
+             needs, {MIN_SAMPLES_FOR_CI}: it was faster than every other candidate in each \
+             round, their paired ratios' [min, max] below 1); otherwise those not beaten are a tie (`tie`), broken by the least median \
              time (`best (tie)`). A candidate whose warm-up run took more than {SCREEN}× \
              the fastest candidate's is screened out before the rounds (`screened`, with its \
              multiple): verified, not timed. The time column's interval carries the limiter's between-run \
@@ -381,6 +397,37 @@ struct NoCandidate(String);
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_winner_of_too_few_rounds_says_so() {
+        let (six_a, six_b) = ([1.0; 6], [2.0; 6]);
+        let (four_a, four_b) = ([1.0; 4], [2.0; 4]);
+        let clear = Pick {
+            chosen: 0,
+            tied: vec![0],
+        };
+        // Six rounds each: a 95 % interval of the paired ratio, a clear `best`.
+        let ok: Vec<(usize, &[f64])> = vec![(0, &six_a), (1, &six_b)];
+        assert_eq!(chosen_word(Some(&clear), 0, &ok), BEST);
+        assert_eq!(chosen_word(Some(&clear), 1, &ok), "");
+        // Four rounds (lu/tuning in the committed llvmpipe run): beaten in every round, but
+        // that is not 95 %.
+        let ok: Vec<(usize, &[f64])> = vec![(0, &four_a), (1, &four_b)];
+        assert_eq!(chosen_word(Some(&clear), 0, &ok), BEST_FEW);
+        assert!(is_chosen(BEST_FEW));
+        // A lone eligible candidate has no rival to beat.
+        let ok: Vec<(usize, &[f64])> = vec![(0, &four_a)];
+        assert_eq!(chosen_word(Some(&clear), 0, &ok), BEST);
+        // A tie stays a tie whatever the rounds.
+        let tie = Pick {
+            chosen: 1,
+            tied: vec![0, 1],
+        };
+        let ok: Vec<(usize, &[f64])> = vec![(0, &four_a), (1, &four_b)];
+        assert_eq!(chosen_word(Some(&tie), 1, &ok), BEST_TIE);
+        assert_eq!(chosen_word(Some(&tie), 0, &ok), TIE);
+        assert_eq!(chosen_word(None, 0, &ok), "");
+    }
 
     #[test]
     fn a_candidate_more_than_four_times_behind_in_the_warm_up_is_screened() {

@@ -5,18 +5,12 @@ use std::cmp::Ordering;
 
 use crate::report::table::{Source, Table, Value};
 
-/// The `tuning` table and its columns ([`crate::runner::tuning`]).
-pub(super) const TUNING: &str = "tuning";
-pub(super) const KERNEL: &str = "kernel";
-pub(super) const CHOSEN: &str = "chosen";
-const BEST: &str = "best";
-const BEST_TIE: &str = "best (tie)";
-const TIE: &str = "tie";
-/// The `versus` table's columns ([`crate::report::table::versus`]).
-pub(super) const VERSUS: &str = "versus";
-pub(super) const FASTER: &str = "faster";
-use crate::report::table::versus::FEW_RUNS;
-pub(super) const RATIO: &str = "legacy / compute";
+use crate::report::table::tuning::{BEST_FEW, BEST_TIE, TIE, is_chosen};
+/// The `tuning` table and its columns ([`crate::report::table::tuning`]).
+pub(super) use crate::report::table::tuning::{CHOSEN, KERNEL, TABLE as TUNING};
+/// The `versus` table and its columns ([`crate::report::table::versus`]).
+pub(super) use crate::report::table::versus::{FASTER, RATIO, TABLE as VERSUS};
+use crate::report::table::versus::{FEW_RUNS, TIE as EVEN};
 pub(super) const SIDES: [&str; 2] = ["legacy kernel", "compute kernel"];
 const LIMITER: &str = "limiter";
 /// Two values are "more than 10 % apart" beyond this ratio.
@@ -215,7 +209,7 @@ impl Summary {
         let chosen = |t: &Table, kernel: &str| {
             (0..t.rows.len()).find(|&i| {
                 text_of(t, i, KERNEL) == Some(kernel)
-                    && matches!(text_of(t, i, CHOSEN), Some(BEST) | Some(BEST_TIE))
+                    && text_of(t, i, CHOSEN).is_some_and(is_chosen)
             })
         };
         // Whether `t` calls its row `key` tied with its chosen one.
@@ -236,8 +230,12 @@ impl Summary {
                 continue;
             }
             let line = format!("`{paper}/{TUNING}` {k}: `{ka}` → `{kb}`");
-            // A tie in A: B's winner tied with A's; a tie in B: A's winner tied with B's.
-            if (tied(a, kb) && tied(a, ka)) || (tied(b, ka) && tied(b, kb)) {
+            // A tie in A: B's winner tied with A's; a tie in B: A's winner tied with B's; or
+            // either choice rests on too few rounds to beat anything at 95 % (no winner
+            // contradicted the other, as `versus`'s `too few runs`).
+            let few = text_of(a, ia, CHOSEN) == Some(BEST_FEW)
+                || text_of(b, ib, CHOSEN) == Some(BEST_FEW);
+            if few || (tied(a, kb) && tied(a, ka)) || (tied(b, ka) && tied(b, kb)) {
                 self.tie_flips.push(line);
             } else {
                 self.winner_flips.push(line);
@@ -255,7 +253,7 @@ impl Summary {
             Some(match r.partial_cmp(&1.0)? {
                 Ordering::Greater => "compute".into(),
                 Ordering::Less => "legacy".into(),
-                Ordering::Equal => TIE.into(),
+                Ordering::Equal => EVEN.into(),
             })
         };
         for (ia, row) in a.rows.iter().enumerate() {
@@ -268,7 +266,7 @@ impl Summary {
                     let line = format!("`{paper}/{VERSUS}` {}: faster {fa} → {fb}", row.key);
                     // A tie, or too few runs to name a winner, in either run: no winner
                     // contradicted the other.
-                    let open = |f: &str| f == TIE || f == FEW_RUNS;
+                    let open = |f: &str| f == EVEN || f == FEW_RUNS;
                     if open(&fa) || open(&fb) {
                         self.tie_flips.push(line);
                     } else {

@@ -137,12 +137,25 @@ fn tuning_winner_flips_and_tie_flips() {
         &tuning(["best", "", ""]),
         &tuning(["", "best (tie)", "tie"]),
     );
+    // A winner of too few rounds in either run (it beat the others only in each of fewer
+    // rounds than a 95 % interval needs): no winner contradicted, a tie flip.
+    s.winners(
+        "p",
+        &tuning(["best (too few rounds)", "", ""]),
+        &tuning(["", "best", ""]),
+    );
+    s.winners(
+        "p",
+        &tuning(["", "", "best"]),
+        &tuning(["", "best (too few rounds)", ""]),
+    );
     // The same winner: no flip; an older run without ties reads the same way.
     s.winners("p", &tuning(["best", "", ""]), &tuning(["best", "", ""]));
-    assert_eq!(s.winners, 4);
+    assert_eq!(s.winners, 6);
     assert_eq!(s.winner_flips.len(), 2, "{:?}", s.winner_flips);
-    assert_eq!(s.tie_flips.len(), 1, "{:?}", s.tie_flips);
+    assert_eq!(s.tie_flips.len(), 3, "{:?}", s.tie_flips);
     assert!(s.tie_flips[0].contains("`cr wg=0` → `cr wg=1`"));
+    assert!(s.tie_flips[2].contains("`cr wg=2` → `cr wg=1`"));
 }
 
 fn versus(legacy: &str, faster: Option<&str>, ratio: f64) -> Table {
