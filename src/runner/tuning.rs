@@ -377,12 +377,13 @@ impl Tuner {
              has a 95 % interval wholly below 1; `best` when one candidate alone is not \
              beaten (`best (too few rounds)` where the rounds were fewer than a 95 % interval \
              needs, {MIN_SAMPLES_FOR_CI}: it was faster than every other candidate in each \
-             round, their paired ratios' [min, max] below 1); otherwise those not beaten are a tie (`tie`), broken by the least median \
-             time (`best (tie)`). A candidate whose warm-up run took more than {SCREEN}× \
-             the fastest candidate's is screened out before the rounds (`screened`, with its \
-             multiple): verified, not timed. The time column's interval carries the limiter's between-run \
-             term (for comparison with other runs), not the choice. The paper's own kernels \
-             keep the paper's parameters and are not tuned."
+             round, their paired ratios' [min, max] below 1); otherwise those not beaten are \
+             a tie (`tie`), broken by the least median time (`best (tie)`). A candidate whose \
+             warm-up run took more than {SCREEN}× the fastest candidate's is screened out \
+             before the rounds (`screened`, with its multiple): verified, not timed. The time \
+             column's interval carries the limiter's between-run term (for comparison with \
+             other runs), not the choice. The paper's own kernels keep the paper's parameters \
+             and are not tuned."
         ));
         self.t.finish()?;
         Ok(())
